@@ -1,0 +1,64 @@
+"""The event-sourced core: rules, events, the fold and per-seat views. No I/O."""
+
+from __future__ import annotations
+
+from . import xactika as _xactika  # noqa: F401  (registers the game)
+from .agents import Agent, RandomAgent
+from .errors import (
+    BadBid,
+    BadCall,
+    ConfigError,
+    GameIsOver,
+    IllegalCommand,
+    InvalidEvent,
+    MustFollow,
+    NotInHand,
+    NotYourTurn,
+    ParseError,
+    WrongPhase,
+    XactikaError,
+)
+from .table import (
+    Bid,
+    BidMade,
+    Command,
+    Config,
+    Dealt,
+    Event,
+    GameOver,
+    GameStarted,
+    Led,
+    Legal,
+    Play,
+    Played,
+    PresetDeal,
+    RoundScored,
+    State,
+    Trick,
+    TrickGame,
+    TrickWon,
+    decide,
+    evolve,
+    game_rules,
+    games,
+    legal_actions,
+    new_game,
+    replay,
+    start,
+    step,
+)
+from .views import SeatView, view, visible
+from .xactika import CALLS, DECK, SHAPES, Call, Card, Xactika, stats_table
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CALLS", "DECK", "SHAPES", "Agent", "BadBid", "BadCall", "Bid", "BidMade", "Call",
+    "Card", "Command", "Config", "ConfigError", "Dealt", "Event", "GameIsOver",
+    "GameOver", "GameStarted", "IllegalCommand", "InvalidEvent", "Led", "Legal",
+    "MustFollow", "NotInHand", "NotYourTurn", "ParseError", "Play", "Played",
+    "PresetDeal", "RandomAgent", "RoundScored", "SeatView", "State", "Trick",
+    "TrickGame", "TrickWon", "WrongPhase", "Xactika", "XactikaError", "decide",
+    "evolve", "game_rules", "games", "legal_actions", "new_game", "replay", "start",
+    "stats_table", "step", "view", "visible",
+]

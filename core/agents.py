@@ -1,0 +1,60 @@
+"""Agents choose a command from a seat's view; they never see the omniscient state."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from .table import (
+    Bid,
+    Command,
+    Config,
+    Event,
+    Legal,
+    Play,
+    State,
+    legal_actions,
+    replay,
+    start,
+    step,
+)
+from .views import SeatView, view
+
+
+class Agent(Protocol):
+    def choose(self, view: SeatView, legal: Legal) -> Command: ...
+
+
+class RandomAgent:
+    """Uniform over cards (then over the card's calls), or over bids. Seeded."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView, legal: Legal) -> Command:
+        if legal.seat is None:
+            raise ValueError("nobody may act")
+        if legal.kind == "bid":
+            return Bid(legal.seat, self.rng.choice(legal.bids))
+        card = self.rng.choice(legal.cards)
+        return Play(legal.seat, card, self.rng.choice(legal.calls(card)))
+
+
+def play_out(state: State, agents: Sequence[Agent]) -> tuple[State, list[Event]]:
+    """Let ``agents[seat]`` act until the game ends; each sees only its own view."""
+    events: list[Event] = []
+    while True:
+        legal = legal_actions(state)
+        if legal.seat is None:
+            return state, events
+        command = agents[legal.seat].choose(view(state, legal.seat), legal)
+        state, new = step(state, command)
+        events.extend(new)
+
+
+def self_play(config: Config, agents: Sequence[Agent]) -> tuple[State, list[Event]]:
+    """A whole game from its settings: the final state and every event."""
+    opening = start(config)
+    state, events = play_out(replay(opening), agents)
+    return state, opening + events

@@ -1,0 +1,261 @@
+"""Xactika: cards, calls, the deck, the stats table and the rules of all three modes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from .errors import ConfigError, MustFollow, ParseError
+from .rng import deal_key, shuffled
+from .table import (
+    Config,
+    Dealt,
+    PresetDeal,
+    State,
+    TrickGame,
+    register_game,
+)
+
+SHAPES = ("balls", "cubes", "cones", "stars")
+SHAPE_TOKENS = ("ba", "cu", "co", "st")
+TRICKS_PER_ROUND = 8
+HAND_SIZE = 8
+
+_SINGULAR = {"ball": 0, "cube": 1, "cone": 2, "star": 3}
+
+
+@attrs.frozen(slots=True, repr=False, order=False)
+class Card:
+    """A card: 1-3 each of balls, cubes, cones and stars. Text: four digits, ``1323``."""
+
+    balls: int
+    cubes: int
+    cones: int
+    stars: int
+
+    @property
+    def counts(self) -> tuple[int, int, int, int]:
+        return (self.balls, self.cubes, self.cones, self.stars)
+
+    @property
+    def value(self) -> int:
+        return self.balls + self.cubes + self.cones + self.stars
+
+    def count(self, shape: int) -> int:
+        return self.counts[shape]
+
+    def shows(self, call: Call) -> bool:
+        """True when the card has exactly the called count of the called shape."""
+        return self.counts[call.shape] == call.count
+
+    @property
+    def calls(self) -> tuple[Call, ...]:
+        return tuple(Call(c, s) for s, c in enumerate(self.counts))
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        token = text.strip()
+        card = _BY_TEXT.get(token)
+        if card is None:
+            raise ParseError(
+                f"bad card {text!r}: expected four digits 1-3 "
+                "(balls, cubes, cones, stars), e.g. 1323"
+            )
+        return card
+
+    def __str__(self) -> str:
+        return f"{self.balls}{self.cubes}{self.cones}{self.stars}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+_CALL_WORD = re.compile(r"^([123])[- ]?([a-z]+)$")
+
+
+@attrs.frozen(slots=True, repr=False, order=False)
+class Call:
+    """A lead's announcement: a count (1-3) of one shape. Text: ``2st``."""
+
+    count: int
+    shape: int  # index into SHAPES
+
+    @classmethod
+    def parse(cls, text: str) -> Call:
+        token = text.strip().lower()
+        m = _CALL_WORD.match(token)
+        if m:
+            count = int(m.group(1))
+            word = m.group(2)
+            if word in SHAPE_TOKENS:
+                return _CALLS[count - 1][SHAPE_TOKENS.index(word)]
+            stem = word[:-1] if word.endswith("s") else word
+            if stem in _SINGULAR:
+                return _CALLS[count - 1][_SINGULAR[stem]]
+        raise ParseError(
+            f"bad call {text!r}: expected a count 1-3 and a shape, "
+            "e.g. 2st, 1ba, 3cu, 2co or 2stars, 1ball"
+        )
+
+    @property
+    def words(self) -> str:
+        name = SHAPES[self.shape]
+        return f"{self.count} {name[:-1] if self.count == 1 else name}"
+
+    def __str__(self) -> str:
+        return f"{self.count}{SHAPE_TOKENS[self.shape]}"
+
+    def __repr__(self) -> str:
+        return f"Call.parse({str(self)!r})"
+
+
+DECK: tuple[Card, ...] = tuple(
+    Card(b, u, o, s)
+    for b in (1, 2, 3)
+    for u in (1, 2, 3)
+    for o in (1, 2, 3)
+    for s in (1, 2, 3)
+)
+_BY_TEXT = {str(c): c for c in DECK}
+_CALLS = tuple(tuple(Call(count, shape) for shape in range(4)) for count in (1, 2, 3))
+CALLS: tuple[Call, ...] = tuple(c for row in _CALLS for c in row)
+
+
+def stats_table(cards: Sequence[Card] = DECK) -> dict[int, tuple[int, int, int, int]]:
+    """The stats card: value -> (cards, with 1, 2, 3 of a given shape), from the cards."""
+    table: dict[int, list[int]] = {}
+    for card in cards:
+        row = table.setdefault(card.value, [0, 0, 0, 0])
+        row[0] += 1
+        row[card.balls] += 1  # any one shape gives the same column; balls stand for all
+    return {v: (r[0], r[1], r[2], r[3]) for v, r in sorted(table.items())}
+
+
+def card_sort_key(card: Card) -> tuple[int, int, int, int, int]:
+    return (card.value, *card.counts)
+
+
+class Xactika(TrickGame):
+    name = "xactika"
+    modes = ("win", "lose", "bid")
+    min_players = 2
+    max_players = 10
+    default_rounds = 8
+
+    def check_preset(self, config: Config, preset: PresetDeal, round_no: int) -> None:
+        if len(preset.hands) != config.players:
+            raise ConfigError(
+                f"preset deal for round {round_no} has {len(preset.hands)} hands, "
+                f"expected {config.players}"
+            )
+        seen: set[Card] = set()
+        for seat, hand in enumerate(preset.hands):
+            if len(hand) != HAND_SIZE:
+                raise ConfigError(
+                    f"preset deal for round {round_no}: seat {seat} has {len(hand)} "
+                    f"cards, expected {HAND_SIZE}"
+                )
+            for card in hand:
+                if not isinstance(card, Card):
+                    raise ConfigError(f"preset deal for round {round_no}: {card!r} is not a card")
+                if card in seen:
+                    raise ConfigError(
+                        f"preset deal for round {round_no}: {card} is dealt twice"
+                    )
+                seen.add(card)
+        if preset.rest is not None:
+            if set(preset.rest) != set(DECK) - seen or len(preset.rest) != len(DECK) - len(seen):
+                raise ConfigError(
+                    f"preset deal for round {round_no}: the rest must be exactly the "
+                    "undealt cards"
+                )
+
+    def deal(self, config: Config, round_no: int, dealer: int) -> Dealt:
+        n = config.players
+        if config.deals is not None and round_no <= len(config.deals):
+            preset = config.deals[round_no - 1]
+            hands = tuple(tuple(sorted(h, key=card_sort_key)) for h in preset.hands)
+            dealt = {c for h in hands for c in h}
+            aside = preset.rest if preset.rest is not None else tuple(
+                c for c in DECK if c not in dealt
+            )
+            return Dealt(0, round_no, dealer, hands, aside)
+        if config.seed is None:
+            raise ConfigError(f"no preset deal and no seed for round {round_no}")
+        deck = shuffled(DECK, deal_key(self.name, config.seed, round_no))
+        per_seat: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(HAND_SIZE * n):
+            per_seat[(dealer + 1 + i) % n].append(deck[i])
+        hands = tuple(tuple(sorted(h, key=card_sort_key)) for h in per_seat)
+        return Dealt(0, round_no, dealer, hands, tuple(deck[HAND_SIZE * n :]))
+
+    def has_bidding(self, config: Config) -> bool:
+        return config.mode == "bid"
+
+    def legal_bids(self, state: State) -> tuple[int, ...]:
+        bids = range(TRICKS_PER_ROUND + 1)
+        if state.to_act != state.dealer:
+            return tuple(bids)
+        others = sum(b for b in state.bids if b is not None)
+        if others > TRICKS_PER_ROUND:
+            return tuple(bids)
+        return tuple(b for b in bids if others + b != TRICKS_PER_ROUND)
+
+    def calls_for(self, card: Card) -> tuple[Any, ...]:
+        return card.calls
+
+    def legal_cards(self, state: State, seat: int) -> tuple[Card, ...]:
+        hand = state.hands[seat]
+        call = state.call
+        if not state.trick or call is None:
+            return hand
+        following = tuple(c for c in hand if c.shows(call))
+        return following or hand
+
+    def explain_illegal_card(self, state: State, seat: int, card: Card) -> MustFollow:
+        call = state.call
+        following = " ".join(str(c) for c in self.legal_cards(state, seat))
+        return MustFollow(
+            f"{card} does not show {call.words} ({call}); you must follow with one of "
+            f"{following}"
+        )
+
+    def trick_winner(self, state: State, plays: Sequence[tuple[int, Card]], call: Any) -> int:
+        best_seat = plays[0][0]
+        best_value = -1
+        for seat, card in plays:
+            if card.shows(call) and card.value >= best_value:
+                best_seat, best_value = seat, card.value
+        return best_seat
+
+    def score_round(self, state: State) -> tuple[int, ...]:
+        if state.config.mode != "bid":
+            return state.taken
+        return tuple(
+            bid_points(b if b is not None else 0, t)
+            for b, t in zip(state.bids, state.taken, strict=True)
+        )
+
+    def winners(self, config: Config, totals: tuple[int, ...]) -> tuple[int, ...]:
+        best = min(totals) if config.mode == "lose" else max(totals)
+        return tuple(s for s, t in enumerate(totals) if t == best)
+
+    def parse_card(self, text: str) -> Card:
+        return Card.parse(text)
+
+    def parse_call(self, text: str) -> Call:
+        return Call.parse(text)
+
+    def sort_key(self, card: Card) -> Any:
+        return card_sort_key(card)
+
+
+def bid_points(bid: int, tricks: int) -> int:
+    """Play to Bid: the tricks when the bid is made exactly, else minus the miss."""
+    return tricks if bid == tricks else -abs(bid - tricks)
+
+
+XACTIKA = register_game(Xactika())

@@ -1,0 +1,62 @@
+"""The ``xactika`` command: ``xactika COMMAND [ARGS...]``.
+
+Each command lives in its own module with a ``main(argv) -> int``, imported only when
+that command runs, so ``xactika engine`` never pays for prompt_toolkit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+# name -> (module, one-line help). Add a command with one line here.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "selfplay": ("xactika.frontends.selfplay", "play a whole game between random bots"),
+}
+
+
+def usage() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = [
+        "usage: xactika COMMAND [ARGS...]",
+        "",
+        "An engine for trick-taking card games: Xactika and Dix.",
+        "",
+        "commands:",
+    ]
+    lines += [f"  {name:<{width}}  {text}" for name, (_, text) in COMMANDS.items()]
+    lines += ["", "Run 'xactika COMMAND --help' for a command's options."]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0 if args else 2
+    if args[0] == "--version":
+        from xactika.core import __version__
+
+        print(f"xactika {__version__}")
+        return 0
+    name = args[0]
+    if name not in COMMANDS:
+        print(f"xactika: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    try:
+        return int(module.main(args[1:]))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): exit quietly, without a traceback
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The line protocol: event text, records, the sans-I/O session and process clients."""
