@@ -19,11 +19,26 @@ from .table import (
     start,
     step,
 )
-from .views import SeatView, view
+from .views import SeatView, view, visible
 
 
 class Agent(Protocol):
+    """Chooses a legal command for its seat.
+
+    An agent may also define ``observe(seat, event)``: :func:`play_out` then feeds it
+    every event as that seat may see it (already passed through ``visible``), which is
+    how process bots and trackers keep their own picture of the game.
+    """
+
     def choose(self, view: SeatView, legal: Legal) -> Command: ...
+
+
+def _tell(agents: Sequence[Agent], events: Sequence[Event]) -> None:
+    for seat, agent in enumerate(agents):
+        observe = getattr(agent, "observe", None)
+        if observe is not None:
+            for event in events:
+                observe(seat, visible(event, seat))
 
 
 class RandomAgent:
@@ -50,11 +65,13 @@ def play_out(state: State, agents: Sequence[Agent]) -> tuple[State, list[Event]]
             return state, events
         command = agents[legal.seat].choose(view(state, legal.seat), legal)
         state, new = step(state, command)
+        _tell(agents, new)
         events.extend(new)
 
 
 def self_play(config: Config, agents: Sequence[Agent]) -> tuple[State, list[Event]]:
     """A whole game from its settings: the final state and every event."""
     opening = start(config)
+    _tell(agents, opening)
     state, events = play_out(replay(opening), agents)
     return state, opening + events
