@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from .table import (
@@ -75,3 +75,29 @@ def self_play(config: Config, agents: Sequence[Agent]) -> tuple[State, list[Even
     _tell(agents, opening)
     state, events = play_out(replay(opening), agents)
     return state, opening + events
+
+
+AgentFactory = Callable[[int | None], Agent]
+_AGENTS: dict[str, AgentFactory] = {}
+
+
+def register_agent(name: str, factory: AgentFactory) -> None:
+    """Make a built-in bot available by name (REPL seats, `xactika bot NAME`)."""
+    _AGENTS[name] = factory
+
+
+def make_agent(name: str, seed: int | None = None) -> Agent:
+    try:
+        factory = _AGENTS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown bot {name!r}: expected one of {', '.join(agent_names())}"
+        ) from None
+    return factory(seed)
+
+
+def agent_names() -> tuple[str, ...]:
+    return tuple(sorted(_AGENTS))
+
+
+register_agent("random", RandomAgent)
