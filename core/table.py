@@ -57,6 +57,10 @@ class Config:
     seed: int | None = None
     deals: tuple[PresetDeal, ...] | None = None
     target: int | None = None
+    # tamper evidence (spec/TAMPER.md): commit = SHA-256 of the seed and a secret nonce;
+    # seats see the commitment, the seed and nonce are revealed by game-over.
+    nonce: str | None = None
+    commit: str | None = None
 
 
 # --------------------------------------------------------------------------- events
@@ -123,9 +127,13 @@ class RoundScored:
 
 @attrs.frozen(slots=True)
 class GameOver:
+    """``seed`` and ``nonce`` reveal a committed seed (spec/TAMPER.md); else None."""
+
     seq: int
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    seed: int | None = None
+    nonce: str | None = None
 
 
 Event = Any  # one of the classes above, or a game's own (Dix's draws)
@@ -278,10 +286,12 @@ class TrickGame:
                 + ", ".join(self.modes)
             )
         if not self.min_players <= config.players <= self.max_players:
-            raise ConfigError(
-                f"{self.name} takes {self.min_players} to {self.max_players} players, "
-                f"not {config.players}"
+            span = (
+                f"exactly {self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
             )
+            raise ConfigError(f"{self.name} takes {span} players, not {config.players}")
         if config.rounds < 1:
             raise ConfigError(f"rounds must be at least 1, not {config.rounds}")
         if not 0 <= config.dealer < config.players:
@@ -322,6 +332,14 @@ class TrickGame:
     def legal_cards(self, state: State, seat: int) -> tuple[Card, ...]:
         raise NotImplementedError
 
+    def may_play(self, state: State, seat: int, card: Card) -> bool:
+        """Whether the follow rule lets ``seat`` play ``card``, which it holds.
+
+        Must agree with :meth:`legal_cards`; games override it when they can answer
+        without building the whole list (the referee asks on every card played).
+        """
+        return card in self.legal_cards(state, seat)
+
     def explain_illegal_card(self, state: State, seat: int, card: Card) -> IllegalCommand:
         """The error for a held card that the follow rule forbids."""
         return IllegalCommand(f"{card} may not be played now")
@@ -346,6 +364,13 @@ class TrickGame:
     def winners(self, config: Config, totals: tuple[int, ...]) -> tuple[int, ...]:
         best = max(totals)
         return tuple(s for s, t in enumerate(totals) if t == best)
+
+    def game_winners(self, state: State) -> tuple[int, ...]:
+        """The game-over winners, given the state with the last round scored.
+
+        Games whose ties are broken by play (Dix: ten-tricks, the last trick) override this.
+        """
+        return self.winners(state.config, state.totals)
 
     def next_dealer(self, config: Config, dealer: int) -> int:
         return (dealer + 1) % config.players
@@ -388,9 +413,20 @@ def games() -> tuple[str, ...]:
 # --------------------------------------------------------------------------- evolve
 
 
-def _without(hand: Hand, card: Card) -> Hand:
-    i = hand.index(card)
-    return hand[:i] + hand[i + 1 :]
+def _without(hand: Hand, card: Card, seat: int) -> Hand:
+    """``hand`` less ``card``. An empty hand is one the fold cannot see (a seat's own
+    fold of redacted events) and stays empty."""
+    if not hand:
+        return hand
+    i = 0
+    for held in hand:  # identity first: dealt cards are shared instances
+        if held is card:
+            return hand[:i] + hand[i + 1 :]
+        i += 1
+    if card in hand:
+        i = hand.index(card)
+        return hand[:i] + hand[i + 1 :]
+    raise InvalidEvent(f"seat {seat} plays {card}, which it does not hold")
 
 
 def _replace_at(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -402,14 +438,39 @@ def _evolve(event: Any, state: State) -> State:
     raise InvalidEvent(f"unknown event type {type(event).__name__}")
 
 
+# The fold runs once per event, so it looks evolvers up by exact type in a plain dict
+# rather than through singledispatch's MRO walk; a registration empties the cache.
+_EVOLVERS: dict[type, Any] = {}
+_EVOLVERS_SEEN = [0]
+
+
 def evolve(state: State, event: Event) -> State:
     """Apply one event. Raises InvalidEvent when it is out of sequence."""
     if event.seq != state.seq + 1:
         raise InvalidEvent(f"event seq {event.seq} does not follow seq {state.seq}")
-    return _evolve(event, state)
+    cls = event.__class__
+    fn = _EVOLVERS.get(cls)
+    registered = len(_evolve.registry)
+    if fn is None or registered != _EVOLVERS_SEEN[0]:
+        if registered != _EVOLVERS_SEEN[0]:
+            _EVOLVERS.clear()
+            _EVOLVERS_SEEN[0] = registered
+        fn = _EVOLVERS[cls] = _evolve.dispatch(cls)
+    return fn(event, state)  # type: ignore[no-any-return]
 
 
 register_evolver = _evolve.register
+
+# The evolvers below build State directly, every field given in order (each line says
+# which): attrs.evolve is several times slower, and keywords cost a third more, on the
+# referee's hot path (bench/random_play.py). The check below fails at import if the
+# fields change without the evolvers being brought along.
+_STATE_FIELDS = (
+    "config", "seq", "phase", "round", "dealer", "hands", "aside", "turned", "bids",
+    "taken", "trick", "call", "leader", "to_act", "totals", "tricks", "extra",
+)
+if tuple(a.name for a in attrs.fields(State)) != _STATE_FIELDS:
+    raise RuntimeError("State's fields changed: update the evolvers in core/table.py")
 
 
 @_evolve.register
@@ -435,49 +496,75 @@ def _(event: Dealt, state: State) -> State:
     bidding = rules.has_bidding(config)
     leader = rules.first_leader(config, event.dealer)
     hands = tuple(h if h is not None else () for h in event.hands)
-    return attrs.evolve(
-        state,
-        seq=event.seq,
-        phase=PHASE_BID if bidding else PHASE_PLAY,
-        round=event.round,
-        dealer=event.dealer,
-        hands=hands,
-        aside=event.aside if event.aside is not None else (),
-        turned=event.turned,
-        bids=(None,) * n,
-        taken=(0,) * n,
-        trick=(),
-        call=None,
-        leader=leader,
-        to_act=(event.dealer + 1) % n if bidding else leader,
-        tricks=(),
+    return State(
+        config,  # config
+        event.seq,  # seq
+        PHASE_BID if bidding else PHASE_PLAY,  # phase
+        event.round,  # round
+        event.dealer,  # dealer
+        hands,  # hands
+        event.aside if event.aside is not None else (),  # aside
+        event.turned,  # turned
+        (None,) * n,  # bids
+        (0,) * n,  # taken
+        (),  # trick
+        None,  # call
+        leader,  # leader
+        (event.dealer + 1) % n if bidding else leader,  # to_act
+        state.totals,  # totals
+        (),  # tricks
+        state.extra,  # extra
     )
 
 
 @_evolve.register
 def _(event: BidMade, state: State) -> State:
     bids = _replace_at(state.bids, event.seat, event.bid)
-    done = all(b is not None for b in bids)
-    return attrs.evolve(
-        state,
-        seq=event.seq,
-        bids=bids,
-        phase=PHASE_PLAY if done else PHASE_BID,
-        to_act=state.leader if done else (event.seat + 1) % state.config.players,
+    done = None not in bids
+    return State(
+        state.config,  # config
+        event.seq,  # seq
+        PHASE_PLAY if done else PHASE_BID,  # phase
+        state.round,  # round
+        state.dealer,  # dealer
+        state.hands,  # hands
+        state.aside,  # aside
+        state.turned,  # turned
+        bids,  # bids
+        state.taken,  # taken
+        state.trick,  # trick
+        state.call,  # call
+        state.leader,  # leader
+        state.leader if done else (event.seat + 1) % state.config.players,  # to_act
+        state.totals,  # totals
+        state.tricks,  # tricks
+        state.extra,  # extra
     )
 
 
 def _after_card(state: State, seq: int, seat: int, card: Card, trick: tuple[Any, ...],
                 call: Any) -> State:
     n = state.config.players
-    hands = _replace_at(state.hands, seat, _without(state.hands[seat], card))
-    return attrs.evolve(
-        state,
-        seq=seq,
-        hands=hands,
-        trick=trick,
-        call=call,
-        to_act=None if len(trick) == n else (seat + 1) % n,
+    hands = state.hands
+    hands = hands[:seat] + (_without(hands[seat], card, seat),) + hands[seat + 1 :]
+    return State(
+        state.config,  # config
+        seq,  # seq
+        state.phase,  # phase
+        state.round,  # round
+        state.dealer,  # dealer
+        hands,  # hands
+        state.aside,  # aside
+        state.turned,  # turned
+        state.bids,  # bids
+        state.taken,  # taken
+        trick,  # trick
+        call,  # call
+        state.leader,  # leader
+        None if len(trick) == n else (seat + 1) % n,  # to_act
+        state.totals,  # totals
+        state.tricks,  # tricks
+        state.extra,  # extra
     )
 
 
@@ -490,29 +577,55 @@ def _(event: Led, state: State) -> State:
 @_evolve.register
 def _(event: Played, state: State) -> State:
     return _after_card(state, event.seq, event.seat, event.card,
-                       state.trick + ((event.seat, event.card),), state.call)
+                       (*state.trick, (event.seat, event.card)), state.call)
 
 
 @_evolve.register
 def _(event: TrickWon, state: State) -> State:
-    taken = _replace_at(state.taken, event.seat, state.taken[event.seat] + 1)
-    done = Trick(state.call, state.trick, event.seat)
-    return attrs.evolve(
-        state,
-        seq=event.seq,
-        taken=taken,
-        trick=(),
-        call=None,
-        leader=event.seat,
-        to_act=event.seat,
-        tricks=state.tricks + (done,),
+    seat = event.seat
+    taken = state.taken
+    taken = taken[:seat] + (taken[seat] + 1,) + taken[seat + 1 :]
+    return State(
+        state.config,  # config
+        event.seq,  # seq
+        state.phase,  # phase
+        state.round,  # round
+        state.dealer,  # dealer
+        state.hands,  # hands
+        state.aside,  # aside
+        state.turned,  # turned
+        state.bids,  # bids
+        taken,  # taken
+        (),  # trick
+        None,  # call
+        seat,  # leader
+        seat,  # to_act
+        state.totals,  # totals
+        (*state.tricks, Trick(state.call, state.trick, seat)),  # tricks
+        state.extra,  # extra
     )
 
 
 @_evolve.register
 def _(event: RoundScored, state: State) -> State:
-    return attrs.evolve(
-        state, seq=event.seq, phase=PHASE_SCORED, totals=event.totals, to_act=None
+    return State(
+        state.config,  # config
+        event.seq,  # seq
+        PHASE_SCORED,  # phase
+        state.round,  # round
+        state.dealer,  # dealer
+        state.hands,  # hands
+        state.aside,  # aside
+        state.turned,  # turned
+        state.bids,  # bids
+        state.taken,  # taken
+        state.trick,  # trick
+        state.call,  # call
+        state.leader,  # leader
+        None,  # to_act
+        event.totals,  # totals
+        state.tricks,  # tricks
+        state.extra,  # extra
     )
 
 
@@ -551,63 +664,83 @@ def new_game(config: Config) -> State:
     return replay(start(config))
 
 
+_NOBODY = Legal(None, "none")
+
+
 def legal_actions(state: State) -> Legal:
     """Who must act and what is legal. ``kind`` is "none" when nobody may act."""
-    if state.to_act is None or state.phase in (PHASE_NEW, PHASE_OVER, PHASE_SCORED):
-        return Legal(None, "none")
-    rules = state.rules
     seat = state.to_act
-    if state.phase == PHASE_BID:
-        return Legal(seat, "bid", bids=rules.legal_bids(state))
-    return Legal(
-        seat,
-        "play" if state.trick else "lead",
-        cards=rules.legal_cards(state, seat),
-        rules=rules,
-    )
+    phase = state.phase
+    if seat is None or phase is PHASE_OVER or phase == PHASE_NEW or phase == PHASE_SCORED:
+        return _NOBODY
+    rules = game_rules(state.config.game)
+    if phase == PHASE_BID:
+        return Legal(seat, "bid", rules.legal_bids(state), (), None)
+    if state.trick:
+        return Legal(seat, "play", (), rules.legal_cards(state, seat), rules)
+    return Legal(seat, "lead", (), rules.legal_cards(state, seat), rules)
 
 
 def _check(state: State, command: Command) -> None:
-    if state.phase == PHASE_OVER:
+    phase = state.phase
+    if phase == PHASE_OVER:
         raise GameIsOver("the game is over")
-    if state.phase == PHASE_NEW:
+    if phase == PHASE_NEW:
         raise WrongPhase("no game has started")
-    rules = state.rules
+    if not isinstance(command, Play | Bid):
+        raise IllegalCommand(f"not a command: {command!r}")
+    rules = game_rules(state.config.game)
     n = state.config.players
-    if not 0 <= command.seat < n:
-        raise NotYourTurn(f"no seat {command.seat}: seats are 0 to {n - 1}")
+    seat = command.seat
+    if type(seat) is not int or not 0 <= seat < n:
+        raise NotYourTurn(f"no seat {seat!r}: seats are 0 to {n - 1}")
     if isinstance(command, Bid):
-        if state.phase != PHASE_BID:
+        if phase != PHASE_BID:
             raise WrongPhase("bidding is over: it is time to play a card")
-        if command.seat != state.to_act:
-            raise NotYourTurn(f"seat {state.to_act} bids next, not seat {command.seat}")
+        if seat != state.to_act:
+            raise NotYourTurn(f"seat {state.to_act} bids next, not seat {seat}")
         bids = rules.legal_bids(state)
-        if command.bid not in bids:
+        if type(command.bid) is not int or command.bid not in bids:
             raise BadBid(_bid_message(state, command.bid, bids))
         return
     if isinstance(command, Play):
-        if state.phase == PHASE_BID:
+        if phase == PHASE_BID:
             raise WrongPhase(f"bidding is not over: seat {state.to_act} bids next")
-        if command.seat != state.to_act:
-            raise NotYourTurn(f"seat {state.to_act} plays next, not seat {command.seat}")
-        hand = state.hands[command.seat]
-        if command.card not in hand:
-            raise NotInHand(f"{command.card} is not in seat {command.seat}'s hand")
-        if command.card not in rules.legal_cards(state, command.seat):
-            raise rules.explain_illegal_card(state, command.seat, command.card)
-        calls = rules.calls_for(command.card) if not state.trick else (None,)
-        if command.call not in calls:
-            if not state.trick:
-                raise BadCall(
-                    f"leading {command.card} needs one of the calls "
-                    + " ".join(rules.format_call(c) for c in calls)
-                )
-            raise BadCall("only the leader makes a call")
+        seat = command.seat
+        if seat != state.to_act:
+            raise NotYourTurn(f"seat {state.to_act} plays next, not seat {seat}")
+        card = command.card
+        if not _holds(state.hands[seat], card):
+            raise NotInHand(f"{card} is not in seat {seat}'s hand")
+        if not rules.may_play(state, seat, card):
+            raise rules.explain_illegal_card(state, seat, card)
+        call = command.call
+        if state.trick:
+            if call is not None:
+                raise BadCall("only the leader makes a call")
+            return
+        calls = rules.calls_for(card)
+        if not _holds(calls, call):
+            raise BadCall(
+                f"leading {card} needs one of the calls "
+                + " ".join(rules.format_call(c) for c in calls)
+            )
         return
     raise IllegalCommand(f"not a command: {command!r}")
 
 
-def _bid_message(state: State, bid: int, bids: tuple[int, ...]) -> str:
+def _holds(items: tuple[Any, ...], item: Any) -> bool:
+    """``item in items``, trying identity first: cards and calls are shared instances,
+    so this mostly avoids calling ``__eq__`` on every card before the one sought."""
+    for held in items:
+        if held is item:
+            return True
+    return item in items
+
+
+def _bid_message(state: State, bid: Any, bids: tuple[int, ...]) -> str:
+    if type(bid) is not int:
+        return f"bid {bid!r} is not a whole number: legal bids are {_ranges(bids)}"
     top = max(bids) if bids else 0
     if not 0 <= bid <= max(top, len(state.hands[0]) if state.hands else 0):
         return f"bid {bid} is out of range: legal bids are {_ranges(bids)}"
@@ -627,8 +760,19 @@ def step(state: State, command: Command) -> tuple[State, list[Event]]:
     Raises an IllegalCommand subclass, leaving ``state`` as it was (it is immutable).
     """
     _check(state, command)
-    rules = state.rules
-    events: list[Event] = []
+    rules = game_rules(state.config.game)
+    seq = state.seq + 1
+    first: Event
+    if isinstance(command, Bid):
+        first = BidMade(seq, command.seat, command.bid)
+    elif state.trick:
+        first = Played(seq, command.seat, command.card)
+    else:
+        first = Led(seq, command.seat, command.card, command.call)
+    state = evolve(state, first)
+    events: list[Event] = [first]
+    if state.to_act is not None:  # the common case: one event, someone else to act
+        return state, events
 
     def emit(event: Event) -> None:
         nonlocal state
@@ -636,14 +780,6 @@ def step(state: State, command: Command) -> tuple[State, list[Event]]:
         state = evolve(state, event)
         events.append(event)
 
-    seq = state.seq + 1
-    if isinstance(command, Bid):
-        emit(BidMade(seq, command.seat, command.bid))
-        return state, events
-    if not state.trick:
-        emit(Led(seq, command.seat, command.card, command.call))
-    else:
-        emit(Played(seq, command.seat, command.card))
     if len(state.trick) < state.config.players:
         return state, events
     winner = rules.trick_winner(state, state.trick, state.call)
@@ -668,11 +804,18 @@ def step(state: State, command: Command) -> tuple[State, list[Event]]:
         )
     )
     if rules.game_over(state):
-        emit(GameOver(state.seq + 1, totals, rules.winners(config, totals)))
+        emit(GameOver(state.seq + 1, totals, rules.game_winners(state), *_reveal(config)))
     else:
         dealer = rules.next_dealer(config, state.dealer)
         emit(rules.deal(config, state.round + 1, dealer))
     return state, events
+
+
+def _reveal(config: Config) -> tuple[int | None, str | None]:
+    """What game-over reveals: a committed seed and its nonce (spec/TAMPER.md)."""
+    if config.commit is None:
+        return None, None
+    return config.seed, config.nonce
 
 
 def decide(state: State, command: Command) -> list[Event]:

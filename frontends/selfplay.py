@@ -9,6 +9,9 @@ from collections.abc import Sequence
 
 from xactika.core import RandomAgent, XactikaError, game_rules
 from xactika.core.agents import self_play
+from xactika.core.table import Config, Event
+from xactika.protocol.records import RecordWriter
+from xactika.protocol.tamper import commit_config
 from xactika.protocol.text import config_from_pairs, format_event
 
 
@@ -28,19 +31,32 @@ def build_parser() -> argparse.ArgumentParser:
         prog="xactika selfplay", description="Play a whole game between random bots."
     )
     sp.add_argument("--game", default="xactika", help="game to play (default: xactika)")
-    sp.add_argument("--mode", default=None, help="win, lose or bid for Xactika (default: bid)")
+    sp.add_argument(
+        "--mode",
+        default=None,
+        help="Xactika: win, lose or bid (default: bid); Dix: draw or nodraw (default: draw)",
+    )
     sp.add_argument("--players", type=whole_number, default=None, help="number of players")
     sp.add_argument("--rounds", type=whole_number, default=None, help="rounds in the game")
+    sp.add_argument(
+        "--target", type=whole_number, default=None,
+        help="play rounds until a total reaches this (Dix: 50 for the long game)",
+    )
     sp.add_argument("--dealer", type=whole_number, default=0, help="first dealer's seat")
     sp.add_argument("--seed", type=whole_number, default=None, help="deal seed (default: random)")
     sp.add_argument("--quiet", action="store_true", help="print the standings only")
+    sp.add_argument(
+        "--record", metavar="PATH", default=None,
+        help="also write the game as a signed record file with a seed commitment "
+        "(spec/RECORDS.md, spec/TAMPER.md)",
+    )
     return sp
 
 
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     pairs = {"game": args.game, "dealer": str(args.dealer)}
-    for key in ("mode", "players", "rounds"):
+    for key in ("mode", "players", "rounds", "target"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
     pairs["seed"] = str(args.seed if args.seed is not None else secrets.randbelow(2**32))
@@ -51,15 +67,39 @@ def main(argv: Sequence[str]) -> int:
     except XactikaError as exc:
         print(f"xactika selfplay: {exc}", file=sys.stderr)
         return 2
+    if args.record is not None:
+        config = commit_config(config)  # spec/TAMPER.md
     seed = config.seed or 0
     agents = [RandomAgent(seed * 1000 + s) for s in range(config.players)]
     state, events = self_play(config, agents)
+    if args.record is not None and not write_record(args.record, config, events):
+        return 2
     if not args.quiet:
         for event in events:
             print(format_event(event, rules))
     low = config.mode == "lose"
-    print(standings(state.totals, rules.winners(config, state.totals), low_wins=low))
+    print(standings(state.totals, rules.game_winners(state), low_wins=low))
     return 0
+
+
+def write_record(path: str, config: Config, events: Sequence[Event]) -> bool:
+    """Write the record; False (after a one-line error) when the file cannot be written."""
+    from datetime import UTC, datetime
+
+    headers = [
+        ("game", config.game), ("mode", config.mode), ("players", str(config.players)),
+        ("seats", ",".join(f"random-{s}" for s in range(config.players))),
+        ("seed", str(config.seed)),
+        ("date", datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")),
+    ]
+    try:
+        with RecordWriter(path, headers) as writer:
+            for event in events:
+                writer.write(event)
+    except OSError as exc:
+        print(f"xactika selfplay: cannot write {path!r}: {exc.strerror}", file=sys.stderr)
+        return False
+    return True
 
 
 def standings(totals: Sequence[int], winners: Sequence[int], *, low_wins: bool = False) -> str:

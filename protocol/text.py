@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
+
+from xactika.core.dix import Drew
 from xactika.core.errors import ParseError
 from xactika.core.table import (
     BidMade,
@@ -146,6 +148,9 @@ def format_config(config: Config) -> list[str]:
     out += [f"{k}={getattr(config, k)}" for k in _CONFIG_INTS]
     if config.seed is not None:
         out.append(f"seed={config.seed}")
+    for key in _CONFIG_HEX:  # spec/TAMPER.md
+        if getattr(config, key) is not None:
+            out.append(f"{key}={getattr(config, key)}")
     if config.target is not None:
         out.append(f"target={config.target}")
     if config.deals is not None:
@@ -155,7 +160,8 @@ def format_config(config: Config) -> list[str]:
 
 def config_from_pairs(pairs: dict[str, str], *, defaults: bool = False) -> Config:
     """Settings from ``key=value`` pairs; with ``defaults`` missing keys take the game's."""
-    known = {"game", "mode", "players", "rounds", "dealer", "seed", "target", "deals"}
+    known = {"game", "mode", "players", "rounds", "dealer", "seed", "target", "deals",
+             *_CONFIG_HEX}
     unknown = sorted(set(pairs) - known)
     if unknown:
         raise ParseError(f"unknown setting {unknown[0]!r}: expected {', '.join(sorted(known))}")
@@ -175,7 +181,22 @@ def config_from_pairs(pairs: dict[str, str], *, defaults: bool = False) -> Confi
         values.setdefault("rounds", game.default_rounds)
     if "deals" in pairs:
         values["deals"] = parse_deals(pairs["deals"], game)
+    for key in _CONFIG_HEX:
+        if key in pairs:
+            values[key] = parse_hex(key, pairs[key], None)
     return Config(**values)
+
+
+# --- tamper evidence (spec/TAMPER.md): the seed's nonce and commitment, lower-case hex
+_CONFIG_HEX = ("nonce", "commit")
+_HEX = frozenset("0123456789abcdef")
+CHAIN_PREFIX = "h="  # a record line's final hash-chain token, ignored by the parser
+
+
+def parse_hex(key: str, text: str, _: TrickGame | None) -> str:
+    if not text or not set(text) <= _HEX:
+        raise ParseError(f"bad {key}={text!r}: expected lower-case hexadecimal")
+    return text
 
 
 def _setting_int(key: str, text: str) -> int:
@@ -214,7 +235,19 @@ register_event("trick-won", TrickWon, seat=INT, trick=INT)
 register_event(
     "round-scored", RoundScored, round=INT, bids=OPT_INTS, tricks=INTS, points=INTS, totals=INTS
 )
-register_event("game-over", GameOver, totals=INTS, winners=INTS)
+register_event(
+    "game-over", GameOver, totals=INTS, winners=INTS,
+    seed=INT, nonce=Codec(lambda v, g: str(v), lambda t, g: parse_hex("nonce", t, g)),
+)
+# fields left out of the line when None (and None when absent)
+OPTIONAL_FIELDS = frozenset({"turned", "seed", "nonce"})
+
+# Dix's draws from the stock: the card is "?" where the seat may not see it.
+SECRET_CARD = Codec(
+    lambda v, g: HIDDEN if v is None else str(v),
+    lambda t, g: None if t == HIDDEN else g.parse_card(t),
+)
+register_event("draw", Drew, seat=INT, card=SECRET_CARD)
 
 
 def event_kind(event: Any) -> str:
@@ -233,8 +266,8 @@ def format_event(event: Any, game: TrickGame | None = None) -> str:
     parts = ["event", str(event.seq), entry.kind]
     for name, codec in entry.fields:
         value = getattr(event, name)
-        if name == "turned" and value is None:
-            continue  # games without a turned-up card never show the field
+        if name in OPTIONAL_FIELDS and value is None:
+            continue  # e.g. games without a turned-up card never show the field
         parts.append(f"{name}={codec.fmt(value, game)}")
     return " ".join(parts)
 
@@ -254,6 +287,8 @@ def split_pairs(tokens: list[str]) -> dict[str, str]:
 def parse_event(line: str, game: TrickGame | None = None) -> Any:
     """An event from its line. ``game`` is needed for every event but game-started."""
     tokens = line.split()
+    if len(tokens) > 3 and tokens[-1].startswith(CHAIN_PREFIX):
+        tokens.pop()  # a record's hash-chain token: checked by `xactika audit`, not here
     if len(tokens) < 3 or tokens[0] != "event":
         raise ParseError("expected an event line: event <seq> <kind> key=value ...")
     try:
@@ -279,7 +314,7 @@ def parse_event(line: str, game: TrickGame | None = None) -> Any:
         raise ParseError(f"{kind} event has unknown field {extra[0]}=")
     for name, codec in entry.fields:
         if name not in pairs:
-            if name == "turned":
+            if name in OPTIONAL_FIELDS:
                 values[name] = None
                 continue
             raise ParseError(f"{kind} event lacks {name}=")
