@@ -8,6 +8,8 @@ byte stream of the key, 8 bytes big-endian per draw, with rejection to stay unbi
 from __future__ import annotations
 
 import hashlib
+import struct
+from operator import lt
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -21,22 +23,51 @@ def deal_key(game: str, seed: int, round_no: int) -> bytes:
     return f"xactika-deal/v1/{game}/{seed}/{round_no}".encode("ascii")
 
 
+def _limit(bound: int) -> int:
+    """The largest multiple of ``bound`` that fits in 64 bits: draws at or above it are
+    rejected so that ``draw % bound`` is exactly uniform."""
+    return _TWO64 - (_TWO64 % bound)
+
+
+_LIMITS = tuple(_limit(b) if b else 0 for b in range(128))
+_DESCENDING_LIMITS = _LIMITS[:1:-1]  # the limits for bounds 127, 126, ..., 2
+
+
+def _draws(key: bytes, count: int) -> tuple[int, ...]:
+    """The first ``count`` 64-bit big-endian words of SHAKE-256(key)."""
+    return struct.unpack(f">{count}Q", hashlib.shake_256(key).digest(8 * count))
+
+
 def shuffled(items: Sequence[T], key: bytes) -> list[T]:
-    """Return a new list, shuffled by the byte stream SHAKE-256(key)."""
+    """Return a new list, shuffled by the byte stream SHAKE-256(key).
+
+    For i from n-1 down to 1: take the next 64-bit word r, skipping any r at or above
+    the largest multiple of i+1 below 2**64; swap items i and r % (i+1).
+    """
     out = list(items)
     n = len(out)
-    want = 8 * n
-    stream = hashlib.shake_256(key).digest(want)
+    # One word per swap and one spare; SHAKE-256 is an extendable output, so a longer
+    # digest starts with the shorter one and a rare rejection just reads further.
+    words = _draws(key, n)
+    if n <= len(_DESCENDING_LIMITS) + 1 and all(
+        map(lt, words, _DESCENDING_LIMITS[len(_DESCENDING_LIMITS) - (n - 1) :])
+    ):
+        # No word is rejected (all but certain for a deck: about 1 in 2**57 per word),
+        # so word k is the draw for i = n-1-k.
+        for i, r in zip(range(n - 1, 0, -1), words, strict=False):
+            j = r % (i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
     pos = 0
+    limits = _LIMITS
     for i in range(n - 1, 0, -1):
         bound = i + 1
-        limit = _TWO64 - (_TWO64 % bound)
+        limit = limits[bound] if bound < 128 else _limit(bound)
         while True:
-            if pos + 8 > len(stream):
-                want *= 2
-                stream = hashlib.shake_256(key).digest(want)
-            r = int.from_bytes(stream[pos : pos + 8], "big")
-            pos += 8
+            if pos == len(words):
+                words = _draws(key, 2 * len(words))
+            r = words[pos]
+            pos += 1
             if r < limit:
                 break
         j = r % bound

@@ -38,8 +38,11 @@ class SeatView:
 
 
 def public_config(config: Config) -> Config:
-    """Settings without what would reveal cards: the seed and preset deals."""
-    return attrs.evolve(config, seed=None, deals=None)
+    """Settings without what would reveal cards: the seed, its nonce and preset deals.
+
+    The seed commitment stays: seats see it now and check it at game-over.
+    """
+    return attrs.evolve(config, seed=None, deals=None, nonce=None)
 
 
 @singledispatch

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 import attrs
@@ -25,24 +26,40 @@ TRICKS_PER_ROUND = 8
 HAND_SIZE = 8
 
 _SINGULAR = {"ball": 0, "cube": 1, "cone": 2, "star": 3}
+_ALL_BIDS = tuple(range(TRICKS_PER_ROUND + 1))
 
 
-@attrs.frozen(slots=True, repr=False, order=False)
+@attrs.frozen(slots=True, repr=False, order=False, cache_hash=True)
 class Card:
-    """A card: 1-3 each of balls, cubes, cones and stars. Text: four digits, ``1323``."""
+    """A card: 1-3 each of balls, cubes, cones and stars. Text: four digits, ``1323``.
+
+    ``counts``, ``value`` and ``calls`` are worked out once when the card is made (they
+    are not init arguments and take no part in equality): the referee asks for them on
+    every move.
+    """
 
     balls: int
     cubes: int
     cones: int
     stars: int
+    counts: tuple[int, int, int, int] = attrs.field(init=False, eq=False, repr=False)
+    value: int = attrs.field(init=False, eq=False, repr=False)
+    calls: tuple[Call, ...] = attrs.field(init=False, eq=False, repr=False)
+    """The four calls a lead of this card may make, in shape order."""
+    sort_key: tuple[int, int, int, int, int] = attrs.field(init=False, eq=False, repr=False)
+    """Hands are sorted by this: value, then balls, cubes, cones, stars."""
 
-    @property
-    def counts(self) -> tuple[int, int, int, int]:
-        return (self.balls, self.cubes, self.cones, self.stars)
-
-    @property
-    def value(self) -> int:
-        return self.balls + self.cubes + self.cones + self.stars
+    def __attrs_post_init__(self) -> None:
+        counts = (self.balls, self.cubes, self.cones, self.stars)
+        for n in counts:
+            if n not in (1, 2, 3):
+                raise ValueError(f"a card has 1 to 3 of each shape, not {counts}")
+        value = sum(counts)
+        setattr_ = object.__setattr__
+        setattr_(self, "counts", counts)
+        setattr_(self, "value", value)
+        setattr_(self, "calls", tuple(_CALLS[c - 1][s] for s, c in enumerate(counts)))
+        setattr_(self, "sort_key", (value, *counts))
 
     def count(self, shape: int) -> int:
         return self.counts[shape]
@@ -50,10 +67,6 @@ class Card:
     def shows(self, call: Call) -> bool:
         """True when the card has exactly the called count of the called shape."""
         return self.counts[call.shape] == call.count
-
-    @property
-    def calls(self) -> tuple[Call, ...]:
-        return tuple(Call(c, s) for s, c in enumerate(self.counts))
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -76,7 +89,7 @@ class Card:
 _CALL_WORD = re.compile(r"^([123])[- ]?([a-z]+)$")
 
 
-@attrs.frozen(slots=True, repr=False, order=False)
+@attrs.frozen(slots=True, repr=False, order=False, cache_hash=True)
 class Call:
     """A lead's announcement: a count (1-3) of one shape. Text: ``2st``."""
 
@@ -112,6 +125,9 @@ class Call:
         return f"Call.parse({str(self)!r})"
 
 
+_CALLS = tuple(tuple(Call(count, shape) for shape in range(4)) for count in (1, 2, 3))
+CALLS: tuple[Call, ...] = tuple(c for row in _CALLS for c in row)
+"""The 12 calls, by count then shape: 1ba 1cu 1co 1st 2ba ... 3st."""
 DECK: tuple[Card, ...] = tuple(
     Card(b, u, o, s)
     for b in (1, 2, 3)
@@ -119,9 +135,8 @@ DECK: tuple[Card, ...] = tuple(
     for o in (1, 2, 3)
     for s in (1, 2, 3)
 )
+"""The 81 cards in deck order: balls, then cubes, cones, stars, each counting 1 to 3."""
 _BY_TEXT = {str(c): c for c in DECK}
-_CALLS = tuple(tuple(Call(count, shape) for shape in range(4)) for count in (1, 2, 3))
-CALLS: tuple[Call, ...] = tuple(c for row in _CALLS for c in row)
 
 
 def stats_table(cards: Sequence[Card] = DECK) -> dict[int, tuple[int, int, int, int]]:
@@ -135,7 +150,10 @@ def stats_table(cards: Sequence[Card] = DECK) -> dict[int, tuple[int, int, int, 
 
 
 def card_sort_key(card: Card) -> tuple[int, int, int, int, int]:
-    return (card.value, *card.counts)
+    return card.sort_key
+
+
+_SORT_KEY = attrgetter("sort_key")
 
 
 class Xactika(TrickGame):
@@ -144,6 +162,14 @@ class Xactika(TrickGame):
     min_players = 2
     max_players = 10
     default_rounds = 8
+
+    def validate(self, config: Config) -> None:
+        super().validate(config)
+        if config.seed is None and config.deals is not None and len(config.deals) < config.rounds:
+            raise ConfigError(
+                f"{len(config.deals)} preset deals for {config.rounds} rounds: give a deal "
+                "for every round, or a seed for the rounds after the last preset deal"
+            )
 
     def check_preset(self, config: Config, preset: PresetDeal, round_no: int) -> None:
         if len(preset.hands) != config.players:
@@ -177,7 +203,7 @@ class Xactika(TrickGame):
         n = config.players
         if config.deals is not None and round_no <= len(config.deals):
             preset = config.deals[round_no - 1]
-            hands = tuple(tuple(sorted(h, key=card_sort_key)) for h in preset.hands)
+            hands = tuple(tuple(sorted(h, key=_SORT_KEY)) for h in preset.hands)
             dealt = {c for h in hands for c in h}
             aside = preset.rest if preset.rest is not None else tuple(
                 c for c in DECK if c not in dealt
@@ -186,23 +212,25 @@ class Xactika(TrickGame):
         if config.seed is None:
             raise ConfigError(f"no preset deal and no seed for round {round_no}")
         deck = shuffled(DECK, deal_key(self.name, config.seed, round_no))
-        per_seat: list[list[Card]] = [[] for _ in range(n)]
-        for i in range(HAND_SIZE * n):
-            per_seat[(dealer + 1 + i) % n].append(deck[i])
-        hands = tuple(tuple(sorted(h, key=card_sort_key)) for h in per_seat)
-        return Dealt(0, round_no, dealer, hands, tuple(deck[HAND_SIZE * n :]))
+        dealt = HAND_SIZE * n
+        # One card at a time clockwise from the dealer's left: deck[i] goes to seat
+        # (dealer + 1 + i) % n, so seat s gets every n-th card from (s - dealer - 1) % n.
+        hands = tuple(
+            tuple(sorted(deck[(seat - dealer - 1) % n : dealt : n], key=_SORT_KEY))
+            for seat in range(n)
+        )
+        return Dealt(0, round_no, dealer, hands, tuple(deck[dealt:]))
 
     def has_bidding(self, config: Config) -> bool:
         return config.mode == "bid"
 
     def legal_bids(self, state: State) -> tuple[int, ...]:
-        bids = range(TRICKS_PER_ROUND + 1)
         if state.to_act != state.dealer:
-            return tuple(bids)
+            return _ALL_BIDS
         others = sum(b for b in state.bids if b is not None)
         if others > TRICKS_PER_ROUND:
-            return tuple(bids)
-        return tuple(b for b in bids if others + b != TRICKS_PER_ROUND)
+            return _ALL_BIDS  # the round is overbid already: no bid makes the total 8
+        return tuple(b for b in _ALL_BIDS if others + b != TRICKS_PER_ROUND)
 
     def calls_for(self, card: Card) -> tuple[Any, ...]:
         return card.calls
@@ -212,8 +240,18 @@ class Xactika(TrickGame):
         call = state.call
         if not state.trick or call is None:
             return hand
-        following = tuple(c for c in hand if c.shows(call))
-        return following or hand
+        shape, count = call.shape, call.count
+        following = [c for c in hand if c.counts[shape] == count]
+        return tuple(following) if following else hand
+
+    def may_play(self, state: State, seat: int, card: Card) -> bool:
+        call = state.call
+        if not state.trick or call is None:
+            return True
+        shape, count = call.shape, call.count
+        if card.counts[shape] == count:
+            return True
+        return all(c.counts[shape] != count for c in state.hands[seat])  # a slough
 
     def explain_illegal_card(self, state: State, seat: int, card: Card) -> MustFollow:
         call = state.call
@@ -224,10 +262,12 @@ class Xactika(TrickGame):
         )
 
     def trick_winner(self, state: State, plays: Sequence[tuple[int, Card]], call: Any) -> int:
+        shape, count = call.shape, call.count
         best_seat = plays[0][0]
         best_value = -1
         for seat, card in plays:
-            if card.shows(call) and card.value >= best_value:
+            # ">=": of equal values the card played later wins; sloughs never count.
+            if card.counts[shape] == count and card.value >= best_value:
                 best_seat, best_value = seat, card.value
         return best_seat
 
