@@ -1,0 +1,164 @@
+"""Games per second through the engine's pipe, against the same game in-process.
+
+The game: Xactika, Play to Bid, 4 players, 8 rounds, seed 1, seeded random moves. The
+moves are computed once, beforehand, as command lines; the scripted controller then
+plays them:
+
+- ``pipe lockstep``: through ``xactika engine`` on stdin/stdout, sending one command and
+  reading up to its final line before the next (what an interactive controller does);
+- ``pipe pipelined``: the same, but writing every command of a game at once and then
+  reading all the answers (the protocol answers in order, so a scripted controller may);
+- ``session in-process``: the same lines fed to ``Session.feed`` in this process, the
+  same answers produced, no pipe: **the peer the target is set against**, since the
+  pipe is what this benchmark measures;
+- ``core in-process``: the same moves as ``step(state, command)`` calls on core objects,
+  with no text, no turn lines and no checks beyond the rules (shown for scale).
+
+The engine is started once and reused (start-up is bench/engine_startup.py's business).
+Target: pipe lockstep >= 50% of session in-process throughput. Wall-clock time, best of
+``--repeat`` runs of ``--games`` games each.
+
+Run by hand: ``.venv/bin/python bench/protocol_pipe.py [--games 20] [--repeat 5]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+from xactika.core import Bid, Config, RandomAgent, legal_actions, new_game, step, view
+from xactika.core.table import Command
+from xactika.protocol.session import FINAL_WORDS, Session
+
+CONFIG = Config(mode="bid", players=4, rounds=8, seed=1)
+NEWGAME = "newgame mode=bid players=4 rounds=8 seed=1"
+
+
+def script() -> tuple[list[Command], list[str]]:
+    state = new_game(CONFIG)
+    agents = [RandomAgent(s) for s in range(4)]
+    commands: list[Command] = []
+    lines: list[str] = []
+    rules = state.rules
+    while (legal := legal_actions(state)).seat is not None:
+        cmd = agents[legal.seat].choose(view(state, legal.seat), legal)
+        commands.append(cmd)
+        if isinstance(cmd, Bid):
+            lines.append(f"bid {cmd.seat} {cmd.bid}")
+        else:
+            call = "" if cmd.call is None else " " + rules.format_call(cmd.call)
+            lines.append(f"play {cmd.seat} {cmd.card}{call}")
+        state, _ = step(state, cmd)
+    return commands, lines
+
+
+def core_games(commands: list[Command], games: int) -> None:
+    for _ in range(games):
+        state = new_game(CONFIG)
+        for cmd in commands:
+            state, _ = step(state, cmd)
+        assert state.over
+
+
+def session_games(lines: list[str], games: int) -> None:
+    session = Session()
+    for _ in range(games):
+        session.feed(NEWGAME)
+        for line in lines:
+            session.feed(line)
+        assert session.state.over
+
+
+class Pipe:
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "xactika.frontends.cli", "engine"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+        )
+        assert self.proc.stdin and self.proc.stdout
+        self.w = self.proc.stdin
+        self.r = self.proc.stdout
+        self.reader = open(self.r.fileno(), "rb", closefd=False)
+        self.command("isready")
+
+    def command(self, line: str) -> str:
+        self.w.write(line.encode() + b"\n")
+        return self.final()
+
+    def final(self) -> str:
+        while True:
+            raw = self.reader.readline()
+            if not raw:
+                raise RuntimeError("engine closed its output")
+            if raw.split(b" ", 1)[0].rstrip(b"\n") in FINAL_BYTES:
+                return raw.decode()
+
+    def lockstep(self, lines: list[str], games: int) -> None:
+        for _ in range(games):
+            self.command(NEWGAME)
+            for line in lines:
+                if not self.command(line).startswith("ok"):
+                    raise RuntimeError(line)
+
+    def pipelined(self, lines: list[str], games: int) -> None:
+        blob = ("\n".join([NEWGAME, *lines]) + "\n").encode()
+        for _ in range(games):
+            self.w.write(blob)
+            for _ in range(len(lines) + 1):
+                if not self.final().startswith("ok"):
+                    raise RuntimeError("engine refused a move")
+
+    def close(self) -> None:
+        self.w.write(b"quit\n")
+        self.w.close()
+        self.proc.wait(timeout=10)
+
+
+FINAL_BYTES = {w.encode() for w in FINAL_WORDS}
+
+
+def best(fn: Callable[[], None], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    commands, lines = script()
+    n = args.games
+    pipe = Pipe()
+    try:
+        results = {
+            "core in-process": best(lambda: core_games(commands, n), args.repeat),
+            "session in-process": best(lambda: session_games(lines, n), args.repeat),
+            "pipe lockstep": best(lambda: pipe.lockstep(lines, n), args.repeat),
+            "pipe pipelined": best(lambda: pipe.pipelined(lines, n), args.repeat),
+        }
+    finally:
+        pipe.close()
+    core = results["core in-process"]
+    peer = results["session in-process"]
+    print(f"game: Xactika bid, 4 players, 8 rounds, {len(lines)} commands; "
+          f"{n} games per run, best of {args.repeat}")
+    for name, seconds in results.items():
+        rate = n / seconds
+        print(f"  {name:<20} {rate:8.1f} games/s  {seconds / n / len(lines) * 1e6:7.1f} "
+              f"us/command  {peer / seconds:6.0%} of session  {core / seconds:6.0%} of core")
+    ratio = peer / results["pipe lockstep"]
+    print(f"target: pipe lockstep >= 50% of session in-process: {ratio:.0%} "
+          f"{'(met)' if ratio >= 0.5 else '(NOT met)'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

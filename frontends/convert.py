@@ -1,0 +1,100 @@
+"""``xactika convert LOG --to jsonl|text``: a record in its other form, losing nothing.
+
+Every header, event and hash-chain token is carried over as it is, so text -> JSONL ->
+text gives back the same bytes for a record as the engine writes it (comments and blank
+lines, which carry nothing, are not kept). A record that does not read is refused with
+the line that failed; its chain is not checked here: that is ``xactika audit``'s job.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from typing import IO
+
+from xactika.protocol.jsonl import jsonl_to_text, text_to_jsonl
+from xactika.protocol.records import MAX_LINE, RecordError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="xactika convert",
+        description="Convert a record between its text form and its JSONL form (losslessly).",
+    )
+    ap.add_argument("log", metavar="LOG", help="the record to read ('-' for stdin)")
+    ap.add_argument("--to", required=True, choices=("jsonl", "text"), help="the form to write")
+    ap.add_argument("-o", "--output", metavar="PATH", default=None,
+                    help="write here instead of standard output (replaced atomically)")
+    return ap
+
+
+def detect(first: bytes) -> str:
+    """A record's form from its first non-blank line: JSONL lines are JSON objects."""
+    return "jsonl" if first.lstrip().startswith(b"{") else "text"
+
+
+def _lines(fh: IO[bytes]) -> Iterator[bytes]:
+    while True:
+        raw = fh.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        yield raw
+
+
+def convert_lines(lines: Sequence[bytes], to: str) -> str:
+    """The converted text; raises RecordError naming the line that does not read."""
+    first = next((ln for ln in lines if ln.strip()), b"")
+    source = detect(first)
+    if source == to:
+        raise RecordError(f"line 0: the record is already {to}")
+    if to == "jsonl":
+        return text_to_jsonl(lines)
+    for n, raw in enumerate(lines, 1):  # the JSONL reader is lenient with bad bytes
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"line {n}: invalid UTF-8 at byte {exc.start}") from None
+    return jsonl_to_text(lines)
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.log == "-":
+            lines = list(_lines(sys.stdin.buffer))
+        else:
+            with open(args.log, "rb") as fh:
+                lines = list(_lines(fh))
+        result = convert_lines(lines, args.to)
+    except OSError as exc:
+        print(f"xactika convert: cannot read {args.log!r}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except RecordError as exc:
+        print(f"xactika convert: {args.log}:{exc}".replace(":line ", ":", 1), file=sys.stderr)
+        return 2
+    if args.output is None:
+        sys.stdout.buffer.write(result.encode("utf-8"))
+        sys.stdout.flush()
+        return 0
+    try:
+        write_atomically(args.output, result)
+    except OSError as exc:
+        print(f"xactika convert: cannot write {args.output!r}: {exc.strerror}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write beside the target and rename over it, so a reader never sees half a file."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".convert-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise

@@ -1,0 +1,795 @@
+"""``xactika match``: bot processes play duplicate deals; faults are counted, not fatal.
+
+The bookkeeping (deals, schedule, counting rule, statistics) is in tournament.py; this
+module runs the processes. Each game starts one fresh process per seat, plays through
+the player protocol (protocol/client.py), finishes any faulting seat by seeded random
+legal play, quits every bot, then writes the game's record atomically. The rules are
+in spec/MATCH.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import datetime as dt
+import hashlib
+import json
+import os
+import secrets
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import FrameType
+from typing import Any, TextIO
+
+import attrs
+
+from xactika.core.agents import RandomAgent, agent_names
+from xactika.core.errors import XactikaError
+from xactika.core.table import (
+    Command,
+    Config,
+    Event,
+    game_rules,
+    legal_actions,
+    replay,
+    start,
+    step,
+)
+from xactika.core.views import view, visible
+from xactika.frontends.stats import Sprt
+from xactika.frontends.tournament import (
+    BotSpec,
+    DealSet,
+    Fault,
+    GameResult,
+    GameSpec,
+    MatchError,
+    Summary,
+    deal_differences,
+    format_deal_file,
+    parse_bot,
+    parse_deal_file,
+    parse_seconds,
+    result_from_record,
+    schedule,
+    seeded_deals,
+    summarize,
+)
+from xactika.protocol.client import (
+    BotCrashed,
+    BotError,
+    BotIllegalMove,
+    BotProtocolError,
+    BotTimeout,
+    PlayerProcess,
+)
+from xactika.protocol.records import RecordError, format_record, read_record
+
+SETTINGS_FILE = "match.json"
+DEALS_FILE = "deals.txt"
+RESULTS_FILE = "results.json"
+
+
+# --------------------------------------------------------------------------- settings
+
+
+@attrs.frozen
+class MatchSettings:
+    """Everything that fixes a match's games; saved to match.json for --resume."""
+
+    bots: tuple[BotSpec, ...]
+    game: str
+    mode: str
+    players: int
+    rounds: int
+    deals: int
+    seed: int | None  # None when the deals came from a deal file
+    deal_file: str | None = None
+    quit_grace: float = 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bots": [b.to_dict() for b in self.bots], "game": self.game, "mode": self.mode,
+            "players": self.players, "rounds": self.rounds, "deals": self.deals,
+            "seed": self.seed, "deal_file": self.deal_file, "quit_grace": self.quit_grace,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> MatchSettings:
+        return cls(tuple(BotSpec.from_dict(b) for b in d["bots"]), d["game"], d["mode"],
+                   int(d["players"]), int(d["rounds"]), int(d["deals"]), d.get("seed"),
+                   d.get("deal_file"), float(d.get("quit_grace", 1.0)))
+
+
+def fault_reason(exc: BotError) -> str:
+    """The termination reason (spec/MATCH.md) for a client error."""
+    if isinstance(exc, BotCrashed):
+        return "crash-startup" if exc.startup else "crash"
+    if isinstance(exc, BotTimeout):
+        return "timeout-startup" if exc.startup else "timeout"
+    if isinstance(exc, BotProtocolError):
+        return exc.reason
+    if isinstance(exc, BotIllegalMove):
+        return "illegal-move"
+    return "crash"
+
+
+def _seed_of(*parts: object) -> int:
+    text = "/".join(str(p) for p in parts)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+
+
+class Aborted(Exception):
+    """The run is being stopped (Ctrl-C, SIGTERM): abandon the game, write nothing."""
+
+
+# --------------------------------------------------------------------------- one game
+
+
+class Runner:
+    """Plays games of one match; thread-safe, one call of play() per game."""
+
+    def __init__(self, settings: MatchSettings, deals: DealSet, out: Path) -> None:
+        self.settings = settings
+        self.deals = deals
+        self.out = out
+        self.aborted = threading.Event()
+        self._live: set[PlayerProcess] = set()
+        self._idle: dict[int, list[PlayerProcess]] = {}  # restart=off bots between games
+        self._lock = threading.Lock()
+        (out / "games").mkdir(parents=True, exist_ok=True)
+        (out / "stderr").mkdir(parents=True, exist_ok=True)
+
+    # -- process registry: everything started is killed on abort and at exit
+    def _register(self, p: PlayerProcess) -> None:
+        with self._lock:
+            self._live.add(p)
+
+    def _forget(self, p: PlayerProcess) -> None:
+        with self._lock:
+            self._live.discard(p)
+
+    def kill_all(self) -> None:
+        with self._lock:
+            live = list(self._live)
+        for p in live:
+            try:
+                p._kill()
+            except Exception:
+                pass
+
+    def _take_idle(self, bot: int) -> PlayerProcess | None:
+        with self._lock:
+            pool = self._idle.get(bot, [])
+            while pool:
+                p = pool.pop()
+                if p.returncode is None:
+                    return p
+                self._live.discard(p)
+        return None
+
+    def _put_idle(self, bot: int, p: PlayerProcess) -> None:
+        with self._lock:
+            self._idle.setdefault(bot, []).append(p)
+
+    def close_idle(self) -> list[str]:
+        """Quit the processes kept between games; the names of those that ignored quit."""
+        with self._lock:
+            idle = [(b, p) for b, pool in self._idle.items() for p in pool]
+            self._idle.clear()
+        ignored = []
+        for b, p in idle:
+            p.quit(self.settings.quit_grace)
+            self._forget(p)
+            if p.killed:
+                ignored.append(self.settings.bots[b].name)
+        return ignored
+
+    def record_path(self, game: GameSpec) -> Path:
+        return self.out / "games" / f"{game.id}.log"
+
+    def _check(self) -> None:
+        if self.aborted.is_set():
+            raise Aborted
+
+    def play(self, game: GameSpec) -> GameResult:
+        s = self.settings
+        started = dt.datetime.now(dt.UTC)
+        config = self.deals.with_mode(game.deal, s.mode)
+        rules = game_rules(config.game)
+        bots = [s.bots[b] for b in game.seats]
+        n = config.players
+        players: list[PlayerProcess | None] = [None] * n
+        faults: list[Fault] = []
+
+        def fault(seat: int, reason: str, detail: str) -> None:
+            self._check()  # an error caused by our own kill on abort is not a fault
+            faults.append(Fault(seat, reason, detail))
+            p = players[seat]
+            players[seat] = None
+            if p is not None:
+                p.quit(0.0)
+                self._forget(p)
+
+        def start_seat(seat: int) -> None:
+            bot = bots[seat]
+            if not bot.restart:
+                kept = self._take_idle(game.seats[seat])
+                if kept is not None:
+                    players[seat] = kept
+                    return
+            p = PlayerProcess(
+                bot.cmd, cwd=bot.dir, stderr_path=self.out / "stderr" / f"{bot.name}.txt",
+                startup_timeout=bot.startup, move_timeout=bot.hard_limit, name=bot.name,
+            )
+            self._register(p)
+            players[seat] = p
+            try:
+                p.start()
+            except BotError as exc:
+                errors[seat] = exc
+
+        errors: list[BotError | None] = [None] * n
+        try:
+            threads = [threading.Thread(target=start_seat, args=(seat,)) for seat in range(n)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            for seat, exc in enumerate(errors):
+                if exc is not None:
+                    fault(seat, fault_reason(exc), str(exc))
+            opening = start(config)
+            state = replay(opening)
+            events: list[Event] = list(opening)
+            for seat, p in enumerate(players):
+                if p is not None:
+                    try:
+                        p.new_game(seat, [visible(e, seat) for e in opening], rules)
+                    except BotError as exc:
+                        fault(seat, fault_reason(exc), str(exc))
+            fallback = [RandomAgent(_seed_of("fallback", s.seed, game.id, seat))
+                        for seat in range(n)]
+            while True:
+                self._check()
+                legal = legal_actions(state)
+                if legal.seat is None:
+                    break
+                seat = legal.seat
+                command: Command | None = None
+                p = players[seat]
+                if p is not None:
+                    bot = bots[seat]
+                    try:
+                        command = p.ask(legal, rules, bot.time_ms)
+                        if p.last_think_s > bot.move + bot.margin:
+                            fault(seat, "slow", f"answered after {p.last_think_s:.3f} s; the "
+                                  f"move limit is {bot.move:g} s (+{bot.margin:g} s margin)")
+                            command = None
+                    except BotError as exc:
+                        fault(seat, fault_reason(exc), str(exc))
+                if command is None:
+                    command = fallback[seat].choose(view(state, seat), legal)
+                state, new = step(state, command)
+                events.extend(new)
+                for other, q in enumerate(players):
+                    if q is None:
+                        continue
+                    try:
+                        for event in new:
+                            q.tell(visible(event, other))
+                    except BotError as exc:
+                        fault(other, fault_reason(exc), str(exc))
+            for seat, p in enumerate(players):
+                if p is None:
+                    continue
+                self._check()
+                if not bots[seat].restart:
+                    self._put_idle(game.seats[seat], p)
+                    players[seat] = None
+                    continue
+                p.quit(s.quit_grace)
+                self._forget(p)
+                players[seat] = None
+                if p.killed:
+                    faults.append(Fault(seat, "ignored-quit",
+                                        f"still running {s.quit_grace:g} s after quit; killed"))
+            self._check()
+        finally:
+            for p in players:
+                if p is not None:
+                    p._kill()
+                    self._forget(p)
+        over = events[-1]
+        result = GameResult(game, over.totals, over.winners, state.round, tuple(faults),
+                            config.mode == "lose")
+        self.write_record(game, config, events, result, started)
+        return result
+
+    def write_record(self, game: GameSpec, config: Config, events: Sequence[Event],
+                     result: GameResult, started: dt.datetime) -> None:
+        """Write the whole record to a temporary file, flush it to disk, then rename."""
+        s = self.settings
+        headers: list[tuple[str, str]] = [
+            ("game", config.game), ("mode", config.mode), ("players", str(config.players)),
+            ("seats", ",".join(s.bots[b].name for b in game.seats)),
+        ]
+        if config.seed is not None:
+            headers.append(("seed", str(config.seed)))
+        else:
+            source = os.path.basename(s.deal_file) if s.deal_file else "the match"
+            headers.append(("deal", f"deal {game.deal} of {source}"))
+        headers += [
+            ("date", started.strftime("%Y-%m-%dT%H:%M:%SZ")),
+            ("event", self.out.name),
+            ("match.game", str(game.index)), ("match.deal", str(game.deal)),
+            ("match.table", str(game.table)), ("match.rotation", str(game.rotation)),
+            ("termination", result.termination),
+        ]
+        headers += [("fault", f.header()) for f in result.faults]
+        path = self.record_path(game)
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(format_record(headers, events))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+
+    def load(self, game: GameSpec) -> GameResult | None:
+        """The result of a game already recorded in the output directory, if any."""
+        path = self.record_path(game)
+        if not path.exists():
+            return None
+        try:
+            record = read_record(path)
+        except RecordError as exc:
+            raise MatchError(f"{path}: {exc}") from None
+        names = ",".join(self.settings.bots[b].name for b in game.seats)
+        if record.header("seats") != names or record.header("match.game") != str(game.index):
+            raise MatchError(f"{path} was not made by this match (seats {record.header('seats')})")
+        return result_from_record(record, game)
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class Progress:
+    """Plain lines: one per finished game and the running score now and then."""
+
+    def __init__(self, total: int, stream: TextIO | None) -> None:
+        self.total = total
+        self.stream = stream
+        self.done = 0
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def game(self, result: GameResult, names: Sequence[str], score: str) -> None:
+        self.done += 1
+        if self.stream is None:
+            return
+        g = result.game
+        seats = " ".join(
+            f"{names[b]}={t}" for b, t in zip(g.seats, result.totals, strict=True)
+        )
+        print(f"game {self.done}/{self.total} {g.id} {seats} [{result.termination}]"
+              f"  score: {score}", file=self.stream, flush=True)
+
+
+class BarProgress(Progress):
+    """prompt_toolkit's progress bar, its title the running score."""
+
+    def __enter__(self) -> BarProgress:
+        from prompt_toolkit.shortcuts import ProgressBar
+
+        self._bar: Any = ProgressBar(title="match")
+        self._bar.__enter__()
+        self._counter: Any = self._bar(total=self.total, label="games")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._bar.__exit__(None, None, None)
+
+    def game(self, result: GameResult, names: Sequence[str], score: str) -> None:
+        self.done += 1
+        self._bar.title = f"score (points/hand): {score}"
+        self._counter.item_completed()
+
+
+def score_line(summary: Summary) -> str:
+    if not summary.deals:
+        return "no complete deal yet"
+    parts = [f"{b.name} {b.points.mean:+.3f}" for b in summary.bots]
+    return ", ".join(parts) + f" ({summary.deals} deals)"
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _ci(est: Any, digits: int = 3) -> str:
+    if est.n == 0:
+        return "-"
+    if est.n < 2:
+        return f"{est.mean:.{digits}f}"
+    return f"{est.mean:.{digits}f} [{est.lo:.{digits}f}, {est.hi:.{digits}f}]"
+
+
+def _diff(est: Any, digits: int = 3) -> str:
+    if est.n == 0:
+        return "-"
+    if est.n < 2:
+        return f"{est.mean:+.{digits}f}"
+    mark = " *" if est.excludes(0) else ""
+    return f"{est.mean:+.{digits}f} [{est.lo:+.{digits}f}, {est.hi:+.{digits}f}]{mark}"
+
+
+def report(summary: Summary, settings: MatchSettings, terminations: dict[str, int],
+           sprt_note: str | None) -> str:
+    s = settings
+    lines = [
+        f"match: {summary.games} games on {summary.deals} complete deals "
+        f"({s.game} {s.mode}, {s.players} players, {s.rounds} hands a game)",
+    ]
+    if summary.uncounted:
+        lines.append(f"  ({summary.uncounted} finished games of incomplete deals not counted)")
+    width = max(len(b.name) for b in summary.bots)
+    width = max(width, 3)
+    lines.append("")
+    lines.append(f"{'bot':<{width}}  {'games':>5}  {'faults':>6}  {'points/hand [95% CI]':<26}"
+                 f"  {'win share [95% CI]':<24}  mean rank [95% CI]")
+    for b in summary.bots:
+        lines.append(f"{b.name:<{width}}  {b.games:>5}  {b.faults:>6}  {_ci(b.points):<26}"
+                     f"  {_ci(b.win):<24}  {_ci(b.rank, 2)}")
+    if summary.pairs:
+        pw = max(len(p.a) + len(p.b) + 3 for p in summary.pairs)
+        lines.append("")
+        lines.append("paired differences on the same deals (* = interval excludes 0):")
+        lines.append(f"{'':<{pw}}  {'points/hand':<30}  win share")
+        for p in summary.pairs:
+            lines.append(f"{p.a + ' - ' + p.b:<{pw}}  {_diff(p.points):<30}  {_diff(p.win)}")
+    lines.append("")
+    lines.append("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
+    if sprt_note:
+        lines.append(sprt_note)
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def build_parser() -> argparse.ArgumentParser:
+    mp = argparse.ArgumentParser(
+        prog="xactika match",
+        description="Play bots (player-protocol processes) against each other on duplicate "
+        "deals and report their strength with 95%% intervals (spec/MATCH.md).",
+        epilog="example: xactika match --bot name=mine cmd=\"python3 mybot.py\" move=500ms "
+        "--bot random --deals 100 --concurrency 2 --out runs/mine",
+    )
+    mp.add_argument("--bot", action="append", nargs="+", metavar="OPT", default=[],
+                    help="a bot: name=N cmd=\"COMMAND ARGS\" [dir=D] [move=1s] [startup=10s] "
+                    "[margin=50ms] [restart=on|off], or the name of a built-in bot (" + ", ".join(agent_names())
+                    + "); repeat for each bot")
+    mp.add_argument("--each", nargs="+", metavar="OPT", default=[],
+                    help="options for every bot, e.g. --each move=200ms startup=5s")
+    mp.add_argument("--game", default=None, help="game (default: xactika)")
+    mp.add_argument("--mode", default=None, help="mode (default: the game's last: bid)")
+    mp.add_argument("--players", type=int, default=None, help="seats at the table")
+    mp.add_argument("--rounds", type=int, default=None, help="hands a game (default: game's)")
+    mp.add_argument("--deals", type=int, default=None,
+                    help="deals to play (default 10, or every deal of --deal-file)")
+    src = mp.add_mutually_exclusive_group()
+    src.add_argument("--seed", type=int, default=None, help="seed for the deals (default random)")
+    src.add_argument("--deal-file", default=None, help="play the deals of this file")
+    mp.add_argument("--write-deals", default=None, metavar="FILE",
+                    help="also write the match's deals to FILE (read back with --deal-file)")
+    mp.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
+    mp.add_argument("--out", default=None, help="output directory (default: match-<time>)")
+    mp.add_argument("--resume", action="store_true",
+                    help="continue the match in --out, skipping finished games")
+    mp.add_argument("--sprt", default=None, metavar="A,B,D0,D1",
+                    help="stop once a sequential test settles whether bot A's points/hand "
+                    "exceed bot B's by D0 (H0) or D1 (H1)")
+    mp.add_argument("--alpha", type=float, default=0.05, help="SPRT false-H1 rate (0.05)")
+    mp.add_argument("--beta", type=float, default=0.05, help="SPRT false-H0 rate (0.05)")
+    mp.add_argument("--quit-grace", default="1s", help="wait after quit before killing (1s)")
+    mp.add_argument("--progress", choices=("auto", "bar", "lines", "none"), default="auto",
+                    help="progress display (default: a bar on a terminal, else lines)")
+    mp.add_argument("--json", action="store_true", help="print the result as JSON")
+    return mp
+
+
+def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet]:
+    if not args.bot:
+        raise MatchError("no bots: give --bot name=N cmd=\"COMMAND\" (or a built-in name) "
+                         "once per bot")
+    builtins = agent_names()
+    bots = tuple(parse_bot(tokens, args.each, builtins) for tokens in args.bot)
+    names = [b.name for b in bots]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise MatchError(f"two bots are named {dup!r}: give each a different name=")
+    quit_grace = parse_seconds(args.quit_grace, "quit grace")
+    if args.deal_file is not None:
+        try:
+            text = Path(args.deal_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise MatchError(f"cannot read deal file {args.deal_file!r}: {exc}") from None
+        deals = parse_deal_file(text, args.deal_file)
+        for key in ("game", "players", "rounds"):
+            want = getattr(args, key)
+            if want is not None and want != getattr(deals, key):
+                raise MatchError(f"--{key} {want} differs from the deal file's "
+                                 f"{key}={getattr(deals, key)}")
+        count = args.deals if args.deals is not None else len(deals.configs)
+        if not 1 <= count <= len(deals.configs):
+            raise MatchError(f"--deals {count}: the deal file has {len(deals.configs)} deals")
+        deals = attrs.evolve(deals, configs=deals.configs[:count])
+        rules = game_rules(deals.game)
+        mode = args.mode or rules.modes[-1]
+        settings = MatchSettings(bots, deals.game, mode, deals.players, deals.rounds, count,
+                                 None, os.path.abspath(args.deal_file), quit_grace)
+    else:
+        game = args.game or "xactika"
+        rules = game_rules(game)
+        mode = args.mode or rules.modes[-1]
+        players = args.players or (rules.min_players if rules.max_players == 2 else 4)
+        rounds = args.rounds or rules.default_rounds
+        count = args.deals if args.deals is not None else 10
+        if count < 1:
+            raise MatchError(f"--deals must be at least 1, not {count}")
+        seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+        if seed < 0:
+            raise MatchError(f"--seed must be 0 or more, not {seed}")
+        settings = MatchSettings(bots, game, mode, players, rounds, count, seed, None,
+                                 quit_grace)
+        deals = seeded_deals(game, mode, players, rounds, seed, count)
+    game_rules(settings.game).validate(deals.with_mode(1, settings.mode))
+    return settings, deals
+
+
+def prepare_out(args: argparse.Namespace) -> tuple[Path, MatchSettings, DealSet]:
+    """The output directory with match.json and deals.txt, new or resumed."""
+    out = Path(args.out or dt.datetime.now().strftime("match-%Y%m%d-%H%M%S"))
+    saved = out / SETTINGS_FILE
+    if args.resume:
+        if not saved.exists():
+            raise MatchError(f"--resume: {saved} does not exist; start the match without "
+                             "--resume")
+        try:
+            stored = MatchSettings.from_dict(json.loads(saved.read_text(encoding="utf-8")))
+            deals = parse_deal_file((out / DEALS_FILE).read_text(encoding="utf-8"),
+                                    str(out / DEALS_FILE), stored.mode)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise MatchError(f"--resume: cannot read {saved}: {exc}") from None
+        if args.deals is not None and stored.seed is not None and args.deals > stored.deals:
+            # more deals of the same seed: the schedule so far is unchanged, so extend it
+            stored = attrs.evolve(stored, deals=args.deals)
+            _save(out, stored, seeded_deals(stored.game, stored.mode, stored.players,
+                                            stored.rounds, stored.seed, stored.deals))
+        for key in ("game", "mode", "players", "rounds", "deals", "seed"):
+            value = getattr(args, key)
+            if value is not None and value != getattr(stored, key):
+                raise MatchError(f"--resume: --{key} {value} differs from {saved} "
+                                 f"({key}={getattr(stored, key)}); give only --resume --out DIR "
+                                 "to continue as saved")
+        if args.bot:
+            given, _ = settings_from_args(_with_seed(args, stored))
+            if given.to_dict() != stored.to_dict():
+                diff = next(k for k, v in given.to_dict().items() if stored.to_dict()[k] != v)
+                raise MatchError(f"--resume: the options differ from {saved} in {diff!r}; "
+                                 "give only --resume --out DIR to continue as saved")
+        if stored.seed is not None:
+            deals = seeded_deals(stored.game, stored.mode, stored.players, stored.rounds,
+                                 stored.seed, stored.deals)
+        return out, stored, deals
+    if saved.exists():
+        raise MatchError(f"{out} already holds a match: add --resume to continue it, or choose "
+                         "another --out")
+    settings, deals = settings_from_args(args)
+    out.mkdir(parents=True, exist_ok=True)
+    _save(out, settings, deals)
+    return out, settings, deals
+
+
+def _save(out: Path, settings: MatchSettings, deals: DealSet) -> None:
+    (out / DEALS_FILE).write_text(format_deal_file(deals), encoding="utf-8")
+    (out / SETTINGS_FILE).write_text(json.dumps(settings.to_dict(), indent=2) + "\n",
+                                     encoding="utf-8")
+
+
+def _with_seed(args: argparse.Namespace, stored: MatchSettings) -> argparse.Namespace:
+    """The args with the stored seed filled in, so a random default compares equal."""
+    ns = argparse.Namespace(**vars(args))
+    if ns.seed is None and ns.deal_file is None:
+        ns.seed = stored.seed
+    return ns
+
+
+def parse_sprt(text: str, names: Sequence[str], alpha: float,
+               beta: float) -> tuple[int, int, Sprt]:
+    parts = text.split(",")
+    if len(parts) != 4:
+        raise MatchError(f"bad --sprt {text!r}: expected A,B,D0,D1 (two bot names, two "
+                         "points/hand differences)")
+    a, b = parts[0], parts[1]
+    for name in (a, b):
+        if name not in names:
+            raise MatchError(f"--sprt names {name!r}, not a bot: expected one of "
+                             + ", ".join(names))
+    if a == b:
+        raise MatchError("--sprt needs two different bots")
+    try:
+        d0, d1 = float(parts[2]), float(parts[3])
+        test = Sprt(d0, d1, alpha, beta)
+    except ValueError as exc:
+        raise MatchError(f"bad --sprt {text!r}: {exc}") from None
+    return names.index(a), names.index(b), test
+
+
+def _install_signals() -> Callable[[], None]:
+    """SIGTERM and SIGHUP become KeyboardInterrupt, so cleanup runs; returns an undo."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    old = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
+
+    def undo() -> None:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+    return undo
+
+
+def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: int,
+              progress: Progress, sprt: tuple[int, int, Sprt] | None) -> dict[str, Any]:
+    runner = Runner(settings, deals, out)
+    names = [b.name for b in settings.bots]
+    plan = schedule(len(settings.bots), settings.players, settings.deals)
+    results: dict[int, GameResult] = {}
+    for game in plan:
+        found = runner.load(game)
+        if found is not None:
+            results[game.index] = found
+    resumed = len(results)
+    stop_at: int | None = None
+    verdict: str | None = None
+    checked = 0
+
+    def check_sprt() -> None:
+        nonlocal stop_at, verdict, checked
+        if sprt is None or stop_at is not None:
+            return
+        a, b, test = sprt
+        diffs = deal_differences(results, plan, len(names), a, b)
+        for m in range(max(checked, 1), len(diffs) + 1):
+            v = test.decide(diffs[:m])
+            if v is not None:
+                stop_at, verdict = m, v
+                return
+        checked = len(diffs) + 1
+
+    check_sprt()
+    pending = [g for g in plan if g.index not in results]
+    last_title = 0.0
+    score = score_line(summarize(results, plan, names))
+    progress.done = resumed
+    undo = _install_signals()
+    pool = cf.ThreadPoolExecutor(max(1, concurrency), thread_name_prefix="game")
+    inflight: dict[cf.Future[GameResult], GameSpec] = {}
+    todo = iter(pending)
+    try:
+        with progress:
+            while True:
+                while stop_at is None and len(inflight) < max(1, concurrency):
+                    nxt = next(todo, None)
+                    if nxt is None:
+                        break
+                    inflight[pool.submit(runner.play, nxt)] = nxt
+                if not inflight:
+                    break
+                done, _ = cf.wait(inflight, timeout=0.2, return_when=cf.FIRST_COMPLETED)
+                for fut in done:
+                    inflight.pop(fut)
+                    res = fut.result()
+                    results[res.game.index] = res
+                    check_sprt()
+                    now = time.monotonic()
+                    if now - last_title > 0.5 or not inflight:
+                        score = score_line(summarize(results, plan, names, stop_at))
+                        last_title = now
+                    progress.game(res, names, score)
+    except BaseException:
+        runner.aborted.set()
+        runner.kill_all()
+        pool.shutdown(wait=True, cancel_futures=True)
+        runner.kill_all()
+        raise
+    finally:
+        undo()
+    pool.shutdown(wait=True)
+    ignored_quit = runner.close_idle()
+    summary = summarize(results, plan, names, stop_at)
+    terminations: dict[str, int] = {}
+    for res in results.values():
+        terminations[res.termination] = terminations.get(res.termination, 0) + 1
+    sprt_info: dict[str, Any] | None = None
+    if sprt is not None:
+        a, b, test = sprt
+        diffs = deal_differences(results, plan, len(names), a, b)
+        used = diffs[:stop_at] if stop_at is not None else diffs
+        sprt_info = {
+            "a": names[a], "b": names[b], "d0": test.d0, "d1": test.d1, "alpha": test.alpha,
+            "beta": test.beta, "llr": round(test.llr(used), 4),
+            "bounds": [round(test.lower, 4), round(test.upper, 4)],
+            "verdict": verdict, "deals": len(used),
+        }
+    return {
+        "settings": settings.to_dict(), "out": str(out), "resumed_games": resumed,
+        "summary": summary.to_dict(), "terminations": terminations, "sprt": sprt_info,
+        "ignored_quit_at_end": ignored_quit,
+        "_summary": summary,
+    }
+
+
+def sprt_note(info: dict[str, Any] | None) -> str | None:
+    if info is None:
+        return None
+    what = f"{info['a']} - {info['b']} points/hand: H0 {info['d0']:g} vs H1 {info['d1']:g}"
+    if info["verdict"] is None:
+        return (f"SPRT ({what}): not settled after {info['deals']} deals, LLR {info['llr']:.2f}"
+                f" in ({info['bounds'][0]:.2f}, {info['bounds'][1]:.2f})")
+    return (f"SPRT ({what}): {info['verdict']} accepted after {info['deals']} deals "
+            f"(LLR {info['llr']:.2f}, bounds {info['bounds'][0]:.2f}, {info['bounds'][1]:.2f})")
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.concurrency < 1:
+            raise MatchError(f"--concurrency must be at least 1, not {args.concurrency}")
+        out, settings, deals = prepare_out(args)
+        if args.write_deals:
+            Path(args.write_deals).write_text(format_deal_file(deals), encoding="utf-8")
+        names = [b.name for b in settings.bots]
+        sprt = parse_sprt(args.sprt, names, args.alpha, args.beta) if args.sprt else None
+    except (XactikaError, OSError) as exc:
+        print(f"xactika match: {exc}", file=sys.stderr)
+        return 2
+    total = len(schedule(len(settings.bots), settings.players, settings.deals))
+    mode = args.progress
+    if mode == "auto":
+        mode = "bar" if sys.stdout.isatty() and not args.json else "lines"
+    stream = sys.stderr if args.json else sys.stdout
+    progress: Progress = (
+        BarProgress(total, stream) if mode == "bar"
+        else Progress(total, stream if mode == "lines" else None)
+    )
+    try:
+        result = run_match(settings, deals, out, args.concurrency, progress, sprt)
+    except KeyboardInterrupt:
+        print(f"xactika match: interrupted; finished games are in {out}/games, "
+              f"continue with: xactika match --resume --out {out}", file=sys.stderr)
+        return 130
+    except MatchError as exc:
+        print(f"xactika match: {exc}", file=sys.stderr)
+        return 2
+    summary = result.pop("_summary")
+    (out / RESULTS_FILE).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(report(summary, settings, result["terminations"], sprt_note(result["sprt"])))
+        if result["ignored_quit_at_end"]:
+            print("ignored quit at the end of the run (killed): "
+                  + ", ".join(result["ignored_quit_at_end"]))
+    return 0

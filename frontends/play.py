@@ -1,0 +1,385 @@
+"""``xactika play``: play at the terminal against built-in bots, bot programs or friends.
+
+The game itself is a :class:`~xactika.frontends.repl_session.Session` (pure); this
+module parses the flags, builds the seats and runs the read-print loop, with
+prompt_toolkit on a terminal and plain line reading otherwise (pipes, CI).
+
+Seats: ``--seat N=human[:NAME]``, ``--seat N=bot:NAME`` or ``--seat N=cmd:COMMAND``
+(a program speaking the player protocol). Unnamed seats: seat 0 is you, the rest are
+``--bots`` (heuristic when available). Two or more humans make a hot-seat game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from xactika.core.agents import Agent, agent_names, make_agent
+from xactika.core.errors import XactikaError
+from xactika.core.table import Config, Event, game_rules, start
+
+from . import render
+from .repl_session import (
+    BOT,
+    CMD,
+    HUMAN,
+    SeatSpec,
+    Session,
+    parse_seat_spec,
+    seats_from_headers,
+)
+from .selfplay import whole_number
+
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen and the scrollback
+
+
+def default_bot() -> str:
+    names = agent_names()
+    return "heuristic" if "heuristic" in names else "random"
+
+
+def history_path(flag: str | None) -> Path | None:
+    """--history, else $XACTIKA_HISTORY, else $XDG_STATE_HOME/xactika/history.
+
+    An empty value turns history off.
+    """
+    value = flag if flag is not None else os.environ.get("XACTIKA_HISTORY")
+    if value is not None:
+        return Path(value).expanduser() if value else None
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join("~", ".local", "state")
+    return Path(base).expanduser() / "xactika" / "history"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="xactika play",
+        description="Play at the terminal: you against built-in bots (Play to Bid, 8 rounds "
+        "by default), bot programs, or other people at the same keyboard (hot-seat).",
+        epilog="seat specs: human, human:NAME, bot:NAME (" + ", ".join(agent_names())
+        + "), cmd:'COMMAND ARGS' (a bot program speaking the player protocol). "
+        "Examples: --seat 1=bot:random --seat 2=cmd:'python3 examples/random_bot.py'; "
+        "--hot-seat 2 for two people. In the game: '3' plays your third card, "
+        "'3 st' leads it calling its stars, 'bid 2' bids, 'help' lists the commands.",
+    )
+    p.add_argument("--game", default=None, help="game to play (default: xactika)")
+    p.add_argument("--mode", default=None, help="win, lose or bid (default: bid)")
+    p.add_argument("--players", type=whole_number, default=None, help="players (default: 4)")
+    p.add_argument("--rounds", type=whole_number, default=None, help="rounds (default: 8)")
+    p.add_argument("--dealer", type=whole_number, default=None, help="first dealer (default 0)")
+    p.add_argument("--seed", type=whole_number, default=None, help="deal seed (default: random)")
+    p.add_argument("--seat", action="append", default=[], metavar="N=SPEC",
+                   help="who sits at seat N (repeatable); see below")
+    p.add_argument("--hot-seat", type=whole_number, default=None, metavar="K",
+                   help="seats 0..K-1 are people sharing this terminal")
+    p.add_argument("--bots", default=None, metavar="NAME",
+                   help=f"built-in bot for the other seats (default: {default_bot()})")
+    p.add_argument("--hint-bot", default=None, metavar="NAME",
+                   help=f"bot that answers 'hint' (default: {default_bot()})")
+    p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
+    p.add_argument("--no-undo", action="store_true", help="play for real: no undo")
+    p.add_argument("--ascii", action="store_true", help="7-bit characters only")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colours (auto: on a terminal unless NO_COLOR is set)")
+    p.add_argument("--history", default=None, metavar="FILE",
+                   help="input history file ('' for none; default "
+                   "~/.local/state/xactika/history or $XACTIKA_HISTORY)")
+    p.add_argument("--move-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a bot program may think (default 10)")
+    return p
+
+
+class UsageError(Exception):
+    pass
+
+
+def _seat_overrides(args: argparse.Namespace, players: int) -> dict[int, SeatSpec]:
+    names = agent_names()
+    found: dict[int, SeatSpec] = {}
+    if args.hot_seat is not None:
+        if not 1 <= args.hot_seat <= players:
+            raise UsageError(f"--hot-seat takes 1 to {players} people, not {args.hot_seat}")
+        for s in range(args.hot_seat):
+            found[s] = SeatSpec(HUMAN)
+    for item in args.seat:
+        number, eq, spec = item.partition("=")
+        if not eq or not number.strip().isdigit():
+            raise UsageError(f"bad --seat {item!r}: expected N=SPEC, e.g. 1=bot:random")
+        seat = int(number)
+        if not 0 <= seat < players:
+            raise UsageError(f"bad --seat {item!r}: seats are 0 to {players - 1}")
+        try:
+            found[seat] = parse_seat_spec(spec, names)
+        except XactikaError as exc:
+            raise UsageError(str(exc)) from None
+    return found
+
+
+def _config(args: argparse.Namespace) -> Config:
+    from xactika.protocol.text import config_from_pairs
+
+    pairs = {"game": args.game or "xactika"}
+    for key in ("mode", "players", "rounds", "dealer"):
+        if getattr(args, key) is not None:
+            pairs[key] = str(getattr(args, key))
+    pairs["seed"] = str(args.seed if args.seed is not None else secrets.randbelow(2**32))
+    config = config_from_pairs(pairs, defaults=True)
+    game_rules(config.game).validate(config)
+    return config
+
+
+def _load(path: str) -> tuple[list[Event], list[SeatSpec] | None]:
+    from xactika.core.check import check_log
+    from xactika.protocol.records import read_record
+
+    try:
+        record = read_record(path)
+        events = list(record.events)
+        check = check_log(events)  # raises InvalidEvent naming the first bad event
+        seats = seats_from_headers(record.headers, events[0].config.players)
+    except XactikaError as exc:
+        raise UsageError(f"cannot load {path}: {exc}") from None
+    events += list(check.pending)  # a record cut short after an action: finish its effects
+    return events, seats
+
+
+def _agent_factory(
+    seats: Sequence[SeatSpec], config: Config, move_timeout: float
+) -> Callable[[int], Agent]:
+    base = config.seed or 0
+
+    def build(seat: int) -> Agent:
+        spec = seats[seat]
+        if spec.kind == CMD:
+            from xactika.protocol.client import PlayerProcess, ProcessAgent
+
+            player = PlayerProcess(spec.argv, move_timeout=move_timeout)
+            player.start()
+            return ProcessAgent(player)
+        return make_agent(spec.name, base * 1000 + seat)
+
+    return build
+
+
+def setup(args: argparse.Namespace, style: render.Style) -> Session:
+    """The session the flags ask for; raises UsageError or XactikaError."""
+    if args.load is not None:
+        clashing = [f"--{k}" for k in ("game", "mode", "players", "rounds", "dealer", "seed")
+                    if getattr(args, k) is not None]
+        if clashing:
+            raise UsageError(f"--load takes the settings from the file; drop {clashing[0]}")
+        events, saved = _load(args.load)
+        config = events[0].config
+    else:
+        config = _config(args)
+        events = start(config)
+        saved = None
+    bot = args.bots or default_bot()
+    names = agent_names()
+    for flag, value in (("--bots", bot), ("--hint-bot", args.hint_bot)):
+        if value is not None and value not in names:
+            raise UsageError(f"unknown bot {value!r} for {flag}: expected one of "
+                             + ", ".join(names))
+    seats = saved or [SeatSpec(HUMAN)] + [SeatSpec(BOT, bot) for _ in range(config.players - 1)]
+    overrides = _seat_overrides(args, config.players)
+    if args.hot_seat is not None and not saved:
+        seats = [SeatSpec(BOT, bot) for _ in range(config.players)]
+    seats = [overrides.get(s, spec) for s, spec in enumerate(seats)]
+    if not any(s.kind == HUMAN for s in seats):
+        raise UsageError("no seat is human: give one with --seat N=human (or run selfplay)")
+    hint = args.hint_bot or default_bot()
+    base = config.seed or 0
+    session = Session(
+        events, seats, _agent_factory(seats, config, args.move_timeout),
+        make_hint=lambda seat: make_agent(hint, base * 1000 + 500 + seat),
+        style=style, practice=not args.no_undo,
+    )
+    for seat, spec in enumerate(seats):  # a bot program names itself in its hello
+        agent: Any = session.agents.get(seat)
+        if spec.kind == CMD and agent is not None and hasattr(agent, "player"):
+            session.names[seat] = str(agent.player.name)
+    return session
+
+
+# --------------------------------------------------------------------------- the loop
+
+Reader = Callable[[str], str]  # prompt -> line; EOFError on end of input, Ctrl-C raises
+
+
+class Shell:
+    """The read-print loop around a session, the same with a terminal or a pipe."""
+
+    def __init__(self, session: Session, read: Reader, out: TextIO, *,
+                 interactive: bool, clear: str = CLEAR) -> None:
+        self.session = session
+        self.read = read
+        self.out = out
+        self.interactive = interactive
+        self.clear = clear
+
+    def write(self, text: str) -> None:
+        if text:
+            self.out.write(text + "\n")
+            self.out.flush()
+
+    def confirm_quit(self) -> bool:
+        if self.session.over or not self.interactive:
+            return True
+        try:
+            answer = self.read("leave this unfinished game? it is not saved unless you "
+                               "used 'save FILE' [y/N] ")
+        except EOFError:
+            return True
+        except KeyboardInterrupt:
+            return False
+        return answer.strip().lower() in ("y", "yes")
+
+    def handover(self, seat: int, *, hide: bool = True) -> bool:
+        """Hot-seat: hide the last hand and wait until the next person is at the keys."""
+        s = self.session
+        try:
+            if hide:
+                if self.interactive:
+                    self.read("press Enter to hide your hand and pass the terminal ")
+                self.out.write(self.clear)
+            self.read(f"pass the terminal to {s.label(seat)}; press Enter when ready ")
+        except EOFError:
+            return False
+        except KeyboardInterrupt:
+            return True
+        return True
+
+    def run(self) -> int:
+        s = self.session
+        self.write(s.intro())
+        news = "\n".join(s.advance())
+        self.write(news)
+        shown: int | None = None
+        last_human: int | None = None
+        told_over = False
+        while True:
+            seat = s.human_to_act
+            if s.over and not told_over:
+                told_over = True
+                self.write("'scores', 'last' and 'save FILE' still work; Enter, 'quit' or "
+                           "Ctrl-D leaves")
+            if seat is not None and seat != shown:
+                if s.hot_seat and seat != last_human:
+                    hide = last_human is not None
+                    if not self.handover(seat, hide=hide):
+                        return 0
+                    if hide:
+                        self.write(news)  # what happened since, all public
+                    last_human = seat
+                self.write(s.table(seat))
+                shown = seat
+            try:
+                line = self.read(s.prompt())
+            except KeyboardInterrupt:
+                continue  # Ctrl-C clears the line, as in a shell
+            except EOFError:
+                if self.confirm_quit():
+                    self.write("")
+                    return 0
+                continue
+            if s.over and not line.strip():
+                return 0
+            try:
+                reply = s.handle(line)
+            except Exception as exc:  # a bug must not cost the game
+                if os.environ.get("XACTIKA_DEBUG"):
+                    raise
+                self.write(f"internal error ({type(exc).__name__}: {exc}); please report it. "
+                           "'save FILE' keeps the game")
+                continue
+            if reply.quit:
+                if self.confirm_quit():
+                    return 0
+                continue
+            self.write(reply.text)
+            if reply.moved:
+                news = reply.text
+                shown = None
+
+
+def pipe_reader(stream: TextIO, out: TextIO) -> Reader:
+    """Lines from a pipe; each is echoed after its prompt so a transcript reads well."""
+
+    def read(prompt: str) -> str:
+        line = stream.readline()
+        if not line:
+            raise EOFError
+        out.write(prompt + line.rstrip("\n") + "\n")
+        out.flush()
+        return line.rstrip("\r\n")
+
+    return read
+
+
+class PromptReader:
+    """A prompt_toolkit prompt with completion and a history file."""
+
+    def __init__(self, session: Session, history: Path | None, **kwargs: Any) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
+        from .suggest import SuggestCompleter
+
+        store: History = InMemoryHistory()
+        if history is not None:
+            try:
+                history.parent.mkdir(parents=True, exist_ok=True)
+                history.touch(exist_ok=True)
+                store = FileHistory(str(history))
+            except OSError as exc:
+                print(f"xactika play: no history file ({history}: {exc.strerror}); "
+                      "history kept for this game only", file=sys.stderr)
+        self.prompt: PromptSession[str] = PromptSession(
+            history=store, completer=SuggestCompleter(session.context),
+            complete_while_typing=False, **kwargs,
+        )
+
+    def __call__(self, text: str) -> str:
+        return self.prompt.prompt(text)
+
+
+def prompt_reader(session: Session, history: Path | None, **kwargs: Any) -> PromptReader:
+    return PromptReader(session, history, **kwargs)
+
+
+def choose_style(args: argparse.Namespace, out: TextIO) -> render.Style:
+    if args.color == "always":
+        color = True
+    elif args.color == "never" or os.environ.get("NO_COLOR"):
+        color = False
+    else:
+        color = out.isatty() and os.environ.get("TERM") != "dumb"
+    return render.Style(color=color, ascii=args.ascii)
+
+
+def main(argv: Sequence[str], *, stdin: TextIO | None = None,
+         stdout: TextIO | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    inp = stdin or sys.stdin
+    out = stdout or sys.stdout
+    style = choose_style(args, out)
+    try:
+        session = setup(args, style)
+    except (UsageError, XactikaError, ValueError) as exc:
+        print(f"xactika play: {exc}", file=sys.stderr)
+        return 2
+    try:
+        interactive = inp.isatty() and out.isatty()
+        read: Reader
+        if interactive:
+            read = prompt_reader(session, history_path(args.history))
+        else:
+            read = pipe_reader(inp, out)
+        return Shell(session, read, out, interactive=interactive,
+                     clear=CLEAR if out.isatty() else "\n" * 3).run()
+    finally:
+        session.close()

@@ -1,0 +1,707 @@
+"""A game at the table, terminal-free: player commands in, text out.
+
+``xactika play`` drives one :class:`Session`: it reads a line, calls :meth:`Session.handle`
+and prints the reply. Bots act inside the session until a human must decide, so a test
+can play a whole game by calling ``handle`` alone. Everything a human is shown comes
+from their own :func:`view` or from public events, never from the omniscient state.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import attrs
+
+from xactika.core.agents import Agent
+from xactika.core.errors import IllegalCommand, ParseError, XactikaError
+from xactika.core.table import (
+    Bid,
+    BidMade,
+    Command,
+    Event,
+    GameOver,
+    GameStarted,
+    Led,
+    Legal,
+    Play,
+    Played,
+    RoundScored,
+    State,
+    TrickGame,
+    TrickWon,
+    legal_actions,
+    replay,
+    step,
+)
+from xactika.core.views import SeatView, view, visible
+from xactika.core.xactika import SHAPE_TOKENS, SHAPES, Call
+
+from . import render
+from .render import Style
+from .suggest import COMMAND_HELP, Context
+
+HUMAN = "human"
+BOT = "bot"
+CMD = "cmd"
+
+MODE_NAMES = {"win": "Play to Win", "lose": "Play to Lose", "bid": "Play to Bid"}
+
+
+@attrs.frozen
+class SeatSpec:
+    """Who sits at a seat: a human (with a name), a built-in bot, or a bot command."""
+
+    kind: str
+    name: str = ""
+    argv: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        """The spec as ``--seat`` takes it back."""
+        if self.kind == HUMAN:
+            return f"human:{self.name}" if self.name else "human"
+        if self.kind == BOT:
+            return f"bot:{self.name}"
+        return "cmd:" + shlex.join(self.argv)
+
+
+def parse_seat_spec(text: str, bot_names: Sequence[str]) -> SeatSpec:
+    """``human``, ``human:NAME``, ``bot:NAME`` (or a bare bot name), ``cmd:COMMAND``."""
+    kind, colon, rest = text.strip().partition(":")
+    kind = kind.strip().lower()
+    rest = rest.strip()
+    if kind in ("human", "you", "me") and (not colon or rest):
+        name = rest if colon else ""
+        if any(ch.isspace() or ch == "," for ch in name):
+            raise ParseError(f"bad human name {name!r}: no spaces or commas")
+        return SeatSpec(HUMAN, name)
+    if kind == "cmd" and colon:
+        try:
+            argv = tuple(shlex.split(rest))
+        except ValueError as exc:
+            raise ParseError(f"bad bot command {rest!r}: {exc}") from None
+        if not argv:
+            raise ParseError("cmd: needs a command, e.g. cmd:'python3 examples/random_bot.py'")
+        return SeatSpec(CMD, argv[0].rsplit("/", 1)[-1], argv)
+    name = rest if kind == "bot" and colon else (kind if not colon else "")
+    if name in bot_names:
+        return SeatSpec(BOT, name)
+    raise ParseError(
+        f"bad seat {text!r}: expected human, human:NAME, cmd:COMMAND or bot:NAME "
+        f"with NAME one of {', '.join(bot_names)}"
+    )
+
+
+@attrs.frozen
+class Reply:
+    """What to print, and whether the turn moved on or the player asked to leave."""
+
+    text: str = ""
+    moved: bool = False
+    quit: bool = False
+
+
+def _plain_card(rules: TrickGame, card: Any) -> str:
+    return str(card)
+
+
+def call_aliases(call: Any, rules: TrickGame) -> set[str]:
+    """Every way a player may type ``call``: ``2st``, ``2stars``, or the shape alone."""
+    names = {rules.format_call(call).lower()}
+    if isinstance(call, Call):
+        shape = SHAPES[call.shape]
+        names |= {SHAPE_TOKENS[call.shape], shape, shape[:-1],
+                  f"{call.count}{shape}", f"{call.count}{shape[:-1]}"}
+    return names
+
+
+def last_trick(events: Sequence[Event]) -> tuple[Any, list[tuple[int, Any]], int, int] | None:
+    """(call, plays, winner, trick number) of the last finished trick in the log."""
+    for i in range(len(events) - 1, -1, -1):
+        event = events[i]
+        if isinstance(event, TrickWon):
+            plays: list[tuple[int, Any]] = []
+            for j in range(i - 1, -1, -1):
+                e = events[j]
+                if isinstance(e, Played):
+                    plays.append((e.seat, e.card))
+                elif isinstance(e, Led):
+                    plays.append((e.seat, e.card))
+                    return e.call, plays[::-1], event.seat, event.trick
+            return None
+    return None
+
+
+AgentFactory = Callable[[int], Agent]
+
+
+class Session:
+    """One game: the event log, the seats, and the bots that play the seats not human.
+
+    ``make_agent(seat)`` builds a fresh bot for a bot seat (used again after ``undo``,
+    when bots are rebuilt and shown the shortened log); ``make_hint(seat)`` builds the
+    advisor for a human seat. External bots cannot be rewound, so games with them (and
+    hot-seat games, where undo would show one human another's decisions) are not
+    practice games.
+    """
+
+    def __init__(
+        self,
+        events: Sequence[Event],
+        seats: Sequence[SeatSpec],
+        make_agent: AgentFactory,
+        *,
+        make_hint: Callable[[int], Agent | None] | None = None,
+        style: Style = render.PLAIN,
+        practice: bool | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        self.events: list[Event] = list(events)
+        self.state: State = replay(self.events)
+        self.config = self.state.config
+        self.rules: TrickGame = self.state.rules
+        self.seats = list(seats)
+        if len(self.seats) != self.config.players:
+            raise ValueError(f"{len(self.seats)} seats for {self.config.players} players")
+        self.humans = [s for s, spec in enumerate(self.seats) if spec.kind == HUMAN]
+        self.hot_seat = len(self.humans) > 1
+        can_undo = not self.hot_seat and all(s.kind != CMD for s in self.seats)
+        self.practice = can_undo if practice is None else (practice and can_undo)
+        self.style = style
+        self._make_agent = make_agent
+        self._make_hint = make_hint
+        self.names = list(names) if names is not None else self._default_names()
+        self.agents: dict[int, Agent] = {}
+        self.hints: dict[int, Agent | None] = {}
+        self.notes: list[str] = []  # bot trouble, told once
+        self._build_agents()
+
+    # ----------------------------------------------------------------- set-up
+
+    def _default_names(self) -> list[str]:
+        names = []
+        for spec in self.seats:
+            if spec.kind == HUMAN:
+                names.append(spec.name or ("human" if self.hot_seat else "you"))
+            else:
+                names.append(spec.name)
+        return names
+
+    def _build_agents(self) -> None:
+        self.agents = {
+            s: self._make_agent(s) for s, spec in enumerate(self.seats) if spec.kind != HUMAN
+        }
+        self.hints = {s: (self._make_hint(s) if self._make_hint else None) for s in self.humans}
+        for seat, agent in [*self.agents.items(), *self.hints.items()]:
+            if agent is not None:
+                self._tell(seat, agent, self.events)
+
+    @staticmethod
+    def _tell(seat: int, agent: Agent, events: Sequence[Event]) -> None:
+        observe = getattr(agent, "observe", None)
+        if observe is not None:
+            for event in events:
+                observe(seat, visible(event, seat))
+
+    def close(self) -> None:
+        """Stop bot processes."""
+        for seat in list(self.agents):
+            self.close_one(seat)
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def legal(self) -> Legal:
+        return legal_actions(self.state)
+
+    @property
+    def human_to_act(self) -> int | None:
+        seat = self.legal.seat
+        return seat if seat is not None and seat in self.humans else None
+
+    def label(self, seat: int) -> str:
+        return render.seat_label(seat, self.names)
+
+    def shown_hand(self, seat: int) -> list[Any]:
+        return sorted(self.state.hands[seat], key=self.rules.sort_key)
+
+    def seat_view(self, seat: int) -> SeatView:
+        return view(self.state, seat)
+
+    def scored(self) -> list[RoundScored]:
+        return [e for e in self.events if isinstance(e, RoundScored)]
+
+    # ----------------------------------------------------------------- bots
+
+    def advance(self) -> list[str]:
+        """Let bots act until a human must decide or the game ends; narrate it."""
+        lines: list[str] = []
+        while True:
+            legal = self.legal
+            seat = legal.seat
+            if seat is None or seat in self.humans:
+                return lines
+            agent = self.agents[seat]
+            try:
+                command = agent.choose(view(self.state, seat), legal)
+                if command not in legal:
+                    raise IllegalCommand(f"the bot chose an illegal move: {command}")
+            except XactikaError as exc:
+                lines.append(self._replace_bot(seat, exc))
+                continue
+            lines += self._apply(command)
+
+    def _replace_bot(self, seat: int, exc: Exception) -> str:
+        """A failed external bot gives its seat to a built-in one so the game goes on."""
+        old = self.label(seat)
+        spec = SeatSpec(BOT, "random")
+        self.seats[seat] = spec
+        self.names[seat] = "random"
+        self.close_one(seat)
+        from xactika.core.agents import make_agent
+
+        agent = make_agent("random", seat)
+        self.agents[seat] = agent
+        self._tell(seat, agent, self.events)
+        self.practice = False
+        return f"{old} failed ({exc}); a random bot takes over the seat"
+
+    def close_one(self, seat: int) -> None:
+        """Quit a bot program (a ProcessAgent's player); built-in bots need nothing."""
+        player = getattr(self.agents.get(seat), "player", None)
+        quit_ = getattr(player, "quit", None)
+        if callable(quit_):
+            try:
+                quit_()
+            except Exception:  # a dead bot may fail to quit
+                pass
+
+    def _apply(self, command: Command) -> list[str]:
+        self.state, new = step(self.state, command)
+        self.events += new
+        for seat, agent in [*self.agents.items(), *self.hints.items()]:
+            if agent is not None:
+                self._tell(seat, agent, new)
+        lines = []
+        for event in new:
+            text = render.narrate(event, self.names, self.config.game, self.style)
+            if text is not None:
+                lines.append(text)
+            if isinstance(event, RoundScored):
+                lines.append(render.score_table(self.scored(), self.names, self.style))
+            if isinstance(event, GameOver):
+                lines.append(self.standings())
+        return lines
+
+    # ----------------------------------------------------------------- display
+
+    def intro(self) -> str:
+        c = self.config
+        mode = MODE_NAMES.get(c.mode, c.mode) if c.game == "xactika" else c.mode
+        seed = f", seed {c.seed}" if c.seed is not None else ""
+        lines = [
+            self.style.bold(f"{c.game.capitalize()}: {mode}, {c.players} players, "
+                            f"{c.rounds} round{'s' if c.rounds != 1 else ''}{seed}"),
+            "seats: " + ", ".join(
+                f"{s} {self.names[s]}" + ("" if spec.kind == HUMAN else f" ({spec.kind})")
+                for s, spec in enumerate(self.seats)
+            ),
+            "type 'help' for commands; Tab completes"
+            + ("; 'undo' takes back a move" if self.practice else ""),
+        ]
+        return "\n".join(lines)
+
+    def standings(self) -> str:
+        totals = self.state.totals
+        return render.standings(
+            totals, self.rules.winners(self.config, totals), self.names, self.style,
+            low_wins=self.config.game == "xactika" and self.config.mode == "lose",
+        )
+
+    def table(self, seat: int) -> str:
+        """What ``seat`` sees on its turn: round, bids, the trick, its hand, what to do."""
+        v = view(self.state, seat)
+        st = self.style
+        game = self.config.game
+        draw = render.card_renderer(game)
+        lines = [render.rule(st, f"round {v.round} of {self.config.rounds}, "
+                                 f"{self.label(v.dealer)} dealt")]
+        if v.turned is not None:
+            lines.append(f"turned up: {draw.card_short(v.turned, st)}")
+        if self.rules.has_bidding(self.config):
+            lines.append(render.bids(v.bids, self.names,
+                                     v.taken if v.phase == "play" else ()))
+        else:
+            lines.append(render.tricks_taken(v.taken, self.names))
+        if v.phase == "play":
+            number = len(v.tricks) + 1
+            if not v.trick and v.tricks:
+                t = v.tricks[-1]
+                lines.append(render.trick(t.plays, t.call, self.names, game, st,
+                                          winning=t.winner, number=len(v.tricks))
+                             .replace("<- winning", "<- won").replace("← winning", "← won"))
+            winning = (self.rules.trick_winner(self.state, v.trick, v.call)
+                       if v.trick else None)
+            lines.append(render.trick(v.trick, v.call, self.names, game, st,
+                                      winning=winning, number=number))
+        legal = self.legal
+        order = self.shown_hand(seat)
+        marks = legal.cards if legal.seat == seat and legal.kind == "play" else None
+        who = "your" if self.names[seat] == "you" else f"{self.label(seat)}'s"
+        lines.append(st.bold(f"{who} hand") + st.dim(f"  ({draw.columns})"))
+        lines.append(render.hand(order, game, st, legal=marks))
+        if legal.seat == seat:
+            lines.append(self.what_now(seat))
+        return "\n".join(lines)
+
+    def what_now(self, seat: int) -> str:
+        legal = self.legal
+        if legal.kind == "bid":
+            return (f"your bid (legal: {' '.join(map(str, legal.bids))}): "
+                    f"e.g. 'bid {legal.bids[0]}' or just '{legal.bids[0]}'")
+        order = self.shown_hand(seat)
+        if legal.kind == "lead":
+            first = order[0]
+            calls = " ".join(self.rules.format_call(c) for c in legal.calls(first))
+            extra = (f", with a call: e.g. 'play 1 {self.rules.format_call(legal.calls(first)[0])}'"
+                     f" ({first} calls {calls}; the shape alone is enough)"
+                     if legal.calls(first) != (None,) else ", e.g. 'play 1' or just '1'")
+            return f"your lead: any card{extra}"
+        positions = render.legal_summary(legal.cards, order)
+        if len(legal.cards) < len(order):
+            some = "position" if len(legal.cards) == 1 else "one of positions"
+            return f"you must follow: play {some} {positions} (marked)"
+        return "you cannot follow: play any card (it cannot win the trick)" if (
+            self.state.call is not None) else "your play: any card"
+
+    def prompt(self, seat: int | None = None) -> str:
+        seat = self.human_to_act if seat is None else seat
+        if seat is None:
+            return "> "
+        kind = self.legal.kind
+        who = "" if self.names[seat] == "you" else f"{self.names[seat]} "
+        return f"{who}{kind}> "
+
+    def legal_text(self, seat: int) -> str:
+        legal = self.legal
+        if legal.seat != seat:
+            return ""
+        if legal.kind == "bid":
+            return "legal bids: " + " ".join(map(str, legal.bids))
+        order = self.shown_hand(seat)
+        cards = ", ".join(f"{c} (position {order.index(c) + 1})" for c in legal.cards)
+        if legal.kind == "lead":
+            return "you lead: any card with one of its calls, e.g. " + self._example_lead(seat)
+        return "legal cards: " + cards
+
+    def _example_lead(self, seat: int) -> str:
+        card = self.shown_hand(seat)[0]
+        call = self.legal.calls(card)[0]
+        return f"'play 1 {self.rules.format_call(call)}'" if call is not None else "'play 1'"
+
+    def context(self) -> Context:
+        """The completion context for the human to act (empty when none is)."""
+        seat = self.human_to_act
+        commands = tuple(c for c in COMMAND_HELP if c != "undo" or self.practice)
+        if seat is None:
+            return Context(commands=commands)
+        legal = self.legal
+        draw = render.card_renderer(self.config.game)
+        order = self.shown_hand(seat)
+        meta = {str(c): render.strip_ansi(draw.card_short(c, render.PLAIN)).split(" ", 1)[-1]
+                for c in order}
+        calls: dict[str, tuple[tuple[str, str], ...]] = {}
+        if legal.kind == "lead":
+            for c in legal.cards:
+                options = legal.calls(c)
+                if options != (None,):
+                    calls[str(c)] = tuple(
+                        (self.rules.format_call(k), draw.call_words(k)) for k in options
+                    )
+        return Context(
+            kind=legal.kind,
+            bids=legal.bids,
+            hand=tuple(str(c) for c in order),
+            legal=tuple(str(c) for c in order if c in set(legal.cards)),
+            calls=calls,
+            meta=meta,
+            commands=commands,
+        )
+
+    # ----------------------------------------------------------------- commands
+
+    def handle(self, line: str) -> Reply:
+        """One line from the human to act. Bad input changes nothing and says why."""
+        seat = self.human_to_act
+        words = line.split()
+        if not words:
+            return Reply(self.table(seat) if seat is not None else "")
+        word = words[0].lower()
+        simple: Mapping[str, Callable[[], str]] = {
+            "help": self.help_text, "?": self.help_text,
+            "scores": self.scores_text, "score": self.scores_text,
+            "last": self.last_text,
+            "table": lambda: self.table(seat) if seat is not None else self.scores_text(),
+            "look": lambda: self.table(seat) if seat is not None else self.scores_text(),
+        }
+        if word in simple:
+            return Reply(simple[word]())
+        if word in ("quit", "exit", "q"):
+            return Reply(quit=True)
+        if word == "save":
+            return Reply(self.save(line.strip()[4:].strip()))
+        if seat is None:
+            return Reply("the game is over: 'save FILE' keeps it, 'quit' leaves")
+        if word == "stats":
+            return Reply(self.stats_text(seat))
+        if word == "hint":
+            return Reply(self.hint_text(seat))
+        if word == "undo":
+            return self.undo(seat)
+        try:
+            command = self.parse_move(seat, words)
+        except XactikaError as exc:
+            return Reply(self._refuse(seat, str(exc)))
+        try:
+            lines = self._apply(command)
+        except IllegalCommand as exc:
+            return Reply(self._refuse(seat, str(exc)))
+        lines += self.advance()
+        return Reply("\n".join(lines), moved=True)
+
+    def _refuse(self, seat: int, why: str) -> str:
+        legal = self.legal_text(seat)
+        return f"{why}" + (f"\n{legal}" if legal and legal not in why else "")
+
+    def parse_move(self, seat: int, words: list[str]) -> Command:
+        """``bid N``, ``play CARD [CALL]``, or bare ``N`` / ``CARD [CALL]``."""
+        legal = self.legal
+        word = words[0].lower()
+        if word == "bid":
+            if len(words) != 2:
+                raise ParseError("bid takes one number: bid 2")
+            return Bid(seat, self._number(words[1]))
+        if word == "play":
+            if len(words) not in (2, 3):
+                raise ParseError("play takes a card and, when leading, a call: play 3 2st")
+            return self._play(seat, words[1], words[2] if len(words) == 3 else None)
+        if legal.kind == "bid" and words[0].isdigit() and len(words) == 1:
+            return Bid(seat, self._number(words[0]))
+        if len(words) <= 2 and (words[0][:1].isdigit() or self._is_card(words[0])):
+            return self._play(seat, words[0], words[1] if len(words) == 2 else None)
+        raise ParseError(
+            f"unknown command {words[0]!r}: type 'help' for the commands"
+        )
+
+    def _is_card(self, text: str) -> bool:
+        try:
+            self.rules.parse_card(text.upper() if self.config.game != "xactika" else text)
+        except (XactikaError, ValueError):
+            return False
+        return True
+
+    @staticmethod
+    def _number(text: str) -> int:
+        if not text.isdigit():
+            raise ParseError(f"bad bid {text!r}: expected a whole number of tricks")
+        return int(text)
+
+    def _card(self, seat: int, token: str) -> Any:
+        order = self.shown_hand(seat)
+        if token.isdigit() and len(token) <= 2:
+            i = int(token)
+            if not 1 <= i <= len(order):
+                raise ParseError(
+                    f"no card at position {i}: your hand has positions 1 to {len(order)}"
+                )
+            return order[i - 1]
+        try:
+            card = self.rules.parse_card(token if self.config.game == "xactika"
+                                         else token.upper())
+        except (XactikaError, ValueError) as exc:
+            raise ParseError(f"{exc} (or a position 1 to {len(order)} in your hand)") from None
+        if card not in order:
+            raise ParseError(f"{card} is not in your hand")
+        return card
+
+    def _play(self, seat: int, token: str, call_text: str | None) -> Play:
+        legal = self.legal
+        if legal.kind == "bid":
+            raise ParseError("it is time to bid, not to play a card")
+        card = self._card(seat, token)
+        if legal.kind != "lead":
+            if call_text is not None:
+                raise ParseError("only the leader makes a call: type just the card")
+            return Play(seat, card)
+        options = self.rules.calls_for(card)
+        if options == (None,):
+            if call_text is not None:
+                raise ParseError(f"{self.config.game} has no calls: type just the card")
+            return Play(seat, card)
+        texts = " ".join(self.rules.format_call(c) for c in options)
+        if call_text is None:
+            raise ParseError(
+                f"leading {card} needs a call: one of {texts} (or just the shape, e.g. "
+                f"'play {token} {SHAPE_TOKENS[0] if isinstance(options[0], Call) else ''}')"
+                .replace(" )", ")")
+            )
+        low = call_text.lower()
+        for option in options:
+            if low in call_aliases(option, self.rules):
+                return Play(seat, card, option)
+        raise ParseError(f"{card} cannot call {call_text!r}: its calls are {texts}")
+
+    # ----------------------------------------------------------------- informational
+
+    def help_text(self) -> str:
+        lines = ["commands:"]
+        for name, text in COMMAND_HELP.items():
+            if name == "undo" and not self.practice:
+                text += " (not in this game)"
+            lines.append(f"  {name:<7} {text}")
+        lines += [
+            "a bare number is a bid while bidding, else a position in your hand: '3' plays "
+            "your third card;",
+            "a bare card text plays it: '1323'. A lead needs a call: '3 2st', '3 stars' or "
+            "'3 st' (the card fixes the count).",
+            "cards: balls ● (o), cubes ■ (#), cones ▲ (^), stars ★ (*); each drawn as many "
+            "times as it counts, then the value.",
+            "Tab completes commands, legal cards and calls. Ctrl-C clears the line; Ctrl-D "
+            "or 'quit' leaves.",
+        ]
+        return "\n".join(lines)
+
+    def scores_text(self) -> str:
+        lines = [render.score_table(self.scored(), self.names, self.style)]
+        if not self.over and self.state.phase in ("bid", "play"):
+            if self.rules.has_bidding(self.config):
+                lines.append(f"round {self.state.round} so far:\n"
+                             + render.bids(self.state.bids, self.names, self.state.taken))
+            else:
+                lines.append(f"round {self.state.round} so far:\n"
+                             + render.tricks_taken(self.state.taken, self.names))
+        if self.over:
+            lines.append(self.standings())
+        return "\n".join(lines)
+
+    def last_text(self) -> str:
+        found = last_trick(self.events)
+        if found is None:
+            return "no trick has been finished yet"
+        call, plays, winner, number = found
+        return render.trick(plays, call, self.names, self.config.game, self.style,
+                            winning=winner, number=number).replace(
+            "<- winning", "<- won").replace("← winning", "← won")
+
+    def stats_text(self, seat: int) -> str:
+        v = view(self.state, seat)
+        seen = [c for t in v.tricks for _, c in t.plays] + [c for _, c in v.trick]
+        return render.card_renderer(self.config.game).stats(v.hand, seen, self.style)
+
+    def hint(self, seat: int) -> tuple[Command, str] | None:
+        """The hint bot's move for ``seat`` and its one-line reason (may be empty)."""
+        agent = self.hints.get(seat)
+        if agent is None or self.legal.seat != seat:
+            return None
+        v = view(self.state, seat)
+        explain = getattr(agent, "explain", None)
+        if explain is not None:
+            command, reason = explain(v, self.legal)
+            return command, str(reason)
+        return agent.choose(v, self.legal), ""
+
+    def hint_text(self, seat: int) -> str:
+        found = self.hint(seat)
+        if found is None:
+            return "no hint bot for this game"
+        command, reason = found
+        return "hint: " + self.command_text(seat, command) + (f"  ({reason})" if reason else "")
+
+    def command_text(self, seat: int, command: Command) -> str:
+        """The command as the player would type it."""
+        if isinstance(command, Bid):
+            return f"bid {command.bid}"
+        call = "" if command.call is None else " " + self.rules.format_call(command.call)
+        return f"play {command.card}{call}"
+
+    def undo(self, seat: int) -> Reply:
+        if not self.practice:
+            why = ("hot-seat games" if self.hot_seat else
+                   "games with external bots" if any(s.kind == CMD for s in self.seats) else
+                   "this game (--no-undo)")
+            return Reply(f"undo is for practice games only, not {why}")
+        for i in range(len(self.events) - 1, -1, -1):
+            event = self.events[i]
+            if isinstance(event, BidMade | Led | Played) and event.seat == seat:
+                break
+        else:
+            return Reply("nothing to undo: you have not decided anything yet")
+        taken = self.command_text(seat, Bid(seat, event.bid) if isinstance(event, BidMade)
+                                  else Play(seat, event.card, getattr(event, "call", None)))
+        self.events = self.events[:i]
+        self.state = replay(self.events)
+        self._build_agents()
+        return Reply(f"undone: {taken}; it is your turn again", moved=True)
+
+    # ----------------------------------------------------------------- records
+
+    def headers(self) -> list[tuple[str, str]]:
+        c = self.config
+        items = [("game", c.game), ("mode", c.mode), ("players", str(c.players)),
+                 ("seats", ",".join(self.names))]
+        if c.seed is not None:
+            items.append(("seed", str(c.seed)))
+        items.append(("date", datetime.now(UTC).replace(microsecond=0).isoformat()))
+        for s, spec in enumerate(self.seats):
+            items.append((f"seat.{s}", spec.text()))
+        items.append(("practice", "yes" if self.practice else "no"))
+        return items
+
+    def record_text(self) -> str:
+        from xactika.protocol.records import format_record
+
+        return format_record(self.headers(), self.events)
+
+    def save(self, path: str) -> str:
+        if not path:
+            return "save needs a file name: save FILE"
+        import os
+
+        target = os.path.expanduser(path)
+        try:
+            text = self.record_text()
+            tmp = target + ".tmp"
+            with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+            os.replace(tmp, target)
+        except OSError as exc:
+            return f"cannot save to {path!r}: {exc.strerror or exc}"
+        return (f"saved {len(self.events)} events to {path} "
+                f"(it holds every hand: continue with 'xactika play --load {path}')")
+
+
+def seats_from_headers(headers: Sequence[tuple[str, str]], players: int
+                       ) -> list[SeatSpec] | None:
+    """The seats a saved game was played with (``seat.N`` headers), if it has them."""
+    found: dict[int, str] = {}
+    for key, value in headers:
+        if key.startswith("seat.") and key[5:].isdigit():
+            found[int(key[5:])] = value
+    if sorted(found) != list(range(players)):
+        return None
+    from xactika.core.agents import agent_names
+
+    return [parse_seat_spec(found[s], agent_names()) for s in range(players)]
+
+
+def is_game_started(event: Event) -> bool:
+    return isinstance(event, GameStarted)
+
+
+__all__ = ["Reply", "SeatSpec", "Session", "parse_seat_spec", "seats_from_headers"]

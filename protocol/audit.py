@@ -1,0 +1,393 @@
+"""The auditor: decide every step of a record again, check its hash chain and seed.
+
+A record is read line by line (constant memory: the state of one round, the headers and
+a bounded list of problems), every event goes through :class:`xactika.core.check.LogCheck`
+(the one definition of a legal log), and every problem is tied to its line.
+spec/TAMPER.md says what is checked and how problems are reported.
+
+After the first rule violation in a log, the rules stop being checked there: every later
+event would be judged against a state the log never legally reached, so the reports would
+be noise. The hash chain and the line syntax are still checked to the end, and the report
+says how many events were left unjudged.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+import attrs
+
+from xactika.core.check import LogCheck
+from xactika.core.errors import InvalidEvent, XactikaError
+from xactika.core.table import (
+    Config,
+    Event,
+    GameOver,
+    GameStarted,
+    RoundScored,
+    TrickGame,
+    game_rules,
+)
+from xactika.protocol.records import MAX_LINE, RecordError, parse_header
+from xactika.protocol.tamper import Chain, commitment_problem, is_hash, split_hash
+from xactika.protocol.text import event_kind, parse_event
+
+MAX_PROBLEMS = 50  # per log; a log this broken has said all it can
+
+OK = "ok"
+UNFINISHED = "unfinished"
+INVALID = "invalid"
+UNREADABLE = "unreadable"
+
+
+@attrs.frozen
+class Problem:
+    line: int
+    reason: str
+
+
+class Unreadable(Exception):
+    """Input that is not a record at all: the log is reported unreadable (exit 2)."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(reason)
+        self.line = line
+        self.reason = reason
+
+
+@attrs.define
+class LogReport:
+    """Everything the auditor found in one log."""
+
+    file: str
+    status: str = OK
+    problems: list[Problem] = attrs.Factory(list)
+    notes: list[str] = attrs.Factory(list)
+    events: int = 0
+    unjudged: int = 0  # events after the first rule violation
+    rounds: int = 0
+    lines: int = 0
+    game: str | None = None
+    mode: str | None = None
+    players: int | None = None
+    seats: list[str] = attrs.Factory(list)
+    signed: bool = False
+    committed: bool = False
+    head: str | None = None
+    totals: tuple[int, ...] | None = None
+    winners: tuple[int, ...] | None = None
+    complete: bool = False
+    dropped: int = 0  # problems beyond MAX_PROBLEMS
+
+    def add(self, line: int, reason: str) -> None:
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(line, reason))
+        else:
+            self.dropped += 1
+
+    def names(self) -> list[str]:
+        n = self.players or len(self.seats)
+        return [self.seats[s] if s < len(self.seats) else f"seat {s}" for s in range(n)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "status": self.status,
+            "problems": [{"line": p.line, "reason": p.reason} for p in self.problems],
+            "more_problems": self.dropped,
+            "notes": list(self.notes),
+            "game": self.game,
+            "mode": self.mode,
+            "players": self.players,
+            "seats": self.names(),
+            "events": self.events,
+            "unjudged_events": self.unjudged,
+            "rounds": self.rounds,
+            "complete": self.complete,
+            "signed": self.signed,
+            "committed": self.committed,
+            "head": self.head,
+            "totals": list(self.totals) if self.totals is not None else None,
+            "winners": list(self.winners) if self.winners is not None else None,
+        }
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _decode(raw: str | bytes, lineno: int) -> str:
+    if isinstance(raw, str):
+        if len(raw) > MAX_LINE:
+            raise Unreadable(lineno, f"line is longer than {MAX_LINE} characters")
+        return raw
+    if len(raw) > MAX_LINE:
+        raise Unreadable(lineno, f"line is longer than {MAX_LINE} bytes")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Unreadable(
+            lineno, f"invalid UTF-8 at byte {exc.start} of the line: records are UTF-8 text"
+        ) from None
+
+
+def bounded_lines(fh: IO[bytes]) -> Iterator[bytes]:
+    """Lines of a binary stream, never holding more than one bounded line in memory."""
+    while True:
+        raw = fh.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            yield raw  # too long: _decode says so, and the audit of this log stops
+            return
+        yield raw
+
+
+# --------------------------------------------------------------------------- the audit
+
+
+HEADER_FIELDS = ("game", "mode", "players", "rounds", "dealer", "seed", "target", "nonce",
+                 "commit")
+
+
+def _header_problems(config: Config, headers: list[tuple[int, str, str]],
+                     line: int) -> Iterator[tuple[int, str]]:
+    """Where the headers disagree with game-started (reported at game-started's line)."""
+    for hline, key, value in headers:
+        if key in HEADER_FIELDS:
+            actual = getattr(config, key)
+            shown = "(none)" if actual is None else str(actual)
+            if value != shown:
+                yield line, (f"header {key} (line {hline}) says {value!r} but game-started "
+                             f"says {key}={shown}")
+        elif key == "seats":
+            names = value.split(",")
+            if len(names) != config.players:
+                yield line, (f"header seats (line {hline}) names {len(names)} seats but "
+                             f"game-started has players={config.players}")
+        elif key == "deal" and config.deals is None:
+            yield line, (f"header deal (line {hline}) says the deals were preset but "
+                         "game-started has no deals=")
+
+
+def _unfinished(check: LogCheck) -> str:
+    state = check.state
+    if state.phase == "new":
+        return "unfinished: the record has no game-started event"
+    where = f"round {state.round}" if state.round else "before the first deal"
+    if check.pending:
+        return (f"unfinished: the record ends in {where} before the {event_kind(check.pending[0])} "
+                "event the rules call for")
+    if state.to_act is not None:
+        doing = "bid" if state.phase == "bid" else "play"
+        return f"unfinished: the record ends in {where} with seat {state.to_act} to {doing}"
+    return f"unfinished: the record ends in {where} without game-over"
+
+
+def audit_lines(lines: Iterable[str | bytes], name: str, *, strict: bool = False) -> LogReport:
+    """Audit one record given as lines (bytes or text, with or without line ends)."""
+    report = LogReport(name)
+    try:
+        _audit(lines, report, strict)
+    except Unreadable as exc:
+        report.status = UNREADABLE
+        report.problems.insert(0, Problem(exc.line, exc.reason))
+    return report
+
+
+def audit_file(path: str, *, strict: bool = False) -> LogReport:
+    """Audit one record file; ``-`` reads standard input."""
+    if path == "-":
+        return audit_lines(bounded_lines(sys.stdin.buffer), "-", strict=strict)
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        report = LogReport(path, status=UNREADABLE)
+        report.problems.append(Problem(0, f"cannot read {path!r}: {exc.strerror}"))
+        return report
+    with fh:
+        if os.path.isdir(path):
+            report = LogReport(path, status=UNREADABLE)
+            report.problems.append(Problem(0, "is a directory, not a record"))
+            return report
+        return audit_lines(bounded_lines(fh), path, strict=strict)
+
+
+def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool) -> None:
+    chain = Chain()
+    chain_ok = True
+    check = LogCheck()
+    rules_ok = True
+    game: TrickGame | None = None
+    headers: list[tuple[int, str, str]] = []
+    first_event = 0
+    last_line = 0
+    for lineno, raw in enumerate(lines, 1):
+        report.lines = lineno
+        text = _decode(raw, lineno).strip()
+        if not text or text.startswith("#"):
+            continue
+        word = text.split(None, 1)[0]
+        if word == "header":
+            if first_event:
+                report.add(lineno, "header after the first event line")
+                continue
+            try:
+                key, value = parse_header(text)
+            except RecordError as exc:
+                report.add(lineno, str(exc))
+                continue
+            headers.append((lineno, key, value))
+            if key == "seats":
+                report.seats = value.split(",")
+            chain.header(text)
+            continue
+        if word != "event":
+            if not first_event and not headers:
+                raise Unreadable(lineno, f"not a record: expected a header or event line, "
+                                 f"not {word[:40]!r}")
+            report.add(lineno, f"expected a header or event line, not {word[:40]!r}")
+            continue
+        # ---- an event line
+        last_line = lineno
+        report.events += 1
+        body, recorded = split_hash(text)
+        if not first_event:
+            first_event = lineno
+            report.signed = recorded is not None
+        if chain_ok and (report.signed or recorded is not None):
+            chain_ok = _chain_link(chain, body, recorded, lineno, report)
+        if not rules_ok:
+            report.unjudged += 1
+            continue
+        try:
+            event = parse_event(body, game)
+        except XactikaError as exc:
+            report.add(lineno, f"unreadable event: {exc}")
+            rules_ok = False
+            continue
+        try:
+            check = check.apply(event)
+        except InvalidEvent as exc:
+            report.add(lineno, str(exc))
+            rules_ok = False
+            continue
+        _after(event, lineno, check, headers, report)
+        if isinstance(event, GameStarted):
+            game = game_rules(event.config.game)
+    if not first_event:
+        if not headers:
+            raise Unreadable(report.lines, "not a record: no header or event lines")
+        report.add(report.lines, "unfinished: the record has headers but no events")
+    report.head = chain.head if report.signed else None
+    if not report.signed and first_event:
+        _note(report, first_event, strict, "unsigned: the record carries no hash chain")
+    if first_event and check.state.phase != "new" and not report.committed:
+        _note(report, first_event, strict, "no commitment: the deals' seed was not committed")
+    if rules_ok and first_event:
+        report.complete = check.complete
+        if not check.complete:
+            report.add(last_line, _unfinished(check))
+    if report.status != UNREADABLE:
+        reasons = [p.reason for p in report.problems]
+        if any(not r.startswith("unfinished:") for r in reasons) or report.dropped:
+            report.status = INVALID
+        elif reasons:
+            report.status = UNFINISHED
+
+
+def _note(report: LogReport, line: int, strict: bool, text: str) -> None:
+    if strict:
+        report.add(line, text + " (--strict)")
+    else:
+        report.notes.append(text)
+
+
+def _chain_link(chain: Chain, body: str, recorded: str | None, lineno: int,
+                report: LogReport) -> bool:
+    """Check one line's link; False (and a problem) at the first break."""
+    if recorded is None:
+        report.add(lineno, "hash chain broken: this event line has no h= token but the "
+                   "record is signed")
+        return False
+    if not report.signed:
+        report.add(lineno, "hash chain broken: this line has an h= token but the first "
+                   "event line has none")
+        return False
+    expected = chain.link(body)
+    if recorded == expected:
+        return True
+    if not is_hash(recorded):
+        reason = "hash chain broken: h= must be 64 lower-case hex digits (SHA-256)"
+    else:
+        reason = ("hash chain broken at this line: it, or a line or header before it, was "
+                  "changed, removed, added or moved")
+    report.add(lineno, reason)
+    return False
+
+
+def _after(event: Event, lineno: int, check: LogCheck, headers: list[tuple[int, str, str]],
+           report: LogReport) -> None:
+    if isinstance(event, GameStarted):
+        config = event.config
+        report.game, report.mode, report.players = config.game, config.mode, config.players
+        for line, reason in _header_problems(config, headers, lineno):
+            report.add(line, reason)
+        problem = commitment_problem(config)
+        if problem is not None:
+            report.add(lineno, problem)
+        report.committed = config.commit is not None
+    elif isinstance(event, RoundScored):
+        report.rounds += 1
+        report.totals = event.totals
+    elif isinstance(event, GameOver):
+        report.totals = event.totals
+        report.winners = event.winners
+
+
+# --------------------------------------------------------------------------- summary
+
+
+@attrs.define
+class PlayerTotals:
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+
+
+def summarize(reports: list[LogReport]) -> dict[str, Any]:
+    """Totals over many logs: games, events, rounds, and each player's results.
+
+    A player is a seat name from the ``seats`` header (``seat N`` without one); only
+    complete, valid games count towards the players' games, wins and points.
+    """
+    players: dict[str, PlayerTotals] = {}
+    for r in reports:
+        if r.status != OK or r.totals is None:
+            continue
+        for seat, name in enumerate(r.names()):
+            p = players.setdefault(name, PlayerTotals())
+            p.games += 1
+            p.points += r.totals[seat] if seat < len(r.totals) else 0
+            p.wins += 1 if r.winners is not None and seat in r.winners else 0
+    return {
+        "logs": len(reports),
+        "games": sum(1 for r in reports if r.game is not None),
+        "complete": sum(1 for r in reports if r.status == OK),
+        "unfinished": sum(1 for r in reports if r.status == UNFINISHED),
+        "invalid": sum(1 for r in reports if r.status == INVALID),
+        "unreadable": sum(1 for r in reports if r.status == UNREADABLE),
+        "events": sum(r.events for r in reports),
+        "rounds": sum(r.rounds for r in reports),
+        "problems": sum(len(r.problems) + r.dropped for r in reports),
+        "players": {name: attrs.asdict(p) for name, p in players.items()},
+    }
+
+
+def exit_code(reports: list[LogReport]) -> int:
+    """2 if any log is unreadable, else 1 if any has a problem, else 0."""
+    if any(r.status == UNREADABLE for r in reports):
+        return 2
+    return 1 if any(r.status != OK for r in reports) else 0

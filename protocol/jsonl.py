@@ -1,0 +1,301 @@
+"""The JSONL form of a record: one JSON object per line, through cattrs (spec/RECORDS.md).
+
+The domain classes know nothing of JSON: everything here is converter configuration.
+Events are a tagged union keyed by ``"type"`` (the event line's kind); headers are
+``{"type": "header", ...}``. Cards and calls are their text, numbers are numbers, lists
+are arrays, hidden values are ``null``. Field order and values follow the event line, so
+text -> JSONL -> text gives back the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+from typing import Any
+
+import attrs
+import cattrs
+from cattrs.strategies import configure_tagged_union
+
+from xactika.core.errors import XactikaError
+from xactika.core.table import Config, Event, GameStarted, PresetDeal, TrickGame, game_rules
+from xactika.protocol import text as T
+from xactika.protocol.records import (
+    Record,
+    RecordError,
+    format_header,
+    iter_record_lines,
+)
+from xactika.protocol.tamper import split_hash
+
+TAG = "type"
+CHAIN_KEY = "h"  # an event line's hash-chain token, kept as it was
+
+JsonFns = tuple[Callable[[Any, TrickGame], Any], Callable[[Any, TrickGame], Any]]
+
+
+def _opt(fn: Callable[[Any, TrickGame], Any]) -> Callable[[Any, TrickGame], Any]:
+    return lambda v, g: None if v is None else fn(v, g)
+
+
+def _card_out(v: Any, g: TrickGame) -> str:
+    return str(v)
+
+
+def _card_in(v: Any, g: TrickGame) -> Any:
+    if not isinstance(v, str):
+        raise XactikaError(f"bad card {v!r}: expected the card's text")
+    return g.parse_card(v)
+
+
+def _cards_out(v: Any, g: TrickGame) -> list[str]:
+    return [str(c) for c in v]
+
+
+def _cards_in(v: Any, g: TrickGame) -> tuple[Any, ...]:
+    return tuple(_card_in(c, g) for c in v)
+
+
+def _call_out(v: Any, g: TrickGame) -> str:
+    return g.format_call(v)
+
+
+def _call_in(v: Any, g: TrickGame) -> Any:
+    return g.parse_call(v)
+
+
+def _ints_in(v: Any, g: TrickGame) -> tuple[int, ...]:
+    return tuple(int(x) for x in v)
+
+
+# How each text codec's value looks in JSON; an unknown codec keeps its text form.
+_JSON: dict[int, JsonFns] = {
+    id(T.INT): (lambda v, g: v, lambda v, g: int(v)),
+    id(T.INTS): (lambda v, g: list(v), _ints_in),
+    id(T.OPT_INTS): (_opt(lambda v, g: list(v)), _opt(_ints_in)),
+    id(T.CARD): (_card_out, _card_in),
+    id(T.OPT_CARD): (_opt(_card_out), _opt(_card_in)),
+    id(T.CARDS): (_opt(_cards_out), _opt(_cards_in)),
+    id(T.HANDS): (
+        lambda v, g: [None if h is None else _cards_out(h, g) for h in v],
+        lambda v, g: tuple(None if h is None else _cards_in(h, g) for h in v),
+    ),
+    id(T.CALL): (_opt(_call_out), _opt(_call_in)),
+}
+
+
+def _fns(codec: T.Codec) -> JsonFns:
+    return _JSON.get(id(codec), (codec.fmt, lambda v, g: codec.parse(v, g)))
+
+
+def _deals_out(deals: Any) -> Any:
+    if deals is None:
+        return None
+    return [
+        {"hands": [[str(c) for c in h] for h in d.hands],
+         "rest": None if d.rest is None else [str(c) for c in d.rest]}
+        for d in deals
+    ]
+
+
+def _deals_in(value: Any, g: TrickGame) -> tuple[PresetDeal, ...] | None:
+    if value is None:
+        return None
+    return tuple(
+        PresetDeal(
+            tuple(_cards_in(h, g) for h in d["hands"]),
+            None if d.get("rest") is None else _cards_in(d["rest"], g),
+        )
+        for d in value
+    )
+
+
+def converter(game_name: str) -> cattrs.Converter:
+    """The converter for one game's events (cards are parsed by that game)."""
+    return _converter(game_name)[0]
+
+
+@cache
+def _converter(game_name: str) -> tuple[cattrs.Converter, Any]:
+    game = game_rules(game_name)
+    conv = cattrs.Converter()
+    kinds: dict[type, str] = {GameStarted: "game-started"}
+
+    def config_out(c: Config) -> dict[str, Any]:
+        out = {f.name: getattr(c, f.name) for f in attrs.fields(Config)}
+        out["deals"] = _deals_out(c.deals)
+        return out
+
+    def config_in(d: dict[str, Any], _: type) -> Config:
+        known = {f.name for f in attrs.fields(Config)}
+        values = {k: v for k, v in d.items() if k in known and k != "deals"}
+        return Config(**values, deals=_deals_in(d.get("deals"), game))
+
+    conv.register_unstructure_hook(Config, config_out)
+    conv.register_structure_hook(Config, config_in)
+    conv.register_unstructure_hook(
+        GameStarted, lambda e: {"seq": e.seq, "config": config_out(e.config)}
+    )
+    conv.register_structure_hook(
+        GameStarted, lambda d, _: GameStarted(int(d["seq"]), config_in(d["config"], Config))
+    )
+    for entry in T._BY_KIND.values():
+        kinds[entry.cls] = entry.kind
+        _register_event(conv, entry, game)
+    members = tuple(kinds)
+    union: Any = members[0]
+    for cls in members[1:]:
+        union = union | cls
+    configure_tagged_union(union, conv, tag_generator=lambda cls: kinds[cls], tag_name=TAG)
+    return conv, union
+
+
+def _register_event(conv: cattrs.Converter, entry: T.EventKind, game: TrickGame) -> None:
+    fields = [(name, *_fns(codec)) for name, codec in entry.fields]
+    cls = entry.cls
+
+    def out(event: Any) -> dict[str, Any]:
+        d: dict[str, Any] = {"seq": event.seq}
+        for name, fmt, _ in fields:
+            value = getattr(event, name)
+            if value is None and name in T.OPTIONAL_FIELDS:
+                continue  # absent from the event line, so absent here too
+            d[name] = fmt(value, game)
+        return d
+
+    def into(d: dict[str, Any], _: type) -> Any:
+        values: dict[str, Any] = {"seq": int(d["seq"])}
+        for name, _fmt, parse in fields:
+            if name in d:
+                values[name] = parse(d[name], game)
+            elif name in T.OPTIONAL_FIELDS:
+                values[name] = None
+            else:
+                raise KeyError(name)
+        return cls(**values)
+
+    conv.register_unstructure_hook(cls, out)
+    conv.register_structure_hook(cls, into)
+
+
+def event_to_json(event: Event, game: str) -> dict[str, Any]:
+    conv, union = _converter(game)
+    result: dict[str, Any] = conv.unstructure(event, unstructure_as=union)
+    return result
+
+
+def event_from_json(obj: dict[str, Any], game: str) -> Event:
+    conv, union = _converter(game)
+    return conv.structure(obj, union)
+
+
+def _dump(obj: dict[str, Any]) -> str:
+    obj = {TAG: obj.pop(TAG), **obj}  # the tag first, for people reading the file
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def record_to_jsonl(record: Record) -> str:
+    lines = [_dump({TAG: "header", "key": k, "value": v}) for k, v in record.headers]
+    game = "xactika"
+    for event in record.events:
+        if isinstance(event, GameStarted):
+            game = event.config.game
+        lines.append(_dump(event_to_json(event, game)))
+    return "".join(line + "\n" for line in lines)
+
+
+def text_to_jsonl(lines: Iterable[str | bytes]) -> str:
+    """A text record as JSONL, streaming; raises RecordError naming the line.
+
+    An event line's hash-chain token (spec/TAMPER.md) is kept as the ``h`` key.
+    """
+    out: list[str] = []
+    game = "xactika"
+    current: list[str | bytes] = [""]
+
+    def tap(source: Iterable[str | bytes]) -> Iterator[str | bytes]:
+        for raw in source:
+            current[0] = raw
+            yield raw
+
+    for _, kind, value in iter_record_lines(tap(lines)):
+        if kind == "header":
+            out.append(_dump({TAG: "header", "key": value[0], "value": value[1]}))
+            continue
+        if isinstance(value, GameStarted):
+            game = value.config.game
+        obj = event_to_json(value, game)
+        raw = current[0]
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        _, chain = split_hash(text.strip())
+        if chain is not None:
+            obj[CHAIN_KEY] = chain
+        out.append(_dump(obj))
+    return "".join(line + "\n" for line in out)
+
+
+def iter_jsonl(
+    lines: Iterable[str | bytes], *, with_chain: bool = False
+) -> Iterator[tuple[int, str, Any]]:
+    """Like :func:`iter_record_lines`, for the JSONL form.
+
+    With ``with_chain`` an event comes as ``(event, hash or None)``.
+    """
+    game: str | None = None
+    for lineno, raw in enumerate(lines, 1):
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+            if not isinstance(obj, dict) or TAG not in obj:
+                raise ValueError(f"expected an object with a {TAG!r} key")
+            if obj[TAG] == "header":
+                key, value = str(obj["key"]), str(obj["value"])
+                format_header(key, value)
+                yield lineno, "header", (key, value)
+                continue
+            if obj[TAG] == "game-started":
+                game = str(obj["config"]["game"])
+                game_rules(game)
+            elif game is None:
+                raise ValueError("the first event must be game-started")
+            chain = obj.pop(CHAIN_KEY, None)
+            event = event_from_json(obj, game)
+            yield lineno, "event", (event, chain) if with_chain else event
+        except (ValueError, KeyError, TypeError, XactikaError, cattrs.BaseValidationError) as exc:
+            raise RecordError(f"line {lineno}: {_message(exc)}") from None
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, cattrs.BaseValidationError):
+        inner = exc.exceptions[0] if exc.exceptions else exc
+        return _message(inner) if inner is not exc else str(exc)
+    if isinstance(exc, KeyError):
+        return f"missing key {exc.args[0]!r}"
+    return str(exc)
+
+
+def jsonl_to_text(lines: Iterable[str | bytes]) -> str:
+    """The JSONL form back as a text record."""
+    out: list[str] = []
+    game: TrickGame | None = None
+    for _, kind, value in iter_jsonl(lines, with_chain=True):
+        if kind == "header":
+            out.append(format_header(*value))
+            continue
+        event, chain = value
+        if isinstance(event, GameStarted):
+            game = game_rules(event.config.game)
+        line = T.format_event(event, game)
+        out.append(line if chain is None else f"{line} {T.CHAIN_PREFIX}{chain}")
+    return "".join(line + "\n" for line in out)
+
+
+def read_jsonl(lines: Iterable[str | bytes]) -> Record:
+    headers: list[tuple[str, str]] = []
+    events: list[Event] = []
+    for _, kind, value in iter_jsonl(lines):
+        (headers if kind == "header" else events).append(value)
+    return Record(tuple(headers), tuple(events))

@@ -1,0 +1,251 @@
+"""Record files: header lines, then the protocol's own event lines (spec/RECORDS.md).
+
+A record is valid engine input: ``header KEY VALUE`` is an engine command and event
+lines are applied and checked, so ``xactika engine < game.log`` rebuilds the game.
+Reading is streaming (:func:`iter_record_lines`) so an auditor can check huge files in
+constant memory; :class:`RecordWriter` flushes every line, so a killed engine loses
+nothing it had announced.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import IO, Any, TextIO
+
+import attrs
+
+from xactika.core.errors import XactikaError
+from xactika.core.table import Event, GameStarted, TrickGame, game_rules
+from xactika.protocol.tamper import Chain
+from xactika.protocol.text import format_event, parse_event
+
+RECORD_VERSION = "1"
+MAX_LINE = 65536  # bytes; a preset-deal game-started line for 10 players is ~30 KB
+HEADER_KEY = re.compile(r"^[a-z][a-z0-9_.-]*$")
+STANDARD_KEYS = ("record", "game", "mode", "players", "seats", "seed", "deal", "date")
+
+Headers = Mapping[str, str] | Sequence[tuple[str, str]]
+
+
+class RecordError(XactikaError):
+    """A record that cannot be read; the message starts ``line N:``."""
+
+    code = "record"
+
+
+@attrs.frozen
+class Record:
+    headers: tuple[tuple[str, str], ...]
+    events: tuple[Event, ...]
+
+    def header(self, key: str, default: str | None = None) -> str | None:
+        """The first value of ``key``, as PGN readers look tags up."""
+        for k, v in self.headers:
+            if k == key:
+                return v
+        return default
+
+
+def _header_items(headers: Headers) -> list[tuple[str, str]]:
+    items = list(headers.items()) if isinstance(headers, Mapping) else list(headers)
+    for key, value in items:
+        check_header(key, value)
+    if not any(k == "record" for k, _ in items):
+        items.insert(0, ("record", RECORD_VERSION))
+    return items
+
+
+def check_header(key: str, value: str) -> None:
+    """Raise ValueError for a header that would not read back as written."""
+    if not isinstance(key, str) or not HEADER_KEY.match(key):
+        raise ValueError(
+            f"bad header key {key!r}: expected a lower-case letter, then letters, digits, "
+            "'_', '.' or '-'"
+        )
+    if not isinstance(value, str):
+        raise ValueError(f"header {key}: value must be text, not {type(value).__name__}")
+    if value != value.strip() or any(ch in value for ch in "\r\n\x00"):
+        raise ValueError(
+            f"header {key}: value must be one line without leading or trailing spaces"
+        )
+
+
+def format_header(key: str, value: str) -> str:
+    check_header(key, value)
+    return f"header {key} {value}" if value else f"header {key}"
+
+
+def format_record(headers: Headers, events: Iterable[Event], *, sign: bool = True) -> str:
+    """The record text; a ``record`` version header is put first when missing.
+
+    With ``sign`` (the default) each event line ends in its hash-chain token
+    (spec/TAMPER.md).
+    """
+    lines = [format_header(k, v) for k, v in _header_items(headers)]
+    chain = Chain() if sign else None
+    for line in lines:
+        if chain is not None:
+            chain.header(line)
+    game: TrickGame | None = None
+    for event in events:
+        if isinstance(event, GameStarted):
+            game = game_rules(event.config.game)
+        line = format_event(event, game)
+        lines.append(f"{line} h={chain.link(line)}" if chain is not None else line)
+    return "".join(line + "\n" for line in lines)
+
+
+def parse_header(line: str) -> tuple[str, str]:
+    """``header KEY VALUE`` -> (key, value); the value is the rest of the line."""
+    parts = line.strip().split(None, 2)
+    if not parts or parts[0] != "header":
+        raise RecordError("expected a header line: header KEY VALUE")
+    if len(parts) < 2:
+        raise RecordError("header line lacks its key: expected header KEY VALUE")
+    key = parts[1]
+    value = parts[2].strip() if len(parts) > 2 else ""
+    if not HEADER_KEY.match(key):
+        raise RecordError(
+            f"bad header key {key!r}: expected a lower-case letter, then letters, digits, "
+            "'_', '.' or '-'"
+        )
+    return key, value
+
+
+def _decode(raw: str | bytes, lineno: int) -> str:
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_LINE:
+            raise RecordError(f"line {lineno}: line is longer than {MAX_LINE} bytes")
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(
+                f"line {lineno}: invalid UTF-8 at byte {exc.start}: records are UTF-8 text"
+            ) from None
+    if len(raw) > MAX_LINE:
+        raise RecordError(f"line {lineno}: line is longer than {MAX_LINE} characters")
+    return raw
+
+
+def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, Any]]:
+    """Stream a record: ``(lineno, "header", (key, value))`` or ``(lineno, "event", e)``.
+
+    Blank lines and ``#`` comments are skipped. Raises RecordError naming the line on
+    the first line that cannot be read. Only syntax is checked here: whether the events
+    follow the rules is the engine's and the auditor's business.
+    """
+    game: TrickGame | None = None
+    seen_event = False
+    for lineno, raw in enumerate(lines, 1):
+        text = _decode(raw, lineno).strip()
+        if not text or text.startswith("#"):
+            continue
+        word = text.split(None, 1)[0]
+        if word == "header":
+            if seen_event:
+                raise RecordError(f"line {lineno}: header after the first event")
+            try:
+                yield lineno, "header", parse_header(text)
+            except RecordError as exc:
+                raise RecordError(f"line {lineno}: {exc}") from None
+            continue
+        if word != "event":
+            raise RecordError(
+                f"line {lineno}: expected a header or event line, not {_clip(word)!r}"
+            )
+        try:
+            event = parse_event(text, game)
+        except XactikaError as exc:
+            raise RecordError(f"line {lineno}: {exc}") from None
+        if isinstance(event, GameStarted):
+            if seen_event:
+                raise RecordError(f"line {lineno}: a second game-started; one game per record")
+            try:
+                game = game_rules(event.config.game)
+            except XactikaError as exc:
+                raise RecordError(f"line {lineno}: {exc}") from None
+        elif not seen_event:
+            raise RecordError(f"line {lineno}: the first event must be game-started")
+        seen_event = True
+        yield lineno, "event", event
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[:width] + "..."
+
+
+def read_record(source: str | os.PathLike[str] | TextIO) -> Record:
+    """Read a whole record from a path (str or PathLike) or an open text stream."""
+    headers: list[tuple[str, str]] = []
+    events: list[Event] = []
+
+    def collect(lines: Iterable[str | bytes]) -> None:
+        for _, kind, value in iter_record_lines(lines):
+            (headers if kind == "header" else events).append(value)
+
+    if isinstance(source, str | os.PathLike):
+        try:
+            with open(source, "rb") as fh:
+                collect(fh)
+        except OSError as exc:
+            name = os.fspath(source)
+            raise RecordError(f"line 0: cannot read {name!r}: {exc.strerror}") from None
+    else:
+        collect(source)
+    if not events:
+        raise RecordError("line 0: no events: a record needs at least game-started")
+    return Record(tuple(headers), tuple(events))
+
+
+class RecordWriter:
+    """Writes a record line by line, flushing each, so a crash loses no event.
+
+    Headers are written at once. With ``fsync`` each line also reaches the disk, which
+    survives power loss as well as ``kill -9``.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], headers: Headers, *,
+                 fsync: bool = False, sign: bool = True) -> None:
+        items = _header_items(headers)
+        self.path = os.fspath(path)
+        self.fsync = fsync
+        self._game: TrickGame | None = None
+        self._fh: IO[str] | None = open(self.path, "w", encoding="utf-8", newline="\n")
+        self._chain = Chain() if sign else None  # spec/TAMPER.md
+        for key, value in items:
+            self._line(format_header(key, value))
+            if self._chain is not None:
+                self._chain.header(format_header(key, value))
+
+    def _line(self, line: str) -> None:
+        if self._fh is None:
+            raise ValueError("the record is closed")
+        self._fh.write(line + "\n")
+        self._fh.flush()
+        if self.fsync:
+            os.fsync(self._fh.fileno())
+
+    def write(self, event: Event) -> None:
+        if isinstance(event, GameStarted):
+            self._game = game_rules(event.config.game)
+        line = format_event(event, self._game)
+        if self._chain is not None:
+            line = f"{line} h={self._chain.link(line)}"
+        self._line(line)
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    @property
+    def closed(self) -> bool:
+        return self._fh is None
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

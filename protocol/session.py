@@ -1,0 +1,583 @@
+"""The referee protocol session, sans-I/O: one line in, the lines to send back out.
+
+Everything spec/PROTOCOL.md promises lives here, so it is tested without processes;
+``xactika engine`` (frontends/engine.py via protocol/stdio.py) only moves lines.
+A command's new state is computed first and committed only when nothing failed, so an
+error never changes anything.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import attrs
+
+from xactika.core import __version__
+from xactika.core.check import LogCheck
+from xactika.core.errors import (
+    ConfigError,
+    IllegalCommand,
+    InvalidEvent,
+    ParseError,
+    WrongPhase,
+    XactikaError,
+)
+from xactika.core.table import (
+    EMPTY,
+    Bid,
+    Command,
+    Event,
+    GameStarted,
+    Play,
+    State,
+    TrickGame,
+    evolve,
+    game_rules,
+    legal_actions,
+    start,
+    step,
+)
+from xactika.core.views import visible
+from xactika.protocol.records import (
+    MAX_LINE,
+    RECORD_VERSION,
+    RecordError,
+    RecordWriter,
+    format_header,
+    iter_record_lines,
+    parse_header,
+)
+from xactika.protocol.text import config_from_pairs, format_event, parse_event, split_pairs
+
+PROTOCOL_VERSION = 1
+ENGINE_NAME = "xactika"
+FINAL_WORDS = ("ok", "error", "readyok")
+
+USAGE: dict[str, str] = {
+    "hello": "hello [<protocol-version>]",
+    "isready": "isready",
+    "commands": "commands",
+    "known": "known <command>",
+    "newgame": "newgame [game=<g>] [mode=<m>] [players=<n>] [rounds=<n>] [dealer=<s>] "
+    "[seed=<n> | deals=<deals>] [target=<n>]",
+    "bid": "bid <seat> <bid>",
+    "play": "play <seat> <card> [<call>]",
+    "event": "event <seq> <kind> key=value ...",
+    "header": "header <key> [<value>]",
+    "turn": "turn",
+    "show": "show",
+    "log": "log",
+    "load": "load <path>",
+    "record": "record <path> | record off",
+    "view": "view all | view <seat>",
+    "quit": "quit",
+}
+
+
+class ProtocolError(XactikaError):
+    """A line that is not a well-formed command; ``code`` says which way."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class EventLog:
+    """An append-only log shared between successive games' values.
+
+    ``extend`` appends in place when this value is the newest one (the common case: a
+    command's events), so a game of n events costs O(n), not O(n^2) tuple copies; older
+    values keep seeing only their own prefix.
+    """
+
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, items: Sequence[Event] = (), *, _shared: list[Event] | None = None,
+                 _n: int | None = None) -> None:
+        self._items: list[Event] = _shared if _shared is not None else list(items)
+        self._n = len(self._items) if _n is None else _n
+
+    def extend(self, new: Sequence[Event]) -> EventLog:
+        if not new:
+            return self
+        items = self._items
+        if len(items) != self._n:
+            items = items[: self._n]
+        items.extend(new)
+        return EventLog(_shared=items, _n=len(items))
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._items[: self._n])
+
+    def __getitem__(self, i: int) -> Event:
+        if not -self._n <= i < self._n:
+            raise IndexError(i)
+        return self._items[i % self._n]
+
+    def tuple(self) -> tuple[Event, ...]:
+        return tuple(self._items[: self._n])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EventLog):
+            return self._n == other._n and self.tuple() == other.tuple()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.tuple())
+
+
+@attrs.frozen
+class Game:
+    """One game as the session holds it; replaced whole on every commit.
+
+    ``check`` trails ``state`` while recorded derived events are still to be confirmed
+    by ``event`` lines (a record piped in); None when it is level with ``state``.
+    ``log`` always replays to ``state``.
+    """
+
+    state: State = EMPTY
+    log: EventLog = attrs.field(factory=EventLog)
+    check: LogCheck | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+def _clean(text: str) -> str:
+    """One line, whatever an exception's message held."""
+    return " ".join(text.split())
+
+
+def _utc_now() -> str:
+    import time  # cheaper at start-up than datetime
+
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _option(rules: TrickGame, card: Any, call: Any) -> str:
+    return str(card) if call is None else f"{card}:{rules.format_call(call)}"
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[:width] + "..."
+
+
+def advance(check: LogCheck, state: State, event: Event) -> tuple[LogCheck, State, list[Event]]:
+    """Apply a recorded event: (check, live state, events new to the log).
+
+    ``check`` (core/check.py) decides whether the event follows from the rules. The live
+    state already holds the derived events the check still expects, so confirming one
+    adds nothing; an action that skips them is checked against the live state.
+    """
+    if check.pending and event.seq == state.seq + 1:
+        check = LogCheck(state)  # the derived events it owed are already in the log
+    if check.pending:
+        return check.apply(event), state, []
+    check = check.apply(event)  # with no debt, check.state is the live state
+    new = [event, *check.pending]
+    live = EMPTY if isinstance(event, GameStarted) else state
+    for e in new:
+        live = evolve(live, e)
+    return check, live, new
+
+
+class Session:
+    """Feed it lines; it returns the lines to send, the last one always final.
+
+    ``seat`` runs the session as that seat's view (``None``: omniscient). ``record``
+    is a path the log is written to as it grows, one flushed line per event.
+    """
+
+    def __init__(
+        self,
+        *,
+        seat: int | None = None,
+        record: str | os.PathLike[str] | None = None,
+        clock: Callable[[], str] | None = None,
+        seeds: Callable[[], int] | None = None,
+        fsync: bool = False,
+    ) -> None:
+        self.seat = seat
+        self.fsync = fsync
+        self.game = Game()
+        self.pending_headers: tuple[tuple[str, str], ...] = ()
+        self.record_path = os.fspath(record) if record is not None else None
+        self.writer: RecordWriter | None = None
+        self.games_recorded = 0
+        self.done = False
+        self._option_text: dict[tuple[Any, Any], str] = {}  # turn-line options, memoised
+        self._clock = clock or _utc_now
+        self._seeds = seeds or (lambda: int.from_bytes(os.urandom(4), "big"))
+        self._handlers: dict[str, Callable[[list[str], str], list[str]]] = {
+            name: getattr(self, "_cmd_" + name) for name in USAGE
+        }
+
+    # ------------------------------------------------------------------ state access
+
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        return self.game.log.tuple()
+
+    @property
+    def rules(self) -> TrickGame | None:
+        return None if self.state.phase == "new" else self.state.rules
+
+    # ------------------------------------------------------------------ the entry point
+
+    def feed(self, line: str | bytes) -> list[str]:
+        """The lines answering one input line; [] for blank and comment lines."""
+        try:
+            text = self._decode(line)
+        except ProtocolError as exc:
+            return [f"error {exc.code} {_clean(str(exc))}"]
+        text = text.strip()
+        if not text or text.startswith("#"):
+            return []
+        word, _, rest = text.partition(" ")
+        if "\t" in word:
+            word, _, more = word.partition("\t")
+            rest = more + " " + rest
+        handler = self._handlers.get(word)
+        try:
+            if handler is None:
+                raise ProtocolError(
+                    "unknown",
+                    f"unknown command {_clip(word)!r}: send 'commands' for the list",
+                )
+            return handler(rest.split(), rest.strip())
+        except XactikaError as exc:
+            return [f"error {exc.code} {_clean(str(exc)) or exc.code}"]
+        except Exception as exc:  # a bug must not kill the session or lose the game
+            return [f"error internal {type(exc).__name__}: {_clean(str(exc))}"]
+
+    def _decode(self, line: str | bytes) -> str:
+        if isinstance(line, bytes):
+            if len(line.rstrip(b"\r\n")) > MAX_LINE:
+                raise ProtocolError(
+                    "toolong", f"line is longer than {MAX_LINE} bytes; it was ignored"
+                )
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ProtocolError(
+                    "utf8",
+                    f"invalid UTF-8 at byte {exc.start}: lines must be UTF-8 text; "
+                    "the line was ignored",
+                ) from None
+        elif len(line.rstrip("\r\n").encode("utf-8", "surrogatepass")) > MAX_LINE:
+            raise ProtocolError("toolong", f"line is longer than {MAX_LINE} bytes; it was ignored")
+        body = line.rstrip("\r\n")
+        if "\n" in body or "\r" in body:
+            raise ProtocolError("syntax", "one command per line: the line holds a line break")
+        return body
+
+    # ------------------------------------------------------------------ output helpers
+
+    def _format(self, event: Event) -> str:
+        shown = event if self.seat is None else visible(event, self.seat)
+        rules = None if isinstance(event, GameStarted) else self.state.rules
+        return format_event(shown, rules)
+
+    def _turn_line(self, state: State | None = None) -> str:
+        state = self.state if state is None else state
+        if state.phase == "new":
+            return "turn none"
+        legal = legal_actions(state)
+        if legal.seat is None:
+            return "turn none"
+        head = f"turn {legal.kind} seat={legal.seat}"
+        if self.seat is not None and legal.seat != self.seat:
+            return head  # another seat's options would show its hand
+        if legal.kind == "bid":
+            return f"{head} options={','.join(map(str, legal.bids)) or '-'}"
+        text = self._option_text
+        options = []
+        for card in legal.cards:
+            for call in legal.calls(card):
+                key = (card, call)
+                option = text.get(key)
+                if option is None:
+                    option = text[key] = _option(state.rules, card, call)
+                options.append(option)
+        return f"{head} options={','.join(options) if options else '-'}"
+
+    def _need_game(self) -> TrickGame:
+        if self.state.phase == "new":
+            raise WrongPhase("no game: start one with newgame, event or load")
+        return self.state.rules
+
+    def _seat(self, text: str, what: str = "seat") -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise ParseError(f"bad {what} {_clip(text)!r}: expected a number") from None
+
+    # ------------------------------------------------------------------ committing
+
+    def _commit(self, game: Game, new: Sequence[Event], *, fresh: bool) -> list[str]:
+        """Make ``game`` current; print ``new`` events and the turn line; record them."""
+        out: list[str] = []
+        if fresh:
+            writer = self._writer_for_next(game)  # may raise: nothing has changed yet
+            if self.writer is not None:
+                self.writer.close()
+            self.writer = writer
+            self.pending_headers = ()
+        elif self.writer is not None:
+            try:
+                for event in new:
+                    self.writer.write(event)
+            except OSError as exc:
+                self.writer.close()
+                self.writer = None
+                out.append(f"info recording stopped: cannot write: {exc.strerror}")
+        self.game = game
+        out[:0] = [self._format(e) for e in new]
+        if new:
+            out.insert(len(new), self._turn_line())
+        return out
+
+    def _writer_for_next(self, game: Game) -> RecordWriter | None:
+        if self.record_path is None:
+            return None
+        number = self.games_recorded + 1
+        path = self.record_path
+        if number > 1:
+            stem, ext = os.path.splitext(path)
+            path = f"{stem}-{number}{ext}"
+        writer = self._start_writer(path, game)
+        self.games_recorded = number
+        return writer
+
+    def _start_writer(self, path: str, game: Game) -> RecordWriter:
+        try:
+            writer = RecordWriter(path, game.headers, fsync=self.fsync)
+            for event in game.log:
+                writer.write(event)
+        except OSError as exc:
+            raise XactikaError(f"cannot write the record {str(path)!r}: {exc.strerror}") from None
+        return writer
+
+    def _headers_for(self, config: Any) -> tuple[tuple[str, str], ...]:
+        given = dict(self.pending_headers)
+        items = list(self.pending_headers)
+        if "record" not in given:
+            items.insert(0, ("record", RECORD_VERSION))
+        defaults = [("game", config.game), ("mode", config.mode),
+                    ("players", str(config.players))]
+        if config.seed is not None:
+            defaults.append(("seed", str(config.seed)))
+        defaults.append(("date", self._clock()))
+        items += [(k, v) for k, v in defaults if k not in given]
+        return tuple(items)
+
+    # ------------------------------------------------------------------ commands
+
+    def _cmd_hello(self, args: list[str], rest: str) -> list[str]:
+        if len(args) > 1:
+            raise ProtocolError("usage", f"usage: {USAGE['hello']}")
+        if args and args[0] != str(PROTOCOL_VERSION):
+            raise ProtocolError(
+                "version",
+                f"protocol version {_clip(args[0])} is not spoken here: this engine speaks "
+                f"version {PROTOCOL_VERSION}",
+            )
+        return [
+            f"id name={ENGINE_NAME} version={__version__} protocol={PROTOCOL_VERSION}",
+            "ok hello",
+        ]
+
+    def _cmd_isready(self, args: list[str], rest: str) -> list[str]:
+        return ["readyok"]
+
+    def _cmd_commands(self, args: list[str], rest: str) -> list[str]:
+        return [f"command {usage}" for usage in USAGE.values()] + ["ok commands"]
+
+    def _cmd_known(self, args: list[str], rest: str) -> list[str]:
+        if len(args) != 1:
+            raise ProtocolError("usage", f"usage: {USAGE['known']}")
+        return [f"ok known {'yes' if args[0] in USAGE else 'no'}"]
+
+    def close(self) -> None:
+        """Close the record file; the session can still answer, but records nothing."""
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+    def _cmd_quit(self, args: list[str], rest: str) -> list[str]:
+        self.done = True
+        self.close()
+        return ["ok quit"]
+
+    def _cmd_newgame(self, args: list[str], rest: str) -> list[str]:
+        pairs = split_pairs(args)
+        config = config_from_pairs(pairs, defaults=True)
+        if config.seed is None and config.deals is None:
+            config = attrs.evolve(config, seed=self._seeds())
+        game_rules(config.game).validate(config)
+        events = start(config)
+        state = EMPTY
+        for event in events:
+            state = evolve(state, event)
+        game = Game(state, EventLog(events), None, self._headers_for(config))
+        return [*self._commit(game, events, fresh=True), "ok newgame"]
+
+    def _cmd_bid(self, args: list[str], rest: str) -> list[str]:
+        self._need_game()
+        if len(args) != 2:
+            raise ProtocolError("usage", f"usage: {USAGE['bid']}")
+        command = Bid(self._seat(args[0]), self._seat(args[1], "bid"))
+        return [*self._act(command), "ok bid"]
+
+    def _cmd_play(self, args: list[str], rest: str) -> list[str]:
+        rules = self._need_game()
+        if len(args) not in (2, 3):
+            raise ProtocolError("usage", f"usage: {USAGE['play']}")
+        seat = self._seat(args[0])
+        card = rules.parse_card(args[1])
+        call = rules.parse_call(args[2]) if len(args) == 3 else None
+        return [*self._act(Play(seat, card, call)), "ok play"]
+
+    def _act(self, command: Command) -> list[str]:
+        try:
+            state, events = step(self.state, command)
+        except IllegalCommand as exc:
+            raise self._redact(exc, command.seat) from None
+        game = Game(state, self.game.log.extend(events), None, self.game.headers)
+        return self._commit(game, events, fresh=False)
+
+    def _redact(self, exc: XactikaError, seat: int | None) -> XactikaError:
+        """Errors about another seat's cards would show its hand in a seat's view."""
+        if self.seat is None or seat == self.seat or exc.code not in ("card", "follow", "event"):
+            return exc
+        return IllegalCommand(
+            f"seat {seat} may not do that now (the reason is hidden in seat {self.seat}'s view)"
+        )
+
+    def _cmd_event(self, args: list[str], rest: str) -> list[str]:
+        event = parse_event("event " + rest, self.rules)
+        if isinstance(event, GameStarted):
+            if event.seq != 1:
+                raise InvalidEvent(f"game-started must be seq 1, not {event.seq}")
+            check, state, new = advance(LogCheck(), EMPTY, event)
+            game = Game(state, EventLog(new), check, self._headers_for(event.config))
+            return [*self._commit(game, new, fresh=True), "ok event"]
+        self._need_game()
+        try:
+            check, state, new = advance(self.game.check or LogCheck(self.state), self.state,
+                                        event)
+        except InvalidEvent as exc:
+            raise self._redact(exc, getattr(event, "seat", None)) from None
+        game = Game(state, self.game.log.extend(new), check if check.pending else None,
+                    self.game.headers)
+        return [*self._commit(game, new, fresh=False), "ok event"]
+
+    def _cmd_header(self, args: list[str], rest: str) -> list[str]:
+        try:
+            key, value = parse_header("header " + rest)
+        except RecordError as exc:
+            raise ProtocolError("usage", str(exc)) from None
+        self.pending_headers = (*self.pending_headers, (key, value))
+        return ["ok header"]
+
+    def _cmd_turn(self, args: list[str], rest: str) -> list[str]:
+        return [self._turn_line(), "ok turn"]
+
+    def _cmd_show(self, args: list[str], rest: str) -> list[str]:
+        rules = self._need_game()
+        s = self.state
+        c = s.config
+        head = (f"state game={c.game} mode={c.mode} players={c.players} rounds={c.rounds} "
+                f"seq={s.seq} phase={s.phase} round={s.round} dealer={s.dealer}")
+        if s.turned is not None:
+            head += f" turned={s.turned}"
+        out = [head]
+        for seat in range(c.players):
+            hand = s.hands[seat] if s.hands else ()
+            shown = "?" if self.seat is not None and seat != self.seat else (
+                ",".join(str(card) for card in hand) or "-")
+            bid = s.bids[seat] if s.bids else None
+            out.append(
+                f"state seat={seat} cards={len(hand)} hand={shown} "
+                f"bid={'-' if bid is None else bid} taken={s.taken[seat] if s.taken else 0} "
+                f"total={s.totals[seat]}"
+            )
+        plays = ",".join(f"{seat}:{card}" for seat, card in s.trick) or "-"
+        call = "-" if s.call is None else rules.format_call(s.call)
+        out.append(f"state trick={len(s.tricks) + 1} leader={s.leader} call={call} plays={plays}")
+        return [*out, self._turn_line(), "ok show"]
+
+    def _cmd_log(self, args: list[str], rest: str) -> list[str]:
+        self._need_game()
+        hidden = ("seed", "deal", "deals")
+        headers = [format_header(k, v) for k, v in self.game.headers
+                   if self.seat is None or k not in hidden]
+        return [*headers, *(self._format(e) for e in self.log), "ok log"]
+
+    def _cmd_view(self, args: list[str], rest: str) -> list[str]:
+        if len(args) != 1:
+            raise ProtocolError("usage", f"usage: {USAGE['view']}")
+        if args[0] == "all":
+            self.seat = None
+            return ["ok view"]
+        seat = self._seat(args[0])
+        players = self.state.config.players if self.state.phase != "new" else None
+        if seat < 0 or (players is not None and seat >= players):
+            raise ConfigError(f"no seat {seat}: seats are 0 to {(players or 1) - 1}")
+        self.seat = seat
+        return ["ok view"]
+
+    def _cmd_record(self, args: list[str], rest: str) -> list[str]:
+        if not rest:
+            raise ProtocolError("usage", f"usage: {USAGE['record']}")
+        if rest == "off":
+            if self.writer is not None:
+                self.writer.close()
+                self.writer = None
+            self.record_path = None
+            return ["ok record"]
+        path = rest
+        if self.state.phase != "new":
+            writer = self._start_writer(path, self.game)  # raises before anything changes
+            if self.writer is not None:
+                self.writer.close()
+            self.writer = writer
+            self.games_recorded = 1
+        else:
+            self.games_recorded = 0
+        self.record_path = path
+        return ["ok record"]
+
+    def _cmd_load(self, args: list[str], rest: str) -> list[str]:
+        if not rest:
+            raise ProtocolError("usage", f"usage: {USAGE['load']}")
+        headers: list[tuple[str, str]] = []
+        check = LogCheck()
+        log: list[Event] = []
+        state = EMPTY
+        try:
+            with open(rest, "rb") as fh:
+                for lineno, kind, value in iter_record_lines(fh):
+                    if kind == "header":
+                        headers.append(value)
+                        continue
+                    try:
+                        check, state, new = advance(check, state, value)
+                    except XactikaError as exc:
+                        raise RecordError(f"line {lineno}: {exc}") from None
+                    log += new
+        except OSError as exc:
+            raise RecordError(f"cannot read {rest!r}: {exc.strerror}") from None
+        except RecordError as exc:
+            raise RecordError(f"{rest}: {exc}") from None
+        if not log:
+            raise RecordError(f"{rest}: no events: a record needs at least game-started")
+        game = Game(state, EventLog(log), check, tuple(headers))
+        return [*self._commit(game, log, fresh=True), "ok load"]

@@ -1,0 +1,120 @@
+"""Duplicate matches between two built-in bots, in process, with a 95% interval.
+
+Every deal is played more than once with the seats rotated, so each bot holds every
+hand: ``2v2`` plays A B A B and B A B A; ``1v3`` puts A in each seat in turn against
+three Bs. A deal's figure is A's mean points per hand minus B's, and the deals are
+independent, so the interval is the usual normal one over the per-deal differences.
+In Play to Lose fewer points are better, so the sign is turned: a positive difference
+always means A did better.
+
+    python study/run_study.py --a heuristic --b random --mode bid --deals 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from xactika.core import Config, RandomAgent
+from xactika.core.agents import Agent, make_agent, self_play
+from xactika.core.search import StrongAgent
+
+
+def build(name: str, seed: int, think_ms: float) -> Agent:
+    if name == "strong":
+        return StrongAgent(seed, think_ms=think_ms)
+    if name == "random":
+        return RandomAgent(seed)
+    return make_agent(name, seed)
+
+
+def arrangements(fmt: str, players: int) -> list[list[str]]:
+    if fmt == "2v2":
+        ab = ["A" if s % 2 == 0 else "B" for s in range(players)]
+        return [ab, ["B" if x == "A" else "A" for x in ab]]
+    return [["A" if s == i else "B" for s in range(players)] for i in range(players)]
+
+
+def play_deal(args: tuple[str, str, str, str, int, int, int, float]) -> dict[str, Any]:
+    a, b, mode, fmt, players, seed, deal, think_ms = args
+    sign = -1 if mode == "lose" else 1
+    points: dict[str, list[int]] = {"A": [], "B": []}
+    times: list[float] = []
+    for g, seats in enumerate(arrangements(fmt, players)):
+        config = Config(mode=mode, players=players, rounds=1, dealer=deal % players,
+                        seed=seed * 1_000_003 + deal)
+        agents = [build(a if x == "A" else b, (deal * 16 + g) * 16 + s, think_ms)
+                  for s, x in enumerate(seats)]
+        state, _ = self_play(config, agents)
+        for s, x in enumerate(seats):
+            points[x].append(state.totals[s])
+            times.extend(getattr(agents[s], "times", []))
+    ma = statistics.fmean(points["A"])
+    mb = statistics.fmean(points["B"])
+    return {"deal": deal, "a": ma, "b": mb, "diff": sign * (ma - mb), "times": times}
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    diffs = [r["diff"] for r in rows]
+    n = len(diffs)
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else float("inf")
+    times = sorted(t for r in rows for t in r["times"])
+    out: dict[str, Any] = {
+        "deals": n,
+        "a_points_per_hand": statistics.fmean(r["a"] for r in rows),
+        "b_points_per_hand": statistics.fmean(r["b"] for r in rows),
+        "diff": mean,
+        "ci95": [mean - half, mean + half],
+    }
+    if times:
+        def pct(p: float) -> float:
+            return 1000 * times[min(len(times) - 1, int(p * len(times)))]
+        out["decision_ms"] = {"count": len(times), "p50": pct(0.5), "p90": pct(0.9),
+                              "p95": pct(0.95), "p99": pct(0.99), "max": 1000 * times[-1]}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--a", default="heuristic", help="bot A (random, heuristic, strong)")
+    p.add_argument("--b", default="random", help="bot B")
+    p.add_argument("--mode", default="bid", choices=("win", "lose", "bid"))
+    p.add_argument("--format", default="2v2", choices=("2v2", "1v3"))
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--deals", type=int, default=200)
+    p.add_argument("--first", type=int, default=0, help="first deal number")
+    p.add_argument("--seed", type=int, default=1, help="names the set of deals")
+    p.add_argument("--procs", type=int, default=2)
+    p.add_argument("--think-ms", type=float, default=100.0, help="strong bot's budget")
+    p.add_argument("--out", help="write the summary and per-deal rows here (JSON)")
+    args = p.parse_args(argv)
+    if args.format == "2v2" and args.players % 2:
+        p.error("--format 2v2 needs an even number of players")
+    jobs = [(args.a, args.b, args.mode, args.format, args.players, args.seed, d,
+             args.think_ms) for d in range(args.first, args.first + args.deals)]
+    t0 = time.time()
+    with ProcessPoolExecutor(args.procs) as pool:
+        rows = list(pool.map(play_deal, jobs, chunksize=4))
+    summary = summarize(rows)
+    summary.update(a=args.a, b=args.b, mode=args.mode, format=args.format,
+                   players=args.players, seed=args.seed, first=args.first,
+                   think_ms=args.think_ms, wall_s=round(time.time() - t0, 1))
+    text = json.dumps(summary, indent=1)
+    print(text)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump({"summary": summary,
+                       "rows": [{k: v for k, v in r.items() if k != "times"} for r in rows]},
+                      f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

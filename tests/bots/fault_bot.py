@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""A bot that misbehaves on purpose: ``fault_bot.py FAULT``. Standard library only.
+
+Until its fault strikes it plays the first option, so a game gets going first.
+Faults: crash-start, crash-mid, timeout, slow, garbage, invalid-utf8, flood, long-line,
+close-stdout, close-stdin, deaf, ignore-quit, illegal, unasked. Not faults: none, and chatty
+(info and blank lines, CRLF line ends, extra fields in hello).
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+FAULT = sys.argv[1] if len(sys.argv) > 1 else "none"
+MID = 3  # the fault strikes at this go, so it is mid-game
+CARDS = [f"{a}{b}{c}{d}" for a in "123" for b in "123" for c in "123" for d in "123"]
+
+
+def say(text: str) -> None:
+    if FAULT == "chatty":
+        sys.stdout.write(f"info about to say {text}\r\n\r\n")
+        text += "\r"
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def main() -> None:
+    if FAULT == "crash-start":
+        sys.stderr.write("fault bot: crashing at start-up\n")
+        sys.exit(3)
+    if FAULT == "ignore-quit":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    goes = 0
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "hello":
+            say("hello 1 name=fault-" + FAULT + " author=tests")
+        elif words[0] == "isready":
+            say("readyok")
+            if FAULT == "deaf":  # never reads its input again
+                time.sleep(3600)
+            if FAULT == "unasked":
+                say("bid 1")
+        elif words[0] == "quit":
+            if FAULT == "ignore-quit":
+                time.sleep(3600)
+            return
+        elif words[0] == "go":
+            goes += 1
+            options = dict(w.partition("=")[::2] for w in words[2:])["options"].split(",")
+            first = options[0]
+            if goes == MID:
+                strike(words[1], options)
+            say(("bid " if words[1] == "bid" else "play ") + first.replace(":", " "))
+
+
+def strike(kind: str, options: list) -> None:
+    if FAULT == "crash-mid":
+        sys.stderr.write("fault bot: crashing mid-game\n")
+        sys.exit(4)
+    if FAULT == "timeout":  # hang, with a child in the same process group
+        subprocess.Popen(["sleep", "300"])
+        time.sleep(3600)
+    if FAULT == "slow":
+        time.sleep(0.5)
+    if FAULT == "garbage":
+        say("I think I will play the blue one")
+    if FAULT == "invalid-utf8":
+        sys.stdout.buffer.write(b"play \xff\xfe\n")
+        sys.stdout.flush()
+    if FAULT == "flood":
+        while True:
+            say("info thinking very hard")
+    if FAULT == "long-line":
+        sys.stdout.write("info " + "x" * 1_000_000)
+        sys.stdout.flush()
+        time.sleep(3600)
+    if FAULT == "close-stdin":
+        os.close(0)
+        say(("bid " if kind == "bid" else "play ") + options[0].replace(":", " "))
+        time.sleep(3600)
+    if FAULT == "close-stdout":
+        sys.stdout.close()
+        os.close(1)
+        time.sleep(3600)
+    if FAULT == "illegal":
+        if kind == "bid":
+            say("bid 99")
+        else:
+            cards = {o.split(":")[0] for o in options}
+            say("play " + next(c for c in CARDS if c not in cards))
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,281 @@
+"""The host-side client against real misbehaving processes (tests/bots/fault_bot.py).
+
+Each fault must raise its precise BotError subclass and leave no process behind: the
+process table is checked for the bot's whole process group, not just its exit code.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from xactika.core import Bid, Config, Legal, Play, RandomAgent, game_rules, start, visible
+from xactika.core.agents import self_play
+from xactika.protocol.client import (
+    BotCrashed,
+    BotError,
+    BotIllegalMove,
+    BotProtocolError,
+    BotTimeout,
+    PlayerProcess,
+    ProcessAgent,
+    format_go,
+    parse_answer,
+)
+
+FAULT_BOT = Path(__file__).parent / "bots" / "fault_bot.py"
+XACTIKA = game_rules("xactika")
+
+
+def group_members(pgid: int) -> list[int]:
+    """Pids of live (non-zombie) processes in process group ``pgid``, from /proc."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) "
+        state, pgrp = fields[0], int(fields[2])
+        if pgrp == pgid and state != "Z":
+            members.append(int(entry))
+    return members
+
+
+def assert_gone(player: PlayerProcess) -> None:
+    """The bot is reaped and nothing is left in its process group.
+
+    SIGKILL is delivered asynchronously, so a child of the bot may take a moment to die.
+    """
+    assert player.pid is not None
+    with pytest.raises(ProcessLookupError):  # reaped: not even a zombie
+        os.kill(player.pid, 0)
+    deadline = time.monotonic() + 2.0
+    while group_members(player.pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert group_members(player.pid) == []
+
+
+def fault_player(fault: str, **kwargs: object) -> PlayerProcess:
+    options: dict = {"startup_timeout": 5.0, "move_timeout": 1.0}
+    options.update(kwargs)
+    return PlayerProcess([sys.executable, str(FAULT_BOT), fault], **options)
+
+
+def play_game(player: PlayerProcess, mode: str = "bid") -> None:
+    player.start()
+    play_game_started(player, mode)
+
+
+def play_game_started(player: PlayerProcess, mode: str = "bid") -> None:
+    config = Config(mode=mode, players=2, rounds=2, seed=11)
+    state, _ = self_play(config, [ProcessAgent(player), RandomAgent(1)])
+    assert state.over
+
+
+# --------------------------------------------------------------------------- faults
+
+
+def test_crash_at_start_up_names_the_exit_code_and_stderr(tmp_path: Path) -> None:
+    err = tmp_path / "bot.err"
+    player = fault_player("crash-start", stderr_path=err)
+    with pytest.raises(BotCrashed) as info:
+        player.start()
+    assert info.value.exit_code == 3 and info.value.startup
+    assert "exited with code 3 during start-up" in str(info.value)
+    assert "crashing at start-up" in str(info.value)  # the stderr tail helps the author
+    assert err.read_text() == "fault bot: crashing at start-up\n"  # never in the protocol
+    assert_gone(player)
+
+
+def test_a_command_that_cannot_start_is_a_start_up_crash() -> None:
+    player = PlayerProcess(["/nonexistent/bot"])
+    with pytest.raises(BotCrashed) as info:
+        player.start()
+    assert info.value.exit_code is None and info.value.startup
+    assert "cannot start bot" in str(info.value)
+
+
+def test_crash_mid_game() -> None:
+    player = fault_player("crash-mid")
+    with pytest.raises(BotCrashed) as info:
+        play_game(player)
+    assert info.value.exit_code == 4 and not info.value.startup
+    assert "exited with code 4 while answering 'go" in str(info.value)
+    assert_gone(player)
+
+
+def test_timeout_kills_the_bot_and_its_children() -> None:
+    player = fault_player("timeout", move_timeout=0.5)
+    started = time.monotonic()
+    with pytest.raises(BotTimeout) as info:
+        play_game(player)
+    assert time.monotonic() - started < 5
+    assert "did not answer within 0.5 s" in str(info.value)
+    assert_gone(player)  # the `sleep 300` child shared the group and died with it
+
+
+@pytest.mark.parametrize(
+    ("fault", "reason", "words"),
+    [
+        ("garbage", "garbage", "sent 'I think I will play the blue one'"),
+        ("invalid-utf8", "invalid-utf8", "invalid UTF-8"),
+        ("flood", "flood", "more than 1000 lines"),
+        ("long-line", "flood", "longer than 4096 bytes"),
+        ("close-stdout", "closed-stdout", "closed its output"),
+        ("close-stdin", "closed-stdin", "closed its input"),
+    ],
+)
+def test_protocol_faults_have_precise_reasons(fault: str, reason: str, words: str) -> None:
+    player = fault_player(fault)
+    with pytest.raises(BotProtocolError) as info:
+        play_game(player)
+    assert info.value.reason == reason
+    assert words in str(info.value)
+    assert_gone(player)
+
+
+def test_a_line_nobody_asked_for_is_garbage() -> None:
+    player = fault_player("unasked")
+    player.start()
+    time.sleep(0.2)  # let the unasked line arrive before the next request
+    with pytest.raises(BotProtocolError) as info:
+        self_play(Config(mode="bid", players=2, rounds=1, seed=1),
+                  [ProcessAgent(player), RandomAgent(1)])
+    assert info.value.reason == "garbage"
+    assert "sent 'bid 1' when nothing was asked" in str(info.value)
+    assert_gone(player)
+
+
+@pytest.mark.parametrize("mode", ["bid", "win"])
+def test_illegal_move(mode: str) -> None:
+    player = fault_player("illegal")
+    with pytest.raises(BotIllegalMove) as info:
+        play_game(player, mode)
+    assert info.value.line.split()[0] in ("bid", "play")
+    assert "not one of the options" in str(info.value)
+    assert_gone(player)
+
+
+def test_ignoring_quit_gets_the_group_killed_after_the_grace() -> None:
+    player = fault_player("ignore-quit")
+    play_game(player)
+    started = time.monotonic()
+    code = player.quit(grace=0.3)
+    assert 0.3 <= time.monotonic() - started < 3
+    assert player.killed and code == -9
+    assert_gone(player)
+
+
+def test_a_well_behaved_quit_exits_cleanly() -> None:
+    player = fault_player("none")
+    play_game(player)
+    assert player.quit() == 0 and not player.killed
+    assert_gone(player)
+
+
+def test_slow_answers_are_measured_not_faulted() -> None:
+    player = fault_player("slow")
+    with player:
+        play_game(player)
+        assert player.last_think_s < 0.4  # the slow move was the 3rd; later ones are quick
+    assert_gone(player)
+
+
+def test_info_blank_lines_and_crlf_are_not_faults(caplog: pytest.LogCaptureFixture) -> None:
+    seen: list[tuple[str, str]] = []
+    player = fault_player("chatty", on_line=lambda d, line: seen.append((d, line)))
+    with caplog.at_level(logging.INFO, logger="xactika.protocol.client"):
+        with player:
+            assert player.start() == "fault-chatty"
+            play_game_started(player)
+    assert ("<", "info about to say readyok") in seen
+    assert ("<", "readyok") in seen  # the \r is gone
+    assert any("fault-chatty: info about to say bid" in r.getMessage() for r in caplog.records)
+    assert_gone(player)
+
+
+def test_a_bot_that_stops_reading_is_a_timeout_not_a_hang() -> None:
+    player = fault_player("deaf", move_timeout=0.5)
+    player.start()
+    config = Config(mode="bid", players=2, rounds=1, seed=3)
+    opening = start(config)
+    started = time.monotonic()
+    with pytest.raises(BotTimeout, match=r"stopped reading its input for 0\.5 s"):
+        player.new_game(0, [visible(e, 0) for e in opening], XACTIKA)
+        for _ in range(10_000):  # far more than a pipe holds
+            player.tell(visible(opening[1], 0))
+    assert time.monotonic() - started < 3
+    assert_gone(player)
+
+
+def test_with_no_move_limit_the_time_budget_plus_a_second_applies() -> None:
+    player = fault_player("timeout", move_timeout=None)
+    player.start()
+    started = time.monotonic()
+    with pytest.raises(BotTimeout, match=r"within 1\.2 s"):
+        self_play(Config(mode="bid", players=2, rounds=1, seed=3),
+                  [ProcessAgent(player, time_ms=200), RandomAgent(1)])
+    assert 1.1 < time.monotonic() - started < 4
+    assert_gone(player)
+
+
+def test_every_fault_is_a_bot_error() -> None:
+    for cls in (BotCrashed, BotTimeout, BotProtocolError, BotIllegalMove):
+        assert issubclass(cls, BotError)
+    assert len({cls.code for cls in (BotCrashed, BotTimeout, BotProtocolError,
+                                     BotIllegalMove)}) == 4
+
+
+# --------------------------------------------------------------------------- line codec
+
+
+def test_go_lines_list_every_option() -> None:
+    card = XACTIKA.parse_card("1323")
+    other = XACTIKA.parse_card("2111")
+    lead = Legal(0, "lead", cards=(card, other), rules=XACTIKA)
+    assert format_go(lead, XACTIKA, 1500) == (
+        "go lead options=1323:1ba,1323:3cu,1323:2co,1323:3st,"
+        "2111:2ba,2111:1cu,2111:1co,2111:1st time=1500"
+    )
+    assert format_go(Legal(0, "play", cards=(card,), rules=XACTIKA), XACTIKA) == (
+        "go play options=1323"
+    )
+    assert format_go(Legal(1, "bid", bids=(0, 1, 3)), XACTIKA) == "go bid options=0,1,3"
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("play 1323", "a lead must name its call"),
+        ("play 1323 2ba", "not one of the options"),
+        ("play 3333 3ba", "not one of the options"),
+        ("play 9999 1ba", "bad card '9999'"),
+        ("bid 2", "expected play <card> <call>"),
+        ("play 1323 1ba extra", "expected play <card> <call>"),
+    ],
+)
+def test_bad_lead_answers_say_why(line: str, why: str) -> None:
+    card = XACTIKA.parse_card("1323")
+    lead = Legal(0, "lead", cards=(card,), rules=XACTIKA)
+    with pytest.raises(ValueError, match=why):
+        parse_answer(line, lead, XACTIKA)
+
+
+def test_answers_parse_to_commands() -> None:
+    card = XACTIKA.parse_card("1323")
+    lead = Legal(2, "lead", cards=(card,), rules=XACTIKA)
+    assert parse_answer("play 1323 3cu", lead, XACTIKA) == Play(2, card, card.calls[1])
+    assert parse_answer("play  1323   3cubes", lead, XACTIKA) == Play(2, card, card.calls[1])
+    assert parse_answer("bid 3", Legal(1, "bid", bids=(2, 3)), XACTIKA) == Bid(1, 3)
+    with pytest.raises(ValueError, match="not one of the options"):
+        parse_answer("bid 4", Legal(1, "bid", bids=(2, 3)), XACTIKA)
+    with pytest.raises(ValueError, match="only the leader makes a call"):
+        parse_answer("play 1323 3cu", Legal(2, "play", cards=(card,), rules=XACTIKA), XACTIKA)

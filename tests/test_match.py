@@ -1,0 +1,350 @@
+"""``xactika match``: faults end in named reasons, nothing survives, duplicates cancel luck.
+
+Bots are real processes: the protocol's fault bot (tests/bots/fault_bot.py), the example
+bots, and ``xactika bot random``. Every bot is started through tests/matchbots/
+pgid_wrap.py, which notes its process group, so the tests can scan /proc for survivors.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from xactika.frontends import match
+from xactika.frontends.tournament import GameSpec, result_from_record
+from xactika.protocol.records import read_record
+
+ROOT = Path(__file__).resolve().parent.parent
+FAULT_BOT = ROOT / "tests" / "bots" / "fault_bot.py"
+WRAP = ROOT / "tests" / "matchbots" / "pgid_wrap.py"
+PY = sys.executable
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+def wrapped(pgids: Path, cmd: str) -> str:
+    return f"{PY} {WRAP} {pgids} {cmd}"
+
+
+def fault_bot(pgids: Path, fault: str, name: str | None = None) -> list[str]:
+    return [f"name={name or fault}", f"cmd={wrapped(pgids, f'{PY} {FAULT_BOT} {fault}')}"]
+
+
+def random_bot(pgids: Path, seed: int = 1, name: str = "rnd") -> list[str]:
+    return [f"name={name}",
+            f"cmd={wrapped(pgids, f'{PY} -m xactika.frontends.cli bot random --seed {seed}')}"]
+
+
+def bot_args(*bots: list[str]) -> list[str]:
+    out: list[str] = []
+    for b in bots:
+        out += ["--bot", *b]
+    return out
+
+
+def survivors(pgids: Path, wait: float = 3.0) -> list[str]:
+    """Live (non-zombie) processes in any group the runner started."""
+    groups = {int(p.stem) for p in pgids.glob("*.pgid")}
+    assert groups, "no bot was started"
+    deadline = time.monotonic() + wait
+    while True:
+        alive = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            state, pgrp = fields[0], int(fields[2])
+            if pgrp in groups and state != "Z":
+                alive.append(f"pid {entry.name} group {pgrp} state {state}")
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.1)
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
+    code = match.main([*args, "--json", "--progress", "none"])
+    out = capsys.readouterr().out
+    return code, (json.loads(out) if code == 0 else {})
+
+
+def records(out: Path) -> list:
+    return [read_record(p) for p in sorted((out / "games").glob("*.log"))]
+
+
+def bot_row(result: dict, name: str) -> dict:
+    return next(b for b in result["summary"]["bots"] if b["name"] == name)
+
+
+# --------------------------------------------------------------------------- faults
+
+FAULTS = [
+    ("crash-start", "crash-startup"),
+    ("crash-mid", "crash"),
+    ("timeout", "timeout"),
+    ("slow", "slow"),
+    ("garbage", "garbage"),
+    ("illegal", "illegal-move"),
+    ("flood", "flood"),
+    ("invalid-utf8", "invalid-utf8"),
+    ("close-stdout", "closed-stdout"),
+    ("ignore-quit", "ignored-quit"),
+]
+
+
+@pytest.mark.parametrize(("fault", "reason"), FAULTS)
+def test_a_faulty_bot_gets_its_reason_the_match_goes_on_and_nothing_survives(
+    fault: str, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pgids = tmp_path / "pgids"
+    pgids.mkdir()
+    out = tmp_path / "out"
+    code, result = run(
+        [*bot_args(random_bot(pgids), fault_bot(pgids, fault)),
+         "--each", "move=300ms", "startup=5s", "--players", "2", "--rounds", "1",
+         "--deals", "1", "--seed", "4", "--quit-grace", "300ms", "--out", str(out)],
+        capsys,
+    )
+    assert code == 0
+    recs = records(out)
+    assert len(recs) == 2  # one deal, both seatings
+    for rec in recs:
+        seat = rec.header("seats").split(",").index(fault)
+        assert rec.header("termination") == reason
+        faults = [v for k, v in rec.headers if k == "fault"]
+        assert faults and faults[0].startswith(f"{seat} {reason}")
+        assert rec.events[-1].winners  # the game was played to its end
+    assert result["terminations"] == {reason: 2}
+    bad, rnd = bot_row(result, fault), bot_row(result, "rnd")
+    assert bad["faults"] == 2 and rnd["faults"] == 0
+    if reason == "ignored-quit":
+        # the game was over when quit came: its result stands (spec/MATCH.md)
+        assert bad["forfeits"] == 0
+        wins = {"rnd": 0.0, fault: 0.0}
+        for rec in recs:
+            names = rec.header("seats").split(",")
+            over = rec.events[-1]
+            for w in over.winners:
+                wins[names[w]] += 1 / len(over.winners) / 2
+        assert bad["win_share"]["mean"] == pytest.approx(wins[fault])
+        assert rnd["win_share"]["mean"] == pytest.approx(wins["rnd"])
+    else:
+        # a forfeit: no share of the win, last place, charged the worst total
+        assert bad["forfeits"] == 2
+        assert bad["win_share"]["mean"] == 0.0 and bad["mean_rank"]["mean"] == 2.0
+        assert rnd["win_share"]["mean"] == 1.0 and rnd["mean_rank"]["mean"] == 1.0
+        worst = sum(min(r.events[-1].totals) for r in recs) / 2
+        assert bad["points_per_hand"]["mean"] == pytest.approx(worst)
+    assert survivors(pgids) == []
+
+
+def test_ctrl_c_and_sigterm_leave_no_process(tmp_path: Path) -> None:
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        pgids = tmp_path / f"pgids{sig}"
+        pgids.mkdir()
+        out = tmp_path / f"out{sig}"
+        # bots that hang at their third answer, with a child process, and a long limit
+        cmd = [PY, "-m", "xactika.frontends.cli", "match",
+               *bot_args(fault_bot(pgids, "timeout", "a"), fault_bot(pgids, "timeout", "b")),
+               "--each", "move=30s", "--players", "2", "--deals", "3", "--seed", "1",
+               "--concurrency", "2", "--progress", "none", "--out", str(out)]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 20
+        while len(list(pgids.glob("*.pgid"))) < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # let the bots reach their hang and start their children
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=20)
+        assert proc.returncode == 130, err
+        assert "--resume" in err and "Traceback" not in err
+        assert survivors(pgids) == []
+        assert list((out / "games").glob("*.log")) == []  # no game finished, none faked
+
+
+# --------------------------------------------------------------------------- duplicate deals
+
+
+def test_identical_bots_score_identically_over_rotated_seats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pgids = tmp_path / "pgids"
+    pgids.mkdir()
+    out = tmp_path / "out"
+    code, result = run(
+        [*bot_args(fault_bot(pgids, "none", "a"), fault_bot(pgids, "none", "b")),
+         "--players", "4", "--rounds", "2", "--deals", "2", "--seed", "9",
+         "--concurrency", "2", "--out", str(out)],
+        capsys,
+    )
+    assert code == 0
+    a, b = bot_row(result, "a"), bot_row(result, "b")
+    for key in ("points_per_hand", "win_share", "mean_rank"):
+        assert a[key]["mean"] == b[key]["mean"]
+    pair = result["summary"]["pairs"][0]
+    assert pair["points_per_hand"]["mean"] == 0 and pair["points_per_hand"]["hi"] == 0
+    # per deal, what a scored from each seat b scored from the same seat
+    by_deal: dict[str, dict[str, list[int]]] = {}
+    for rec in records(out):
+        names = rec.header("seats").split(",")
+        totals = rec.events[-1].totals
+        deal = by_deal.setdefault(rec.header("match.deal"), {"a": [0] * 4, "b": [0] * 4})
+        for seat, name in enumerate(names):
+            deal[name][seat] += totals[seat]
+    assert len(by_deal) == 2
+    for deal in by_deal.values():
+        assert deal["a"] == deal["b"]
+        assert len(set(deal["a"])) > 1  # the seats did hold different luck
+    assert survivors(pgids) == []
+
+
+def test_deal_file_written_and_read_back_plays_the_same_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pgids = tmp_path / "pgids"
+    pgids.mkdir()
+    bots = bot_args(fault_bot(pgids, "none", "a"), random_bot(pgids, 5))
+    deals = tmp_path / "deals.txt"
+    common = ["--players", "3", "--rounds", "2", "--mode", "win"]
+    code, first = run([*bots, *common, "--deals", "2", "--seed", "77",
+                       "--write-deals", str(deals), "--out", str(tmp_path / "one")], capsys)
+    assert code == 0
+    code, second = run([*bots, "--mode", "win", "--deal-file", str(deals),
+                        "--out", str(tmp_path / "two")], capsys)
+    assert code == 0
+    assert first["summary"] == second["summary"]
+    one = [r.events[1].hands for r in records(tmp_path / "one")]
+    two = [r.events[1].hands for r in records(tmp_path / "two")]
+    assert one == two
+    assert records(tmp_path / "two")[0].events[0].config.deals is not None
+
+
+# --------------------------------------------------------------------------- resume
+
+
+def test_resume_after_killing_the_runner_gives_the_same_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pgids = tmp_path / "pgids"
+    pgids.mkdir()
+    script = ROOT / "examples" / "random_bot.sh"
+    shell = ["name=sh", f"cmd={wrapped(pgids, f'sh {script} 7')}"]
+    settings = [*bot_args(random_bot(pgids, 3), shell), "--players", "2", "--rounds", "2",
+                "--deals", "6", "--seed", "5"]
+    code, whole = run([*settings, "--out", str(tmp_path / "whole")], capsys)
+    assert code == 0
+    out = tmp_path / "cut"
+    proc = subprocess.Popen([PY, "-m", "xactika.frontends.cli", "match", *settings,
+                             "--progress", "none", "--out", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while len(list((out / "games").glob("*.log"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.kill()  # SIGKILL: no cleanup at all; records must still be whole
+    proc.wait()
+    done = len(list((out / "games").glob("*.log")))
+    assert 0 < done < 12
+    code, resumed = run(["--resume", "--out", str(out)], capsys)
+    assert code == 0
+    assert resumed["resumed_games"] == done
+    assert resumed["summary"] == whole["summary"]
+    assert resumed["terminations"] == whole["terminations"] == {"normal": 12}
+
+
+# --------------------------------------------------------------------------- sequential test
+
+
+def test_sprt_stops_once_the_difference_is_settled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pgids = tmp_path / "pgids"
+    pgids.mkdir()
+    code, result = run(
+        [*bot_args(fault_bot(pgids, "none", "good"), fault_bot(pgids, "crash-start", "bad")),
+         "--players", "2", "--rounds", "1", "--deals", "200", "--seed", "3",
+         "--concurrency", "2", "--sprt", "good,bad,0,0.5", "--out", str(tmp_path / "out")],
+        capsys,
+    )
+    assert code == 0
+    sprt = result["sprt"]
+    assert sprt["verdict"] == "H1"
+    deals = sprt["deals"]
+    assert 10 <= deals < 100 and result["summary"]["deals"] == deals  # counted up to the stop
+    assert sprt["llr"] >= sprt["bounds"][1]
+    played = len(list((tmp_path / "out" / "games").glob("*.log")))
+    assert played <= 2 * deals + 2  # only games in flight at the stop go beyond it
+    pair = result["summary"]["pairs"][0]
+    assert pair["points_per_hand"]["lo"] > 0
+
+
+# --------------------------------------------------------------------------- the CLI
+
+
+def test_match_with_the_shell_example_bot_and_a_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    code = match.main(["--bot", "name=sh", f"cmd=sh {ROOT / 'examples/random_bot.sh'} 3",
+                       "--bot", "random", "--bot", "name=py",
+                       f"cmd={PY} {ROOT / 'examples/random_bot.py'}",
+                       "--players", "3", "--rounds", "1", "--deals", "2", "--seed", "2",
+                       "--progress", "lines", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert text.count("[normal]") == 6
+    assert "points/hand [95% CI]" in text and "sh - random" in text
+    assert len(records(out)) == 6
+    saved = json.loads((out / "results.json").read_text())
+    assert saved["terminations"] == {"normal": 6}
+    for rec in records(out):
+        assert rec.header("termination") == "normal"
+        game = GameSpec(int(rec.header("match.game")), int(rec.header("match.deal")), 0, 0,
+                        (0, 1, 2))
+        assert result_from_record(rec, game).hands == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "no bots"),
+        (["--bot", "name=a"], "has no cmd="),
+        (["--bot", "nosuchbot"], "unknown built-in bot 'nosuchbot'"),
+        (["--bot", "random", "--bot", "random"], "two bots are named 'random'"),
+        (["--bot", "random", "wat=1"], "unknown bot option 'wat'"),
+        (["--bot", "random", "move=fast"], "bad move time 'fast'"),
+        (["--bot", "random", "--players", "11"], "2 to 10 players"),
+        (["--bot", "random", "--mode", "blitz"], "unknown mode 'blitz'"),
+        (["--bot", "random", "--sprt", "random,x,0,1"], "--sprt names 'x'"),
+        (["--bot", "random", "--concurrency", "0"], "--concurrency must be at least 1"),
+        (["--resume"], "does not exist"),
+    ],
+)
+def test_bad_options_get_one_clear_line(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = match.main([*args, "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and err.startswith("xactika match: ") and err.count("\n") == 1
+
+
+def test_an_existing_match_is_not_overwritten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    args = ["--bot", "random", "--players", "2", "--rounds", "1", "--deals", "1",
+            "--progress", "none", "--out", str(out)]
+    assert match.main(args) == 0
+    capsys.readouterr()
+    assert match.main(args) == 2
+    assert "already holds a match" in capsys.readouterr().err
+    assert match.main([*args, "--resume", "--seed", "999"]) == 2
+    assert "differ" in capsys.readouterr().err
