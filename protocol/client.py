@@ -33,7 +33,9 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 4096  # bytes in one bot line, newline not counted
 MAX_LINES = 1000  # lines (info included) a bot may send between two requests
 
-LineHook = Callable[[str, str], None]  # (direction ">" host->bot or "<" bot->host, line)
+# (direction ">" host->bot or "<" bot->host, line): a transcript hook. For a process,
+# ``info`` lines are reported from the reader thread as they arrive.
+LineHook = Callable[[str, str], None]
 
 
 # --------------------------------------------------------------------------- errors

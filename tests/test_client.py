@@ -22,6 +22,7 @@ from xactika.protocol.client import (
     BotIllegalMove,
     BotProtocolError,
     BotTimeout,
+    LoopbackPlayer,
     PlayerProcess,
     ProcessAgent,
     format_go,
@@ -279,3 +280,44 @@ def test_answers_parse_to_commands() -> None:
         parse_answer("bid 4", Legal(1, "bid", bids=(2, 3)), XACTIKA)
     with pytest.raises(ValueError, match="only the leader makes a call"):
         parse_answer("play 1323 3cu", Legal(2, "play", cards=(card,), rules=XACTIKA), XACTIKA)
+
+
+# --------------------------------------------------------------------------- handshake
+
+
+class Scripted:
+    """A bot side that answers each request with a fixed line."""
+
+    def __init__(self, **answers: str) -> None:
+        self.answers = answers
+
+    def feed(self, line: str) -> list[str]:
+        answer = self.answers.get(line.split()[0])
+        return [] if answer is None else answer.split("\n")
+
+
+@pytest.mark.parametrize(
+    ("answers", "message"),
+    [
+        ({"hello": "hello 2 name=x"}, "speaks protocol version 2, expected 'hello 1 name=<name>'"),
+        ({"hello": "readyok"}, "sent 'readyok' while answering hello: expected 'hello'"),
+        ({"hello": "hello 1 name=x\nbid 3", "isready": "readyok"},
+         "sent 'bid 3' when nothing was asked"),
+        ({"hello": "hello 1 name=x", "isready": "info hm\nready"},
+         "sent 'ready' while answering isready: expected 'readyok'"),
+    ],
+)
+def test_handshake_faults_are_garbage_at_start_up(answers: dict[str, str], message: str) -> None:
+    player = LoopbackPlayer(Scripted(**answers))
+    with pytest.raises(BotProtocolError) as info:
+        player.start()
+    assert info.value.reason == "garbage" and info.value.startup
+    assert message in str(info.value)
+
+
+def test_the_handshake_returns_the_declared_name_and_keeps_a_given_one() -> None:
+    answers = {"hello": "hello 1 name=deep-thought author=me", "isready": "readyok"}
+    player = LoopbackPlayer(Scripted(**answers))
+    assert player.start() == "deep-thought" and player.name == "deep-thought"
+    named = LoopbackPlayer(Scripted(**answers), name="seat-a")
+    assert named.start() == "deep-thought" and named.name == "seat-a"
