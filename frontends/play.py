@@ -160,7 +160,7 @@ def _agent_factory(
             player = PlayerProcess(spec.argv, move_timeout=move_timeout)
             player.start()
             return ProcessAgent(player)
-        return make_agent(spec.name, base * 1000 + seat)
+        return make_agent(spec.name, base * 1000 + seat, game=config.game)
 
     return build
 
@@ -195,8 +195,9 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
     base = config.seed or 0
     session = Session(
         events, seats, _agent_factory(seats, config, args.move_timeout),
-        make_hint=lambda seat: make_agent(hint, base * 1000 + 500 + seat),
+        make_hint=lambda seat: make_agent(hint, base * 1000 + 500 + seat, game=config.game),
         style=style, practice=not args.no_undo,
+        show_seed=args.seed is not None or args.load is not None,
     )
     for seat, spec in enumerate(seats):  # a bot program names itself in its hello
         agent: Any = session.agents.get(seat)
@@ -256,13 +257,23 @@ class Shell:
     def run(self) -> int:
         s = self.session
         self.write(s.intro())
-        news = "\n".join(s.advance())
-        self.write(news)
+        if s.over:  # a finished game was loaded
+            self.write(s.scores_text())
+        news = ""
         shown: int | None = None
         last_human: int | None = None
         told_over = False
         while True:
+            if not s.over and s.human_to_act is None:  # bots to move (again, after Ctrl-C)
+                try:
+                    news = "\n".join(s.advance())
+                except KeyboardInterrupt:
+                    if self.confirm_quit():
+                        return 0
+                    continue
+                self.write(news)
             seat = s.human_to_act
+            told_over = told_over and s.over  # an undo at the end reopens the game
             if s.over and not told_over:
                 told_over = True
                 self.write("'scores', 'last' and 'save FILE' still work; Enter, 'quit' or "
@@ -290,6 +301,9 @@ class Shell:
                 return 0
             try:
                 reply = s.handle(line)
+            except KeyboardInterrupt:  # Ctrl-C while bots thought: the game is intact
+                self.write("interrupted")
+                continue
             except Exception as exc:  # a bug must not cost the game
                 if os.environ.get("XACTIKA_DEBUG"):
                     raise
@@ -325,12 +339,16 @@ class PromptReader:
 
     def __init__(self, session: Session, history: Path | None, **kwargs: Any) -> None:
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+        from prompt_toolkit.history import DummyHistory, FileHistory, History, InMemoryHistory
 
         from .suggest import SuggestCompleter
 
         store: History = InMemoryHistory()
-        if history is not None:
+        if session.hot_seat:
+            # Up-arrow would show the next person what the last one typed, refused
+            # cards included: a hot-seat game keeps no history at all.
+            store = DummyHistory()
+        elif history is not None:
             try:
                 history.parent.mkdir(parents=True, exist_ok=True)
                 history.touch(exist_ok=True)

@@ -10,7 +10,7 @@ maps a game name to a :class:`CardRenderer`; games without one get their card te
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -436,7 +436,3 @@ def legal_summary(cards: Sequence[Any], hand_order: Sequence[Any]) -> str:
     """``3 5 6`` style positions of legal cards in the shown hand."""
     positions = [str(i) for i, c in enumerate(hand_order, 1) if c in set(cards)]
     return " ".join(positions)
-
-
-def mapping_names(names: Mapping[int, str], players: int) -> list[str]:
-    return [names.get(s, "") for s in range(players)]

@@ -23,7 +23,6 @@ from xactika.core.table import (
     Command,
     Event,
     GameOver,
-    GameStarted,
     Led,
     Legal,
     Play,
@@ -103,10 +102,6 @@ class Reply:
     quit: bool = False
 
 
-def _plain_card(rules: TrickGame, card: Any) -> str:
-    return str(card)
-
-
 def call_aliases(call: Any, rules: TrickGame) -> set[str]:
     """Every way a player may type ``call``: ``2st``, ``2stars``, or the shape alone."""
     names = {rules.format_call(call).lower()}
@@ -157,6 +152,7 @@ class Session:
         style: Style = render.PLAIN,
         practice: bool | None = None,
         names: Sequence[str] | None = None,
+        show_seed: bool = True,
     ) -> None:
         self.events: list[Event] = list(events)
         self.state: State = replay(self.events)
@@ -170,6 +166,8 @@ class Session:
         can_undo = not self.hot_seat and all(s.kind != CMD for s in self.seats)
         self.practice = can_undo if practice is None else (practice and can_undo)
         self.style = style
+        # The seed fixes every hand: told up front only to whoever chose it, else at the end.
+        self.show_seed = show_seed
         self._make_agent = make_agent
         self._make_hint = make_hint
         self.names = list(names) if names is not None else self._default_names()
@@ -283,8 +281,8 @@ class Session:
                 pass
 
     def _apply(self, command: Command) -> list[str]:
-        self.state, new = step(self.state, command)
-        self.events += new
+        state, new = step(self.state, command)
+        self.events, self.state = [*self.events, *new], state
         for seat, agent in [*self.agents.items(), *self.hints.items()]:
             if agent is not None:
                 self._tell(seat, agent, new)
@@ -304,7 +302,7 @@ class Session:
     def intro(self) -> str:
         c = self.config
         mode = MODE_NAMES.get(c.mode, c.mode) if c.game == "xactika" else c.mode
-        seed = f", seed {c.seed}" if c.seed is not None else ""
+        seed = f", seed {c.seed}" if c.seed is not None and self.show_seed else ""
         lines = [
             self.style.bold(f"{c.game.capitalize()}: {mode}, {c.players} players, "
                             f"{c.rounds} round{'s' if c.rounds != 1 else ''}{seed}"),
@@ -319,10 +317,14 @@ class Session:
 
     def standings(self) -> str:
         totals = self.state.totals
-        return render.standings(
+        text = render.standings(
             totals, self.rules.winners(self.config, totals), self.names, self.style,
             low_wins=self.config.game == "xactika" and self.config.mode == "lose",
         )
+        if self.config.seed is not None:
+            text += f"\nthe deals came from seed {self.config.seed}: --seed {self.config.seed} " \
+                    "plays them again"
+        return text
 
     def table(self, seat: int) -> str:
         """What ``seat`` sees on its turn: round, bids, the trick, its hand, what to do."""
@@ -457,6 +459,8 @@ class Session:
         if word == "save":
             return Reply(self.save(line.strip()[4:].strip()))
         if seat is None:
+            if word == "undo" and len(self.humans) == 1:  # take back the game's last move
+                return self.undo(self.humans[0])
             return Reply("the game is over: 'save FILE' keeps it, 'quit' leaves")
         if word == "stats":
             return Reply(self.stats_text(seat))
@@ -698,10 +702,6 @@ def seats_from_headers(headers: Sequence[tuple[str, str]], players: int
     from xactika.core.agents import agent_names
 
     return [parse_seat_spec(found[s], agent_names()) for s in range(players)]
-
-
-def is_game_started(event: Event) -> bool:
-    return isinstance(event, GameStarted)
 
 
 __all__ = ["Reply", "SeatSpec", "Session", "parse_seat_spec", "seats_from_headers"]

@@ -95,6 +95,7 @@ def test_play_save_and_load_in_a_real_terminal(tmp_path: Path) -> None:
     child.expect(">")
     child.sendline(f"save {second}")
     child.expect("saved")
+    child.expect(">")  # control keys only once the prompt owns the terminal (raw mode)
     child.sendcontrol("d")  # Ctrl-D leaves a finished game without asking
     child.expect(pexpect.EOF)
     child.close()

@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from prompt_toolkit.input import PipeInput, create_pipe_input
@@ -149,3 +150,18 @@ def test_hot_seat_through_the_prompt() -> None:
     assert code == 0
     assert session.events == events
     assert text.count(play.CLEAR) == sum(1 for k in keys if k.startswith("\r")) - 1
+
+
+def test_hot_seat_keeps_no_input_history(tmp_path: Path) -> None:
+    """Up-arrow must not show the next person the last one's typing (refused cards too)."""
+    from prompt_toolkit.history import DummyHistory, FileHistory
+
+    seats = [SeatSpec(HUMAN, "ann"), SeatSpec(HUMAN, "bob"), SeatSpec(BOT, "random"),
+             SeatSpec(BOT, "random")]
+    with piped() as pipe:
+        hot = play.prompt_reader(new_session(1, "win", 1, seats), tmp_path / "h",
+                                 input=pipe, output=DummyOutput())
+        solo = play.prompt_reader(new_session(1, "win", 1), tmp_path / "h",
+                                  input=pipe, output=DummyOutput())
+    assert isinstance(hot.prompt.history, DummyHistory)
+    assert isinstance(solo.prompt.history, FileHistory)

@@ -181,6 +181,20 @@ def test_undo_goes_back_to_the_previous_decision() -> None:
     assert session.handle("2").moved
 
 
+def test_undo_after_the_end_reopens_the_game() -> None:
+    session = make_session(seed=6)
+    play_to_end(session)
+    final = list(session.events)
+    reply = session.handle("undo")
+    assert reply.moved and not session.over
+    assert session.human_to_act == 0
+    last = max(i for i, e in enumerate(final) if isinstance(e, BidMade | Led | Played)
+               and e.seat == 0)
+    assert session.events == final[:last]
+    play_to_end(session)
+    assert session.over
+
+
 def test_undo_is_refused_outside_practice_games() -> None:
     strict = make_session(practice=False)
     strict.advance()
@@ -382,3 +396,17 @@ def test_cli_load_of_a_tampered_record_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and done.stderr.startswith("xactika play:")
     assert "seq 8" in done.stderr
+
+
+def test_a_random_seed_is_told_only_once_the_game_is_over() -> None:
+    """The seed fixes every hand: a player who did not choose it learns it at the end."""
+    args = play.build_parser().parse_args(["--rounds", "1", "--bots", "random",
+                                           "--hint-bot", "random"])
+    session = play.setup(args, play.render.PLAIN)
+    seed = str(session.config.seed)
+    text = session.intro() + "\n".join(play_to_end(session))
+    before, after = text.split("final standings", 1)
+    assert f"seed {seed}" not in before
+    assert f"--seed {seed}" in after
+    chosen = play.setup(play.build_parser().parse_args(["--seed", "77"]), play.render.PLAIN)
+    assert "seed 77" in chosen.intro()
