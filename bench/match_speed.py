@@ -10,7 +10,8 @@ Peer: the core benchmark's in-process random play (bench/random_play.py ``ours_h
 turned into games per second (8 hands a game).
 
 Also shown: the cost of starting the four bot processes alone (spawn, handshake, quit),
-which bounds how fast a fresh-process-per-game runner can go.
+which bounds how fast a fresh-process-per-game runner can go, and the rate with the
+standard-library example bot (which parses nothing), the runner's own ceiling.
 
 Run by hand (not a test): ``.venv/bin/python bench/match_speed.py [--games 16] [--seconds 3]``.
 """
@@ -26,19 +27,25 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from random_play import ROUNDS, ours_hands  # noqa: E402
+from random_play import ROUNDS, ours_hands
 
-from xactika.frontends.match import MatchSettings, Progress, run_match  # noqa: E402
-from xactika.frontends.tournament import parse_bot, seeded_deals  # noqa: E402
-from xactika.protocol.client import PlayerProcess  # noqa: E402
+from xactika.frontends.match import MatchSettings, Progress, run_match
+from xactika.frontends.tournament import parse_bot, seeded_deals
+from xactika.protocol.client import PlayerProcess
 
 PLAYERS = 4
 
 
-def match_rate(games: int, concurrency: int, restart: bool = True) -> float:
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
+
+
+def match_rate(games: int, concurrency: int, restart: bool = True,
+               example: bool = False) -> float:
     """Games per second of a whole match of ``games`` games at ``concurrency``."""
     deals = max(1, games)
-    bot = parse_bot(["random", f"restart={'on' if restart else 'off'}"], builtins=["random"])
+    tokens = [f"restart={'on' if restart else 'off'}"]
+    tokens += ["name=ex", f"cmd={sys.executable} {EXAMPLE} 1"] if example else ["random"]
+    bot = parse_bot(tokens, builtins=["random"])
     settings = MatchSettings((bot,), "xactika", "bid", PLAYERS, ROUNDS, deals, 1)
     deal_set = seeded_deals("xactika", "bid", PLAYERS, ROUNDS, 1, deals)
     with tempfile.TemporaryDirectory() as tmp:
@@ -95,6 +102,11 @@ def main(argv: list[str]) -> int:
                   f"ratio to in-process {rates[conc] / inproc:.4f} "
                   f"(1 : {inproc / rates[conc]:.0f})")
         print(f"  {label}: concurrency 2 / concurrency 1 = {rates[2] / rates[1]:.2f}x")
+    # the runner's own ceiling: a bot that does no work (examples/random_bot.py)
+    for conc in (1, 2):
+        rate = match_rate(args.games, conc, restart=False, example=True)
+        print(f"examples/random_bot.py restart=off, concurrency {conc}: {rate:7.2f} games/s  "
+              f"ratio to in-process {rate / inproc:.4f}")
     return 0
 
 

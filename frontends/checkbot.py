@@ -42,8 +42,10 @@ class Checker:
     """Runs the checks against one bot command, restarting it after a failure."""
 
     def __init__(self, argv: Sequence[str], *, move: float, startup: float, rounds: int | None,
-                 out: Callable[[str], None], verbose: bool = False) -> None:
+                 out: Callable[[str], None], verbose: bool = False,
+                 only: Sequence[str] | None = None) -> None:
         self.argv = list(argv)
+        self.games = tuple(only) if only else games()
         self.move = move
         self.startup = startup
         self.rounds = rounds
@@ -174,7 +176,7 @@ class Checker:
         return ""
 
     def check_games(self) -> None:
-        for name in games():
+        for name in self.games:
             rules = game_rules(name)
             counts = sorted({rules.min_players, min(4, rules.max_players), rules.max_players})
             for mode in rules.modes:
@@ -199,7 +201,7 @@ class Checker:
 
     def check_call(self) -> None:
         """A lead in a game with calls must name the call: ``play <card> <call>``."""
-        for name in games():
+        for name in self.games:
             rules = game_rules(name)
             if not _has_calls(rules):
                 continue
@@ -225,7 +227,7 @@ class Checker:
 
     def check_hook(self) -> None:
         """The dealer bids last and may not bring the bids to exactly the tricks."""
-        for name in games():
+        for name in self.games:
             rules = game_rules(name)
             if "bid" not in rules.modes:
                 continue
@@ -312,6 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("--startup", default="10s", help="time allowed to start (default 10s)")
     cp.add_argument("--rounds", type=int, default=None,
                     help="hands per game check (default: the game's full length)")
+    cp.add_argument("--game", action="append", default=None, metavar="GAME",
+                    help=f"check only this game (repeatable; default all: {', '.join(games())})")
     cp.add_argument("--verbose", "-v", action="store_true", help="print every protocol line")
     cp.add_argument("cmd", nargs=argparse.REMAINDER, help="-- then the bot's command line")
     return cp
@@ -338,6 +342,12 @@ def main(argv: Sequence[str]) -> int:
         print(f"xactika check-bot: --rounds must be at least 1, not {args.rounds}",
               file=sys.stderr)
         return 2
+    for name in args.game or ():
+        if name not in games():
+            print(f"xactika check-bot: unknown game {name!r}: expected one of "
+                  f"{', '.join(games())}", file=sys.stderr)
+            return 2
     checker = Checker(cmd, move=move, startup=startup, rounds=args.rounds,
-                      out=lambda line: print(line, flush=True), verbose=args.verbose)
+                      out=lambda line: print(line, flush=True), verbose=args.verbose,
+                      only=args.game)
     return checker.run()

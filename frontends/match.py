@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import signal
 import sys
 import threading
@@ -90,19 +91,25 @@ class MatchSettings:
     seed: int | None  # None when the deals came from a deal file
     deal_file: str | None = None
     quit_grace: float = 1.0
+    gauntlet: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "bots": [b.to_dict() for b in self.bots], "game": self.game, "mode": self.mode,
             "players": self.players, "rounds": self.rounds, "deals": self.deals,
             "seed": self.seed, "deal_file": self.deal_file, "quit_grace": self.quit_grace,
+            "gauntlet": self.gauntlet,
         }
+
+    def schedule(self) -> list[GameSpec]:
+        return schedule(len(self.bots), self.players, self.deals, self.gauntlet)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> MatchSettings:
         return cls(tuple(BotSpec.from_dict(b) for b in d["bots"]), d["game"], d["mode"],
                    int(d["players"]), int(d["rounds"]), int(d["deals"]), d.get("seed"),
-                   d.get("deal_file"), float(d.get("quit_grace", 1.0)))
+                   d.get("deal_file"), float(d.get("quit_grace", 1.0)),
+                   bool(d.get("gauntlet", False)))
 
 
 def fault_reason(exc: BotError) -> str:
@@ -468,16 +475,19 @@ def build_parser() -> argparse.ArgumentParser:
     mp = argparse.ArgumentParser(
         prog="xactika match",
         description="Play bots (player-protocol processes) against each other on duplicate "
-        "deals and report their strength with 95%% intervals (spec/MATCH.md).",
+        "deals and report their strength with 95% intervals (spec/MATCH.md).",
         epilog="example: xactika match --bot name=mine cmd=\"python3 mybot.py\" move=500ms "
         "--bot random --deals 100 --concurrency 2 --out runs/mine",
     )
     mp.add_argument("--bot", action="append", nargs="+", metavar="OPT", default=[],
                     help="a bot: name=N cmd=\"COMMAND ARGS\" [dir=D] [move=1s] [startup=10s] "
-                    "[margin=50ms] [restart=on|off], or the name of a built-in bot (" + ", ".join(agent_names())
-                    + "); repeat for each bot")
+                    "[margin=50ms] [restart=on|off], or the name of a built-in bot ("
+                    + ", ".join(agent_names()) + "); repeat for each bot")
     mp.add_argument("--each", nargs="+", metavar="OPT", default=[],
                     help="options for every bot, e.g. --each move=200ms startup=5s")
+    mp.add_argument("--gauntlet", action="store_true",
+                    help="with more bots than seats, seat the first bot at every table and "
+                    "the others only with it (default: every combination, a round robin)")
     mp.add_argument("--game", default=None, help="game (default: xactika)")
     mp.add_argument("--mode", default=None, help="mode (default: the game's last: bid)")
     mp.add_argument("--players", type=int, default=None, help="seats at the table")
@@ -511,6 +521,17 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
                          "once per bot")
     builtins = agent_names()
     bots = tuple(parse_bot(tokens, args.each, builtins) for tokens in args.bot)
+    for bot in bots:
+        program = bot.cmd[0]
+        if os.sep in program:
+            found = os.access(os.path.join(bot.dir or ".", program), os.X_OK)
+        else:
+            found = shutil.which(program) is not None
+        if not found:
+            where = ("on PATH" if os.sep not in program
+                     else f"in dir={bot.dir}" if bot.dir else "(or it is not executable)")
+            raise MatchError(f"bot {bot.name}: cannot run {program!r}: no such executable "
+                             f"{where}")
     names = [b.name for b in bots]
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
@@ -534,7 +555,8 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
         rules = game_rules(deals.game)
         mode = args.mode or rules.modes[-1]
         settings = MatchSettings(bots, deals.game, mode, deals.players, deals.rounds, count,
-                                 None, os.path.abspath(args.deal_file), quit_grace)
+                                 None, os.path.abspath(args.deal_file), quit_grace,
+                                 args.gauntlet)
     else:
         game = args.game or "xactika"
         rules = game_rules(game)
@@ -548,7 +570,7 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
         if seed < 0:
             raise MatchError(f"--seed must be 0 or more, not {seed}")
         settings = MatchSettings(bots, game, mode, players, rounds, count, seed, None,
-                                 quit_grace)
+                                 quit_grace, args.gauntlet)
         deals = seeded_deals(game, mode, players, rounds, seed, count)
     game_rules(settings.game).validate(deals.with_mode(1, settings.mode))
     return settings, deals
@@ -568,11 +590,14 @@ def prepare_out(args: argparse.Namespace) -> tuple[Path, MatchSettings, DealSet]
                                     str(out / DEALS_FILE), stored.mode)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise MatchError(f"--resume: cannot read {saved}: {exc}") from None
-        if args.deals is not None and stored.seed is not None and args.deals > stored.deals:
+        seed = stored.seed
+        if args.deals is not None and seed is not None and args.deals > stored.deals:
             # more deals of the same seed: the schedule so far is unchanged, so extend it
             stored = attrs.evolve(stored, deals=args.deals)
             _save(out, stored, seeded_deals(stored.game, stored.mode, stored.players,
-                                            stored.rounds, stored.seed, stored.deals))
+                                            stored.rounds, seed, stored.deals))
+        if args.gauntlet and not stored.gauntlet:
+            raise MatchError(f"--resume: {saved} is a round robin, not a --gauntlet")
         for key in ("game", "mode", "players", "rounds", "deals", "seed"):
             value = getattr(args, key)
             if value is not None and value != getattr(stored, key):
@@ -654,7 +679,7 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
               progress: Progress, sprt: tuple[int, int, Sprt] | None) -> dict[str, Any]:
     runner = Runner(settings, deals, out)
     names = [b.name for b in settings.bots]
-    plan = schedule(len(settings.bots), settings.players, settings.deals)
+    plan = settings.schedule()
     results: dict[int, GameResult] = {}
     for game in plan:
         found = runner.load(game)
@@ -765,7 +790,7 @@ def main(argv: Sequence[str]) -> int:
     except (XactikaError, OSError) as exc:
         print(f"xactika match: {exc}", file=sys.stderr)
         return 2
-    total = len(schedule(len(settings.bots), settings.players, settings.deals))
+    total = len(settings.schedule())
     mode = args.progress
     if mode == "auto":
         mode = "bar" if sys.stdout.isatty() and not args.json else "lines"
@@ -783,6 +808,11 @@ def main(argv: Sequence[str]) -> int:
     except MatchError as exc:
         print(f"xactika match: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"xactika match: {exc.strerror or exc}"
+              + (f": {exc.filename}" if exc.filename else "")
+              + f"; finished games are in {out}/games", file=sys.stderr)
+        return 1
     summary = result.pop("_summary")
     (out / RESULTS_FILE).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     if args.json:

@@ -54,6 +54,16 @@ class Estimate:
         """True when the interval lies wholly on one side of ``value``."""
         return self.n >= 2 and (self.lo > value or self.hi < value)
 
+    def clip(self, low: float, high: float) -> Estimate:
+        """The interval cut to where the measure can lie (a share to [0, 1], say).
+
+        A Student-t interval on bounded data can poke past the bounds; the true mean
+        cannot, so cutting loses nothing and reads better.
+        """
+        if self.n < 2:
+            return self
+        return Estimate(self.mean, max(self.lo, low), min(self.hi, high), self.n)
+
     def as_dict(self) -> dict[str, float | int | None]:
         def num(x: float) -> float | None:
             return None if math.isnan(x) else round(x, 6)

@@ -209,7 +209,10 @@ def materialize(config: Config) -> tuple[PresetDeal, ...]:
     for round_no in range(1, config.rounds + 1):
         dealt = rules.deal(config, round_no, dealer)
         hands = tuple(tuple(h) for h in dealt.hands if h is not None)
-        deals.append(PresetDeal(hands, tuple(dealt.aside) if dealt.aside is not None else None))
+        rest = tuple(dealt.aside) if dealt.aside is not None else ()
+        if dealt.turned is not None:  # a turned-up card (Dix's trumps) comes first
+            rest = (dealt.turned, *rest)
+        deals.append(PresetDeal(hands, rest))
         dealer = rules.next_dealer(config, dealer)
     return tuple(deals)
 
@@ -312,16 +315,19 @@ def parse_deal_file(text: str, source: str = "deal file", mode: str | None = Non
 # --------------------------------------------------------------------------- schedule
 
 
-def tables(bots: int, seats: int) -> list[tuple[int, ...]]:
+def tables(bots: int, seats: int, gauntlet: bool = False) -> list[tuple[int, ...]]:
     """Who sits at the table, before rotation (bot indices, one per seat).
 
     As many bots as seats or fewer: one table, the bots repeated in order to fill the
-    seats. More bots than seats: every combination of ``seats`` bots (a round robin).
+    seats. More bots than seats: every combination of ``seats`` bots (a round robin), or
+    with ``gauntlet`` bot 0 with every combination of the others.
     """
     if bots < 1:
         raise MatchError("a match needs at least one bot")
     if bots <= seats:
         return [tuple(i % bots for i in range(seats))]
+    if gauntlet:
+        return [(0, *c) for c in itertools.combinations(range(1, bots), seats - 1)]
     return list(itertools.combinations(range(bots), seats))
 
 
@@ -351,9 +357,9 @@ class GameSpec:
         return f"d{self.deal:05d}-t{self.table}-r{self.rotation}"
 
 
-def schedule(bots: int, seats: int, deals: int) -> list[GameSpec]:
+def schedule(bots: int, seats: int, deals: int, gauntlet: bool = False) -> list[GameSpec]:
     """Every game of a match, deal by deal, so deals complete in order."""
-    plan = [(t, r, seating) for t, lineup in enumerate(tables(bots, seats))
+    plan = [(t, r, seating) for t, lineup in enumerate(tables(bots, seats, gauntlet))
             for r, seating in enumerate(rotations(lineup))]
     out: list[GameSpec] = []
     for d in range(1, deals + 1):
@@ -567,12 +573,13 @@ def summarize(results: Mapping[int, GameResult], plan: Sequence[GameSpec],
                 faults += sum(1 for f in res.faults if f.seat == seat)
                 forfeits += any(f.seat == seat and f.reason not in NON_FORFEIT
                                 for f in res.faults)
+        seats = len(plan[0].seats) if plan else 1
         bots.append(BotSummary(name, seat_games, faults, forfeits,
-                               mean_ci(data["points"][b]), mean_ci(data["win"][b]),
-                               mean_ci(data["rank"][b])))
+                               mean_ci(data["points"][b]), mean_ci(data["win"][b]).clip(0, 1),
+                               mean_ci(data["rank"][b]).clip(1, seats)))
     pairs = [
         PairSummary(names[a], names[b], paired_diff(data["points"][a], data["points"][b]),
-                    paired_diff(data["win"][a], data["win"][b]))
+                    paired_diff(data["win"][a], data["win"][b]).clip(-1, 1))
         for a, b in itertools.combinations(range(len(names)), 2)
     ]
     finished = sum(1 for g in plan if g.index in results)

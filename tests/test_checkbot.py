@@ -83,3 +83,13 @@ def test_a_bot_that_answers_illegally_fails(capsys: pytest.CaptureFixture[str]) 
 def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert checkbot.main([]) == 2
     assert "no bot command" in capsys.readouterr().err
+
+
+def test_game_option_limits_the_checks(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = check(capsys, "--game", "xactika", "--rounds", "1", "--", PY,
+                        str(ROOT / "examples" / "random_bot.py"))
+    assert code == 0
+    assert any(line.startswith("PASS game xactika") for line in lines)
+    assert not any("dix" in line for line in lines)
+    assert checkbot.main(["--game", "chess", "--", "true"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err

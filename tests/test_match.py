@@ -41,6 +41,12 @@ def random_bot(pgids: Path, seed: int = 1, name: str = "rnd") -> list[str]:
             f"cmd={wrapped(pgids, f'{PY} -m xactika.frontends.cli bot random --seed {seed}')}"]
 
 
+def example_bot(pgids: Path, seed: int, name: str = "ex") -> list[str]:
+    """The standard-library example bot: seeded, and quicker to start than the package."""
+    script = ROOT / "examples" / "random_bot.py"
+    return [f"name={name}", f"cmd={wrapped(pgids, f'{PY} {script} {seed}')}"]
+
+
 def bot_args(*bots: list[str]) -> list[str]:
     out: list[str] = []
     for b in bots:
@@ -147,6 +153,22 @@ def test_a_faulty_bot_gets_its_reason_the_match_goes_on_and_nothing_survives(
     assert survivors(pgids) == []
 
 
+def test_a_bot_that_never_answers_hello_times_out_at_start_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pgids = tmp_path / "pgids"
+    pgids.mkdir()
+    script = ROOT / "tests" / "matchbots" / "mute_bot.py"
+    mute = ["name=mute", "startup=300ms", f"cmd={wrapped(pgids, f'{PY} {script}')}"]
+    code, result = run([*bot_args(example_bot(pgids, 1), mute), "--players", "2", "--rounds",
+                        "1", "--deals", "1", "--seed", "1", "--out", str(tmp_path / "out")],
+                       capsys)
+    assert code == 0
+    assert result["terminations"] == {"timeout-startup": 2}
+    assert bot_row(result, "mute")["forfeits"] == 2
+    assert survivors(pgids) == []
+
+
 def test_ctrl_c_and_sigterm_leave_no_process(tmp_path: Path) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         pgids = tmp_path / f"pgids{sig}"
@@ -211,7 +233,7 @@ def test_deal_file_written_and_read_back_plays_the_same_games(
 ) -> None:
     pgids = tmp_path / "pgids"
     pgids.mkdir()
-    bots = bot_args(fault_bot(pgids, "none", "a"), random_bot(pgids, 5))
+    bots = bot_args(fault_bot(pgids, "none", "a"), example_bot(pgids, 5))
     deals = tmp_path / "deals.txt"
     common = ["--players", "3", "--rounds", "2", "--mode", "win"]
     code, first = run([*bots, *common, "--deals", "2", "--seed", "77",
@@ -237,8 +259,8 @@ def test_resume_after_killing_the_runner_gives_the_same_table(
     pgids.mkdir()
     script = ROOT / "examples" / "random_bot.sh"
     shell = ["name=sh", f"cmd={wrapped(pgids, f'sh {script} 7')}"]
-    settings = [*bot_args(random_bot(pgids, 3), shell), "--players", "2", "--rounds", "2",
-                "--deals", "6", "--seed", "5"]
+    settings = [*bot_args(example_bot(pgids, 3), shell), "--players", "2", "--rounds", "2",
+                "--deals", "5", "--seed", "5"]
     code, whole = run([*settings, "--out", str(tmp_path / "whole")], capsys)
     assert code == 0
     out = tmp_path / "cut"
@@ -251,12 +273,12 @@ def test_resume_after_killing_the_runner_gives_the_same_table(
     proc.kill()  # SIGKILL: no cleanup at all; records must still be whole
     proc.wait()
     done = len(list((out / "games").glob("*.log")))
-    assert 0 < done < 12
+    assert 0 < done < 10
     code, resumed = run(["--resume", "--out", str(out)], capsys)
     assert code == 0
     assert resumed["resumed_games"] == done
     assert resumed["summary"] == whole["summary"]
-    assert resumed["terminations"] == whole["terminations"] == {"normal": 12}
+    assert resumed["terminations"] == whole["terminations"] == {"normal": 10}
 
 
 # --------------------------------------------------------------------------- sequential test
@@ -293,8 +315,8 @@ def test_match_with_the_shell_example_bot_and_a_table(
 ) -> None:
     out = tmp_path / "out"
     code = match.main(["--bot", "name=sh", f"cmd=sh {ROOT / 'examples/random_bot.sh'} 3",
-                       "--bot", "random", "--bot", "name=py",
-                       f"cmd={PY} {ROOT / 'examples/random_bot.py'}",
+                       "--bot", "random", "--bot", "name=py", f"cmd={PY} random_bot.py",
+                       f"dir={ROOT / 'examples'}",
                        "--players", "3", "--rounds", "1", "--deals", "2", "--seed", "2",
                        "--progress", "lines", "--out", str(out)])
     text = capsys.readouterr().out
@@ -325,6 +347,7 @@ def test_match_with_the_shell_example_bot_and_a_table(
         (["--bot", "random", "--sprt", "random,x,0,1"], "--sprt names 'x'"),
         (["--bot", "random", "--concurrency", "0"], "--concurrency must be at least 1"),
         (["--resume"], "does not exist"),
+        (["--bot", "name=a", "cmd=no-such-program --x"], "cannot run 'no-such-program'"),
     ],
 )
 def test_bad_options_get_one_clear_line(
@@ -348,3 +371,63 @@ def test_an_existing_match_is_not_overwritten(
     assert "already holds a match" in capsys.readouterr().err
     assert match.main([*args, "--resume", "--seed", "999"]) == 2
     assert "differ" in capsys.readouterr().err
+
+
+def test_resume_with_more_deals_extends_a_seeded_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pgids = tmp_path / "pgids"
+    pgids.mkdir()
+    bots = bot_args(fault_bot(pgids, "none", "a"), example_bot(pgids, 2))
+    common = ["--players", "2", "--rounds", "1", "--seed", "8"]
+    code, whole = run([*bots, *common, "--deals", "3", "--out", str(tmp_path / "whole")],
+                      capsys)
+    assert code == 0
+    out = tmp_path / "grown"
+    code, _ = run([*bots, *common, "--deals", "2", "--out", str(out)], capsys)
+    assert code == 0
+    code, grown = run(["--resume", "--deals", "3", "--out", str(out)], capsys)
+    assert code == 0
+    assert grown["resumed_games"] == 4 and grown["summary"] == whole["summary"]
+    assert json.loads((out / "match.json").read_text())["deals"] == 3
+
+
+def test_kept_processes_are_reused_and_quit_at_the_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pgids = tmp_path / "pgids"
+    pgids.mkdir()
+    code, result = run(
+        [*bot_args(fault_bot(pgids, "none", "keep"), fault_bot(pgids, "ignore-quit", "deaf"),
+                   fault_bot(pgids, "crash-mid", "crash")),
+         "--each", "restart=off", "move=300ms", "--players", "2", "--rounds", "1",
+         "--deals", "2", "--seed", "6", "--quit-grace", "300ms", "--out", str(tmp_path / "o")],
+        capsys,
+    )
+    assert code == 0
+    started: dict[str, int] = {}
+    for f in pgids.glob("*.pgid"):
+        fault = f.read_text().split()[-1]
+        started[fault] = started.get(fault, 0) + 1
+    # 12 games, 8 seats per bot: a healthy bot starts once, a crashing one every game
+    assert started == {"none": 1, "ignore-quit": 1, "crash-mid": 8}
+    assert result["ignored_quit_at_end"] == ["deaf"]
+    assert result["terminations"] == {"normal": 4, "crash": 8}
+    assert bot_row(result, "deaf")["forfeits"] == 0
+    assert survivors(pgids) == []
+
+
+def test_on_a_terminal_a_progress_bar_shows_the_running_score(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(
+        PY, ["-m", "xactika.frontends.cli", "match", "--bot", "random", "--bot", "name=py",
+             f"cmd={PY} {ROOT / 'examples' / 'random_bot.py'} 1", "--players", "2",
+             "--rounds", "1", "--deals", "2", "--seed", "1", "--out", str(tmp_path / "out")],
+        dimensions=(24, 120), timeout=30, encoding="utf-8",
+    )
+    child.expect(r"score \(points/hand\): random [-+]?\d")
+    child.expect(r"100\.0%")
+    child.expect("paired differences")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from xactika.core.table import game_rules, start
 from xactika.frontends.tournament import (
     Fault,
     MatchError,
@@ -19,8 +20,9 @@ from xactika.frontends.tournament import (
 
 
 def test_every_bot_holds_every_seat_over_the_rotations() -> None:
-    for bots, seats in [(2, 2), (2, 4), (3, 4), (4, 4), (3, 2), (5, 3)]:
-        for lineup in tables(bots, seats):
+    for bots, seats, gauntlet in [(2, 2, False), (2, 4, False), (3, 4, False), (4, 4, False),
+                                  (3, 2, False), (5, 3, False), (5, 3, True)]:
+        for lineup in tables(bots, seats, gauntlet):
             seatings = rotations(lineup)
             for b in set(lineup):
                 held = {s for seating in seatings for s, x in enumerate(seating) if x == b}
@@ -32,6 +34,9 @@ def test_tables_fill_seats_or_go_round_robin() -> None:
     assert tables(2, 4) == [(0, 1, 0, 1)]
     assert rotations((0, 1, 0, 1)) == [(0, 1, 0, 1), (1, 0, 1, 0)]
     assert tables(3, 2) == [(0, 1), (0, 2), (1, 2)]
+    assert tables(4, 3, gauntlet=True) == [(0, 1, 2), (0, 1, 3), (0, 2, 3)]
+    assert tables(2, 4, gauntlet=True) == tables(2, 4)
+    assert len(schedule(4, 2, 1, gauntlet=True)) == 6
     plan = schedule(3, 2, 2)
     assert len(plan) == 12 and [g.deal for g in plan] == [1] * 6 + [2] * 6
     assert plan[0].id == "d00001-t0-r0" and plan[-1].id == "d00002-t2-r1"
@@ -93,3 +98,20 @@ def test_bot_options() -> None:
         parse_bot(["name=has space", "cmd=x"])
     with pytest.raises(MatchError, match="is not a directory"):
         parse_bot(["cmd=x", "dir=/no/such/dir"])
+
+
+@pytest.mark.parametrize(("game", "mode", "players", "rounds"),
+                         [("xactika", "bid", 4, 3), ("xactika", "win", 10, 1),
+                          ("dix", "draw", 2, 1), ("dix", "nodraw", 2, 1)])
+def test_a_deal_file_deals_exactly_what_the_seed_dealt(game: str, mode: str, players: int,
+                                                       rounds: int) -> None:
+    seeded = seeded_deals(game, mode, players, rounds, 5, 2)
+    preset = parse_deal_file(format_deal_file(seeded), "d.txt", mode)
+    rules = game_rules(game)
+    for a, b in zip(seeded.configs, preset.configs, strict=True):
+        assert a.seed is not None and b.deals is not None and b.seed is None
+        dealer = 0
+        for round_no in range(1, rounds + 1):
+            assert rules.deal(a, round_no, dealer) == rules.deal(b, round_no, dealer)
+            dealer = rules.next_dealer(a, dealer)
+        assert start(a)[1] == start(b)[1]

@@ -24,12 +24,21 @@ def test_t_critical_matches_published_tables(df: int, expected: float) -> None:
 def test_mean_ci_by_hand() -> None:
     xs = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]
     est = mean_ci(xs)
-    # mean 5, sample sd sqrt(32/7), t(7) = 2.365
+    # mean 5, sample sd sqrt(32/7), t(7) = 2.365 (published table)
     half = 2.365 * math.sqrt(32 / 7 / 8)
     assert est.mean == pytest.approx(5.0)
     assert est.lo == pytest.approx(5.0 - half, abs=1e-3)
     assert est.hi == pytest.approx(5.0 + half, abs=1e-3)
     assert est.n == 8
+
+
+def test_clip_cuts_an_interval_to_the_possible_range() -> None:
+    est = mean_ci([0.0, 1.0, 1.0])
+    assert est.lo < 0 < 1 < est.hi
+    cut = est.clip(0, 1)
+    assert (cut.mean, cut.lo, cut.hi, cut.n) == (est.mean, 0, 1, 3)
+    inside = mean_ci([0.4, 0.6] * 10)
+    assert inside.clip(0, 1) == inside
 
 
 def test_mean_ci_of_one_sample_has_no_interval() -> None:
