@@ -6,12 +6,17 @@ contract with controllers that start an engine per game.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     ap = argparse.ArgumentParser(
         prog="xactika engine",
         description="The referee protocol on stdin/stdout (see spec/PROTOCOL.md).",
@@ -26,14 +31,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(argv)
-    if args.seat is not None and args.seat < 0:
-        print(f"xactika engine: --seat must be 0 or more, not {args.seat}", file=sys.stderr)
-        return 2
+    seat: int | None = None
+    record: str | None = None
+    fsync = False
+    if argv:  # argparse (and gettext) only when there is something to parse
+        args = build_parser().parse_args(argv)
+        if args.seat is not None and args.seat < 0:
+            print(f"xactika engine: --seat must be 0 or more, not {args.seat}",
+                  file=sys.stderr)
+            return 2
+        seat, record, fsync = args.seat, args.record, args.fsync
     from xactika.protocol.session import Session
     from xactika.protocol.stdio import serve
 
-    session = Session(seat=args.seat, record=args.record, fsync=args.fsync)
+    session = Session(seat=seat, record=record, fsync=fsync)
     return serve(session, sys.stdin.buffer, sys.stdout.buffer)
 
 

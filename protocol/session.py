@@ -45,10 +45,11 @@ from xactika.protocol.records import (
     RECORD_VERSION,
     RecordError,
     RecordWriter,
-    format_header,
+    format_record,
     iter_record_lines,
     parse_header,
 )
+from xactika.protocol.tamper import commit_config, commitment_problem, new_nonce
 from xactika.protocol.text import config_from_pairs, format_event, parse_event, split_pairs
 
 PROTOCOL_VERSION = 1
@@ -61,7 +62,7 @@ USAGE: dict[str, str] = {
     "commands": "commands",
     "known": "known <command>",
     "newgame": "newgame [game=<g>] [mode=<m>] [players=<n>] [rounds=<n>] [dealer=<s>] "
-    "[seed=<n> | deals=<deals>] [target=<n>]",
+    "[seed=<n> [nonce=<hex>] | deals=<deals>] [target=<n>]",
     "bid": "bid <seat> <bid>",
     "play": "play <seat> <card> [<call>]",
     "event": "event <seq> <kind> key=value ...",
@@ -131,19 +132,33 @@ class EventLog:
         return hash(self.tuple())
 
 
-@attrs.frozen
 class Game:
-    """One game as the session holds it; replaced whole on every commit.
+    """One game as the session holds it; replaced whole on every commit, never changed.
 
     ``check`` trails ``state`` while recorded derived events are still to be confirmed
     by ``event`` lines (a record piped in); None when it is level with ``state``.
-    ``log`` always replays to ``state``.
+    ``log`` always replays to ``state``. (A plain class: attrs' code generation would
+    cost the engine's start-up more than this saves.)
     """
 
-    state: State = EMPTY
-    log: EventLog = attrs.field(factory=EventLog)
-    check: LogCheck | None = None
-    headers: tuple[tuple[str, str], ...] = ()
+    __slots__ = ("check", "headers", "log", "state")
+
+    def __init__(self, state: State = EMPTY, log: EventLog | None = None,
+                 check: LogCheck | None = None,
+                 headers: tuple[tuple[str, str], ...] = ()) -> None:
+        self.state = state
+        self.log = EventLog() if log is None else log
+        self.check = check
+        self.headers = headers
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.state, self.log, self.check, self.headers)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
 
 def _clean(text: str) -> str:
@@ -198,6 +213,7 @@ class Session:
         record: str | os.PathLike[str] | None = None,
         clock: Callable[[], str] | None = None,
         seeds: Callable[[], int] | None = None,
+        nonces: Callable[[], str] | None = None,
         fsync: bool = False,
     ) -> None:
         self.seat = seat
@@ -208,9 +224,11 @@ class Session:
         self.writer: RecordWriter | None = None
         self.games_recorded = 0
         self.done = False
-        self._option_text: dict[tuple[Any, Any], str] = {}  # turn-line options, memoised
+        self._option_text: dict[tuple[str, Any], str] = {}  # turn-line options, memoised
         self._clock = clock or _utc_now
-        self._seeds = seeds or (lambda: int.from_bytes(os.urandom(4), "big"))
+        # 64 random bits: a seat must not be able to search the seed from its own hand
+        self._seeds = seeds or (lambda: int.from_bytes(os.urandom(8), "big"))
+        self._nonces = nonces or new_nonce
         self._handlers: dict[str, Callable[[list[str], str], list[str]]] = {
             name: getattr(self, "_cmd_" + name) for name in USAGE
         }
@@ -271,7 +289,8 @@ class Session:
                     f"invalid UTF-8 at byte {exc.start}: lines must be UTF-8 text; "
                     "the line was ignored",
                 ) from None
-        elif len(line.rstrip("\r\n").encode("utf-8", "surrogatepass")) > MAX_LINE:
+        elif len(line) > MAX_LINE // 4 and len(
+                line.rstrip("\r\n").encode("utf-8", "surrogatepass")) > MAX_LINE:
             raise ProtocolError("toolong", f"line is longer than {MAX_LINE} bytes; it was ignored")
         body = line.rstrip("\r\n")
         if "\n" in body or "\r" in body:
@@ -297,15 +316,16 @@ class Session:
             return head  # another seat's options would show its hand
         if legal.kind == "bid":
             return f"{head} options={','.join(map(str, legal.bids)) or '-'}"
-        text = self._option_text
+        memo = self._option_text  # card -> its options' text, built once per card
+        kind = legal.kind
         options = []
         for card in legal.cards:
-            for call in legal.calls(card):
-                key = (card, call)
-                option = text.get(key)
-                if option is None:
-                    option = text[key] = _option(state.rules, card, call)
-                options.append(option)
+            key = (kind, card)
+            text = memo.get(key)
+            if text is None:
+                calls = legal.calls(card)
+                text = memo[key] = ",".join(_option(state.rules, card, c) for c in calls)
+            options.append(text)
         return f"{head} options={','.join(options) if options else '-'}"
 
     def _need_game(self) -> TrickGame:
@@ -325,6 +345,12 @@ class Session:
         """Make ``game`` current; print ``new`` events and the turn line; record them."""
         out: list[str] = []
         if fresh:
+            players = game.state.config.players
+            if self.seat is not None and self.seat >= players:
+                raise ConfigError(
+                    f"the view is seat {self.seat} but this game has seats 0 to {players - 1}: "
+                    "send 'view all' or 'view <seat>' first"
+                )
             writer = self._writer_for_next(game)  # may raise: nothing has changed yet
             if self.writer is not None:
                 self.writer.close()
@@ -421,6 +447,11 @@ class Session:
         config = config_from_pairs(pairs, defaults=True)
         if config.seed is None and config.deals is None:
             config = attrs.evolve(config, seed=self._seeds())
+        if config.seed is not None and config.commit is None:
+            config = commit_config(config, config.nonce or self._nonces())  # spec/TAMPER.md
+        problem = commitment_problem(config)
+        if problem is not None:
+            raise ConfigError(problem)
         game_rules(config.game).validate(config)
         events = start(config)
         state = EMPTY
@@ -517,9 +548,12 @@ class Session:
     def _cmd_log(self, args: list[str], rest: str) -> list[str]:
         self._need_game()
         hidden = ("seed", "deal", "deals")
-        headers = [format_header(k, v) for k, v in self.game.headers
+        headers = [(k, v) for k, v in self.game.headers
                    if self.seat is None or k not in hidden]
-        return [*headers, *(self._format(e) for e in self.log), "ok log"]
+        events = self.game.log if self.seat is None else [
+            visible(e, self.seat) for e in self.game.log]
+        # the same text as the record file, hash chain included (spec/TAMPER.md)
+        return [*format_record(headers, events).splitlines(), "ok log"]
 
     def _cmd_view(self, args: list[str], rest: str) -> list[str]:
         if len(args) != 1:

@@ -37,7 +37,8 @@ def command_line(state: object, cmd: object) -> str:
 class SessionMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
-        self.session = Session(clock=lambda: "2026-01-01T00:00:00Z", seeds=lambda: 5)
+        self.session = Session(clock=lambda: "2026-01-01T00:00:00Z", seeds=lambda: 5,
+                               nonces=lambda: "0" * 32)
 
     @initialize(seat=st.none() | st.integers(0, 2), players=st.integers(2, 4),
                 mode=st.sampled_from(["win", "lose", "bid"]), seed=st.integers(0, 10**6))

@@ -17,6 +17,7 @@ from xactika.core import Bid, legal_actions
 from xactika.protocol.session import Session
 
 XACTIKA_CARD = re.compile(r"(?<![0-9])[123]{4}(?![0-9])")
+NOT_CARDS = ("commit=", "nonce=", "seed=", "h=")  # hex and numbers, not cards
 DIX_CARD = re.compile(r"(?<![0-9A-Za-z])(?:[2-9TJQKA][SHDC]|JK)(?![0-9A-Za-z])")
 
 
@@ -44,7 +45,8 @@ class Watcher:
                 self.known.add(fields["card"])
             elif kind == "game-started":
                 assert "seed=" not in line and "deals=" not in line, line
-        leaked = set(self.pattern.findall(line)) - self.known - own
+        numbers = " ".join(t for t in words if not t.startswith(NOT_CARDS))
+        leaked = set(self.pattern.findall(numbers)) - self.known - own
         assert not leaked, f"seat {self.seat} sees {sorted(leaked)} in: {line}"
 
 

@@ -10,13 +10,16 @@ from xactika.core import Config, RandomAgent, game_rules, legal_actions, replay,
 from xactika.core.agents import self_play
 from xactika.protocol.records import format_record, read_record
 from xactika.protocol.session import FINAL_WORDS, Session
+from xactika.protocol.tamper import commit_config, commitment
 from xactika.protocol.text import format_event
 
 CLOCK = "2026-01-01T00:00:00Z"
+NONCE = "0" * 32
 
 
 def session(**kw: object) -> Session:
-    return Session(clock=lambda: CLOCK, seeds=lambda: 42, **kw)  # type: ignore[arg-type]
+    return Session(clock=lambda: CLOCK, seeds=lambda: 42, nonces=lambda: NONCE,
+                   **kw)  # type: ignore[arg-type]
 
 
 def answer(s: Session, line: str | bytes) -> list[str]:
@@ -68,7 +71,7 @@ def test_blank_and_comment_lines_get_no_answer() -> None:
 
 
 def test_whole_game_matches_self_play() -> None:
-    config = Config(mode="bid", players=4, rounds=2, seed=11)
+    config = commit_config(Config(mode="bid", players=4, rounds=2, seed=11), NONCE)
     agents = [RandomAgent(100 + s) for s in range(4)]
     state, events = self_play(config, agents)
     rules = game_rules("xactika")
@@ -223,6 +226,7 @@ def test_load_continues_and_record_writes_as_it_goes(tmp_path: Path) -> None:
     play_through(s, 7, limit=10)
     on_disk = read_record(path)
     assert on_disk.events == s.log
+    assert "\n".join(ok(s, "log")) + "\n" == path.read_text()  # log = the file
     assert ("seats", "ann,bob,cy") in on_disk.headers
     t = session()
     out = ok(t, f"load {path}")
@@ -313,3 +317,25 @@ def test_seat_view_game_started_and_deal_hide_secrets(seat: int) -> None:
     hands = out[1].split("hands=")[1].split()[0].split("/")
     assert [h == "?" for h in hands] == [i != seat for i in range(3)]
     assert "aside=?" in out[1]
+
+
+def test_a_view_seat_the_new_game_lacks_is_refused() -> None:
+    s = session()
+    ok(s, "view 3")
+    assert "seats 0 to 1" in error(s, "newgame players=2 rounds=1 seed=1", "config")
+    ok(s, "newgame players=4 rounds=1 seed=1")
+
+
+def test_seeded_games_commit_to_the_seed_and_reveal_it_at_the_end() -> None:
+    s = session(seat=0)
+    out = ok(s, "newgame players=2 rounds=1")
+    config = s.state.config
+    assert config.seed == 42 and config.nonce == NONCE
+    assert config.commit == commitment("xactika", 42, NONCE)
+    assert f"commit={config.commit}" in out[0]
+    assert "seed=" not in out[0] and "nonce=" not in out[0]
+    play_through(s, 3)
+    last = s.feed("log")[-2]
+    assert last.startswith("event ") and " game-over " in last
+    assert f"seed=42 nonce={NONCE}" in last
+    assert "commit" in error(s, f"newgame seed=1 nonce={NONCE} commit={'ab' * 32}", "config")

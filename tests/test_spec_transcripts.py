@@ -19,7 +19,8 @@ def transcripts() -> list[str]:
 
 def run(block: str) -> tuple[list[str], list[str]]:
     """(expected, actual) lines: input lines are echoed so both sides interleave."""
-    session = Session(clock=lambda: "2026-01-01T00:00:00Z", seeds=lambda: 42)
+    session = Session(clock=lambda: "2026-01-01T00:00:00Z", seeds=lambda: 42,
+                      nonces=lambda: "0" * 32)
     expected = block.splitlines()
     actual: list[str] = []
     for line in expected:
