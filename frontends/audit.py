@@ -2,16 +2,22 @@
 
 Exit status: 0 every log is clean, 1 some log has a violation or is unfinished, 2 some
 log could not be read at all (missing, not UTF-8, not a record). spec/TAMPER.md.
+Each log's report is written as soon as it is audited and then dropped, so auditing a
+hundred thousand logs takes no more memory than auditing one.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TextIO
 
-from xactika.protocol.audit import LogReport, audit_file, exit_code, summarize
+from xactika.protocol.audit import UNREADABLE, LogReport, Problem, Summary, audit_file
+
+RECORD_SUFFIXES = (".log", ".rec")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,10 +25,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="xactika audit",
         description="Check record files: every bid and card legal, every derived event as "
         "the rules compute it, headers consistent, the game complete, the hash chain and "
-        "the seed commitment intact. Problems are printed as FILE:LINE: REASON.",
+        "the seed commitment intact. Problems are printed as FILE:LINE: REASON. "
+        "A directory stands for every *.log and *.rec file under it.",
         epilog="exit status: 0 clean, 1 violations or unfinished games, 2 unreadable input",
     )
-    ap.add_argument("logs", nargs="+", metavar="LOG", help="record files ('-' for stdin)")
+    ap.add_argument("logs", nargs="+", metavar="LOG",
+                    help="record files or directories ('-' for stdin)")
     ap.add_argument("--json", action="store_true", help="print the report as one JSON object")
     ap.add_argument(
         "--strict", action="store_true",
@@ -33,34 +41,68 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def main(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(argv)
-    reports: list[LogReport] = []
-    for path in args.logs:
-        report = audit_file(path, strict=args.strict)
-        reports.append(report)
-        if not args.json:
-            print_report(report, quiet=args.quiet)
-    code = exit_code(reports)
-    summary = summarize(reports)
-    if args.json:
-        json.dump({"logs": [r.to_json() for r in reports], "summary": summary, "exit": code},
-                  sys.stdout, indent=1)
-        print()
-    elif not args.quiet:
-        print_summary(summary)
+def expand(paths: Iterable[str]) -> Iterator[str]:
+    """Paths, with each directory replaced by the record files under it (sorted)."""
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            yield path
+            continue
+        found = False
+        for folder, dirs, files in os.walk(path):
+            dirs.sort()
+            for name in sorted(files):
+                if name.endswith(RECORD_SUFFIXES):
+                    found = True
+                    yield os.path.join(folder, name)
+        if not found:
+            yield path  # audit_file reports it: a directory, not a record
+
+
+def reports(paths: Iterable[str], *, strict: bool = False) -> Iterator[LogReport]:
+    for path in expand(paths):
+        if os.path.isdir(path):
+            report = LogReport(path, status=UNREADABLE)
+            report.problems.append(Problem(0, "a directory with no record files "
+                                              f"({', '.join('*' + s for s in RECORD_SUFFIXES)})"))
+            yield report
+        else:
+            yield audit_file(path, strict=strict)
+
+
+def run(paths: Iterable[str], out: TextIO, *, as_json: bool = False, strict: bool = False,
+        quiet: bool = False) -> int:
+    """Audit and report, one log at a time; returns the exit status."""
+    summary = Summary()
+    if as_json:
+        out.write('{"logs": [')
+    for n, report in enumerate(reports(paths, strict=strict)):
+        summary.add(report)
+        if as_json:
+            out.write(("\n " if n == 0 else ",\n ") + json.dumps(report.to_json()))
+        else:
+            print_report(report, out, quiet=quiet)
+    code = summary.exit_code
+    if as_json:
+        out.write(f'\n],\n "summary": {json.dumps(summary.to_json())},\n "exit": {code}}}\n')
+    elif not quiet:
+        print_summary(summary, out)
     return code
 
 
-def print_report(report: LogReport, *, quiet: bool = False) -> None:
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
+    return run(args.logs, sys.stdout, as_json=args.json, strict=args.strict, quiet=args.quiet)
+
+
+def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None:
     for p in report.problems:
-        print(f"{report.file}:{p.line}: {p.reason}")
+        print(f"{report.file}:{p.line}: {p.reason}", file=out)
     if report.dropped:
-        print(f"{report.file}: ... and {report.dropped} more problems")
+        print(f"{report.file}: ... and {report.dropped} more problems", file=out)
     if quiet:
         return
     if report.game is None:
-        print(f"{report.file}: {report.status}")
+        print(f"{report.file}: {report.status}", file=out)
         return
     facts = [f"{report.game} {report.mode}", f"{report.players} players",
              f"{report.rounds} rounds", f"{report.events} events"]
@@ -79,20 +121,18 @@ def print_report(report: LogReport, *, quiet: bool = False) -> None:
         line += f"\n  totals: {scores}"
     if report.head is not None:
         line += f"\n  head: {report.head}"
-    print(line)
+    print(line, file=out)
 
 
-def print_summary(summary: dict[str, object]) -> None:
-    s = summary
+def print_summary(s: Summary, out: TextIO) -> None:
     print(
-        f"audited {s['logs']} logs: {s['games']} games ({s['complete']} clean and complete, "
-        f"{s['unfinished']} unfinished, {s['invalid']} invalid, {s['unreadable']} unreadable), "
-        f"{s['events']} events, {s['rounds']} rounds, {s['problems']} problems"
+        f"audited {s.logs} logs: {s.games} games ({s.complete} clean and complete, "
+        f"{s.unfinished} unfinished, {s.invalid} invalid, {s.unreadable} unreadable), "
+        f"{s.events} events, {s.rounds} rounds, {s.problems} problems",
+        file=out,
     )
-    players = s["players"]
-    assert isinstance(players, dict)
-    if players:
-        width = max(6, *(len(n) for n in players))
-        print(f"  {'player':<{width}}  games  wins  points")
-        for name, p in players.items():
-            print(f"  {name:<{width}}  {p['games']:>5}  {p['wins']:>4}  {p['points']:>6}")
+    if s.players:
+        width = max(6, *(len(n) for n in s.players))
+        print(f"  {'player':<{width}}  games  wins  points", file=out)
+        for name, p in s.players.items():
+            print(f"  {name:<{width}}  {p.games:>5}  {p.wins:>4}  {p.points:>6}", file=out)

@@ -24,6 +24,7 @@ from xactika.core.check import LogCheck
 from xactika.core.errors import InvalidEvent, XactikaError
 from xactika.core.table import (
     Config,
+    Dealt,
     Event,
     GameOver,
     GameStarted,
@@ -268,6 +269,12 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool) -> Non
             report.add(lineno, f"unreadable event: {exc}")
             rules_ok = False
             continue
+        hidden = _hidden(event)
+        if hidden is not None:
+            report.add(lineno, f"{hidden}: this is one seat's view of the game; only a full "
+                       "record can be audited")
+            rules_ok = False
+            continue
         try:
             check = check.apply(event)
         except InvalidEvent as exc:
@@ -281,7 +288,7 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool) -> Non
         if not headers:
             raise Unreadable(report.lines, "not a record: no header or event lines")
         report.add(report.lines, "unfinished: the record has headers but no events")
-    report.head = chain.head if report.signed else None
+    report.head = chain.head if report.signed and chain_ok else None
     if not report.signed and first_event:
         _note(report, first_event, strict, "unsigned: the record carries no hash chain")
     if first_event and check.state.phase != "new" and not report.committed:
@@ -296,6 +303,16 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool) -> Non
             report.status = INVALID
         elif reasons:
             report.status = UNFINISHED
+
+
+def _hidden(event: Event) -> str | None:
+    """What a seat's view hides, where an event shows it is one."""
+    if isinstance(event, Dealt) and (event.aside is None or None in event.hands):
+        return "hands are hidden (?)"
+    if isinstance(event, GameStarted) and event.config.seed is None \
+            and event.config.deals is None:
+        return "game-started has no seed= and no deals="
+    return None
 
 
 def _note(report: LogReport, line: int, strict: bool, text: str) -> None:
@@ -357,37 +374,64 @@ class PlayerTotals:
     points: int = 0
 
 
-def summarize(reports: list[LogReport]) -> dict[str, Any]:
-    """Totals over many logs: games, events, rounds, and each player's results.
+@attrs.define
+class Summary:
+    """Totals over many logs, kept as running sums so that auditing stays flat in memory.
 
     A player is a seat name from the ``seats`` header (``seat N`` without one); only
-    complete, valid games count towards the players' games, wins and points.
+    clean, complete games count towards the players' games, wins and points.
     """
-    players: dict[str, PlayerTotals] = {}
-    for r in reports:
+
+    logs: int = 0
+    games: int = 0
+    complete: int = 0
+    unfinished: int = 0
+    invalid: int = 0
+    unreadable: int = 0
+    events: int = 0
+    rounds: int = 0
+    problems: int = 0
+    players: dict[str, PlayerTotals] = attrs.Factory(dict)
+
+    def add(self, r: LogReport) -> None:
+        self.logs += 1
+        self.games += r.game is not None
+        self.complete += r.status == OK
+        self.unfinished += r.status == UNFINISHED
+        self.invalid += r.status == INVALID
+        self.unreadable += r.status == UNREADABLE
+        self.events += r.events
+        self.rounds += r.rounds
+        self.problems += len(r.problems) + r.dropped
         if r.status != OK or r.totals is None:
-            continue
+            return
         for seat, name in enumerate(r.names()):
-            p = players.setdefault(name, PlayerTotals())
+            p = self.players.setdefault(name, PlayerTotals())
             p.games += 1
             p.points += r.totals[seat] if seat < len(r.totals) else 0
             p.wins += 1 if r.winners is not None and seat in r.winners else 0
-    return {
-        "logs": len(reports),
-        "games": sum(1 for r in reports if r.game is not None),
-        "complete": sum(1 for r in reports if r.status == OK),
-        "unfinished": sum(1 for r in reports if r.status == UNFINISHED),
-        "invalid": sum(1 for r in reports if r.status == INVALID),
-        "unreadable": sum(1 for r in reports if r.status == UNREADABLE),
-        "events": sum(r.events for r in reports),
-        "rounds": sum(r.rounds for r in reports),
-        "problems": sum(len(r.problems) + r.dropped for r in reports),
-        "players": {name: attrs.asdict(p) for name, p in players.items()},
-    }
+
+    @property
+    def exit_code(self) -> int:
+        """2 if any log is unreadable, else 1 if any has a problem, else 0."""
+        if self.unreadable:
+            return 2
+        return 1 if self.logs != self.complete else 0
+
+    def to_json(self) -> dict[str, Any]:
+        out = attrs.asdict(self)
+        return out
 
 
-def exit_code(reports: list[LogReport]) -> int:
-    """2 if any log is unreadable, else 1 if any has a problem, else 0."""
-    if any(r.status == UNREADABLE for r in reports):
-        return 2
-    return 1 if any(r.status != OK for r in reports) else 0
+def summarize(reports: Iterable[LogReport]) -> dict[str, Any]:
+    summary = Summary()
+    for r in reports:
+        summary.add(r)
+    return summary.to_json()
+
+
+def exit_code(reports: Iterable[LogReport]) -> int:
+    summary = Summary()
+    for r in reports:
+        summary.add(r)
+    return summary.exit_code

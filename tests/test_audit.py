@@ -123,6 +123,7 @@ def test_a_violation_is_named_and_the_chain_still_checked(
     assert problems[1] == (f"{path}:{later + 1}: hash chain broken at this line: it, or a line "
                            "or header before it, was changed, removed, added or moved")
     assert "events not judged after the first violation" in out
+    assert "head:" not in out  # a broken chain has no head to publish
     assert audit_file(str(path)).status == INVALID
 
 
@@ -203,10 +204,12 @@ def test_missing_files_and_mixed_results(tmp_path: Path,
     good = tmp_path / "good.log"
     write_game(good, Config(mode="win", players=2, rounds=1, seed=1))
     missing = tmp_path / "missing.log"
-    code, out = run(capsys, str(good), str(missing), str(tmp_path))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, out = run(capsys, str(good), str(missing), str(empty))
     assert code == 2
     assert f"{missing}:0: cannot read" in out and "No such file" in out
-    assert f"{tmp_path}:0: " in out
+    assert f"{empty}:0: a directory with no record files (*.log, *.rec)" in out
     assert f"{good}: ok (" in out
     # the JSON report carries the same facts
     code, out = run(capsys, "--json", str(good), str(missing))
@@ -235,3 +238,30 @@ def test_audit_streams_in_constant_memory(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert report.status == OK and report.lines > 100_000
     assert peak < 2_000_000, peak
+
+
+def test_a_directory_stands_for_its_records(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "games" / "b").mkdir(parents=True)
+    write_game(tmp_path / "games" / "2.log", Config(mode="win", players=2, rounds=1, seed=1))
+    write_game(tmp_path / "games" / "b" / "1.rec", Config(mode="win", players=2, rounds=1,
+                                                          seed=2))
+    (tmp_path / "games" / "notes.txt").write_text("not a record", encoding="utf-8")
+    code, out = run(capsys, "--json", str(tmp_path / "games"))
+    report = json.loads(out)
+    assert code == 0
+    assert [r["file"] for r in report["logs"]] == [str(tmp_path / "games" / "2.log"),
+                                                   str(tmp_path / "games" / "b" / "1.rec")]
+
+
+def test_a_seats_view_is_not_mistaken_for_a_forgery(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from xactika.core.views import visible
+
+    config = commit_config(Config(mode="win", players=3, rounds=1, seed=6))
+    _, events = self_play(config, [RandomAgent(s) for s in range(3)])
+    path = tmp_path / "seat1.log"
+    path.write_text(format_record([], [visible(e, 1) for e in events]), encoding="utf-8")
+    code, out = run(capsys, str(path))
+    assert code == 1
+    assert "game-started has no seed= and no deals=: this is one seat's view of the game" in out

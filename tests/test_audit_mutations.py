@@ -18,6 +18,8 @@ from collections.abc import Iterator
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from xactika.core import Config, RandomAgent
 from xactika.core.agents import self_play
@@ -223,3 +225,23 @@ def test_every_truncation_is_reported_unfinished(config: Config) -> None:
     # a cut in the middle of a line (a crash mid-write) is never complete either
     partial = [*lines[:-1], lines[-1][:40]]
     assert audit_lines(partial, "cut").status != OK
+
+
+SMALL = record_text(Config(game="xactika", mode="bid", players=2, rounds=1, seed=3))
+
+
+@given(st.data())
+def test_any_changed_byte_is_flagged_and_never_crashes(data: st.DataObject) -> None:
+    raw = bytearray(SMALL.encode("utf-8"))
+    at = data.draw(st.integers(0, len(raw) - 1))
+    value = data.draw(st.integers(0, 255).filter(lambda b: b != raw[at]))
+    raw[at] = value
+    report = audit_lines(bytes(raw).splitlines(keepends=True), "flipped")
+    assert report.status != OK
+    assert report.problems
+
+
+@given(st.lists(st.binary(max_size=80), max_size=30))
+def test_garbage_never_crashes(lines: list[bytes]) -> None:
+    report = audit_lines([*SMALL.encode().splitlines(keepends=True)[:9], *lines], "junk")
+    assert report.status != OK

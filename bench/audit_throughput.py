@@ -1,0 +1,149 @@
+"""Audit throughput and memory (issue 6). Run by hand: ``python bench/audit_throughput.py``.
+
+1. Throughput: ``xactika audit``'s engine (every event decided again, the hash chain
+   and the seed commitment checked) in events per second, on seeded 4-player, 8-round
+   Play to Bid games it generates, against python-chess reading and validating PGN
+   (every SAN move parsed against the board) in moves per second, on random games it
+   generates, measured in the same run. The target is a ratio of at least 4.
+2. Memory: peak resident memory of a fresh process auditing 1,000 and 100,000 logs
+   (a pool of short games, audited over and over); it must stay flat.
+
+python-chess is in the ``bench`` extra: ``pip install -e '.[bench]'``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import itertools
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from xactika.core import Config, RandomAgent
+from xactika.core.agents import self_play
+from xactika.frontends.audit import run
+from xactika.protocol.records import format_record
+from xactika.protocol.tamper import commit_config
+
+
+def write_games(folder: Path, count: int, *, players: int, rounds: int) -> list[str]:
+    paths = []
+    for seed in range(count):
+        config = commit_config(Config(mode="bid", players=players, rounds=rounds, seed=seed))
+        _, events = self_play(config, [RandomAgent(seed * 10 + s) for s in range(players)])
+        path = folder / f"g{seed:05d}.log"
+        headers = [("game", "xactika"), ("mode", "bid"), ("players", str(players)),
+                   ("seats", ",".join(f"bot{s}" for s in range(players)))]
+        path.write_text(format_record(headers, events), encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def audit_rate(paths: list[str]) -> tuple[float, int]:
+    with open(os.devnull, "w") as sink:
+        start = time.perf_counter()
+        code = run(paths, sink, quiet=True)
+        elapsed = time.perf_counter() - start
+    assert code == 0, "the generated games must audit clean"
+    events = sum(sum(1 for ln in open(p, encoding="utf-8") if ln.startswith("event "))
+                 for p in paths)
+    return events / elapsed, events
+
+
+def chess_pgn(count: int, seed: int = 1) -> tuple[str, int]:
+    import chess
+    import chess.pgn
+
+    rng = random.Random(seed)
+    out = io.StringIO()
+    moves = 0
+    for n in range(count):
+        board = chess.Board()
+        game = chess.pgn.Game()
+        game.headers["Event"] = f"bench {n}"
+        node: chess.pgn.GameNode = game
+        while not board.is_game_over() and board.ply() < 200:
+            move = rng.choice(list(board.legal_moves))
+            node = node.add_variation(move)
+            board.push(move)
+            moves += 1
+        game.headers["Result"] = board.result(claim_draw=True)
+        print(game, file=out, end="\n\n")
+    return out.getvalue(), moves
+
+
+def chess_rate(pgn: str, moves: int) -> float:
+    import chess.pgn
+
+    start = time.perf_counter()
+    handle = io.StringIO(pgn)
+    seen = 0
+    while True:
+        game = chess.pgn.read_game(handle)
+        if game is None:
+            break
+        assert not game.errors, game.errors  # read_game played every SAN move on a board
+        seen += sum(1 for _ in game.mainline_moves())
+    elapsed = time.perf_counter() - start
+    assert seen == moves
+    return moves / elapsed
+
+
+def child(pool_dir: str, count: int) -> None:
+    """Audit ``count`` logs cycling through the pool; print the peak RSS in KiB."""
+    pool = sorted(str(p) for p in Path(pool_dir).glob("*.log"))
+    paths = itertools.islice(itertools.cycle(pool), count)
+    with open(os.devnull, "w") as sink:
+        code = run(paths, sink, quiet=False)
+    assert code == 0
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100, help="Xactika games for throughput")
+    ap.add_argument("--chess-games", type=int, default=300, help="chess games for the peer")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each; the best counts")
+    ap.add_argument("--memory", default="1000,100000",
+                    help="log counts for the memory test ('' to skip)")
+    ap.add_argument("--child", nargs=2, metavar=("POOL", "COUNT"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        child(args.child[0], int(args.child[1]))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        paths = write_games(folder, args.games, players=4, rounds=8)
+        pgn, moves = chess_pgn(args.chess_games)
+        ours = theirs = 0.0
+        for _ in range(args.repeat):  # interleaved, best of each: fair on a busy machine
+            rate, events = audit_rate(paths)
+            ours = max(ours, rate)
+            theirs = max(theirs, chess_rate(pgn, moves))
+        print(f"audit:       {events:>8} events in {args.games} games: {ours:>10,.0f} events/s")
+        print(f"python-chess {moves:>8} moves in {args.chess_games} games: "
+              f"{theirs:>10,.0f} moves/s (PGN read + SAN validated)")
+        print(f"ratio:       {ours / theirs:.2f}x (target >= 4x)")
+        if not args.memory:
+            return
+        pool = folder / "pool"
+        pool.mkdir()
+        write_games(pool, 50, players=2, rounds=1)
+        for count in (int(c) for c in args.memory.split(",")):
+            start = time.perf_counter()
+            done = subprocess.run([sys.executable, __file__, "--child", str(pool), str(count)],
+                                  capture_output=True, text=True, check=True)
+            elapsed = time.perf_counter() - start
+            peak = int(done.stdout.split()[-1])
+            print(f"memory:      {count:>8} logs audited: peak RSS {peak / 1024:7.1f} MiB "
+                  f"({elapsed:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
