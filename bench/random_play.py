@@ -13,6 +13,12 @@ with the same cheap ``random()`` arithmetic, so the harness costs the same on ea
 
 Run by hand (not a test): ``.venv/bin/python bench/random_play.py [--seconds 3] [--repeat 3]``.
 OpenSpiel is optional: ``pip install -e '.[bench]'`` (package ``open_spiel``).
+
+Where our time goes (cProfile, 2026-11): a hand is 36 commands and 46 events, so about
+46 frozen ``State`` objects (17 fields, ~0.9 us each to build), 46 events, 36 ``Legal``
+and 36 commands, plus the shuffle (~10 us). OpenSpiel's loop does its state changes in
+C++; ours builds every state and event as an immutable Python object, which is the
+price of the fold, and sets the floor well below OpenSpiel's rate.
 """
 
 from __future__ import annotations
@@ -81,7 +87,7 @@ def ours_agent_hands(budget: float, seed: int = 0) -> tuple[int, float]:
 
 def openspiel_hands(budget: float, seed: int = 0) -> tuple[int, float] | None:
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return None
     game = pyspiel.load_game(

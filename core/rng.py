@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from operator import lt
 from collections.abc import Sequence
+from operator import lt
 from typing import TypeVar
 
 T = TypeVar("T")

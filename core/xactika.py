@@ -165,6 +165,11 @@ class Xactika(TrickGame):
 
     def validate(self, config: Config) -> None:
         super().validate(config)
+        if config.target is not None:
+            raise ConfigError(
+                f"xactika has no target score (target={config.target}): a game is a fixed "
+                "number of rounds; set rounds instead"
+            )
         if config.seed is None and config.deals is not None and len(config.deals) < config.rounds:
             raise ConfigError(
                 f"{len(config.deals)} preset deals for {config.rounds} rounds: give a deal "
@@ -212,14 +217,14 @@ class Xactika(TrickGame):
         if config.seed is None:
             raise ConfigError(f"no preset deal and no seed for round {round_no}")
         deck = shuffled(DECK, deal_key(self.name, config.seed, round_no))
-        dealt = HAND_SIZE * n
+        count = HAND_SIZE * n
         # One card at a time clockwise from the dealer's left: deck[i] goes to seat
         # (dealer + 1 + i) % n, so seat s gets every n-th card from (s - dealer - 1) % n.
         hands = tuple(
-            tuple(sorted(deck[(seat - dealer - 1) % n : dealt : n], key=_SORT_KEY))
+            tuple(sorted(deck[(seat - dealer - 1) % n : count : n], key=_SORT_KEY))
             for seat in range(n)
         )
-        return Dealt(0, round_no, dealer, hands, tuple(deck[dealt:]))
+        return Dealt(0, round_no, dealer, hands, tuple(deck[count:]))
 
     def has_bidding(self, config: Config) -> bool:
         return config.mode == "bid"
