@@ -11,6 +11,7 @@ from .table import (
     Command,
     Config,
     Event,
+    GameStarted,
     Legal,
     Play,
     State,
@@ -78,22 +79,104 @@ def self_play(config: Config, agents: Sequence[Agent]) -> tuple[State, list[Even
 
 
 AgentFactory = Callable[[int | None], Agent]
-_AGENTS: dict[str, AgentFactory] = {}
+_AGENTS: dict[str, dict[str | None, AgentFactory]] = {}
 
 
-def register_agent(name: str, factory: AgentFactory) -> None:
-    """Make a built-in bot available by name (REPL seats, `xactika bot NAME`)."""
-    _AGENTS[name] = factory
+def register_agent(name: str, factory: AgentFactory, game: str | None = None) -> None:
+    """Make a built-in bot available by name (REPL seats, `xactika bot NAME`).
+
+    ``game`` names the game this implementation plays; ``None`` is the fallback for any
+    game without one of its own. One name may so have a different bot per game.
+    """
+    _AGENTS.setdefault(name, {})[game] = factory
 
 
-def make_agent(name: str, seed: int | None = None) -> Agent:
+def agent_factory(name: str, game: str | None) -> AgentFactory:
+    """The implementation of bot ``name`` for ``game``: its own, else the game-agnostic one,
+    else the random bot (a name registered only for other games still plays legally)."""
+    impls = _known(name)
+    found = impls.get(game) if game is not None else None
+    return found or impls.get(None) or RandomAgent
+
+
+def _known(name: str) -> dict[str | None, AgentFactory]:
     try:
-        factory = _AGENTS[name]
+        return _AGENTS[name]
     except KeyError:
         raise ValueError(
             f"unknown bot {name!r}: expected one of {', '.join(agent_names())}"
         ) from None
-    return factory(seed)
+
+
+def make_agent(name: str, seed: int | None = None, game: str | None = None) -> Agent:
+    """Bot ``name``; with ``game`` unknown and per-game implementations registered, an
+    agent that picks the implementation when it first learns the game."""
+    impls = _known(name)
+    if game is not None or set(impls) == {None}:
+        return agent_factory(name, game)(seed)
+    return ByGame(name, seed)
+
+
+class ByGame:
+    """Stands for bot ``name`` until the game is known (the first ``game-started`` event
+    or the first view), then forwards to that game's implementation. A new game of
+    another kind gets a fresh implementation."""
+
+    def __init__(self, name: str, seed: int | None = None) -> None:
+        _known(name)
+        self.name = name
+        self.seed = seed
+        self.game: str | None = None
+        self.impl: Agent | None = None
+        self._pending: list[tuple[int, Event]] = []
+        self._think_ms: float | None = None
+
+    @property
+    def think_ms(self) -> float | None:
+        """The think-time budget, passed on to implementations that have one."""
+        return getattr(self.impl, "think_ms", self._think_ms)
+
+    @think_ms.setter
+    def think_ms(self, value: float | None) -> None:
+        self._think_ms = value
+        if value is not None and hasattr(self.impl, "think_ms"):
+            setattr(self.impl, "think_ms", value)  # noqa: B010 (budgeted agents)
+
+    def _for(self, game: str) -> Agent:
+        if self.impl is None or game != self.game:
+            self.impl = agent_factory(self.name, game)(self.seed)
+            self.game = game
+            if self._think_ms is not None and hasattr(self.impl, "think_ms"):
+                setattr(self.impl, "think_ms", self._think_ms)  # noqa: B010
+            pending, self._pending = self._pending, []
+            for seat, event in pending:
+                self._forward(seat, event)
+        return self.impl
+
+    def _forward(self, seat: int, event: Event) -> None:
+        observe = getattr(self.impl, "observe", None)
+        if observe is not None:
+            observe(seat, event)
+
+    def observe(self, seat: int, event: Event) -> None:
+        if isinstance(event, GameStarted):
+            self._for(event.config.game)
+        if self.impl is None:
+            self._pending.append((seat, event))
+        else:
+            self._forward(seat, event)
+
+    def choose(self, view: SeatView, legal: Legal) -> Command:
+        return self._for(view.config.game).choose(view, legal)
+
+    def explain(self, view: SeatView, legal: Legal) -> tuple[Command, str]:
+        """The implementation's move and reason; no reason where it gives none."""
+        impl = self._for(view.config.game)
+        explain = getattr(impl, "explain", None)
+        if explain is not None:
+            command, reason = explain(view, legal)
+            return command, str(reason)
+        return impl.choose(view, legal), ""
 
 
 def agent_names() -> tuple[str, ...]:
