@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 from . import dix as _dix  # noqa: F401  (registers Dix)
-from . import dixbot as _dixbot  # noqa: F401  (registers Dix's "heuristic" bot)
-from . import heuristic as _heuristic  # noqa: F401  (registers the "heuristic" bot)
-from . import search as _search  # noqa: F401  (registers the "strong" bot)
 from . import xactika as _xactika  # noqa: F401  (registers the game)
 from .agents import Agent, RandomAgent
 from .errors import (

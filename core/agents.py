@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -99,7 +100,22 @@ def agent_factory(name: str, game: str | None) -> AgentFactory:
     return found or impls.get(None) or RandomAgent
 
 
+# Modules that register built-in bots. They are imported on first use, not with the
+# core, so that `xactika engine` and `xactika bot random` start fast.
+BOT_MODULES = ("xactika.core.heuristic", "xactika.core.search", "xactika.core.dixbot")
+_loaded = False
+
+
+def _load_bots() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for module in BOT_MODULES:
+            importlib.import_module(module)
+
+
 def _known(name: str) -> dict[str | None, AgentFactory]:
+    _load_bots()
     try:
         return _AGENTS[name]
     except KeyError:
@@ -180,6 +196,7 @@ class ByGame:
 
 
 def agent_names() -> tuple[str, ...]:
+    _load_bots()
     return tuple(sorted(_AGENTS))
 
 
