@@ -69,6 +69,7 @@ from xactika.protocol.client import (
     PlayerProcess,
 )
 from xactika.protocol.records import RecordError, format_record, read_record
+from xactika.protocol.tamper import commit_config
 
 SETTINGS_FILE = "match.json"
 DEALS_FILE = "deals.txt"
@@ -206,7 +207,8 @@ class Runner:
     def play(self, game: GameSpec) -> GameResult:
         s = self.settings
         started = dt.datetime.now(dt.UTC)
-        config = self.deals.with_mode(game.deal, s.mode)
+        # seeded deals commit to their seed, revealed at game-over (spec/TAMPER.md)
+        config = commit_config(self.deals.with_mode(game.deal, s.mode))
         rules = game_rules(config.game)
         bots = [s.bots[b] for b in game.seats]
         n = config.players

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from xactika.core.agents import Agent, agent_names, make_agent
 from xactika.core.errors import XactikaError
 from xactika.core.table import Config, Event, game_rules, start
+from xactika.protocol.tamper import commit_config
 
 from . import render
 from .repl_session import (
@@ -175,7 +176,8 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
         events, saved = _load(args.load)
         config = events[0].config
     else:
-        config = _config(args)
+        # a seeded game commits to its seed, revealed at game-over (spec/TAMPER.md)
+        config = commit_config(_config(args))
         events = start(config)
         saved = None
     bot = args.bots or default_bot()
