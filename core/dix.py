@@ -20,7 +20,6 @@ from .table import (
     Config,
     Dealt,
     Event,
-    PresetDeal,
     State,
     Trick,
     TrickGame,
@@ -222,6 +221,9 @@ class Dix(TrickGame):
     min_players = 2
     max_players = 2
     default_rounds = 1
+    deck = DECK
+    card_type = DixCard
+    rest_order = ", the turned-up card first"
 
     def validate(self, config: Config) -> None:
         super().validate(config)
@@ -239,31 +241,8 @@ class Dix(TrickGame):
                     f"not {len(config.deals)}"
                 )
 
-    def check_preset(self, config: Config, preset: PresetDeal, round_no: int) -> None:
-        where = f"preset deal for round {round_no}"
-        size = HAND_SIZE.get(config.mode, HAND_SIZE["draw"])
-        if len(preset.hands) != config.players:
-            raise ConfigError(f"{where} has {len(preset.hands)} hands, expected {config.players}")
-        seen: set[DixCard] = set()
-        for seat, hand in enumerate(preset.hands):
-            if len(hand) != size:
-                raise ConfigError(
-                    f"{where}: seat {seat} has {len(hand)} cards, expected {size} "
-                    f"in {config.mode} mode"
-                )
-            for card in hand:
-                if not isinstance(card, DixCard):
-                    raise ConfigError(f"{where}: {card!r} is not a Dix card")
-                if card in seen:
-                    raise ConfigError(f"{where}: {card} is dealt twice")
-                seen.add(card)
-        if preset.rest is not None:
-            undealt = set(DECK) - seen
-            if set(preset.rest) != undealt or len(preset.rest) != len(undealt):
-                raise ConfigError(
-                    f"{where}: the rest must be exactly the {len(undealt)} undealt cards, "
-                    "each once, the turned-up card first"
-                )
+    def hand_size(self, config: Config) -> int:
+        return HAND_SIZE.get(config.mode, HAND_SIZE["draw"])
 
     def deal(self, config: Config, round_no: int, dealer: int) -> Dealt:
         """Hands, then the turned-up card, then the stock in draw order (spec/DIX.md)."""

@@ -306,8 +306,43 @@ class TrickGame:
             for i, preset in enumerate(config.deals):
                 self.check_preset(config, preset, i + 1)
 
+    # what a preset deal is checked against; a game without a deck takes no presets
+    deck: ClassVar[tuple[Any, ...]] = ()
+    card_type: ClassVar[type] = object
+    rest_order: ClassVar[str] = ""  # how the rest is ordered, for the error message
+
+    def hand_size(self, config: Config) -> int:
+        raise NotImplementedError
+
     def check_preset(self, config: Config, preset: PresetDeal, round_no: int) -> None:
-        raise ConfigError(f"{self.name} does not take preset deals")
+        """Every seat holds a full hand of this game's cards, each card once, and the
+        rest, when given, is exactly the undealt cards."""
+        if not self.deck:
+            raise ConfigError(f"{self.name} does not take preset deals")
+        where = f"preset deal for round {round_no}"
+        if len(preset.hands) != config.players:
+            raise ConfigError(f"{where} has {len(preset.hands)} hands, expected {config.players}")
+        size = self.hand_size(config)
+        seen: set[Card] = set()
+        for seat, hand in enumerate(preset.hands):
+            if len(hand) != size:
+                raise ConfigError(
+                    f"{where}: seat {seat} has {len(hand)} cards, expected {size} "
+                    f"in {config.mode} mode"
+                )
+            for card in hand:
+                if not isinstance(card, self.card_type):
+                    raise ConfigError(f"{where}: {card!r} is not a {self.name} card")
+                if card in seen:
+                    raise ConfigError(f"{where}: {card} is dealt twice")
+                seen.add(card)
+        if preset.rest is not None:
+            undealt = set(self.deck) - seen
+            if set(preset.rest) != undealt or len(preset.rest) != len(undealt):
+                raise ConfigError(
+                    f"{where}: the rest must be exactly the {len(undealt)} undealt cards, "
+                    f"each once{self.rest_order}"
+                )
 
     # -- dealing
     def deal(self, config: Config, round_no: int, dealer: int) -> Dealt:

@@ -14,7 +14,6 @@ from .rng import deal_key, shuffled
 from .table import (
     Config,
     Dealt,
-    PresetDeal,
     State,
     TrickGame,
     register_game,
@@ -162,6 +161,8 @@ class Xactika(TrickGame):
     min_players = 2
     max_players = 10
     default_rounds = 8
+    deck = DECK
+    card_type = Card
 
     def validate(self, config: Config) -> None:
         super().validate(config)
@@ -176,33 +177,8 @@ class Xactika(TrickGame):
                 "for every round, or a seed for the rounds after the last preset deal"
             )
 
-    def check_preset(self, config: Config, preset: PresetDeal, round_no: int) -> None:
-        if len(preset.hands) != config.players:
-            raise ConfigError(
-                f"preset deal for round {round_no} has {len(preset.hands)} hands, "
-                f"expected {config.players}"
-            )
-        seen: set[Card] = set()
-        for seat, hand in enumerate(preset.hands):
-            if len(hand) != HAND_SIZE:
-                raise ConfigError(
-                    f"preset deal for round {round_no}: seat {seat} has {len(hand)} "
-                    f"cards, expected {HAND_SIZE}"
-                )
-            for card in hand:
-                if not isinstance(card, Card):
-                    raise ConfigError(f"preset deal for round {round_no}: {card!r} is not a card")
-                if card in seen:
-                    raise ConfigError(
-                        f"preset deal for round {round_no}: {card} is dealt twice"
-                    )
-                seen.add(card)
-        if preset.rest is not None:
-            if set(preset.rest) != set(DECK) - seen or len(preset.rest) != len(DECK) - len(seen):
-                raise ConfigError(
-                    f"preset deal for round {round_no}: the rest must be exactly the "
-                    "undealt cards"
-                )
+    def hand_size(self, config: Config) -> int:
+        return HAND_SIZE
 
     def deal(self, config: Config, round_no: int, dealer: int) -> Dealt:
         n = config.players

@@ -208,7 +208,7 @@ def test_preset_deals_are_checked() -> None:
     twice = (good.hands[0], (good.hands[0][0], *good.hands[1][1:]), *good.hands[2:])
     with pytest.raises(ConfigError, match=f"{good.hands[0][0]} is dealt twice"):
         start(Config(deals=(PresetDeal(twice),)))
-    with pytest.raises(ConfigError, match="the rest must be exactly the undealt cards"):
+    with pytest.raises(ConfigError, match="the rest must be exactly the 49 undealt cards"):
         start(Config(deals=(PresetDeal(good.hands, rest=DECK[:5]),)))
 
 
