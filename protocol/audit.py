@@ -149,6 +149,8 @@ def bounded_lines(fh: IO[bytes]) -> Iterator[bytes]:
 # --------------------------------------------------------------------------- the audit
 
 
+BLANKS = " \t\r\n"
+
 HEADER_FIELDS = ("game", "mode", "players", "rounds", "dealer", "seed", "target", "nonce",
                  "commit")
 
@@ -227,10 +229,12 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool) -> Non
     last_line = 0
     for lineno, raw in enumerate(lines, 1):
         report.lines = lineno
-        text = _decode(raw, lineno).strip()
+        # only ASCII blanks are tolerated around a line: str.strip() would also eat
+        # control characters such as U+001C, which the hash chain must see
+        text = _decode(raw, lineno).strip(BLANKS)
         if not text or text.startswith("#"):
             continue
-        word = text.split(None, 1)[0]
+        word = text.replace("\t", " ").split(" ", 1)[0]
         if word == "header":
             if first_event:
                 report.add(lineno, "header after the first event line")
