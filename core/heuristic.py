@@ -111,7 +111,7 @@ def _trick_best(trick: Sequence[tuple[int, Card]], call: Call) -> int:
 class HeuristicAgent:
     """Bids by the encyclopedia's rule; leads and follows by the rule sheets' tips.
 
-    Deterministic: the seed is accepted for the registry's sake and only breaks no ties.
+    Deterministic in Xactika; the seed only drives the random fallback in other games.
     """
 
     name = "heuristic"
@@ -216,4 +216,4 @@ def _fallback(rng: random.Random, legal: Legal) -> Command:
     return Play(legal.seat or 0, card, rng.choice(legal.calls(card)))
 
 
-register_agent("heuristic", HeuristicAgent)
+register_agent("heuristic", HeuristicAgent, game="xactika")

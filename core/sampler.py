@@ -13,9 +13,10 @@ weights equal to those exact counts. Without voids there is a single type and th
 plain shuffle.
 
 When the programme would be too large (many seats, many voids: it is bounded by
-``max_work``), the sampler falls back to rejection from unconstrained shuffles and, if
-that keeps failing, to a random greedy fill that is consistent but not uniform; the test
-suite measures that fallback's bias on small cases (see tests/test_sampler.py).
+``max_work``; never seen in 4-player games), the sampler falls back to a Markov chain of
+random swaps started from a greedy fill: always consistent, uniform in the limit, and
+near-uniform after ``swaps`` steps; tests/test_sampler.py bounds its distance from
+uniform on small positions.
 """
 
 from __future__ import annotations
@@ -93,9 +94,11 @@ class DealSampler:
     """Draws consistent deals of ``hidden``. ``exact`` says whether they are uniform."""
 
     def __init__(self, hidden: Hidden, rng: random.Random | None = None,
-                 max_work: int = 200_000) -> None:
+                 max_work: int = 5_000, swaps: int | None = None) -> None:
         self.hidden = hidden
         self.rng = rng or random.Random()
+        self.swaps = 4 * len(hidden.cards) if swaps is None else swaps
+        self._chain: list[list[Card]] | None = None
         m = len(hidden.seats)
         if hidden.aside < 0:
             raise ValueError("the hidden hands hold more cards than are unseen")
@@ -216,23 +219,49 @@ class DealSampler:
         return tuple(tuple(h) for h in hands)
 
     def _sample_fallback(self) -> Deal:
+        """A random-swap Markov chain over consistent deals, started from a greedy fill.
+
+        Swapping two cards between holders (a hand or the aside) when the result is
+        still consistent is a symmetric proposal, so the chain's stationary law is the
+        uniform one; ``swaps`` steps separate two draws. The tests bound its distance
+        from uniform on small positions."""
         hidden = self.hidden
         rng = self.rng
-        cards = list(hidden.cards)
-        for _ in range(200):  # rejection: exact whenever it succeeds
-            rng.shuffle(cards)
-            deal, pos = [], 0
-            for size in hidden.sizes:
-                deal.append(tuple(cards[pos:pos + size]))
-                pos += size
-            out = tuple(deal)
-            if hidden.consistent(out):
-                return out
-        for _ in range(1000):  # greedy: consistent, biased (measured in the tests)
-            got = _greedy(hidden, rng)
-            if got is not None:
-                return got
-        raise ValueError("could not draw a consistent deal")
+        if self._chain is None:
+            for _ in range(1000):
+                start = _greedy(hidden, rng)
+                if start is not None:
+                    break
+            else:
+                raise ValueError("could not draw a consistent deal")
+            aside = set(hidden.cards) - {c for h in start for c in h}
+            self._chain = [list(h) for h in start] + [list(aside)]
+        holders = self._chain
+        m = len(hidden.seats)
+        sizes = [len(h) for h in holders]
+        total = sum(sizes)
+        for _ in range(self.swaps):
+            a = rng.randrange(total)
+            b = rng.randrange(total)
+            ha = _holder(sizes, a)
+            hb = _holder(sizes, b)
+            if ha == hb:
+                continue
+            ia = a - sum(sizes[:ha])
+            ib = b - sum(sizes[:hb])
+            ca, cb = holders[ha][ia], holders[hb][ib]
+            if (hb < m and not hidden.allows(hb, ca)) or (ha < m and not hidden.allows(ha, cb)):
+                continue
+            holders[ha][ia], holders[hb][ib] = cb, ca
+        return tuple(tuple(h) for h in holders[:m])
+
+
+def _holder(sizes: list[int], pos: int) -> int:
+    for i, size in enumerate(sizes):
+        if pos < size:
+            return i
+        pos -= size
+    raise IndexError(pos)
 
 
 def _greedy(hidden: Hidden, rng: random.Random) -> Deal | None:

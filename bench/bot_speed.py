@@ -1,0 +1,100 @@
+"""Decision times of the built-in bots, and the strong bot's simulator against the core.
+
+Run by hand (it takes about a minute):
+
+    .venv/bin/python bench/bot_speed.py [--deals 20] [--think-ms 100]
+
+It plays Play to Bid rounds (4 players: strong, heuristic, random, heuristic), times
+every decision of each bot and prints percentiles; the strong bot's p95 is the figure
+its budget promises (default 100 ms). Then it plays whole rounds with the heuristic on
+every seat twice: through the core (``step`` and ``view``) and through the strong bot's
+private simulator, and prints the ratio: the simulator is what makes search affordable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from xactika.core import (
+    Command,
+    Config,
+    Legal,
+    RandomAgent,
+    SeatView,
+    legal_actions,
+    new_game,
+    step,
+    view,
+)
+from xactika.core.agents import Agent, self_play
+from xactika.core.heuristic import HeuristicAgent
+from xactika.core.search import CARDS, MODE_BID, StrongAgent, fast_bid, legal_bids, playout
+
+
+class Timed:
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.times: list[float] = []
+
+    def choose(self, v: SeatView, legal: Legal) -> Command:
+        t = time.perf_counter()
+        cmd = self.agent.choose(v, legal)
+        self.times.append(time.perf_counter() - t)
+        return cmd
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return 1000 * xs[min(len(xs) - 1, int(p * len(xs)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--think-ms", type=float, default=100.0)
+    args = ap.parse_args()
+    bots = {
+        "strong": Timed(StrongAgent(1, think_ms=args.think_ms)),
+        "heuristic": Timed(HeuristicAgent()),
+        "random": Timed(RandomAgent(1)),
+    }
+    for deal in range(args.deals):
+        seats = [bots["strong"], bots["heuristic"], bots["random"], Timed(HeuristicAgent())]
+        k = deal % 4
+        seats = seats[k:] + seats[:k]
+        self_play(Config(mode="bid", rounds=1, seed=deal, dealer=deal % 4), seats)
+    print(f"decision time, ms ({args.deals} Play to Bid rounds, budget {args.think_ms:g} ms)")
+    print(f"{'bot':<10} {'n':>5} {'p50':>8} {'p90':>8} {'p95':>8} {'p99':>8} {'max':>8}")
+    for name, bot in bots.items():
+        t = bot.times
+        print(f"{name:<10} {len(t):>5} {pct(t, .5):8.2f} {pct(t, .9):8.2f} {pct(t, .95):8.2f} "
+              f"{pct(t, .99):8.2f} {1000 * max(t):8.2f}")
+
+    rounds = 200
+    t0 = time.perf_counter()
+    for seed in range(rounds):
+        state = new_game(Config(mode="bid", rounds=1, seed=seed))
+        agent = HeuristicAgent()
+        while (legal := legal_actions(state)).seat is not None:
+            state, _ = step(state, agent.choose(view(state, legal.seat or 0), legal))
+    core = (time.perf_counter() - t0) / rounds
+    rng = random.Random(0)
+    t0 = time.perf_counter()
+    reps = 20 * rounds
+    for _ in range(reps):
+        idx = list(range(len(CARDS)))
+        rng.shuffle(idx)
+        hands = [sorted(idx[8 * i: 8 * i + 8]) for i in range(4)]
+        bids: list[int | None] = [None] * 4
+        for s in (1, 2, 3, 0):
+            bids[s] = fast_bid(hands[s], legal_bids(bids, s, 0))
+        playout(hands, 1, -1, -1, 1, 0, [0] * 4, [b or 0 for b in bids], MODE_BID, 0, [0] * 4)
+    fast = (time.perf_counter() - t0) / reps
+    print(f"\na heuristic round: core {1e3 * core:.2f} ms, simulator {1e6 * fast:.0f} us, "
+          f"simulator/core speed ratio {core / fast:.0f}x")
+
+
+if __name__ == "__main__":
+    main()

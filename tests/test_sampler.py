@@ -1,0 +1,162 @@
+"""The sampler draws only consistent deals, and draws them uniformly (checked by
+enumerating every consistent deal of small positions)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from xactika.core import Call, Card, Config, RandomAgent, legal_actions, new_game, step, view
+from xactika.core.sampler import Deal, DealSampler, Hidden, _greedy, hidden_of
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in text.split())
+
+
+def calls(text: str) -> frozenset[Call]:
+    return frozenset(Call.parse(t) for t in text.split())
+
+
+def enumerate_deals(hidden: Hidden) -> list[Deal]:
+    """Every consistent deal, by brute force."""
+    out: list[Deal] = []
+
+    def rec(i: int, pool: tuple[Card, ...], acc: tuple[tuple[Card, ...], ...]) -> None:
+        if i == len(hidden.seats):
+            out.append(acc)
+            return
+        allowed = [c for c in pool if hidden.allows(i, c)]
+        for hand in combinations(allowed, hidden.sizes[i]):
+            rest = tuple(c for c in pool if c not in hand)
+            rec(i + 1, rest, (*acc, hand))
+
+    rec(0, hidden.cards, ())
+    return out
+
+
+def key(deal: Deal) -> tuple[frozenset[Card], ...]:
+    return tuple(frozenset(h) for h in deal)
+
+
+SMALL = [
+    # two seats with a void each: four types of card, one of them only seat 3 may hold
+    Hidden(cards("1112 2112 1212 1111 1123 1122 2221 3331"), (1, 2, 3), (2, 2, 1),
+           (calls("2st"), calls("1ba"), frozenset())),
+    # every seat void in something: 3331 can only be set aside
+    Hidden(cards("1112 2112 1212 1111 1123 1122 2221 3331 2321"), (1, 2, 3), (2, 2, 2),
+           (calls("2st 1cu"), calls("1ba"), calls("3ba"))),
+    # a bigger one: 1,008 deals, five cards set aside
+    Hidden(cards("1112 2112 1212 1111 1123 1122 2221 3331 2321 3113 2232"), (1, 2, 3),
+           (2, 2, 2), (calls("2st"), calls("1ba 3co"), frozenset())),
+    # two seats, one aside card, and a seat left only four cards it may hold
+    Hidden(cards("1112 2112 1212 1111 1123 1122 2221 3331"), (1, 2), (3, 4),
+           (calls("2st"), frozenset())),
+]
+
+
+@pytest.mark.parametrize("hidden", SMALL)
+def test_count_matches_enumeration(hidden: Hidden) -> None:
+    every = enumerate_deals(hidden)
+    assert len(every) == len({key(d) for d in every})
+    assert DealSampler(hidden, random.Random(0)).count() == len(every)
+
+
+@pytest.mark.parametrize("hidden", SMALL)
+def test_samples_are_uniform_over_consistent_deals(hidden: Hidden) -> None:
+    every = {key(d) for d in enumerate_deals(hidden)}
+    sampler = DealSampler(hidden, random.Random(12345))
+    assert sampler.exact
+    per = 30
+    draws = per * len(every)
+    seen = Counter(key(sampler.sample()) for _ in range(draws))
+    assert set(seen) <= every  # nothing inconsistent
+    chi2 = sum((seen[d] - per) ** 2 / per for d in every)
+    df = len(every) - 1
+    # a generous bound: about 6 standard deviations above the chi-square mean
+    assert chi2 < df + 6 * math.sqrt(2 * df), (chi2, df)
+    assert max(abs(seen[d] - per) for d in every) < 6 * math.sqrt(per)
+
+
+def test_biased_sampler_is_caught() -> None:
+    """The uniformity check has teeth: the greedy fill (the last-resort fallback) fails it,
+    and its bias stays within the bound the module documents."""
+    hidden = SMALL[0]
+    every = {key(d) for d in enumerate_deals(hidden)}
+    rng = random.Random(7)
+    per = 30
+    seen: Counter[tuple[frozenset[Card], ...]] = Counter()
+    while sum(seen.values()) < per * len(every):
+        got = _greedy(hidden, rng)
+        if got is not None:
+            assert hidden.consistent(got)
+            seen[key(got)] += 1
+    chi2 = sum((seen[d] - per) ** 2 / per for d in every)
+    df = len(every) - 1
+    assert chi2 > df + 6 * math.sqrt(2 * df)
+    total = sum(seen.values())
+    tv = 0.5 * sum(abs(seen[d] / total - 1 / len(every)) for d in every)
+    assert tv < 0.5
+
+
+@pytest.mark.parametrize("hidden", SMALL)
+def test_fallback_chain_is_close_to_uniform(hidden: Hidden) -> None:
+    """The swap chain (used when exact counting is too costly) passes the same test."""
+    every = {key(d) for d in enumerate_deals(hidden)}
+    sampler = DealSampler(hidden, random.Random(99), max_work=0)
+    assert not sampler.exact
+    per = 30 if len(every) < 200 else 8  # the chain is slower: fewer draws on the big one
+    seen = Counter(key(sampler.sample()) for _ in range(per * len(every)))
+    assert set(seen) <= every
+    chi2 = sum((seen[d] - per) ** 2 / per for d in every)
+    df = len(every) - 1
+    assert chi2 < df + 6 * math.sqrt(2 * df), (chi2, df)
+
+
+def test_fallback_stays_consistent() -> None:
+    hidden = SMALL[1]
+    sampler = DealSampler(hidden, random.Random(3), max_work=0)
+    assert not sampler.exact
+    for _ in range(200):
+        assert hidden.consistent(sampler.sample())
+
+
+def test_no_consistent_deal_is_an_error() -> None:
+    hidden = Hidden(cards("1112 2112"), (1,), (2,), (calls("2st"),))
+    with pytest.raises(ValueError, match="no deal"):
+        DealSampler(hidden)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_real_positions_sample_consistently(players: int) -> None:
+    """In played games the true deal is always consistent with the seat's knowledge (no
+    constraint is wrong) and every sample is consistent (no constraint is missed)."""
+    rng = random.Random(players)
+    for seed in range(4 if players < 6 else 1):
+        state = new_game(Config(mode="win", players=players, seed=seed, rounds=1))
+        agents = [RandomAgent(seed * 10 + s) for s in range(players)]
+        while True:
+            legal = legal_actions(state)
+            if legal.seat is None:
+                break
+            seat = legal.seat
+            v = view(state, seat)
+            hidden = hidden_of(v)
+            truth = tuple(state.hands[s] for s in hidden.seats)
+            assert hidden.consistent(truth)
+            assert set(hidden.cards).isdisjoint(v.hand)
+            sampler = DealSampler(hidden, rng)
+            for _ in range(3):
+                assert hidden.consistent(sampler.sample())
+            state, _ = step(state, agents[seat].choose(v, legal))
+
+
+def test_voids_are_exact_shape_counts() -> None:
+    """A seat that did not follow "2 stars" may still hold 1 or 3 stars."""
+    hidden = Hidden(cards("1112 1111 1113"), (1,), (1,), (calls("2st"),))
+    every = enumerate_deals(hidden)
+    assert {d[0] for d in every} == {cards("1111"), cards("1113")}

@@ -1,0 +1,181 @@
+"""The strong bot: its fast simulator keeps the rules, its rollout policy is the heuristic
+move for move, it sees nothing hidden, and it beats the random bot clearly."""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+import pytest
+
+from xactika.core import (
+    DECK,
+    Bid,
+    Config,
+    Play,
+    PresetDeal,
+    RandomAgent,
+    State,
+    legal_actions,
+    new_game,
+    step,
+    view,
+)
+from xactika.core.agents import make_agent, self_play
+from xactika.core.heuristic import HeuristicAgent, knowledge, wants_tricks
+from xactika.core.search import (
+    _MODES,
+    CALL_INDEX,
+    CALL_OF,
+    CARDS,
+    INDEX,
+    StrongAgent,
+    playout,
+    policy,
+)
+
+
+def _random_position(seed: int, mode: str, players: int) -> State:
+    """A state some random number of moves into a round (bids made at random)."""
+    rng = random.Random(seed)
+    state = new_game(Config(mode=mode, players=players, seed=seed, rounds=1))
+    agent = RandomAgent(seed)
+    stop = rng.randrange(0, 8 * players)
+    moves = 0
+    while True:
+        legal = legal_actions(state)
+        if legal.kind == "bid" or (legal.kind in ("lead", "play") and moves < stop):
+            state, _ = step(state, agent.choose(view(state, legal.seat or 0), legal))
+            moves += legal.kind != "bid"
+            continue
+        return state
+
+
+def _sim_inputs(state: State) -> tuple[list[list[int]], int, list[int]]:
+    played = 0
+    for trick in state.tricks:
+        for _, card in trick.plays:
+            played |= 1 << INDEX[card]
+    for _, card in state.trick:
+        played |= 1 << INDEX[card]
+    know = knowledge(view(state, 0))
+    voids = [sum(1 << CALL_INDEX[k] for k in v) for v in know.voids]
+    return [sorted(INDEX[c] for c in h) for h in state.hands], played, voids
+
+
+@pytest.mark.parametrize("mode", ["win", "lose", "bid"])
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_simulator_keeps_the_rules(mode: str, players: int) -> None:
+    """Playouts from random positions, replayed through the core's ``step``: every play is
+    legal there and every trick goes to the same seat."""
+    for seed in range(6):
+        state = _random_position(seed * 7 + players, mode, players)
+        hands, played, voids = _sim_inputs(state)
+        call = CALL_INDEX[state.call] if state.trick else -1
+        best, winner = -1, state.to_act or 0
+        for s, card in state.trick:
+            if card.shows(state.call) and card.value >= best:
+                best, winner = card.value, s
+        bids = [b or 0 for b in state.bids] if mode == "bid" else [0] * players
+        log: list[tuple[int, int, int]] = []
+        taken = playout(hands, state.to_act or 0, call, best, winner, len(state.trick),
+                        list(state.taken), bids, _MODES[mode], played, voids, log)
+        assert all(not h for h in hands)
+        for seat, card, k in log:
+            cmd = Play(seat, CARDS[card], CALL_OF[k] if k >= 0 else None)
+            assert cmd in legal_actions(state), cmd
+            state, _ = step(state, cmd)
+        assert state.phase in ("scored", "over")  # the log finished the round exactly
+        assert tuple(taken) == state.taken  # and the same seats took the tricks
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_rollout_policy_is_the_heuristic(players: int) -> None:
+    for game_no in range(8):
+        mode = ("win", "lose", "bid")[game_no % 3]
+        state = new_game(Config(mode=mode, players=players, seed=game_no, rounds=1))
+        agents = [RandomAgent(game_no * 10 + s) if s % 2 else HeuristicAgent()
+                  for s in range(players)]
+        while True:
+            legal = legal_actions(state)
+            if legal.seat is None:
+                break
+            seat = legal.seat
+            v = view(state, seat)
+            if legal.kind != "bid":
+                know = knowledge(v)
+                hand = sorted(INDEX[c] for c in v.hand)
+                played = 0
+                for card in DECK:
+                    if card not in know.unseen and card not in v.hand:
+                        played |= 1 << INDEX[card]
+                voids = [sum(1 << CALL_INDEX[k] for k in vs) for vs in know.voids]
+                count = len(v.trick)
+                call = CALL_INDEX[v.call] if count else -1
+                best = max((c.value for _, c in v.trick if c.shows(v.call)), default=-1)
+                c, k = policy(seat, hand, sum(1 << x for x in hand), played, voids, players,
+                              count, call, best, wants_tricks(v))
+                expect = HeuristicAgent().choose(v, legal)
+                got = Play(seat, CARDS[c], CALL_OF[k] if k >= 0 else None)
+                assert got == expect
+            state, _ = step(state, agents[seat].choose(v, legal))
+
+
+def test_decisions_depend_only_on_the_seats_view() -> None:
+    """Two deals that give seat 1 the same hand but the others different ones: with the
+    same seed the strong bot bids and leads the same."""
+    mine = DECK[40:48]
+    rest = [c for c in DECK if c not in mine]
+    a = (tuple(rest[0:8]), mine, tuple(rest[8:16]), tuple(rest[16:24]))
+    b = (tuple(rest[30:38]), mine, tuple(rest[50:58]), tuple(rest[60:68]))
+    for mode in ("bid", "win"):
+        picks = []
+        for deal in (a, b):
+            state = new_game(Config(mode=mode, rounds=1, deals=(PresetDeal(deal),)))
+            legal = legal_actions(state)
+            agent = StrongAgent(5, think_ms=1e9, max_deals=6)
+            picks.append(agent.choose(view(state, 1), legal))
+        assert picks[0] == picks[1]
+
+
+@pytest.mark.parametrize("mode", ["win", "lose", "bid"])
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_strong_plays_legal_games(mode: str, players: int) -> None:
+    config = Config(mode=mode, players=players, seed=players, rounds=1)
+    agents = [StrongAgent(s, think_ms=1e9, max_deals=2) if s == 0 else RandomAgent(s)
+              for s in range(players)]
+    state, _ = self_play(config, agents)
+    assert state.over
+
+
+def test_explain_reports_the_search() -> None:
+    state = new_game(Config(mode="bid", seed=3, rounds=1))
+    legal = legal_actions(state)
+    cmd, why = StrongAgent(1, think_ms=1e9, max_deals=4).explain(view(state, 1), legal)
+    assert isinstance(cmd, Bid) and cmd in legal
+    assert "\n" not in why and "expected points" in why
+
+
+def test_registered_and_budget_settable() -> None:
+    agent = make_agent("strong", 3, game="xactika")
+    assert isinstance(agent, StrongAgent)
+    assert agent.think_ms == 100.0
+    assert StrongAgent(think_ms=400).think_ms == 400
+
+
+def test_strong_beats_random_in_a_short_duplicate_match() -> None:
+    """Play to Bid, 2 against 2 with the seats swapped on every deal. The study measures
+    about +3.5 points per hand at full strength; this cut-down bot (6 deals a decision)
+    must clear +1.5, far inside that."""
+    diffs = []
+    for deal in range(12):
+        config = Config(mode="bid", rounds=1, seed=9000 + deal, dealer=deal % 4)
+        per = {"S": [], "R": []}
+        for seats in ("SRSR", "RSRS"):
+            agents = [StrongAgent(deal * 8 + s, think_ms=1e9, max_deals=6) if x == "S"
+                      else RandomAgent(deal * 8 + s) for s, x in enumerate(seats)]
+            state, _ = self_play(config, agents)
+            for s, x in enumerate(seats):
+                per[x].append(state.totals[s])
+        diffs.append(statistics.fmean(per["S"]) - statistics.fmean(per["R"]))
+    assert statistics.fmean(diffs) > 1.5, diffs
