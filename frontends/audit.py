@@ -104,8 +104,8 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
     if report.game is None:
         print(f"{report.file}: {report.status}", file=out)
         return
-    facts = [f"{report.game} {report.mode}", f"{report.players} players",
-             f"{report.rounds} rounds", f"{report.events} events"]
+    facts = [f"{report.game} {report.mode}", _count(report.players, "player"),
+             _count(report.rounds, "round"), _count(report.events, "event")]
     if report.unjudged:
         facts.append(f"{report.unjudged} events not judged after the first violation")
     facts.append("signed" if report.signed else "unsigned")
@@ -124,11 +124,17 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
     print(line, file=out)
 
 
+def _count(n: int | None, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def print_summary(s: Summary, out: TextIO) -> None:
     print(
-        f"audited {s.logs} logs: {s.games} games ({s.complete} clean and complete, "
+        f"audited {_count(s.logs, 'log')}: {_count(s.games, 'game')} "
+        f"({s.complete} clean and complete, "
         f"{s.unfinished} unfinished, {s.invalid} invalid, {s.unreadable} unreadable), "
-        f"{s.events} events, {s.rounds} rounds, {s.problems} problems",
+        f"{_count(s.events, 'event')}, {_count(s.rounds, 'round')}, "
+        f"{_count(s.problems, 'problem')}",
         file=out,
     )
     if s.players:
