@@ -164,6 +164,18 @@ class SuitRenderer(CardRenderer):
         return f"{card} ({self.face(card, style)})" if getattr(card, "suit", "") else str(card)
 
 
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def turned_up(card: Any, style: Style) -> str:
+    """The turned-up card and what it makes trumps, so nobody has to work it out."""
+    suit = getattr(card, "suit", "")
+    if not suit:
+        return f"turned up: the {style.bold('joker')}: no trumps this round"
+    face = SuitRenderer().face(card, style)
+    return f"turned up: {card} ({face}): {SUIT_NAMES.get(suit, suit)} are trumps"
+
+
 CARD_RENDERERS: dict[str, CardRenderer] = {"xactika": XactikaRenderer(), "dix": SuitRenderer()}
 _DEFAULT_RENDERER = CardRenderer()
 

@@ -335,7 +335,7 @@ class Session:
         lines = [render.rule(st, f"round {v.round} of {self.config.rounds}, "
                                  f"{self.label(v.dealer)} dealt")]
         if v.turned is not None:
-            lines.append(f"turned up: {draw.card_short(v.turned, st)}")
+            lines.append(render.turned_up(v.turned, st))
         if self.rules.has_bidding(self.config):
             lines.append(render.bids(v.bids, self.names,
                                      v.taken if v.phase == "play" else ()))

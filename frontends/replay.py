@@ -245,14 +245,13 @@ def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
     rules = game_rules(config.game)
     game = config.game
     names = list(g.names)
-    draw = render.card_renderer(game)
     event = g.events[c.pos] if c.seat is None else visible(g.events[c.pos], c.seat)
     lines = [render.rule(style, where(g, c))]
     told = render.narrate(event, names, game, style, mode=config.mode)
     lines.append(told if told is not None else _describe(event))
     if state.round:
         if state.turned is not None:
-            lines.append(f"turned up: {draw.card_short(state.turned, style)}")
+            lines.append(render.turned_up(state.turned, style))
         if rules.has_bidding(config):
             lines.append(render.bids(state.bids, names, state.taken if state.phase != "bid"
                                      else ()))

@@ -176,3 +176,15 @@ def test_turn_table_ascii_has_no_unicode(session: Session) -> None:
     assert session.table(0).isascii()
     assert session.handle("stats").text.isascii()
     assert session.handle("help").text.count("\n") > 5
+
+
+def test_turned_up_names_the_trump_suit_or_no_trumps() -> None:
+    from xactika.core.dix import DixCard
+
+    plain = render.Style(color=False, ascii=True)
+    assert render.turned_up(DixCard.parse("JH"), plain) == (
+        "turned up: JH (J-H): hearts are trumps"
+    )
+    assert render.turned_up(DixCard.parse("JK"), plain) == (
+        "turned up: the joker: no trumps this round"
+    )
