@@ -374,6 +374,10 @@ class Progress:
         self.stream = stream
         self.done = 0
 
+    @property
+    def shows_score(self) -> bool:
+        return self.stream is not None
+
     def __enter__(self) -> Progress:
         return self
 
@@ -708,6 +712,7 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
     check_sprt()
     pending = [g for g in plan if g.index not in results]
     last_title = 0.0
+    cost = 0.0
     score = score_line(summarize(results, plan, names))
     progress.done = resumed
     undo = _install_signals()
@@ -731,9 +736,13 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
                     results[res.game.index] = res
                     check_sprt()
                     now = time.monotonic()
-                    if now - last_title > 0.5 or not inflight:
+                    # the running score is a whole recount: refresh it only where it is
+                    # shown, and seldom enough that it costs at most ~10% of the run
+                    if progress.shows_score and (now - last_title > max(0.5, 10 * cost)
+                                                 or not inflight):
                         score = score_line(summarize(results, plan, names, stop_at))
-                        last_title = now
+                        last_title = time.monotonic()
+                        cost = last_title - now
                     progress.game(res, names, score)
     except BaseException:
         runner.aborted.set()
