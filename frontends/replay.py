@@ -306,7 +306,8 @@ def _hands(state: State, seat: int | None, names: list[str], game: str,
 def _describe(event: Event) -> str:
     if isinstance(event, GameStarted):
         c = event.config
-        return f"game started: {c.game} {c.mode}, {c.players} players, {c.rounds} rounds"
+        rounds = f"{c.rounds} round" + ("s" if c.rounds != 1 else "")
+        return f"game started: {c.game} {c.mode}, {c.players} players, {rounds}"
     if isinstance(event, TrickWon):
         return f"trick {event.trick} won by seat {event.seat}"
     if isinstance(event, RoundScored):
