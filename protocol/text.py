@@ -240,7 +240,7 @@ register_event(
     seed=INT, nonce=Codec(lambda v, g: str(v), lambda t, g: parse_hex("nonce", t, g)),
 )
 # fields left out of the line when None (and None when absent)
-OPTIONAL_FIELDS = frozenset({"turned", "seed", "nonce"})
+OPTIONAL_FIELDS = frozenset({"turned", "seed", "nonce", "call"})
 
 # Dix's draws from the stock: the card is "?" where the seat may not see it.
 SECRET_CARD = Codec(
