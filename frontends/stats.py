@@ -94,6 +94,30 @@ def mean_ci(xs: Sequence[float], level: float = 0.95) -> Estimate:
     return Estimate(m, m - half, m + half, n)
 
 
+def bounded_ci(xs: Sequence[float], low: float, high: float,
+               level: float = 0.95) -> Estimate:
+    """The mean of values that lie in [low, high], its interval never narrower than
+    Wilson's score interval for the mean read as a share of the range.
+
+    A few deals that happen to agree (sd 0) would otherwise give a zero-width interval
+    and claim a certainty two deals cannot give; with many deals the Student-t
+    interval is the wider one and is kept.
+    """
+    est = mean_ci(xs, level)
+    n = est.n
+    if n < 2:
+        return est
+    span = high - low
+    p = min(1.0, max(0.0, (est.mean - low) / span))
+    z = NormalDist().inv_cdf((1 + level) / 2)
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo = low + span * (centre - half)
+    hi = low + span * (centre + half)
+    return Estimate(est.mean, min(est.lo, lo), max(est.hi, hi), n).clip(low, high)
+
+
 def paired_diff(a: Sequence[float], b: Sequence[float], level: float = 0.95) -> Estimate:
     """Mean of a[i] - b[i] over the same deals, with its interval."""
     if len(a) != len(b):

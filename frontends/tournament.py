@@ -26,7 +26,7 @@ import attrs
 
 from xactika.core.errors import ConfigError, ParseError, XactikaError
 from xactika.core.table import Config, GameOver, PresetDeal, RoundScored, TrickGame, game_rules
-from xactika.frontends.stats import Estimate, mean_ci, mean_rank, paired_diff
+from xactika.frontends.stats import Estimate, bounded_ci, mean_ci, mean_rank, paired_diff
 from xactika.protocol.records import Record
 from xactika.protocol.text import format_deals, parse_deals
 
@@ -575,11 +575,12 @@ def summarize(results: Mapping[int, GameResult], plan: Sequence[GameSpec],
                                 for f in res.faults)
         seats = len(plan[0].seats) if plan else 1
         bots.append(BotSummary(name, seat_games, faults, forfeits,
-                               mean_ci(data["points"][b]), mean_ci(data["win"][b]).clip(0, 1),
-                               mean_ci(data["rank"][b]).clip(1, seats)))
+                               mean_ci(data["points"][b]), bounded_ci(data["win"][b], 0, 1),
+                               bounded_ci(data["rank"][b], 1, seats)))
     pairs = [
         PairSummary(names[a], names[b], paired_diff(data["points"][a], data["points"][b]),
-                    paired_diff(data["win"][a], data["win"][b]).clip(-1, 1))
+                    bounded_ci([x - y for x, y in zip(data["win"][a], data["win"][b],
+                                                      strict=True)], -1, 1))
         for a, b in itertools.combinations(range(len(names)), 2)
     ]
     finished = sum(1 for g in plan if g.index in results)

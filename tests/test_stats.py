@@ -9,7 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xactika.frontends.stats import Sprt, mean_ci, mean_rank, paired_diff, t_critical
+from xactika.frontends.stats import (
+    Sprt,
+    bounded_ci,
+    mean_ci,
+    mean_rank,
+    paired_diff,
+    t_critical,
+)
 
 
 @pytest.mark.parametrize(
@@ -116,3 +123,21 @@ def test_sprt_waits_for_enough_samples_and_checks_its_settings() -> None:
         Sprt(0.2, 0.2)
     with pytest.raises(ValueError, match="alpha"):
         Sprt(0.0, 1.0, alpha=0.7)
+
+
+def test_bounded_interval_is_never_falsely_certain_on_a_few_agreeing_deals() -> None:
+    # two deals where A won exactly half the games each time: sd 0, so Student-t alone
+    # would claim [0.5, 0.5]; Wilson's interval for a share of 0.5 on 2 deals is wide
+    est = bounded_ci([0.5, 0.5], 0, 1)
+    assert mean_ci([0.5, 0.5]).half_width == 0
+    assert est.lo < 0.2 and est.hi > 0.8
+    assert not bounded_ci([-0.5, -0.5], -1, 1).excludes(0)
+
+
+def test_bounded_interval_keeps_the_t_interval_when_it_is_wider() -> None:
+    xs = [0.0, 1.0] * 50  # sd 0.5 on 100 deals
+    t = mean_ci(xs)
+    est = bounded_ci(xs, 0, 1)
+    assert est.lo <= t.lo and est.hi >= t.hi
+    assert est.hi - est.lo < 0.25  # and many deals still give a narrow interval
+    assert 0 <= est.lo and est.hi <= 1
