@@ -294,10 +294,7 @@ class StrongAgent:
         mode = _MODES[view.config.mode]
         n = view.config.players
         bids = [b if b is not None else 0 for b in view.bids] if mode == MODE_BID else [0] * n
-        sampler = DealSampler(hidden_of(view), self.rng)
-        others = sampler.hidden.seats
-        draw = self._bid_aware(view, sampler)
-        mine = sorted(INDEX[c] for c in view.hand)
+        deal = self._deals(view, seat)
         count = len(view.trick)
         call0 = CALL_INDEX[view.call] if count else -1
         best0, win0 = -1, seat
@@ -310,13 +307,6 @@ class StrongAgent:
             if card not in know.unseen and card not in view.hand:
                 played0 |= 1 << INDEX[card]
         voids0 = [sum(1 << CALL_INDEX[k] for k in v) for v in know.voids]
-
-        def deal() -> list[list[int]]:
-            base: list[list[int]] = [[] for _ in range(n)]
-            base[seat] = mine
-            for s, hand in zip(others, draw(), strict=True):
-                base[s] = sorted(INDEX[c] for c in hand)
-            return base
 
         def evaluate(base: list[list[int]], j: int) -> int:
             c, k = moves[j]
@@ -368,20 +358,10 @@ class StrongAgent:
             cands = [nearest_bid(est, legal.bids)]
         if len(cands) == 1:
             return Bid(seat, cands[0]), "the only sensible bid"
-        sampler = DealSampler(hidden_of(view), self.rng)
-        others = sampler.hidden.seats
-        draw = self._bid_aware(view, sampler)
-        mine = sorted(INDEX[c] for c in view.hand)
+        deal = self._deals(view, seat)
         order = [(dealer + 1 + i) % n for i in range(n)]
         after = order[order.index(seat) + 1:]
         leader = (dealer + 1) % n
-
-        def deal() -> list[list[int]]:
-            base: list[list[int]] = [[] for _ in range(n)]
-            base[seat] = mine
-            for s, hand in zip(others, draw(), strict=True):
-                base[s] = sorted(INDEX[c] for c in hand)
-            return base
 
         def evaluate(base: list[list[int]], j: int) -> int:
             bids: list[int | None] = list(view.bids)
@@ -399,6 +379,23 @@ class StrongAgent:
             f"bid {cands[j]}: {means[j]:+.2f} expected points over {deals} "
             f"simulated rounds (rule of thumb says {est:g})"
         )
+
+    def _deals(self, view: SeatView, seat: int) -> Callable[[], list[list[int]]]:
+        """Draws whole deals consistent with the view, every hand as sorted card indices."""
+        sampler = DealSampler(hidden_of(view), self.rng)
+        others = sampler.hidden.seats
+        draw = self._bid_aware(view, sampler)
+        mine = sorted(INDEX[c] for c in view.hand)
+        n = view.config.players
+
+        def deal() -> list[list[int]]:
+            base: list[list[int]] = [[] for _ in range(n)]
+            base[seat] = mine
+            for s, hand in zip(others, draw(), strict=True):
+                base[s] = sorted(INDEX[c] for c in hand)
+            return base
+
+        return deal
 
     def _bid_aware(self, view: SeatView, sampler: DealSampler) -> Callable[[], Deal]:
         """Draws deals weighted by how well they explain the bids already made.
