@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from xactika.core import Config, RandomAgent
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.frontends.audit import run
 from xactika.protocol.records import format_record
 from xactika.protocol.tamper import commit_config

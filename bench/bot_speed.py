@@ -28,9 +28,9 @@ from xactika.core import (
     step,
     view,
 )
-from xactika.core.agents import Agent, self_play
-from xactika.core.heuristic import HeuristicAgent
-from xactika.core.search import CARDS, MODE_BID, StrongAgent, fast_bid, legal_bids, playout
+from xactika.core.bots.agents import Agent, self_play
+from xactika.core.bots.heuristic import HeuristicAgent
+from xactika.core.bots.search import CARDS, MODE_BID, StrongAgent, fast_bid, legal_bids, playout
 
 
 class Timed:

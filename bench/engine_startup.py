@@ -19,8 +19,8 @@ import sys
 import time
 
 ENGINE = [sys.executable, "-m", "xactika.frontends.cli", "engine"]
-HEAVY = ("prompt_toolkit", "cattrs", "json", "asyncio", "pexpect", "xactika.frontends.play",
-         "xactika.frontends.render", "xactika.protocol.jsonl", "xactika.protocol.client")
+HEAVY = ("prompt_toolkit", "cattrs", "json", "asyncio", "pexpect", "xactika.frontends.repl.play",
+         "xactika.frontends.repl.render", "xactika.protocol.jsonl", "xactika.protocol.client")
 
 
 def _cpu(pid: int) -> float:

@@ -29,8 +29,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from random_play import ROUNDS, ours_hands
 
-from xactika.frontends.match import MatchSettings, Progress, run_match
-from xactika.frontends.tournament import parse_bot, seeded_deals
+from xactika.frontends.match.runner import MatchSettings, Progress, run_match
+from xactika.frontends.match.tournament import parse_bot, seeded_deals
 from xactika.protocol.client import PlayerProcess
 
 PLAYERS = 4

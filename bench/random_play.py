@@ -71,7 +71,7 @@ def ours_hands(budget: float, seed: int = 0) -> tuple[int, float]:
 
 def ours_agent_hands(budget: float, seed: int = 0) -> tuple[int, float]:
     """The same through the agent path (views built each move), for reference."""
-    from xactika.core.agents import self_play
+    from xactika.core.bots.agents import self_play
 
     hands = 0
     game_seed = seed

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from . import dix as _dix  # noqa: F401  (registers Dix)
-from . import xactika as _xactika  # noqa: F401  (registers the game)
-from .agents import Agent, RandomAgent
-from .errors import (
+from xactika.core.bots.agents import Agent, RandomAgent
+from xactika.core.errors import (
     BadBid,
     BadCall,
     ConfigError,
@@ -19,7 +17,10 @@ from .errors import (
     WrongPhase,
     XactikaError,
 )
-from .table import (
+from xactika.core.games import dix as _dix  # noqa: F401  (registers Dix)
+from xactika.core.games import xactika as _xactika  # noqa: F401  (registers the game)
+from xactika.core.games.xactika import CALLS, DECK, SHAPES, Call, Card, Xactika, stats_table
+from xactika.core.table import (
     Bid,
     BidMade,
     Command,
@@ -48,8 +49,7 @@ from .table import (
     start,
     step,
 )
-from .views import SeatView, view, visible
-from .xactika import CALLS, DECK, SHAPES, Call, Card, Xactika, stats_table
+from xactika.core.views import SeatView, view, visible
 
 __version__ = "0.1.0"
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import attrs
 
-from .errors import IllegalCommand, InvalidEvent, XactikaError
-from .table import (
+from xactika.core.errors import IllegalCommand, InvalidEvent, XactikaError
+from xactika.core.table import (
     EMPTY,
     Bid,
     BidMade,

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from .errors import (
+from xactika.core.errors import (
     BadBid,
     BadCall,
     ConfigError,

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from .table import Card, Config, Dealt, GameStarted, Hand, State, Trick
+from xactika.core.table import Card, Config, Dealt, GameStarted, Hand, State, Trick
 
 
 @attrs.frozen(slots=True)

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import BinaryIO
 
-from xactika.core.agents import agent_names, make_agent
+from xactika.core.bots.agents import agent_names, make_agent
 from xactika.protocol.player import PlayerSession
 
 

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 
 # name -> (module, one-line help). Add a command with one line here.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("xactika.frontends.play", "play at the terminal against bots or friends"),
+    "play": ("xactika.frontends.repl.play", "play at the terminal against bots or friends"),
     "selfplay": ("xactika.frontends.selfplay", "play a whole game between random bots"),
     "bot": ("xactika.frontends.bot", "run a built-in bot as a player-protocol process"),
-    "match": ("xactika.frontends.match", "play bots against each other on duplicate deals"),
-    "check-bot": ("xactika.frontends.checkbot", "check that a bot speaks the player protocol"),
+    "match": ("xactika.frontends.match.runner", "play bots against each other on duplicate deals"),
+    "check-bot": ("xactika.frontends.match.checkbot", "check that a bot speaks the protocol"),
     "audit": ("xactika.frontends.audit", "check records: legal, complete and untampered"),
     "convert": ("xactika.frontends.convert", "convert a record between text and JSONL"),
     "replay": ("xactika.frontends.replay", "step through a recorded game"),

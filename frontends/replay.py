@@ -30,7 +30,7 @@ from xactika.core.table import (
     game_rules,
 )
 from xactika.core.views import view, visible
-from xactika.frontends import render
+from xactika.frontends.repl import render
 from xactika.protocol.records import Record, RecordError, read_record
 
 # --------------------------------------------------------------------------- the game

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from xactika.core import RandomAgent, XactikaError, game_rules
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.core.table import Config, Event
 from xactika.protocol.records import RecordWriter
 from xactika.protocol.tamper import commit_config

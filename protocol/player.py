@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.agents import Agent
+from xactika.core.bots.agents import Agent
 from xactika.core.errors import XactikaError
 from xactika.core.table import (
     EMPTY,

@@ -12,8 +12,8 @@ from typing import Any
 
 import attrs
 
-from xactika.core.dix import Drew
 from xactika.core.errors import ParseError
+from xactika.core.games.dix import Drew
 from xactika.core.table import (
     BidMade,
     Config,

@@ -22,8 +22,8 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from xactika.core import Config, RandomAgent
-from xactika.core.agents import Agent, make_agent, self_play
-from xactika.core.search import StrongAgent
+from xactika.core.bots.agents import Agent, make_agent, self_play
+from xactika.core.bots.search import StrongAgent
 
 
 def build(name: str, seed: int, think_ms: float) -> Agent:

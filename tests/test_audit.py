@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from xactika.core import Config, GameOver, RandomAgent
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.frontends import audit as audit_cli
 from xactika.protocol.audit import INVALID, OK, UNFINISHED, UNREADABLE, audit_file
 from xactika.protocol.records import format_record, read_record

@@ -22,9 +22,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xactika.core import Config, RandomAgent
-from xactika.core.agents import self_play
-from xactika.core.dix import DECK as DIX_DECK
-from xactika.core.xactika import CALLS, DECK
+from xactika.core.bots.agents import self_play
+from xactika.core.games.dix import DECK as DIX_DECK
+from xactika.core.games.xactika import CALLS, DECK
 from xactika.protocol.audit import OK, audit_lines
 from xactika.protocol.records import format_record
 from xactika.protocol.tamper import commit_config

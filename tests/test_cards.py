@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from xactika.core import CALLS, DECK, SHAPES, Call, Card, ParseError, stats_table
-from xactika.core.xactika import SHAPE_TOKENS, card_sort_key
+from xactika.core.games.xactika import SHAPE_TOKENS, card_sort_key
 
 ROOT = Path(__file__).resolve().parent.parent
 

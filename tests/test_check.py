@@ -6,7 +6,7 @@ import attrs
 import pytest
 
 from xactika.core import Config, InvalidEvent, RandomAgent
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.core.check import LogCheck, check_log
 from xactika.core.table import BidMade, Led, Played, RoundScored, TrickWon
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from xactika.frontends import checkbot
+from xactika.frontends.match import checkbot
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable

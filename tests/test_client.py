@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from xactika.core import Bid, Config, Legal, Play, RandomAgent, game_rules, start, visible
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.protocol.client import (
     BotCrashed,
     BotError,

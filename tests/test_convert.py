@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from xactika.core import Config, PresetDeal, RandomAgent
-from xactika.core.agents import self_play
-from xactika.core.xactika import DECK
+from xactika.core.bots.agents import self_play
+from xactika.core.games.xactika import DECK
 from xactika.frontends import convert
 from xactika.protocol.audit import audit_lines
 from xactika.protocol.records import format_record

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from xactika.core import DECK, Card, Config, Dealt, start
 from xactika.core import rng as core_rng
-from xactika.core.xactika import XACTIKA
+from xactika.core.games.xactika import XACTIKA
 
 DEALS_MD = Path(__file__).resolve().parent.parent / "spec" / "DEALS.md"
 TWO64 = 2**64

@@ -31,13 +31,13 @@ from xactika.core import (
     visible,
 )
 from xactika.core.check import check_log
-from xactika.core.dix import DECK, JOKER, DixCard, Drew, round_winner, stock_size
+from xactika.core.games.dix import DECK, JOKER, DixCard, Drew, round_winner, stock_size
 from xactika.core.table import Dealt, Event
 from xactika.protocol.text import format_event, parse_event
 
 RULES = game_rules("dix")
 
-# The test's own pip table (spec/DIX.md), kept apart from core/dix.py on purpose.
+# The test's own pip table (spec/DIX.md), kept apart from core/games/dix.py on purpose.
 PIPS = {"A": 1, "T": 10, "J": 0, "Q": 0, "K": 0, **{str(n): n for n in range(2, 10)}}
 
 

@@ -27,7 +27,7 @@ from xactika.core import (
     view,
     visible,
 )
-from xactika.core.dix import DECK, DixCard, Drew
+from xactika.core.games.dix import DECK, DixCard, Drew
 from xactika.core.table import Event
 from xactika.protocol.text import format_event, parse_event
 

@@ -15,7 +15,7 @@ from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from xactika.core import Config, RandomAgent, game_rules, visible
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.protocol.text import format_event
 
 RULES = game_rules("dix")

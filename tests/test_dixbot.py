@@ -25,8 +25,8 @@ from xactika.core import (
     view,
     visible,
 )
-from xactika.core import agents as agents_mod
-from xactika.core.agents import (
+from xactika.core.bots import agents as agents_mod
+from xactika.core.bots.agents import (
     ByGame,
     RandomAgent,
     agent_names,
@@ -35,8 +35,8 @@ from xactika.core.agents import (
     register_agent,
     self_play,
 )
-from xactika.core.dix import DECK, DixCard
-from xactika.core.dixbot import DixHeuristicAgent, knowledge, lead_swing, solve
+from xactika.core.bots.dixbot import DixHeuristicAgent, knowledge, lead_swing, solve
+from xactika.core.games.dix import DECK, DixCard
 from xactika.core.table import Command, Event
 
 
@@ -388,7 +388,7 @@ def test_the_heuristic_is_seeded() -> None:
 
 def test_every_two_card_reply_set_is_scored_consistently() -> None:
     # The follow swing table: +3 only when our card loses and the pips total ten.
-    from xactika.core.dixbot import LOSE_TEN, WIN_TEN, swing
+    from xactika.core.bots.dixbot import LOSE_TEN, WIN_TEN, swing
 
     turned = DixCard.parse("3H")
     for lead, reply in itertools.permutations(cards("AS 9S TD KD 5C 5H JK 2H 8H"), 2):

@@ -15,7 +15,7 @@ import statistics
 import pytest
 
 from xactika.core import Config, RoundScored
-from xactika.core.agents import RandomAgent, make_agent, self_play
+from xactika.core.bots.agents import RandomAgent, make_agent, self_play
 
 
 def duplicate_margins(deals: int, mode: str, base: int) -> list[float]:

@@ -13,7 +13,7 @@ from test_client import assert_gone
 from test_player_hidden import find_leaks
 
 from xactika.core import Config, GameOver, RandomAgent, game_rules, games
-from xactika.core.agents import agent_names, self_play
+from xactika.core.bots.agents import agent_names, self_play
 from xactika.protocol.client import PlayerProcess, ProcessAgent
 
 ROOT = Path(__file__).resolve().parent.parent

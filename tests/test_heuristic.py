@@ -18,8 +18,8 @@ from xactika.core import (
     step,
     view,
 )
-from xactika.core.agents import agent_names, make_agent
-from xactika.core.heuristic import HeuristicAgent, bid_estimate, knowledge
+from xactika.core.bots.agents import agent_names, make_agent
+from xactika.core.bots.heuristic import HeuristicAgent, bid_estimate, knowledge
 
 
 def c(text: str) -> Card:

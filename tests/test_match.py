@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from xactika.frontends import match
-from xactika.frontends.tournament import GameSpec, result_from_record
+from xactika.frontends.match import runner as match
+from xactika.frontends.match.tournament import GameSpec, result_from_record
 from xactika.protocol.records import read_record
 
 ROOT = Path(__file__).resolve().parent.parent

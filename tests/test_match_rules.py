@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from xactika.core.table import game_rules, start
-from xactika.frontends.tournament import (
+from xactika.frontends.match.tournament import (
     Fault,
     MatchError,
     format_deal_file,

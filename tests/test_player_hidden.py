@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from xactika.core import Config, Dealt, Led, Played, RandomAgent, game_rules, games
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.protocol.client import MAX_LINE, LoopbackPlayer, ProcessAgent
 from xactika.protocol.player import PlayerSession
 from xactika.protocol.tamper import commit_config

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from xactika.core import Bid, Command, Config, Legal, RandomAgent, SeatView, game_rules, games
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.protocol.client import LoopbackPlayer, ProcessAgent
 from xactika.protocol.player import PlayerSession
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from xactika.core import Command, Config, Legal, SeatView
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.protocol.client import LoopbackPlayer, ProcessAgent
 from xactika.protocol.player import PlayerSession
 from xactika.protocol.text import config_from_pairs

@@ -47,7 +47,7 @@ from xactika.core import (
     view,
     visible,
 )
-from xactika.core.xactika import XACTIKA
+from xactika.core.games.xactika import XACTIKA
 from xactika.protocol.text import format_event, parse_event
 
 

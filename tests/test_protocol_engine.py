@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from xactika.core import Bid, Config, RandomAgent, legal_actions, view
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.protocol.records import format_record, read_record
 from xactika.protocol.session import FINAL_WORDS, Session
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from xactika.core import Config, RandomAgent, game_rules, legal_actions, replay, view
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.protocol.records import format_record, read_record
 from xactika.protocol.session import FINAL_WORDS, Session
 from xactika.protocol.tamper import commit_config, commitment

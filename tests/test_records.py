@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from xactika.core import Config, PresetDeal, RandomAgent, replay
-from xactika.core.agents import self_play
-from xactika.core.xactika import DECK
+from xactika.core.bots.agents import self_play
+from xactika.core.games.xactika import DECK
 from xactika.protocol.records import (
     Record,
     RecordError,

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from xactika.core import Config, PresetDeal, RandomAgent, visible
-from xactika.core.agents import self_play
-from xactika.core.xactika import DECK
+from xactika.core.bots.agents import self_play
+from xactika.core.games.xactika import DECK
 from xactika.protocol.jsonl import (
     event_from_json,
     event_to_json,

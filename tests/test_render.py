@@ -9,12 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xactika.core import DECK, Card, Config, start, stats_table
-from xactika.core.agents import make_agent
+from xactika.core.bots.agents import make_agent
+from xactika.core.games.xactika import Call
 from xactika.core.table import BidMade, Dealt, Led, Played, RoundScored, TrickWon
-from xactika.core.xactika import Call
-from xactika.frontends import render
-from xactika.frontends.render import PLAIN, Style, strip_ansi
-from xactika.frontends.repl_session import BOT, HUMAN, SeatSpec, Session
+from xactika.frontends.repl import render
+from xactika.frontends.repl.render import PLAIN, Style, strip_ansi
+from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
 
 COLOR = Style(color=True)
 ASCII = Style(color=False, ascii=True)
@@ -179,7 +179,7 @@ def test_turn_table_ascii_has_no_unicode(session: Session) -> None:
 
 
 def test_turned_up_names_the_trump_suit_or_no_trumps() -> None:
-    from xactika.core.dix import DixCard
+    from xactika.core.games.dix import DixCard
 
     plain = render.Style(color=False, ascii=True)
     assert render.turned_up(DixCard.parse("JH"), plain) == (

@@ -14,12 +14,12 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from xactika.core import Bid, Config, start
-from xactika.core.agents import make_agent
+from xactika.core.bots.agents import make_agent
 from xactika.core.check import check_log
+from xactika.core.games.xactika import SHAPE_TOKENS
 from xactika.core.table import GameOver
-from xactika.core.xactika import SHAPE_TOKENS
-from xactika.frontends import play
-from xactika.frontends.repl_session import BOT, HUMAN, SeatSpec, Session
+from xactika.frontends.repl import play
+from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
 
 
 def new_session(seed: int, mode: str, rounds: int, seats: list[SeatSpec] | None = None

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from xactika.core import Bid, Config, start
-from xactika.core.agents import agent_names, make_agent
+from xactika.core.bots.agents import agent_names, make_agent
 from xactika.core.check import check_log
 from xactika.core.errors import ParseError
+from xactika.core.games.xactika import SHAPE_TOKENS
 from xactika.core.table import BidMade, GameOver, Led, Played
-from xactika.core.xactika import SHAPE_TOKENS
-from xactika.frontends import play
-from xactika.frontends.render import strip_ansi
-from xactika.frontends.repl_session import (
+from xactika.frontends.repl import play
+from xactika.frontends.repl.render import strip_ansi
+from xactika.frontends.repl.session import (
     BOT,
     CMD,
     HUMAN,

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from xactika.core import Config, RandomAgent, RoundScored, TrickWon
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.core.table import Dealt, replay
-from xactika.frontends import render
+from xactika.frontends.repl import render
 from xactika.frontends.replay import (
     Cursor,
     Game,

@@ -37,8 +37,8 @@ from xactika.core import (
     start,
     step,
 )
-from xactika.core.agents import self_play
-from xactika.core.xactika import XACTIKA, bid_points, card_sort_key
+from xactika.core.bots.agents import self_play
+from xactika.core.games.xactika import XACTIKA, bid_points, card_sort_key
 
 
 def cards(text: str) -> tuple[Card, ...]:

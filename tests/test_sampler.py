@@ -11,7 +11,7 @@ from itertools import combinations
 import pytest
 
 from xactika.core import Call, Card, Config, RandomAgent, legal_actions, new_game, step, view
-from xactika.core.sampler import Deal, DealSampler, Hidden, _greedy, hidden_of
+from xactika.core.bots.sampler import Deal, DealSampler, Hidden, _greedy, hidden_of
 
 
 def cards(text: str) -> tuple[Card, ...]:

@@ -21,9 +21,9 @@ from xactika.core import (
     step,
     view,
 )
-from xactika.core.agents import make_agent, self_play
-from xactika.core.heuristic import HeuristicAgent, knowledge, wants_tricks
-from xactika.core.search import (
+from xactika.core.bots.agents import make_agent, self_play
+from xactika.core.bots.heuristic import HeuristicAgent, knowledge, wants_tricks
+from xactika.core.bots.search import (
     _MODES,
     CALL_INDEX,
     CALL_OF,

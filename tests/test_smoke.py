@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 from xactika.core import Card, Config, RandomAgent
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 
 
 def test_card_text_round_trips() -> None:

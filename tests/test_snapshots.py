@@ -17,8 +17,8 @@ from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from xactika.core import DECK, Config, Dealt, GameOver, RandomAgent, RoundScored
-from xactika.core.agents import self_play
-from xactika.core.xactika import XACTIKA
+from xactika.core.bots.agents import self_play
+from xactika.core.games.xactika import XACTIKA
 from xactika.protocol.text import format_event, parse_event
 
 

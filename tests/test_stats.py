@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xactika.frontends.stats import (
+from xactika.frontends.match.stats import (
     Sprt,
     bounded_ci,
     mean_ci,

@@ -8,9 +8,9 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from xactika.core import Config, start
-from xactika.core.agents import make_agent
-from xactika.frontends.repl_session import BOT, HUMAN, SeatSpec, Session
-from xactika.frontends.suggest import (
+from xactika.core.bots.agents import make_agent
+from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
+from xactika.frontends.repl.suggest import (
     COMMAND_HELP,
     Context,
     SuggestCompleter,

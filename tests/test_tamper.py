@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from xactika.core import Config, GameOver, GameStarted, ParseError, RandomAgent, game_rules
-from xactika.core.agents import self_play
+from xactika.core.bots.agents import self_play
 from xactika.core.table import Dealt, replay
 from xactika.core.views import view, visible
 from xactika.protocol.audit import OK, audit_lines

@@ -27,9 +27,9 @@ from math import factorial
 
 import attrs
 
-from .heuristic import knowledge
-from .views import SeatView
-from .xactika import Call, Card
+from xactika.core.bots.heuristic import knowledge
+from xactika.core.games.xactika import Call, Card
+from xactika.core.views import SeatView
 
 Deal = tuple[tuple[Card, ...], ...]  # hands of the hidden seats, in ``Hidden.seats`` order
 

@@ -1,6 +1,6 @@
 """``xactika play``: play at the terminal against built-in bots, bot programs or friends.
 
-The game itself is a :class:`~xactika.frontends.repl_session.Session` (pure); this
+The game itself is a :class:`~xactika.frontends.repl.session.Session` (pure); this
 module parses the flags, builds the seats and runs the read-print loop, with
 prompt_toolkit on a terminal and plain line reading otherwise (pipes, CI).
 
@@ -19,13 +19,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from xactika.core.agents import Agent, agent_names, make_agent
+from xactika.core.bots.agents import Agent, agent_names, make_agent
 from xactika.core.errors import XactikaError
 from xactika.core.table import Config, Event, game_rules, start
-from xactika.protocol.tamper import commit_config
-
-from . import render
-from .repl_session import (
+from xactika.frontends.repl import render
+from xactika.frontends.repl.session import (
     BOT,
     CMD,
     HUMAN,
@@ -34,7 +32,8 @@ from .repl_session import (
     parse_seat_spec,
     seats_from_headers,
 )
-from .selfplay import whole_number
+from xactika.frontends.selfplay import whole_number
+from xactika.protocol.tamper import commit_config
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen and the scrollback
 
@@ -343,7 +342,7 @@ class PromptReader:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import DummyHistory, FileHistory, History, InMemoryHistory
 
-        from .suggest import SuggestCompleter
+        from xactika.frontends.repl.suggest import SuggestCompleter
 
         store: History = InMemoryHistory()
         if session.hot_seat:

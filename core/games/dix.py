@@ -13,9 +13,9 @@ from typing import Any
 
 import attrs
 
-from .errors import ConfigError, InvalidEvent, MustFollow, ParseError
-from .rng import deal_key, shuffled
-from .table import (
+from xactika.core.errors import ConfigError, InvalidEvent, MustFollow, ParseError
+from xactika.core.rng import deal_key, shuffled
+from xactika.core.table import (
     PHASE_PLAY,
     Config,
     Dealt,
@@ -26,7 +26,7 @@ from .table import (
     register_evolver,
     register_game,
 )
-from .views import SeatView, visible
+from xactika.core.views import SeatView, visible
 
 SUITS = ("S", "H", "D", "C")
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

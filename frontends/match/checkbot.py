@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xactika.core.agents import RandomAgent
+from xactika.core.bots.agents import RandomAgent
 from xactika.core.errors import XactikaError
 from xactika.core.table import (
     Bid,
@@ -34,7 +34,7 @@ from xactika.core.table import (
     step,
 )
 from xactika.core.views import view, visible
-from xactika.frontends.tournament import MatchError, parse_seconds
+from xactika.frontends.match.tournament import MatchError, parse_seconds
 from xactika.protocol.client import BotError, PlayerProcess
 
 

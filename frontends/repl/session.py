@@ -15,8 +15,9 @@ from typing import Any
 
 import attrs
 
-from xactika.core.agents import Agent
+from xactika.core.bots.agents import Agent
 from xactika.core.errors import IllegalCommand, ParseError, XactikaError
+from xactika.core.games.xactika import SHAPE_TOKENS, SHAPES, Call
 from xactika.core.table import (
     Bid,
     BidMade,
@@ -36,11 +37,9 @@ from xactika.core.table import (
     step,
 )
 from xactika.core.views import SeatView, view, visible
-from xactika.core.xactika import SHAPE_TOKENS, SHAPES, Call
-
-from . import render
-from .render import Style
-from .suggest import COMMAND_HELP, Context
+from xactika.frontends.repl import render
+from xactika.frontends.repl.render import Style
+from xactika.frontends.repl.suggest import COMMAND_HELP, Context
 
 HUMAN = "human"
 BOT = "bot"
@@ -262,7 +261,7 @@ class Session:
         self.seats[seat] = spec
         self.names[seat] = "random"
         self.close_one(seat)
-        from xactika.core.agents import make_agent
+        from xactika.core.bots.agents import make_agent
 
         agent = make_agent("random", seat)
         self.agents[seat] = agent
@@ -699,7 +698,7 @@ def seats_from_headers(headers: Sequence[tuple[str, str]], players: int
             found[int(key[5:])] = value
     if sorted(found) != list(range(players)):
         return None
-    from xactika.core.agents import agent_names
+    from xactika.core.bots.agents import agent_names
 
     return [parse_seat_spec(found[s], agent_names()) for s in range(players)]
 

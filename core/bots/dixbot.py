@@ -28,10 +28,10 @@ from math import comb
 
 import attrs
 
-from .agents import register_agent
-from .dix import DECK, DixCard, beats, suit_of, trump_suit
-from .table import Command, Legal, Play
-from .views import SeatView
+from xactika.core.bots.agents import register_agent
+from xactika.core.games.dix import DECK, DixCard, beats, suit_of, trump_suit
+from xactika.core.table import Command, Legal, Play
+from xactika.core.views import SeatView
 
 WIN, LOSE, WIN_TEN, LOSE_TEN = 1, -1, -3, 3  # swings, from the second player's side
 SOLVE_AT = 7  # solve the endgame exactly once both hands are down to this many cards

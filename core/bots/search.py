@@ -22,12 +22,26 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from .agents import register_agent
-from .heuristic import HeuristicAgent, best_call, bid_estimate, knowledge, nearest_bid
-from .sampler import Deal, DealSampler, hidden_of
-from .table import Bid, Command, Legal, Play
-from .views import SeatView
-from .xactika import CALLS, DECK, TRICKS_PER_ROUND, Call, Card, bid_points, card_sort_key
+from xactika.core.bots.agents import register_agent
+from xactika.core.bots.heuristic import (
+    HeuristicAgent,
+    best_call,
+    bid_estimate,
+    knowledge,
+    nearest_bid,
+)
+from xactika.core.bots.sampler import Deal, DealSampler, hidden_of
+from xactika.core.games.xactika import (
+    CALLS,
+    DECK,
+    TRICKS_PER_ROUND,
+    Call,
+    Card,
+    bid_points,
+    card_sort_key,
+)
+from xactika.core.table import Bid, Command, Legal, Play
+from xactika.core.views import SeatView
 
 # --------------------------------------------------------------------------- tables
 # Card indices follow (value, counts) order, so a smaller index never has a higher value:

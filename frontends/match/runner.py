@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 import attrs
 
-from xactika.core.agents import RandomAgent, agent_names
+from xactika.core.bots.agents import RandomAgent, agent_names
 from xactika.core.errors import XactikaError
 from xactika.core.table import (
     Command,
@@ -41,8 +41,8 @@ from xactika.core.table import (
     step,
 )
 from xactika.core.views import view, visible
-from xactika.frontends.stats import Sprt
-from xactika.frontends.tournament import (
+from xactika.frontends.match.stats import Sprt
+from xactika.frontends.match.tournament import (
     BotSpec,
     DealSet,
     Fault,

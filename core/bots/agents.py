@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from .table import (
+from xactika.core.table import (
     Bid,
     Command,
     Config,
@@ -21,7 +21,7 @@ from .table import (
     start,
     step,
 )
-from .views import SeatView, view, visible
+from xactika.core.views import SeatView, view, visible
 
 
 class Agent(Protocol):
@@ -102,7 +102,11 @@ def agent_factory(name: str, game: str | None) -> AgentFactory:
 
 # Modules that register built-in bots. They are imported on first use, not with the
 # core, so that `xactika engine` and `xactika bot random` start fast.
-BOT_MODULES = ("xactika.core.heuristic", "xactika.core.search", "xactika.core.dixbot")
+BOT_MODULES = (
+    "xactika.core.bots.heuristic",
+    "xactika.core.bots.search",
+    "xactika.core.bots.dixbot",
+)
 _loaded = False
 
 

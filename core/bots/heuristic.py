@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from .agents import register_agent
-from .table import Bid, Command, Legal, Play
-from .views import SeatView
-from .xactika import DECK, Call, Card
+from xactika.core.bots.agents import register_agent
+from xactika.core.games.xactika import DECK, Call, Card
+from xactika.core.table import Bid, Command, Legal, Play
+from xactika.core.views import SeatView
 
 
 @attrs.frozen(slots=True)

@@ -9,9 +9,9 @@ from typing import Any
 
 import attrs
 
-from .errors import ConfigError, MustFollow, ParseError
-from .rng import deal_key, shuffled
-from .table import (
+from xactika.core.errors import ConfigError, MustFollow, ParseError
+from xactika.core.rng import deal_key, shuffled
+from xactika.core.table import (
     Config,
     Dealt,
     State,

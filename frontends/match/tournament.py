@@ -26,7 +26,7 @@ import attrs
 
 from xactika.core.errors import ConfigError, ParseError, XactikaError
 from xactika.core.table import Config, GameOver, PresetDeal, RoundScored, TrickGame, game_rules
-from xactika.frontends.stats import Estimate, bounded_ci, mean_ci, mean_rank, paired_diff
+from xactika.frontends.match.stats import Estimate, bounded_ci, mean_ci, mean_rank, paired_diff
 from xactika.protocol.records import Record
 from xactika.protocol.text import format_deals, parse_deals
 

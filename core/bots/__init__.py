@@ -1,0 +1,1 @@
+"""Built-in bots: the agent protocol and registry, heuristics, sampler and search."""

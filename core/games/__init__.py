@@ -1,0 +1,1 @@
+"""The games: each one module, on the shared machinery of core.table."""

@@ -1,0 +1,1 @@
+"""The match runner: processes, schedule, statistics and the bot checker."""

@@ -1,0 +1,1 @@
+"""The terminal REPL: a pure session, rendering and suggestions, and its shell."""
