@@ -20,7 +20,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, Any, NoReturn
+from typing import IO, Any, NoReturn, Self
 
 from xactika.core.errors import ParseError, XactikaError
 from xactika.core.table import Bid, Command, Event, GameStarted, Legal, Play, TrickGame, game_rules
@@ -237,7 +237,11 @@ class PlayerBase:
     def quit(self, grace: float = 1.0) -> int | None:
         raise NotImplementedError
 
-    def __enter__(self) -> PlayerBase:
+    def __enter__(self) -> Self:
+        """Start the bot (spawn, ``hello``, ``isready``) unless started: ``with`` is the
+        whole life cycle; a start-up fault raises here, the bot already killed."""
+        if not self.started:
+            self.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
