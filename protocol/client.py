@@ -169,12 +169,17 @@ class PlayerBase:
         self.on_line = on_line
         self.started = False
         self.last_think_s = 0.0  # how long the last ``ask`` waited for its answer
+        self.declared = ""  # the name the bot gave in ``hello``, once started
         self._rules: TrickGame | None = None
         self._startup = True
 
     # -- the protocol
     def start(self) -> str:
-        """Spawn the bot, do ``hello`` and ``isready``; return the name the bot gives."""
+        """Spawn the bot, do ``hello`` and ``isready``; return the name the bot gives.
+
+        Once started (by ``with`` too), it only returns that name again."""
+        if self.started:
+            return self.declared
         self._startup = True
         self._spawn()
         self._request(f"hello {PROTOCOL_VERSION}")
@@ -196,6 +201,7 @@ class PlayerBase:
         self.isready(self.startup_timeout)
         self._startup = False
         self.started = True
+        self.declared = declared
         return declared
 
     def isready(self, timeout: float | None = None) -> None:
