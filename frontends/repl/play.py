@@ -90,6 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "~/.local/state/xactika/history or $XACTIKA_HISTORY)")
     p.add_argument("--move-timeout", type=float, default=10.0, metavar="S",
                    help="seconds a bot program may think (default 10)")
+    p.add_argument("--connect", default=None, metavar="HOST:PORT",
+                   help="take a seat at an 'xactika serve' table (with --token)")
+    p.add_argument("--token", default=None, help="the seat's token, for --connect")
+    p.add_argument("--tls", action="store_true", help="--connect with TLS")
+    p.add_argument("--cafile", default=None, metavar="PEM",
+                   help="trust this certificate for --connect (implies --tls)")
     return p
 
 
@@ -386,6 +392,10 @@ def main(argv: Sequence[str], *, stdin: TextIO | None = None,
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
     style = choose_style(args, out)
+    if args.connect is not None:  # a remote seat: the server has the game
+        from xactika.frontends.repl.remote import play_remote
+
+        return play_remote(args, inp, out, style)
     try:
         session = setup(args, style)
     except (UsageError, XactikaError, ValueError) as exc:
