@@ -3,29 +3,29 @@
 Every wait has a timeout, every fault is a precise :class:`BotError` subclass that the
 match runner can count, and a faulty bot is killed (its whole process group) before the
 error is raised, so no caller can leak a process by forgetting to clean up. The bot's
-stdout is read as bytes by a thread with a bounded line length; its stderr goes to a
-file and never into the protocol.
+stdout is read as bytes with a bounded line length, in the caller's own waits (no thread
+per bot); its stderr goes, capped, to a file and never into the protocol. Anything the
+bot wrote that reaches a message goes through ``untrusted.escape`` first.
 """
 
 from __future__ import annotations
 
 import atexit
+import collections
 import logging
 import os
-import queue
 import select
 import signal
 import subprocess
-import tempfile
-import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, Any, NoReturn, Self
+from typing import IO, Any, NoReturn, Protocol, Self
 
 from xactika.core.errors import ParseError, XactikaError
 from xactika.core.table import Bid, Command, Event, GameStarted, Legal, Play, TrickGame, game_rules
 from xactika.core.views import SeatView, visible
 from xactika.protocol.text import format_event
+from xactika.protocol.untrusted import escape
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,8 @@ class BotProtocolError(BotError):
         self.reason = reason
 
 
-REASONS = ("garbage", "invalid-utf8", "flood", "closed-stdout", "closed-stdin")
+REASONS = ("garbage", "invalid-utf8", "flood", "closed-stdout", "closed-stdin",
+           "early-answer", "extra-answer")
 
 
 class BotIllegalMove(BotError):
@@ -172,6 +173,7 @@ class PlayerBase:
         self.declared = ""  # the name the bot gave in ``hello``, once started
         self._rules: TrickGame | None = None
         self._startup = True
+        self._answered: str | None = None  # the go just answered, until we send anything
 
     # -- the protocol
     def start(self) -> str:
@@ -195,7 +197,7 @@ class PlayerBase:
         for word in words[2:]:
             key, _, value = word.partition("=")
             if key == "name" and value:
-                declared = value
+                declared = escape(value, 60)
         if not self._named:
             self.name = declared
         self.isready(self.startup_timeout)
@@ -232,11 +234,12 @@ class PlayerBase:
         self._request(go)
         line = self._answer(("bid", "play"), timeout, f"answering {go.split(' options')[0]!r}")
         self.last_think_s = time.monotonic() - started
+        self._answered = go
         try:
             return parse_answer(line, legal, rules)
         except ParseError as exc:
             self._fail(BotIllegalMove(
-                f"bot {self.name!r} answered {line!r} to {_short(go)}: {exc}",
+                f"bot {self.name!r} answered '{escape(line, 80)}' to {_short(go)}: {exc}",
                 line=line, bot=self.name,
             ))
 
@@ -255,19 +258,42 @@ class PlayerBase:
 
     # -- framing shared by every transport
     def _send(self, line: str) -> None:
+        """Send a line; anything the bot said unasked before it is a fault."""
+        self._unasked()
         if self.on_line is not None:
             self.on_line(">", line)
         self._write(line)
+        self._answered = None
 
     def _request(self, line: str) -> None:
-        """Send a line that expects an answer; anything the bot said unasked is a fault."""
-        stale = self._stale()
-        if stale is not None:
-            self._fail(BotProtocolError(
-                f"bot {self.name!r} sent {_clip(stale)!r} when nothing was asked",
-                reason="garbage", bot=self.name, startup=self._startup,
-            ))
+        """Send a line that expects an answer."""
         self._send(line)
+        self._begin()
+
+    def _unasked(self) -> None:
+        """Fault a line received while no request waited: one go, one answer.
+
+        A ``bid``/``play`` is ``extra-answer`` when it came after the answer to a go and
+        before we sent anything else (a stale second answer), ``early-answer`` at any other
+        time (a move before its go); any other line is ``garbage``.
+        """
+        stale = self._stale()
+        if stale is None:
+            return
+        shown = escape(stale, 80)
+        first = stale.split()[0]
+        if first in ("bid", "play") and self._answered is not None:
+            reason = "extra-answer"
+            what = (f"sent a second answer '{shown}' to {_short(self._answered)}: one go, "
+                    "one answer")
+        elif first in ("bid", "play"):
+            reason = "early-answer"
+            what = f"sent '{shown}' before it was asked: no go was waiting"
+        else:
+            reason = "garbage"
+            what = f"sent '{shown}' when nothing was asked"
+        self._fail(BotProtocolError(f"bot {self.name!r} {what}", reason=reason, bot=self.name,
+                                    startup=self._startup))
 
     def _answer(self, words: tuple[str, ...], timeout: float | None, doing: str) -> str:
         line = self._next(timeout, doing)
@@ -275,7 +301,7 @@ class PlayerBase:
         if first not in words:
             want = " or ".join(repr(w) for w in words)
             self._fail(BotProtocolError(
-                f"bot {self.name!r} sent {_clip(line)!r} while {doing}: expected {want}",
+                f"bot {self.name!r} sent '{escape(line, 80)}' while {doing}: expected {want}",
                 reason="garbage", bot=self.name, startup=self._startup,
             ))
         return line
@@ -300,6 +326,9 @@ class PlayerBase:
         """A line already received that nobody asked for, if any."""
         return None
 
+    def _begin(self) -> None:
+        """A request went out: the count of lines it may get starts again."""
+
     def _kill(self) -> None:
         raise NotImplementedError
 
@@ -312,6 +341,88 @@ def _short(go: str) -> str:
     return repr(_clip(go, 60))
 
 
+STDERR_KEEP = 64 << 10  # bytes of a bot's stderr kept from its start, and again from its end
+READ_CHUNK = 1 << 16
+
+
+class Launched(Protocol):
+    """How one bot process starts (xactika.frontends.match.sandbox.Launch is one)."""
+
+    argv: list[str]
+    cwd: str | None
+    env: dict[str, str]
+    preexec: Callable[[], None]
+    sandboxed: bool
+
+    def wipe(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Launcher(Protocol):
+    """Turns a bot's command line into a :class:`Launched` (a sandbox, limits)."""
+
+    def launch(self, argv: Sequence[str], cwd: str | os.PathLike[str] | None = None,
+               extra_ro: Sequence[str] = ()) -> Launched: ...
+
+
+class StderrCap:
+    """A bot's stderr, capped: the first ``keep`` bytes as they come, the last ``keep`` at
+    the end, and a line saying how much was cut between them; never unbounded."""
+
+    def __init__(self, path: str | os.PathLike[str] | None, keep: int = STDERR_KEEP) -> None:
+        self.keep = keep
+        self._file: IO[bytes] | None = open(path, "ab", buffering=0) if path else None
+        self.head = 0  # bytes written through
+        self.tail = bytearray()  # bytes after the head, the last ``keep`` of them
+        self.cut = 0  # bytes dropped between head and tail
+        self.recent = bytearray()  # the last bytes of all, for crash messages
+
+    def feed(self, data: bytes) -> None:
+        self.recent += data
+        del self.recent[:-512]
+        if self.head < self.keep:
+            n = min(self.keep - self.head, len(data))
+            self._put(data[:n])
+            self.head += n
+            data = data[n:]
+        if data:
+            self.tail += data
+            over = len(self.tail) - self.keep
+            if over > 0:
+                del self.tail[:over]
+                self.cut += over
+
+    def _put(self, data: bytes) -> None:
+        if self._file is not None and data:
+            try:
+                self._file.write(data)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        if self.cut:
+            nl = b"" if self.head == 0 else b"\n"
+            self._put(nl + f"[... {human_bytes(self.cut)} cut ...]\n".encode())
+        self._put(bytes(self.tail))
+        self.tail.clear()
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def last_line(self) -> str:
+        lines = bytes(self.recent).decode("utf-8", "replace").strip().splitlines()
+        return lines[-1] if lines else ""
+
+
+def human_bytes(n: int) -> str:
+    """``1.6 GB``: a size in words for a person."""
+    for unit, size in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} bytes"
+
+
 _LIVE: set[PlayerProcess] = set()
 
 
@@ -322,7 +433,12 @@ def _kill_all() -> None:
 
 
 class PlayerProcess(PlayerBase):
-    """One bot process in its own process group (POSIX)."""
+    """One bot process in its own process group (POSIX), optionally in a sandbox.
+
+    No thread serves it: the caller's own waits (``select`` on its stdout and stderr)
+    read what it writes, so a bot's leftover descendants can hold nothing of ours once
+    :meth:`kill` has closed our ends of the pipes.
+    """
 
     def __init__(
         self,
@@ -335,6 +451,8 @@ class PlayerProcess(PlayerBase):
         name: str | None = None,
         on_line: LineHook | None = None,
         max_lines: int = MAX_LINES,
+        sandbox: Launcher | None = None,
+        stderr_keep: int = STDERR_KEEP,
     ) -> None:
         if not argv:
             raise ValueError("a bot needs a command line")
@@ -350,45 +468,55 @@ class PlayerProcess(PlayerBase):
         self.cwd = cwd
         self.stderr_path = stderr_path
         self.max_lines = max_lines
+        self.sandbox = sandbox
+        self.stderr_keep = stderr_keep
         self.killed = False  # True when quit had to kill the bot (it ignored quit)
         self.pid: int | None = None
+        self.launched: Launched | None = None
         self._proc: subprocess.Popen[bytes] | None = None
-        self._stderr: IO[bytes] | None = None
-        self._queue: queue.Queue[tuple[str, str, str]] = queue.Queue()
+        self._err: StderrCap | None = None
+        self._buf = bytearray()  # stdout bytes not yet a whole line
+        self._lines: collections.deque[tuple[str, str, str]] = collections.deque()
+        self._out_open = False  # still reading stdout (no end, no fault yet)
         self._count = 0
-        self._reader: threading.Thread | None = None
+
+    @property
+    def sandboxed(self) -> bool:
+        return self.launched is not None and self.launched.sandboxed
 
     # -- life cycle
     def _spawn(self) -> None:
         if self._proc is not None:
             raise RuntimeError("this bot was already started")
-        if self.stderr_path is not None:
-            self._stderr = open(self.stderr_path, "a+b")
-        else:
-            self._stderr = tempfile.TemporaryFile()
+        launched = self.sandbox.launch(self.argv, self.cwd) if self.sandbox else None
+        self._err = StderrCap(self.stderr_path, self.stderr_keep)
         try:
             self._proc = subprocess.Popen(
-                self.argv,
+                launched.argv if launched else self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self._stderr,
-                cwd=self.cwd,
+                stderr=subprocess.PIPE,
+                cwd=launched.cwd if launched else self.cwd,
+                env=launched.env if launched else None,
+                preexec_fn=launched.preexec if launched else None,
                 start_new_session=True,
             )
-        except OSError as exc:
-            self._stderr.close()
+        except (OSError, subprocess.SubprocessError) as exc:
+            self._err.close()
+            if launched is not None:
+                launched.close()
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             raise BotCrashed(
-                f"cannot start bot {self.name!r} ({self.argv[0]}): {exc.strerror or exc}",
+                f"cannot start bot {self.name!r} ({escape(self.argv[0], 200)}): {why}",
                 exit_code=None, bot=self.name, startup=True,
             ) from None
+        self.launched = launched
         self.pid = self._proc.pid
+        self._out_open = True
         _LIVE.add(self)
-        assert self._proc.stdin is not None and self._proc.stdout is not None
-        os.set_blocking(self._proc.stdin.fileno(), False)
-        self._reader = threading.Thread(
-            target=self._read, args=(self._proc.stdout,), name=f"bot-{self.name}", daemon=True
-        )
-        self._reader.start()
+        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+            assert stream is not None
+            os.set_blocking(stream.fileno(), False)
 
     def quit(self, grace: float = 1.0) -> int | None:
         """Send ``quit``, wait ``grace`` seconds, then kill the group; the exit code."""
@@ -402,12 +530,15 @@ class PlayerProcess(PlayerBase):
                 self._write("quit", limit=grace)
             except BotTimeout:  # it does not even read its input: that is ignoring quit
                 self.killed = True
-            except (BotError, OSError):
+            except (BotError, OSError, RuntimeError):
                 pass
-            try:
-                proc.wait(grace)
-            except subprocess.TimeoutExpired:
-                self.killed = True
+            deadline = time.monotonic() + grace
+            while proc.poll() is None and not self.killed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self.killed = True
+                    break
+                self._pump(min(left, 0.05))  # keep its stderr flowing while it finishes
         self._kill()
         return proc.returncode
 
@@ -415,27 +546,46 @@ class PlayerProcess(PlayerBase):
         """Kill the bot's whole process group now (no quit); safe to call twice."""
         self._kill()
 
+    def wipe(self) -> None:
+        """Empty the bot's private writable directory (between games of a kept process)."""
+        if self.launched is not None:
+            self.launched.wipe()
+
     def _kill(self) -> None:
         proc = self._proc
         if proc is None:
             return
         try:
-            os.killpg(proc.pid, signal.SIGKILL)  # the whole group: the bot and its children
+            # the whole group: the bot and its children; in a sandbox, bwrap, whose death
+            # takes its PID namespace (every process in it) down with it
+            os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
         proc.wait()
-        streams: list[IO[bytes] | None] = [proc.stdin, self._stderr]
-        if self._reader is not None:
-            self._reader.join(1.0)
-            if not self._reader.is_alive():  # else an escaped process holds stdout open
-                streams.append(proc.stdout)
-        for stream in streams:
+        self._drain_stderr()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 try:
                     stream.close()
                 except OSError:
                     pass
+        self._out_open = False
+        if self._err is not None:
+            self._err.close()
+        if self.launched is not None:
+            self.launched.close()
         _LIVE.discard(self)
+
+    def _drain_stderr(self) -> None:
+        """What the bot wrote to stderr before it died, without waiting on its heirs."""
+        proc = self._proc
+        if proc is None or proc.stderr is None or proc.stderr.closed or self._err is None:
+            return
+        for _ in range(64):  # a pipe holds 64 KiB; a writing heir gets no more than 4 MiB
+            data = _read_some(proc.stderr)
+            if not data:
+                return
+            self._err.feed(data)
 
     @property
     def returncode(self) -> int | None:
@@ -458,7 +608,7 @@ class PlayerProcess(PlayerBase):
                 data = data[os.write(fd, data):]
             except BlockingIOError:
                 left = deadline - time.monotonic()
-                if left <= 0 or not select.select([], [fd], [], left)[1]:
+                if left <= 0 or not self._pump(left, fd):
                     self._fail(BotTimeout(
                         f"bot {self.name!r} stopped reading its input for {limit:g} s",
                         bot=self.name, startup=self._startup,
@@ -470,47 +620,103 @@ class PlayerProcess(PlayerBase):
                 ), "reading its input")
                 return
 
-    # -- reading: a thread turns stdout bytes into queued lines or one fault
-    def _read(self, out: IO[bytes]) -> None:
-        put = self._queue.put
+    # -- reading: select on stdout and stderr in the caller's own waits
+    def _pump(self, timeout: float, write_fd: int | None = None) -> bool:
+        """Wait up to ``timeout`` for output (or for ``write_fd`` to take input) and read
+        what there is; True when ``write_fd`` became writable."""
+        proc = self._proc
+        assert proc is not None
+        readers = []
+        if self._out_open and proc.stdout is not None and not proc.stdout.closed:
+            readers.append(proc.stdout.fileno())
+        err_fd = -1
+        if proc.stderr is not None and not proc.stderr.closed:
+            err_fd = proc.stderr.fileno()
+            readers.append(err_fd)
+        writers = [write_fd] if write_fd is not None else []
+        if not readers and not writers:
+            time.sleep(max(0.0, timeout))
+            return False
         try:
-            while True:
-                raw = out.readline(MAX_LINE + 2)
-                if not raw.endswith(b"\n"):
-                    if len(raw) > MAX_LINE + 1:
-                        put(("fault", "flood", f"sent a line longer than {MAX_LINE} bytes"))
-                    else:  # end of output (a partial last line is dropped)
-                        put(("eof", "", ""))
-                    return
-                self._count += 1
-                if self._count > self.max_lines:
-                    put(("fault", "flood",
-                         f"sent more than {self.max_lines} lines without being asked"))
-                    return
-                try:
-                    text = raw.decode("utf-8").rstrip("\r\n")
-                except UnicodeDecodeError as exc:
-                    put(("fault", "invalid-utf8",
-                         f"sent invalid UTF-8 (byte {exc.start}): {_clip(repr(raw), 60)}"))
-                    return
-                words = text.split(maxsplit=1)
-                if not words:
-                    continue
-                if words[0] == "info":
-                    log.info("%s: %s", self.name, text)
-                    if self.on_line is not None:
-                        self.on_line("<", text)
-                    continue
-                put(("line", text, ""))
+            ready_r, ready_w, _ = select.select(readers, writers, [], max(0.0, timeout))
         except (OSError, ValueError):
-            put(("eof", "", ""))
+            return False
+        for fd in ready_r:
+            if fd == err_fd:
+                self._read_stderr()
+            else:
+                self._read_stdout()
+        return bool(ready_w)
+
+    def _read_stderr(self) -> None:
+        proc = self._proc
+        assert proc is not None and proc.stderr is not None and self._err is not None
+        data = _read_some(proc.stderr)
+        if data:
+            self._err.feed(data)
+        elif data is not None:  # end of stderr: stop watching it
+            proc.stderr.close()
+
+    def _read_stdout(self) -> None:
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        data = _read_some(proc.stdout)
+        if data is None:
+            return
+        if not data:  # end of output (a partial last line is dropped)
+            self._lines.append(("eof", "", ""))
+            self._out_open = False
+            return
+        self._buf += data
+        while self._out_open:
+            end = self._buf.find(b"\n")
+            if end < 0:
+                if len(self._buf) > MAX_LINE + 1:
+                    self._stop_reading("flood", f"sent a line longer than {MAX_LINE} bytes")
+                return
+            raw = bytes(self._buf[:end + 1])
+            del self._buf[:end + 1]
+            if len(raw) > MAX_LINE + 2:
+                self._stop_reading("flood", f"sent a line longer than {MAX_LINE} bytes")
+                return
+            self._line(raw)
+
+    def _stop_reading(self, reason: str, message: str) -> None:
+        self._lines.append(("fault", reason, message))
+        self._out_open = False
+        self._buf.clear()
+
+    def _line(self, raw: bytes) -> None:
+        self._count += 1
+        if self._count > self.max_lines:
+            self._stop_reading("flood", f"sent more than {self.max_lines} lines without being "
+                               "asked")
+            return
+        try:
+            text = raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError as exc:
+            self._stop_reading("invalid-utf8",
+                               f"sent invalid UTF-8 (byte {exc.start}): {_clip(repr(raw), 60)}")
+            return
+        words = text.split(maxsplit=1)
+        if not words:
+            return
+        if words[0] == "info":
+            log.info("%s: %s", self.name, escape(text, 300))
+            if self.on_line is not None:
+                self.on_line("<", text)
+            return
+        self._lines.append(("line", text, ""))
+
+    def _begin(self) -> None:
+        self._count = 0
 
     def _stale(self) -> str | None:
-        self._count = 0
-        try:
-            kind, text, message = self._queue.get_nowait()
-        except queue.Empty:
+        if self._out_open:
+            self._pump(0.0)
+        if not self._lines:
             return None
+        kind, text, message = self._lines.popleft()
         self._handle(kind, text, message, "waiting for a request")
         return text
 
@@ -519,25 +725,23 @@ class PlayerProcess(PlayerBase):
         assert proc is not None
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            wait = 0.25 if deadline is None else min(0.25, deadline - time.monotonic())
-            try:
-                kind, text, message = self._queue.get(timeout=max(wait, 0.0))
-            except queue.Empty:
-                if proc.poll() is not None:
-                    # it has exited: let the reader deliver what it wrote last, if anything
-                    if self._reader is not None:
-                        self._reader.join(0.5)
-                    if not self._queue.empty():
-                        continue
-                    self._exited_or(None, doing)
-                if deadline is not None and time.monotonic() >= deadline:
-                    self._fail(BotTimeout(
-                        f"bot {self.name!r} did not answer within {timeout:g} s while {doing}",
-                        bot=self.name, startup=self._startup,
-                    ))
-                continue
-            self._handle(kind, text, message, doing)
-            return text
+            if self._lines:
+                kind, text, message = self._lines.popleft()
+                self._handle(kind, text, message, doing)
+                return text
+            if proc.poll() is not None:
+                # it has exited: read what it wrote last, if anything, else it crashed
+                self._pump(0.0)
+                if self._lines:
+                    continue
+                self._exited_or(None, doing)
+            left = 0.25 if deadline is None else min(0.25, deadline - time.monotonic())
+            if left <= 0:
+                self._fail(BotTimeout(
+                    f"bot {self.name!r} did not answer within {timeout:g} s while {doing}",
+                    bot=self.name, startup=self._startup,
+                ))
+            self._pump(left)
 
     def _handle(self, kind: str, text: str, message: str, doing: str) -> None:
         if kind == "fault":
@@ -574,17 +778,21 @@ class PlayerProcess(PlayerBase):
         ))
 
     def _stderr_tail(self) -> str:
-        err = self._stderr
-        if err is None or err.closed:
+        if self._err is None:
             return ""
-        try:
-            err.flush()
-            size = err.seek(0, os.SEEK_END)
-            err.seek(max(0, size - 300))
-            tail = err.read().decode("utf-8", "replace").strip().splitlines()
-        except OSError:
-            return ""
-        return f"; its stderr ends: {_clip(tail[-1], 200)}" if tail else ""
+        self._drain_stderr()
+        last = self._err.last_line()
+        return f"; its stderr ends: {escape(last, 200)}" if last else ""
+
+
+def _read_some(stream: IO[bytes]) -> bytes | None:
+    """What a non-blocking pipe holds now: b"" at its end, None when there is nothing yet."""
+    try:
+        return os.read(stream.fileno(), READ_CHUNK)
+    except (BlockingIOError, InterruptedError):
+        return None
+    except OSError:
+        return b""
 
 
 def _signal_name(number: int) -> str:

@@ -143,15 +143,49 @@ def test_protocol_faults_have_precise_reasons(fault: str, reason: str, words: st
     assert_gone(player)
 
 
-def test_a_line_nobody_asked_for_is_garbage() -> None:
-    player = fault_player("unasked")
+@pytest.mark.parametrize(
+    ("fault", "reason", "words"),
+    [
+        ("unasked", "early-answer", "sent 'bid 1' before it was asked: no go was waiting"),
+        ("early", "early-answer", "sent 'bid 1' before it was asked: no go was waiting"),
+        ("double", "extra-answer", "sent a second answer 'play "),
+    ],
+)
+def test_answers_before_go_or_after_the_first_are_faults(fault: str, reason: str,
+                                                          words: str) -> None:
+    player = fault_player(fault)
     player.start()
-    time.sleep(0.2)  # let the unasked line arrive before the next request
+    config = Config(mode="bid", players=2, rounds=1, seed=1)
     with pytest.raises(BotProtocolError) as info:
-        self_play(Config(mode="bid", players=2, rounds=1, seed=1),
-                  [ProcessAgent(player), RandomAgent(1)])
-    assert info.value.reason == "garbage"
-    assert "sent 'bid 1' when nothing was asked" in str(info.value)
+        player.new_game(0, [visible(e, 0) for e in start(config)], XACTIKA)
+        time.sleep(0.2)  # an early move arrives before the next line; it cannot race go
+        self_play(config, [ProcessAgent(player), RandomAgent(1)])
+    assert info.value.reason == reason
+    assert words in str(info.value)
+    assert_gone(player)
+
+
+def test_a_nul_in_stderr_is_escaped_in_the_crash_message() -> None:
+    player = fault_player("stderr-nul")
+    with pytest.raises(BotCrashed) as info:
+        play_game(player)
+    message = str(info.value)
+    assert "\\x00 and an ESC \\x1b[2J here" in message
+    assert "\x00" not in message and "\x1b" not in message
+    assert_gone(player)
+
+
+def test_stderr_keeps_its_head_and_tail_and_says_how_much_was_cut(tmp_path: Path) -> None:
+    err = tmp_path / "flood.err"
+    script = ("import sys\nsys.stderr.write('HEAD\\n' + 'x' * 3_000_000 + '\\nTAIL\\n')\n"
+              "sys.stderr.flush()\nsys.exit(7)\n")
+    player = PlayerProcess([sys.executable, "-c", script], stderr_path=err, stderr_keep=4096)
+    with pytest.raises(BotCrashed, match="its stderr ends: TAIL"):
+        player.start()
+    data = err.read_bytes()
+    assert data.startswith(b"HEAD\n") and data.endswith(b"x\nTAIL\n")
+    assert b"[... 3.0 MB cut ...]" in data
+    assert len(data) < 2 * 4096 + 100
     assert_gone(player)
 
 
@@ -301,8 +335,8 @@ class Scripted:
     [
         ({"hello": "hello 2 name=x"}, "speaks protocol version 2, expected 'hello 1 name=<name>'"),
         ({"hello": "readyok"}, "sent 'readyok' while answering hello: expected 'hello'"),
-        ({"hello": "hello 1 name=x\nbid 3", "isready": "readyok"},
-         "sent 'bid 3' when nothing was asked"),
+        ({"hello": "hello 1 name=x\nreadyok", "isready": "readyok"},
+         "sent 'readyok' when nothing was asked"),
         ({"hello": "hello 1 name=x", "isready": "info hm\nready"},
          "sent 'ready' while answering isready: expected 'readyok'"),
     ],

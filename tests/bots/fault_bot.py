@@ -3,7 +3,9 @@
 
 Until its fault strikes it plays the first option, so a game gets going first.
 Faults: crash-start, crash-mid, timeout, slow, garbage, invalid-utf8, flood, long-line,
-close-stdout, close-stdin, deaf, ignore-quit, illegal, unasked. Not faults: none, and chatty
+close-stdout, close-stdin, deaf, ignore-quit, illegal, unasked (a bid before any go),
+double (two answers to one go, in one write), early (a move on newgame, before any
+go), stderr-nul (a NUL and an ESC in its last stderr line, then exit). Not faults: none, and chatty
 (info and blank lines, CRLF line ends, extra fields in hello).
 """
 
@@ -49,16 +51,24 @@ def main() -> None:
             if FAULT == "ignore-quit":
                 time.sleep(3600)
             return
+        elif words[0] == "newgame" and FAULT == "early":
+            say("bid 1")  # a move nobody asked for yet
         elif words[0] == "go":
             goes += 1
             options = dict(w.partition("=")[::2] for w in words[2:])["options"].split(",")
             first = options[0]
             if goes == MID:
                 strike(words[1], options)
-            say(("bid " if words[1] == "bid" else "play ") + first.replace(":", " "))
+            answer = ("bid " if words[1] == "bid" else "play ") + first.replace(":", " ")
+            if FAULT == "double" and goes == MID:
+                answer += "\n" + answer  # one write: the second is there before any event
+            say(answer)
 
 
 def strike(kind: str, options: list) -> None:
+    if FAULT == "stderr-nul":
+        sys.stderr.write("fault bot: dying with a NUL \x00 and an ESC \x1b[2J here\n")
+        sys.exit(5)
     if FAULT == "crash-mid":
         sys.stderr.write("fault bot: crashing mid-game\n")
         sys.exit(4)

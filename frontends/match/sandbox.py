@@ -1,0 +1,395 @@
+"""How a bot command is launched: a bubblewrap sandbox (or none), and resource limits.
+
+A bot is arbitrary code run by the referee's user. Without a sandbox it can read the
+match folder (every deal), signal the runner and its rivals, and leave daemons behind.
+With ``bwrap`` it gets its own PID, IPC, UTS and network namespaces, a read-only view of
+the system, of Python and of its own files, and one private writable directory (its
+HOME, TMPDIR and /tmp) that the runner wipes between games; the match folder, deal files
+and records are never mounted. Limits (memory, processes, CPU, file size, no core files)
+apply to every bot, sandboxed or not. spec/MATCH.md ("The sandbox") is the threat model.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+import attrs
+
+BACKENDS = ("auto", "bwrap", "none")
+UNSANDBOXED = "unsandboxed: bots can read the deals"
+INSIDE_TMP = "/tmp"  # where the private writable directory appears inside the sandbox
+
+# Read-only system paths a program needs to run; those missing here are skipped.
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "passwd",
+       "group", "nsswitch.conf", "mime.types", "os-release")
+# Environment a bot keeps inside the sandbox (the runner's may hold secrets).
+KEEP_ENV = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONHASHSEED")
+
+
+class SandboxError(Exception):
+    """The sandbox asked for cannot be used here; the message says why."""
+
+
+# --------------------------------------------------------------------------- limits
+
+
+@attrs.frozen
+class Limits:
+    """Resource limits set in the bot's process before it runs (``None``: no limit).
+
+    ``procs`` is RLIMIT_NPROC, which the kernel counts per *user*, not per process tree:
+    the limit set is the user's processes at launch plus ``procs``, so a bot cannot fork
+    without bound yet the user's other processes do not use up its share. The kernel
+    never applies it to root; there, the sandbox's PID namespace is what ends a fork
+    bomb (every process in it dies with the game).
+    """
+
+    memory: int | None = 4 << 30  # bytes of address space (RLIMIT_AS)
+    procs: int | None = 256  # processes beyond the user's current count (RLIMIT_NPROC)
+    cpu: int | None = 3600  # seconds of CPU time per process (RLIMIT_CPU)
+    fsize: int | None = 256 << 20  # bytes in any one file it writes (RLIMIT_FSIZE)
+
+    def settings(self) -> list[tuple[int, int]]:
+        """(resource, value) pairs, computed in the parent: the child only calls setrlimit."""
+        out: list[tuple[int, int]] = [(resource.RLIMIT_CORE, 0)]
+        if self.memory is not None:
+            out.append((resource.RLIMIT_AS, self.memory))
+        if self.cpu is not None:
+            out.append((resource.RLIMIT_CPU, self.cpu))
+        if self.fsize is not None:
+            out.append((resource.RLIMIT_FSIZE, self.fsize))
+        if self.procs is not None and os.getuid() != 0:
+            out.append((resource.RLIMIT_NPROC, _user_processes() + self.procs))
+        return out
+
+    def preexec(self) -> Callable[[], None]:
+        """A ``preexec_fn`` that only lowers limits (it never raises a hard limit)."""
+        pairs = self.settings()
+        setrlimit, getrlimit, infinity = resource.setrlimit, resource.getrlimit, \
+            resource.RLIM_INFINITY
+
+        def apply() -> None:  # runs between fork and exec: no imports, no allocation
+            for res, value in pairs:
+                _, hard = getrlimit(res)
+                if hard != infinity and hard < value:
+                    value = hard
+                setrlimit(res, (value, value))
+
+        return apply
+
+
+def _user_processes() -> int:
+    """How many processes (threads count for the kernel too) this user runs now."""
+    uid = os.getuid()
+    count = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid == uid:
+                count += len(os.listdir(f"/proc/{entry}/task"))
+        except OSError:
+            continue
+    return count
+
+
+_SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?$")
+_SCALE = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def parse_size(text: str, what: str) -> int | None:
+    """``512M``, ``4G``, ``1048576`` -> bytes; ``none`` -> no limit; ValueError otherwise."""
+    t = text.strip().lower()
+    if t in ("none", "off", "unlimited"):
+        return None
+    m = _SIZE.match(t)
+    value = int(float(m.group(1)) * _SCALE[m.group(2)]) if m else 0
+    if value <= 0:
+        raise ValueError(f"bad {what} {text!r}: expected a size above zero such as 512M "
+                         "or 4G, or none")
+    return value
+
+
+def parse_count(text: str, what: str, unit: str = "") -> int | None:
+    """A whole number above zero (``unit`` may follow it, e.g. ``60s``), or ``none``."""
+    t = text.strip().lower()
+    if t in ("none", "off", "unlimited"):
+        return None
+    if unit:
+        t = t.removesuffix(unit)
+    value = int(t) if t.isdigit() else 0
+    if value <= 0:
+        raise ValueError(f"bad {what} {text!r}: expected a whole number above zero, "
+                         "or none")
+    return value
+
+
+# --------------------------------------------------------------------------- bwrap
+
+
+def bwrap_flags() -> list[str]:
+    """The namespace and life-cycle flags: no signals to, or sight of, other processes."""
+    return ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+            "--unshare-net", "--die-with-parent", "--new-session"]
+
+
+@functools.cache
+def bwrap_works() -> str | None:
+    """None when bubblewrap runs here with our flags, else why not (probed once)."""
+    exe = shutil.which("bwrap")
+    if exe is None:
+        return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+    argv = [exe, *bwrap_flags(), *_system_binds(), "--proc", "/proc", "--dev", "/dev",
+            "--", "true"]
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap cannot run: {exc}"
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"bwrap does not work here: {why[-1] if why else f'exit {done.returncode}'}"
+    return None
+
+
+def _system_binds() -> list[str]:
+    args: list[str] = []
+    for path in SYSTEM:
+        if os.path.islink(path):  # merged /usr: /bin -> usr/bin
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    for name in ETC:
+        path = f"/etc/{name}"
+        if os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    return args
+
+
+@functools.cache
+def python_paths() -> tuple[str, ...]:
+    """What a Python bot of ours needs to see: the interpreter, the venv, our packages.
+
+    ``xactika bot random`` runs ``sys.executable -m xactika...``: the base prefix holds the
+    interpreter and standard library, the venv its site-packages, and an editable install
+    maps ``xactika.*`` to source folders outside both.
+    """
+    paths = {os.path.realpath(p) for p in
+             (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
+    paths.add(os.path.dirname(os.path.realpath(sys.executable)))
+    for name in ("xactika.core", "xactika.protocol", "xactika.frontends"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        paths.update(os.path.realpath(p) for p in getattr(module, "__path__", []))
+    return tuple(sorted(paths))
+
+
+def _under(path: str, roots: Iterable[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+
+
+def _minimal(paths: Iterable[str]) -> list[str]:
+    """The paths not inside another one of them, so no folder is bound twice."""
+    out: list[str] = []
+    for p in sorted(set(paths), key=len):
+        if not _under(p, out) and not _under(p, SYSTEM):
+            out.append(p)
+    return out
+
+
+def bot_files(argv: Sequence[str], cwd: str) -> list[str]:
+    """The folders of the files a command names (its program, its script): bound read-only."""
+    found = []
+    for word in argv:
+        if word.startswith("-") and "=" not in word:
+            continue
+        word = word.partition("=")[2] if word.startswith("-") else word
+        if not word:
+            continue
+        candidate = word if os.path.isabs(word) else os.path.join(cwd, word)
+        if (os.sep in word or word == argv[0] or os.path.exists(candidate)) \
+                and os.path.isfile(candidate):
+            found.append(os.path.dirname(os.path.realpath(candidate)))
+            if os.path.islink(candidate):  # the link itself lives in the folder named
+                found.append(os.path.dirname(os.path.abspath(candidate)))
+    return found
+
+
+# --------------------------------------------------------------------------- launching
+
+
+@attrs.define
+class Launch:
+    """One bot process's start: its argv, cwd, env, limits and private directory."""
+
+    argv: list[str]
+    cwd: str | None
+    env: dict[str, str]
+    preexec: Callable[[], None]
+    private: str  # host path of the writable directory
+    sandboxed: bool
+
+    def wipe(self) -> None:
+        """Empty the private directory (between two games of a kept process)."""
+        _empty(self.private)
+
+    def close(self) -> None:
+        """Remove the private directory (the process has gone)."""
+        shutil.rmtree(self.private, ignore_errors=True)
+
+
+def _empty(directory: str) -> None:
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                _make_writable(entry.path)
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+
+
+def _make_writable(directory: str) -> None:
+    """A bot may chmod its folders read-only: the wipe must still empty them."""
+    for root, dirs, _ in os.walk(directory):
+        for d in [root, *(os.path.join(root, x) for x in dirs)]:
+            try:
+                os.chmod(d, 0o700, follow_symlinks=False)
+            except (OSError, NotImplementedError):
+                pass
+
+
+@attrs.frozen
+class Sandbox:
+    """How bots are started: ``kind`` is ``bwrap`` or ``none``; ``hide`` lists paths
+    (the match folder, deal files) that must stay invisible even under a bound folder."""
+
+    kind: str = "none"
+    limits: Limits = Limits()
+    hide: tuple[str, ...] = ()
+    base: str | None = None  # where private directories are made (default: the temp dir)
+
+    @property
+    def sandboxed(self) -> bool:
+        return self.kind == "bwrap"
+
+    def launch(self, argv: Sequence[str], cwd: str | os.PathLike[str] | None = None,
+               extra_ro: Sequence[str] = ()) -> Launch:
+        """The argv, cwd and env to start ``argv`` with; makes a private directory."""
+        private = tempfile.mkdtemp(prefix="xactika-bot-", dir=self.base)
+        host_cwd = os.path.abspath(cwd) if cwd is not None else os.getcwd()
+        if not self.sandboxed:
+            env = dict(os.environ, HOME=private, TMPDIR=private)
+            return Launch(list(argv), None if cwd is None else host_cwd, env,
+                          self.limits.preexec(), private, False)
+        ro = [*python_paths(), *bot_files(argv, host_cwd), *extra_ro]
+        if cwd is not None:
+            ro.append(host_cwd)
+        ro = [os.path.realpath(p) for p in ro if os.path.exists(p)]
+        binds = _minimal(ro)
+        args = [shutil.which("bwrap") or "bwrap", *bwrap_flags(), *_system_binds(),
+                "--proc", "/proc", "--dev", "/dev", "--bind", private, INSIDE_TMP]
+        for path in binds:
+            args += ["--ro-bind", path, path]
+        for path in self.hide:
+            real = os.path.realpath(path)
+            if not _under(real, binds):
+                continue
+            if os.path.isdir(real):
+                args += ["--tmpfs", real, "--remount-ro", real]
+            elif os.path.exists(real):
+                args += ["--ro-bind", "/dev/null", real]
+        inside_cwd = os.path.realpath(host_cwd)
+        if not _under(inside_cwd, binds) or any(
+                _under(inside_cwd, [os.path.realpath(h)]) for h in self.hide):
+            inside_cwd = INSIDE_TMP
+        args += ["--setenv", "HOME", INSIDE_TMP, "--setenv", "TMPDIR", INSIDE_TMP,
+                 "--chdir", inside_cwd, "--", *argv]
+        env = {k: v for k, v in os.environ.items() if k in KEEP_ENV}
+        return Launch(args, None, env, self.limits.preexec(), private, True)
+
+
+def choose(kind: str, limits: Limits | None = None, hide: Sequence[str | os.PathLike[str]] = (),
+           base: str | None = None) -> Sandbox:
+    """The sandbox for ``auto``/``bwrap``/``none``; SandboxError if ``bwrap`` cannot run."""
+    if kind not in BACKENDS:
+        raise SandboxError(f"unknown sandbox {kind!r}: expected one of {', '.join(BACKENDS)}")
+    limits = limits if limits is not None else Limits()
+    hidden = tuple(os.path.abspath(h) for h in hide)
+    if kind == "none":
+        return Sandbox("none", limits, hidden, base)
+    why = bwrap_works()
+    if why is None:
+        return Sandbox("bwrap", limits, hidden, base)
+    if kind == "bwrap":
+        raise SandboxError(f"--sandbox bwrap: {why}")
+    return Sandbox("none", limits, hidden, base)
+
+
+def limits_from(values: Mapping[str, str | None]) -> Limits:
+    """Limits from the command line's texts (``None``: the default); ValueError if bad."""
+    default = Limits()
+
+    def pick(key: str, parse: Callable[[str], int | None]) -> int | None:
+        text = values.get(key)
+        return getattr(default, key) if text is None else parse(text)
+
+    return Limits(
+        memory=pick("memory", lambda t: parse_size(t, "--max-memory")),
+        procs=pick("procs", lambda t: parse_count(t, "--max-procs")),
+        cpu=pick("cpu", lambda t: parse_count(t, "--max-cpu", "s")),
+        fsize=pick("fsize", lambda t: parse_size(t, "--max-file-size")),
+    )
+
+
+def add_arguments(parser: object) -> None:
+    """``--sandbox`` and the limit flags, shared by ``match`` and ``play``."""
+    add = parser.add_argument  # type: ignore[attr-defined]
+    add("--sandbox", choices=BACKENDS, default="auto",
+        help="how bots run: bwrap (bubblewrap: no network, no sight of other processes or "
+        "of the match folder), none, or auto (bwrap when it works here; default)")
+    add("--max-memory", default=None, metavar="SIZE",
+        help="address space of each bot process (default 4G; 'none' for no limit)")
+    add("--max-procs", default=None, metavar="N",
+        help="processes a bot may add to its user's (default 256; never applied to root)")
+    add("--max-cpu", default=None, metavar="SECONDS",
+        help="CPU seconds of each bot process (default 3600)")
+    add("--max-file-size", default=None, metavar="SIZE",
+        help="size of any file a bot writes (default 256M)")
+
+
+def from_args(args: object, hide: Sequence[str | os.PathLike[str]] = ()) -> Sandbox:
+    """The sandbox the parsed flags of :func:`add_arguments` ask for."""
+    limits = limits_from({
+        "memory": getattr(args, "max_memory", None), "procs": getattr(args, "max_procs", None),
+        "cpu": getattr(args, "max_cpu", None), "fsize": getattr(args, "max_file_size", None),
+    })
+    return choose(getattr(args, "sandbox", "auto"), limits, hide)
+
+
+def describe(box: Sandbox) -> str:
+    """One line for a match header: what protects the deals, or the loud warning."""
+    if box.sandboxed:
+        return "sandbox: bwrap (bots see no other process, no network, no match folder)"
+    return f"WARNING {UNSANDBOXED} (no sandbox: {bwrap_works() or '--sandbox none'})"
