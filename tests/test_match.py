@@ -291,7 +291,7 @@ def test_sprt_stops_once_the_difference_is_settled(
     pgids.mkdir()
     code, result = run(
         [*bot_args(fault_bot(pgids, "none", "good"), fault_bot(pgids, "crash-start", "bad")),
-         "--players", "2", "--rounds", "1", "--deals", "200", "--seed", "3",
+         "--players", "2", "--rounds", "1", "--deals", "200", "--seed", "5",
          "--concurrency", "2", "--sprt", "good,bad,0,0.5", "--out", str(tmp_path / "out")],
         capsys,
     )

@@ -13,10 +13,12 @@ it can be tested quickly and reused (the rules are written down in spec/MATCH.md
 from __future__ import annotations
 
 import hashlib
+import hmac
 import itertools
 import math
 import os
 import re
+import secrets
 import shlex
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -25,7 +27,15 @@ from typing import Any
 import attrs
 
 from xactika.core.errors import ConfigError, ParseError, XactikaError
-from xactika.core.table import Config, GameOver, PresetDeal, RoundScored, TrickGame, game_rules
+from xactika.core.table import (
+    Config,
+    GameOver,
+    GameStarted,
+    PresetDeal,
+    RoundScored,
+    TrickGame,
+    game_rules,
+)
 from xactika.frontends.match.stats import Estimate, bounded_ci, mean_ci, mean_rank, paired_diff
 from xactika.protocol.records import Record
 from xactika.protocol.text import format_deals, parse_deals
@@ -195,10 +205,30 @@ def _on_off(text: str, what: str) -> bool:
 # --------------------------------------------------------------------------- deals
 
 
+MATCH_SEED_BITS = 256  # the default match seed, and every seed derived from it
+GUESSABLE_SEED_BITS = 128  # a given seed below 2**128 is not safely out of a search's reach
+
+
+def new_match_seed() -> int:
+    """A fresh match seed: 256 bits from ``secrets``, beyond any search (spec/MATCH.md)."""
+    return secrets.randbits(MATCH_SEED_BITS)
+
+
+def derived_seed(seed: int | None, label: str) -> int:
+    """A 256-bit seed for ``label``, keyed by the match seed: HMAC-SHA256(seed, label).
+
+    Keyed, so one derived seed says nothing of another, nor of the match seed, as long
+    as the match seed is secret (spec/MATCH.md). ``None`` (a deal-file match, whose deals
+    are public anyway) keys with the empty string.
+    """
+    key = b"" if seed is None else str(seed).encode("ascii")
+    mac = hmac.new(key, f"xactika-match/v2/{label}".encode("ascii"), hashlib.sha256)
+    return int.from_bytes(mac.digest(), "big")
+
+
 def deal_seed(seed: int, deal: int) -> int:
     """The seed of deal number ``deal`` (1-based) of a match seeded with ``seed``."""
-    digest = hashlib.sha256(f"xactika-match/v1/{seed}/{deal}".encode("ascii")).digest()
-    return int.from_bytes(digest[:6], "big")
+    return derived_seed(seed, f"deal/{deal}")
 
 
 def materialize(config: Config) -> tuple[PresetDeal, ...]:
@@ -312,6 +342,26 @@ def parse_deal_file(text: str, source: str = "deal file", mode: str | None = Non
     return DealSet(head["game"], int(head["players"]), int(head["rounds"]), tuple(configs))
 
 
+def deal_notes(bots: Sequence[BotSpec], plan: Sequence[GameSpec], seed: int | None) -> list[str]:
+    """What the results table must say about how secret the deals were (spec/MATCH.md)."""
+    notes = []
+    duplicate = sum(1 for g in plan if g.deal == 1) > 1
+    kept = [b.name for b in bots if not b.restart]
+    if duplicate and kept:
+        notes.append(
+            f"not independent: restart=off kept the processes of {', '.join(kept)} between "
+            "the games of a deal, so a bot could remember one seating's cards in the next: "
+            "the duplicate games were not independent"
+        )
+    if seed is not None and seed < 2**GUESSABLE_SEED_BITS:
+        notes.append(
+            f"guessable deals: --seed {seed} is under 2^{GUESSABLE_SEED_BITS}, and a bot that "
+            "finds the seed knows every hand; between adversaries leave --seed out "
+            f"({MATCH_SEED_BITS} secret random bits)"
+        )
+    return notes
+
+
 # --------------------------------------------------------------------------- schedule
 
 
@@ -401,6 +451,26 @@ class SeatResult:
 
 
 @attrs.frozen
+class Reveal:
+    """A game's seed commitment, opened: withheld from the bots until the match is over."""
+
+    commit: str
+    seed: int
+    nonce: str
+
+    @classmethod
+    def of(cls, config: Config) -> Reveal | None:
+        if config.commit is None or config.seed is None or config.nonce is None:
+            return None
+        return cls(config.commit, config.seed, config.nonce)
+
+    def to_dict(self, game: GameSpec) -> dict[str, Any]:
+        """The seed as a string: JSON readers other than Python's round 256-bit numbers."""
+        return {"game": game.id, "commit": self.commit, "seed": str(self.seed),
+                "nonce": self.nonce}
+
+
+@attrs.frozen
 class GameResult:
     game: GameSpec
     totals: tuple[int, ...]
@@ -408,6 +478,7 @@ class GameResult:
     hands: int
     faults: tuple[Fault, ...]
     low_wins: bool
+    reveal: Reveal | None = None
 
     @property
     def termination(self) -> str:
@@ -463,8 +534,10 @@ def result_from_record(record: Record, game: GameSpec) -> GameResult:
         raise MatchError(f"record of game {game.id} does not end with game-over")
     hands = sum(1 for e in record.events if isinstance(e, RoundScored))
     faults = tuple(Fault.parse(v) for k, v in record.headers if k == "fault")
+    started = record.events[0]
+    reveal = Reveal.of(started.config) if isinstance(started, GameStarted) else None
     return GameResult(game, over.totals, over.winners, hands, faults,
-                      record.header("mode") == "lose")
+                      record.header("mode") == "lose", reveal)
 
 
 # --------------------------------------------------------------------------- summary
