@@ -222,8 +222,10 @@ class Shell:
     """The read-print loop around a session, the same with a terminal or a pipe."""
 
     def __init__(self, session: Session, read: Reader, out: TextIO, *,
-                 interactive: bool, clear: str = CLEAR) -> None:
+                 interactive: bool, clear: str = CLEAR,
+                 columns: Callable[[], int] | None = None) -> None:
         self.session = session
+        self.columns = columns or terminal_columns
         self.read = read
         self.out = out
         self.interactive = interactive
@@ -263,6 +265,7 @@ class Shell:
 
     def run(self) -> int:
         s = self.session
+        s.width = self.columns()
         self.write(s.intro())
         if s.over:  # a finished game was loaded
             self.write(s.scores_text())
@@ -271,6 +274,7 @@ class Shell:
         last_human: int | None = None
         told_over = False
         while True:
+            s.width = self.columns()  # the terminal may have been resized
             if not s.over and s.human_to_act is None:  # bots to move (again, after Ctrl-C)
                 try:
                     news = "\n".join(s.advance())
@@ -325,6 +329,13 @@ class Shell:
             if reply.moved:
                 news = reply.text
                 shown = None
+
+
+def terminal_columns() -> int:
+    """The terminal's width ($COLUMNS first; 80 for a pipe), at least 40."""
+    import shutil
+
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
 
 
 def pipe_reader(stream: TextIO, out: TextIO) -> Reader:

@@ -70,6 +70,43 @@ def rule(style: Style, title: str = "", size: int = 60) -> str:
     return style.bold(head) + style.dim(bar * max(2, size - len(head)))
 
 
+def fit(text: str, size: int | None) -> str:
+    """Word-wrap every line wider than ``size`` (escapes take no room), never mid-word.
+
+    The last resort for prose (help, errors, narration): tables lay themselves out to
+    the width first, so this only re-flows sentences, indenting continuation lines.
+    """
+    if size is None:
+        return text
+    out: list[str] = []
+    for line in text.split("\n"):
+        if width(line) <= size:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = line[: len(line) - len(body)]
+        more = indent + "  " if len(indent) + 12 < size else ""
+        current = indent
+        for token in re.split(r"( +)", body):
+            if not token:
+                continue
+            if token.startswith(" "):
+                if current.strip():
+                    current += token
+                continue
+            if current.strip() and width(current + token) > size:
+                out.append(current.rstrip(" "))
+                current = more
+            while width(current + token) > size:  # a word wider than the line: cut it
+                plain = strip_ansi(token)
+                room = max(1, size - width(current))
+                out.append(current + plain[:room])
+                token, current = plain[room:], more
+            current += token
+        out.append(current.rstrip(" "))
+    return "\n".join(out)
+
+
 # --------------------------------------------------------------------------- cards
 
 
@@ -85,6 +122,10 @@ class CardRenderer:
     def card_short(self, card: Any, style: Style) -> str:
         return str(card)
 
+    def card_compact(self, card: Any, style: Style) -> str:
+        """The card for narrow terminals: its text (and value), no drawing."""
+        return str(card)
+
     def call(self, call: Any, style: Style) -> str:
         return "" if call is None else str(call)
 
@@ -94,7 +135,8 @@ class CardRenderer:
     def value(self, card: Any) -> int | None:
         return None
 
-    def stats(self, hand: Sequence[Any], seen: Sequence[Any], style: Style) -> str:
+    def stats(self, hand: Sequence[Any], seen: Sequence[Any], style: Style,
+              size: int | None = None) -> str:
         return "no stats card for this game"
 
 
@@ -125,6 +167,9 @@ class XactikaRenderer(CardRenderer):
     def card_short(self, card: Any, style: Style) -> str:
         return f"{card} {self.drawing(card, style).rstrip()} ({card.value})"
 
+    def card_compact(self, card: Any, style: Style) -> str:
+        return f"{card} ({card.value})"
+
     def call(self, call: Any, style: Style) -> str:
         if call is None:
             return ""
@@ -137,8 +182,9 @@ class XactikaRenderer(CardRenderer):
     def value(self, card: Any) -> int | None:
         return int(card.value)
 
-    def stats(self, hand: Sequence[Any], seen: Sequence[Any], style: Style) -> str:
-        return xactika_stats(hand, seen, style)
+    def stats(self, hand: Sequence[Any], seen: Sequence[Any], style: Style,
+              size: int | None = None) -> str:
+        return xactika_stats(hand, seen, style, size)
 
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -239,101 +285,186 @@ def trick(
     *,
     winning: int | None = None,
     number: int | None = None,
+    size: int | None = None,
+    won: bool = False,
 ) -> str:
-    """The trick so far: the call, who played what (off-call cards marked), who leads it."""
+    """The trick so far: the call, who played what (off-call cards marked), who leads it.
+
+    Too wide for ``size`` columns, it shortens the seat names, then drops the drawings.
+    """
     draw = card_renderer(game)
     head = f"trick {number}" if number is not None else "trick"
     if not plays:
         return f"{head}: nobody has played yet"
-    lines = [f"{head}: called {draw.call(call, style)}" if call is not None else f"{head}:"]
-    size = max(width(seat_label(seat, names)) for seat, _ in plays)
-    for seat, card in plays:
-        note = ""
-        if call is not None and isinstance(call, Call) and not card.shows(call):
-            note = style.dim("  (does not show the call)")
-        if seat == winning:
-            note += "  " + style.bold("<- winning" if style.ascii else "← winning")
-        label = pad(seat_label(seat, names), size)
-        lines.append(f"  {label}  {draw.card_short(card, style)}{note}")
+    arrow = "<- " if style.ascii else "← "
+    mark = arrow + ("won" if won else "winning")
+    top = f"{head}: called {draw.call(call, style)}" if call is not None else f"{head}:"
+
+    def layout(level: int, short: bool, off: str) -> list[str]:
+        def label(seat: int) -> str:
+            return seat_label(seat, names) if level == 0 else short_label(seat, names, level - 1)
+        lines = [top]
+        wide = max(width(label(seat)) for seat, _ in plays)
+        for seat, card in plays:
+            note = ""
+            if call is not None and isinstance(call, Call) and not card.shows(call):
+                note = style.dim(f"  ({off})")
+            if seat == winning:
+                note += "  " + style.bold(mark)
+            shown = draw.card_compact(card, style) if short else draw.card_short(card, style)
+            lines.append(f"  {pad(label(seat), wide)}  {shown}{note}")
+        return lines
+
+    tries = [(0, False, "does not show the call"), (1, False, "does not show the call"),
+             (2, False, "does not show the call"), (3, False, "off call"),
+             (3, True, "off call")]
+    for level, short, off in tries:
+        lines = layout(level, short, off)
+        if size is None or all(width(line) <= size for line in lines[1:]):
+            break
     return "\n".join(lines)
 
 
-def short_label(seat: int, names: Sequence[str]) -> str:
-    """A column head: ``you`` or ``1 heuristic``."""
+def short_label(seat: int, names: Sequence[str], level: int = 0) -> str:
+    """A column head: ``you`` or ``1 heuristic``; narrower levels for narrow terminals.
+
+    Level 1 cuts the name to four characters (``1 heur``), level 2 keeps the seat number.
+    """
     label = seat_label(seat, names)
-    return label if label == "you" else f"{seat} {names[seat]}" if seat < len(names) else str(seat)
+    if label == "you" or seat >= len(names):
+        return label if label == "you" else str(seat)
+    name = names[seat]
+    if level >= 2 or not name:
+        return str(seat)
+    return f"{seat} {name[:4] if level == 1 else name}"
+
+
+def _chunks(n: int, fits: Any) -> list[list[int]]:
+    """Seats 0..n-1 cut into runs, each as long as ``fits(run)`` allows (at least one)."""
+    runs: list[list[int]] = []
+    run: list[int] = []
+    for s in range(n):
+        if run and not fits([*run, s]):
+            runs.append(run)
+            run = []
+        run.append(s)
+    return [*runs, run] if run else runs
 
 
 def seat_rows(rows: Sequence[tuple[str, Sequence[Any]]], names: Sequence[str],
-              note: str = "") -> str:
-    """A small table, one column per seat: ``bid``/``taken`` rows under seat heads."""
+              note: str = "", size: int | None = None) -> str:
+    """A small table, one column per seat: ``bid``/``taken`` rows under seat heads.
+
+    Too wide for ``size`` columns, it abbreviates the names, then stacks the seats in
+    several narrower tables.
+    """
     n = len(rows[0][1]) if rows else 0
-    heads = [short_label(s, names) for s in range(n)]
     first = max(len(label) for label, _ in rows)
-    sizes = [max(len(heads[s]), *(len("?" if r[1][s] is None else str(r[1][s]))
-                                   for r in rows)) for s in range(n)]
-    lines = [" " * first + "  " + "  ".join(pad(h, sizes[s], right=True)
-                                           for s, h in enumerate(heads))]
-    for label, values in rows:
-        cells = ["?" if v is None else str(v) for v in values]
-        lines.append(pad(label, first) + "  " + "  ".join(
-            pad(c, sizes[s], right=True) for s, c in enumerate(cells)))
-    if note and len(lines) > 1:
-        lines[1] += "   " + note
-    return "\n".join(lines)
+
+    def grid(seats: Sequence[int], level: int) -> list[str]:
+        heads = {s: short_label(s, names, level) for s in seats}
+        sizes = {s: max(width(heads[s]), *(len("?" if r[1][s] is None else str(r[1][s]))
+                                           for r in rows)) for s in seats}
+        lines = [" " * first + "  " + "  ".join(pad(heads[s], sizes[s], right=True)
+                                               for s in seats)]
+        for label, values in rows:
+            lines.append(pad(label, first) + "  " + "  ".join(
+                pad("?" if values[s] is None else str(values[s]), sizes[s], right=True)
+                for s in seats))
+        return lines
+
+    def fits(lines: list[str]) -> bool:
+        return size is None or all(width(line) <= size for line in lines)
+
+    def noted(lines: list[str]) -> list[str]:
+        if note and len(lines) > 1:
+            if size is None or width(lines[1]) + 3 + len(note) <= size:
+                lines[1] += "   " + note
+            else:
+                lines.append(note)
+        return lines
+
+    for level in (0, 1, 2):
+        lines = grid(range(n), level)
+        if fits(lines):
+            return "\n".join(noted(lines))
+    runs = _chunks(n, lambda run: fits(grid(run, 2)))
+    stacked = [line for run in runs for line in grid(run, 2)]
+    return "\n".join(noted(stacked))
 
 
-def bids(values: Sequence[int | None], names: Sequence[str], taken: Sequence[int]) -> str:
+def bids(values: Sequence[int | None], names: Sequence[str], taken: Sequence[int],
+         size: int | None = None) -> str:
     """The bids (``?`` for not yet), the tricks taken once play starts, and the total."""
     rows: list[tuple[str, Sequence[Any]]] = [("bid", list(values))]
     if taken:
         rows.append(("taken", list(taken)))
     total = sum(b for b in values if b is not None)
-    return seat_rows(rows, names, f"(total {total})")
+    return seat_rows(rows, names, f"(total {total})", size)
 
 
-def tricks_taken(taken: Sequence[int], names: Sequence[str]) -> str:
-    return seat_rows([("taken", list(taken))], names)
+def tricks_taken(taken: Sequence[int], names: Sequence[str], size: int | None = None,
+                 points: Sequence[int] | None = None, tens: Sequence[int] | None = None
+                 ) -> str:
+    """Tricks taken; Dix adds its ten-tricks and the round's running points."""
+    rows: list[tuple[str, Sequence[Any]]] = [("taken", list(taken))]
+    if tens is not None:
+        rows.append(("ten-tricks", list(tens)))
+    if points is not None:
+        rows.append(("points", [f"{p:+d}" for p in points]))
+    return seat_rows(rows, names, size=size)
 
 
 # --------------------------------------------------------------------------- scores
 
 
-def score_table(scored: Sequence[RoundScored], names: Sequence[str], style: Style) -> str:
-    """One row per round: bid/tricks/points per seat, then the running totals."""
+def score_table(scored: Sequence[RoundScored], names: Sequence[str], style: Style,
+                size: int | None = None) -> str:
+    """One row per round: bid/tricks/points per seat, then the running totals.
+
+    Too wide for ``size`` columns, it abbreviates the names, then stacks the seats.
+    """
     if not scored:
         return "no round has been scored yet"
     n = len(scored[0].points)
-    heads = [short_label(s, names) for s in range(n)]
-    cells: list[list[str]] = []
-    for row in scored:
-        line = [str(row.round)]
-        for s in range(n):
-            bid = f"{row.bids[s]}/" if row.bids is not None else ""
-            line.append(f"{bid}{row.tricks[s]} {row.points[s]:+d}")
-        cells.append(line)
-    totals = ["total", *(str(t) for t in scored[-1].totals)]
     key = "bid/tricks points" if scored[0].bids is not None else "tricks points"
-    header = ["round", *heads]
-    sizes = [
-        max(width(c[i]) for c in [*cells, totals, header]) for i in range(n + 1)
-    ]
-    sep = "-+-" if style.ascii else "─┼─"
-    bar = sep.join(("-" if style.ascii else "─") * w for w in sizes)
-    out = [
-        " | ".join(pad(h, sizes[i]) for i, h in enumerate(header)) if style.ascii
-        else " │ ".join(pad(h, sizes[i]) for i, h in enumerate(header)),
-        bar,
-    ]
     col = " | " if style.ascii else " │ "
-    for line in cells:
-        out.append(col.join(pad(c, sizes[i], right=i > 0) for i, c in enumerate(line)))
-    out.append(bar)
-    out.append(
-        col.join(style.bold(pad(c, sizes[i], right=i > 0)) for i, c in enumerate(totals))
-    )
-    out.append(style.dim(f"(each cell: {key})"))
-    return "\n".join(out)
+    sep = "-+-" if style.ascii else "─┼─"
+    dash = "-" if style.ascii else "─"
+
+    def grid(seats: Sequence[int], level: int) -> list[str]:
+        cells: list[list[str]] = []
+        for row in scored:
+            line = [str(row.round)]
+            for s in seats:
+                bid = f"{row.bids[s]}/" if row.bids is not None else ""
+                line.append(f"{bid}{row.tricks[s]} {row.points[s]:+d}")
+            cells.append(line)
+        totals = ["total", *(str(scored[-1].totals[s]) for s in seats)]
+        header = ["round", *(short_label(s, names, level) for s in seats)]
+        sizes = [max(width(c[i]) for c in [*cells, totals, header])
+                 for i in range(len(seats) + 1)]
+        bar = sep.join(dash * w for w in sizes)
+        out = [col.join(pad(h, sizes[i]) for i, h in enumerate(header)), bar]
+        for line in cells:
+            out.append(col.join(pad(c, sizes[i], right=i > 0) for i, c in enumerate(line)))
+        out.append(bar)
+        out.append(col.join(style.bold(pad(c, sizes[i], right=i > 0))
+                            for i, c in enumerate(totals)))
+        return out
+
+    def fits(lines: list[str]) -> bool:
+        return size is None or all(width(line) <= size for line in lines)
+
+    for level in (0, 1, 2):
+        lines = grid(range(n), level)
+        if fits(lines):
+            break
+    else:
+        runs = _chunks(n, lambda run: fits(grid(run, 2)))
+        lines = [line for i, run in enumerate(runs) for line in ([""] if i else []) + grid(run, 2)]
+    lines.append(style.dim(f"(each cell: {key})"))
+    return "\n".join(lines)
 
 
 def standings(
@@ -363,7 +494,8 @@ def standings(
 # --------------------------------------------------------------------------- stats
 
 
-def xactika_stats(hand: Sequence[Card], seen: Sequence[Card], style: Style) -> str:
+def xactika_stats(hand: Sequence[Card], seen: Sequence[Card], style: Style,
+                  size: int | None = None) -> str:
     """The stats card, then the cards this seat has not yet seen this round.
 
     ``seen`` is every card this seat has seen (its hand and the cards played); the
@@ -381,8 +513,9 @@ def xactika_stats(hand: Sequence[Card], seen: Sequence[Card], style: Style) -> s
     lines.append(
         f"not yet seen this round: {len(unseen)} cards (of 81; not in your hand or played)"
     )
+    cell = 3 if size is None or size >= 70 else 2  # narrow terminals: tighter columns
     heads = "  ".join(
-        style.paint(" ".join(pad(f"{draw.symbol(s, style)}{k}", 3, right=True)
+        style.paint(" ".join(pad(f"{draw.symbol(s, style)}{k}", cell, right=True)
                              for k in (1, 2, 3)), SHAPE_COLORS[s])
         for s in range(4)
     )
@@ -391,17 +524,17 @@ def xactika_stats(hand: Sequence[Card], seen: Sequence[Card], style: Style) -> s
         row = [c for c in unseen if c.value == value]
         groups = []
         for s in range(4):
-            groups.append(" ".join(f"{sum(1 for c in row if c.counts[s] == k):>3}"
+            groups.append(" ".join(f"{sum(1 for c in row if c.counts[s] == k):>{cell}}"
                                    for k in (1, 2, 3)))
         lines.append(f"  {value:>5}  {len(row):>5}   " + "  ".join(groups))
     totals = "  ".join(
-        " ".join(f"{sum(1 for c in unseen if c.counts[s] == k):>3}" for k in (1, 2, 3))
+        " ".join(f"{sum(1 for c in unseen if c.counts[s] == k):>{cell}}" for k in (1, 2, 3))
         for s in range(4)
     )
     lines.append(f"  {'all':>5}  {len(unseen):>5}   {totals}")
     lines.append(style.dim("  shapes: " + ", ".join(
         f"{draw.symbol(s, style)} {SHAPES[s]}" for s in range(4))))
-    return "\n".join(lines)
+    return fit("\n".join(lines), size)
 
 
 # --------------------------------------------------------------------------- events
@@ -414,10 +547,12 @@ def narrate(
     style: Style,
     *,
     mode: str = "",
+    size: int | None = None,
 ) -> str | None:
     """One line telling a player what an event did, or None for events told elsewhere.
 
     Deals never show hands here: a hand is shown only to its own seat, on its turn.
+    A card line too wide for ``size`` columns drops the card's drawing.
     """
     draw = card_renderer(game)
     if isinstance(event, Dealt):
@@ -427,11 +562,16 @@ def narrate(
     you = who == "you"
     if isinstance(event, BidMade):
         return f"{who} {'bid' if you else 'bids'} {event.bid}"
-    if isinstance(event, Led):
-        called = f", calling {draw.call(event.call, style)}" if event.call is not None else ""
-        return f"{who} {'lead' if you else 'leads'} {draw.card_short(event.card, style)}{called}"
-    if isinstance(event, Played):
-        return f"{who} {'play' if you else 'plays'} {draw.card_short(event.card, style)}"
+    if isinstance(event, Led | Played):
+        lead = isinstance(event, Led)
+        verb = ("lead" if lead else "play") + ("" if you else "s")
+        call = getattr(event, "call", None)
+        for shown in (draw.card_short, draw.card_compact):
+            called = f", calling {draw.call(call, style)}" if call is not None else ""
+            line = f"{who} {verb} {shown(event.card, style)}{called}"
+            if size is None or width(line) <= size:
+                break
+        return line
     if isinstance(event, TrickWon):
         return style.bold(f"{who} {'win' if you else 'wins'} trick {event.trick}")
     if isinstance(event, RoundScored):
@@ -441,6 +581,10 @@ def narrate(
         return f"round {event.round} scored: {pts}"
     if isinstance(event, GameOver):
         return style.bold("the game is over")
+    if type(event).__name__ == "Drew":  # Dix: a card from the stock
+        if event.card is None:
+            return f"{who} {'draw' if you else 'draws'} a card from the stock (face down)"
+        return f"{who} {'draw' if you else 'draws'} {draw.card_short(event.card, style)}"
     return None
 
 

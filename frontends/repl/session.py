@@ -17,6 +17,7 @@ import attrs
 
 from xactika.core.bots.agents import Agent
 from xactika.core.errors import IllegalCommand, ParseError, XactikaError
+from xactika.core.games.dix import Drew, round_points, ten_tricks
 from xactika.core.games.xactika import SHAPE_TOKENS, SHAPES, Call
 from xactika.core.table import (
     Bid,
@@ -37,7 +38,7 @@ from xactika.core.table import (
     step,
 )
 from xactika.core.views import SeatView, view, visible
-from xactika.frontends.repl import render
+from xactika.frontends.repl import render, teach
 from xactika.frontends.repl.render import Style
 from xactika.frontends.repl.suggest import COMMAND_HELP, Context
 
@@ -152,6 +153,7 @@ class Session:
         practice: bool | None = None,
         names: Sequence[str] | None = None,
         show_seed: bool = True,
+        width: int = 80,
     ) -> None:
         self.events: list[Event] = list(events)
         self.state: State = replay(self.events)
@@ -165,6 +167,7 @@ class Session:
         can_undo = not self.hot_seat and all(s.kind != CMD for s in self.seats)
         self.practice = can_undo if practice is None else (practice and can_undo)
         self.style = style
+        self.width = width  # the terminal's columns: every text is laid out to fit them
         # The seed fixes every hand: told up front only to whoever chose it, else at the end.
         self.show_seed = show_seed
         self._make_agent = make_agent
@@ -286,15 +289,36 @@ class Session:
             if agent is not None:
                 self._tell(seat, agent, new)
         lines = []
-        for event in new:
-            text = render.narrate(event, self.names, self.config.game, self.style)
+        first = len(self.events) - len(new)
+        for i, event in enumerate(new, first):
+            if isinstance(event, Drew) and (event.seat not in self.humans or self.hot_seat):
+                # a bot's draw is face down; in a hot-seat game the next person reads it
+                event = visible(event, -1)
+            text = render.narrate(event, self.names, self.config.game, self.style,
+                                  size=self.width)
+            if isinstance(event, RoundScored) and (self.rules.has_bidding(self.config)
+                                                   or self.config.game == "dix"):
+                text = None  # the round's summary and the score table say it all
             if text is not None:
                 lines.append(text)
+            if isinstance(event, TrickWon):
+                tricks, turned = teach.round_tricks(self.events, i)
+                last = tricks[-1]
+                lines.append(self.style.dim("  " + teach.why_won(
+                    self.config.game, last.plays, last.call, last.winner, turned, self.names)))
             if isinstance(event, RoundScored):
-                lines.append(render.score_table(self.scored(), self.names, self.style))
+                tricks, _ = teach.round_tricks(self.events, i)
+                summary = teach.round_end(self.config, event, tricks, self.names)
+                if summary:
+                    lines.append(summary)
+                lines.append(render.score_table(self.scored_until(i), self.names, self.style,
+                                                self.width))
             if isinstance(event, GameOver):
                 lines.append(self.standings())
-        return lines
+        return [render.fit(line, self.width) for line in lines]
+
+    def scored_until(self, index: int) -> list[RoundScored]:
+        return [e for e in self.events[: index + 1] if isinstance(e, RoundScored)]
 
     # ----------------------------------------------------------------- display
 
@@ -309,10 +333,11 @@ class Session:
                 f"{s} {self.names[s]}" + ("" if spec.kind == HUMAN else f" ({spec.kind})")
                 for s, spec in enumerate(self.seats)
             ),
-            "type 'help' for commands; Tab completes"
+            teach.mode_text(c),
+            "type 'help' for commands, 'rules' to learn the game; Tab completes"
             + ("; 'undo' takes back a move" if self.practice else ""),
         ]
-        return "\n".join(lines)
+        return render.fit("\n".join(lines), self.width)
 
     def standings(self) -> str:
         totals = self.state.totals
@@ -331,26 +356,38 @@ class Session:
         st = self.style
         game = self.config.game
         draw = render.card_renderer(game)
+        size = self.width
         lines = [render.rule(st, f"round {v.round} of {self.config.rounds}, "
-                                 f"{self.label(v.dealer)} dealt")]
+                                 f"{self.label(v.dealer)} dealt", min(60, size))]
         if v.turned is not None:
             lines.append(render.turned_up(v.turned, st))
         if self.rules.has_bidding(self.config):
             lines.append(render.bids(v.bids, self.names,
-                                     v.taken if v.phase == "play" else ()))
+                                     v.taken if v.phase == "play" else (), size))
+        elif game == "dix":
+            lines.append(render.tricks_taken(
+                v.taken, self.names, size, points=round_points(v.tricks, self.config.players),
+                tens=ten_tricks(v.tricks, self.config.players)))
+            if self.config.mode == "draw":
+                from xactika.core.games.dix import cards_in_stock
+
+                left = cards_in_stock(v)
+                lines.append(f"stock: {left} card{'s' if left != 1 else ''}" + (
+                    "; after this trick its winner draws, then the other" if left else
+                    "; no more draws"))
         else:
-            lines.append(render.tricks_taken(v.taken, self.names))
+            lines.append(render.tricks_taken(v.taken, self.names, size))
         if v.phase == "play":
             number = len(v.tricks) + 1
             if not v.trick and v.tricks:
                 t = v.tricks[-1]
                 lines.append(render.trick(t.plays, t.call, self.names, game, st,
-                                          winning=t.winner, number=len(v.tricks))
-                             .replace("<- winning", "<- won").replace("← winning", "← won"))
+                                          winning=t.winner, number=len(v.tricks), size=size,
+                                          won=True))
             winning = (self.rules.trick_winner(self.state, v.trick, v.call)
                        if v.trick else None)
             lines.append(render.trick(v.trick, v.call, self.names, game, st,
-                                      winning=winning, number=number))
+                                      winning=winning, number=number, size=size))
         legal = self.legal
         order = self.shown_hand(seat)
         marks = legal.cards if legal.seat == seat and legal.kind == "play" else None
@@ -359,7 +396,7 @@ class Session:
         lines.append(render.hand(order, game, st, legal=marks))
         if legal.seat == seat:
             lines.append(self.what_now(seat))
-        return "\n".join(lines)
+        return render.fit("\n".join(lines), size)
 
     def what_now(self, seat: int) -> str:
         legal = self.legal
@@ -378,6 +415,14 @@ class Session:
         if len(legal.cards) < len(order):
             some = "position" if len(legal.cards) == 1 else "one of positions"
             return f"you must follow: play {some} {positions} (marked)"
+        if self.config.game == "dix":
+            from xactika.core.games.dix import SUIT_NAMES, suit_of, trump_suit
+
+            led = suit_of(self.state.trick[0][1], self.state.turned) if self.state.trick else ""
+            trump = trump_suit(self.state.turned)
+            then = (f"a trump ({SUIT_NAMES[trump]}) wins it, anything else loses"
+                    if trump is not None else "it cannot win the trick")
+            return f"you have no {SUIT_NAMES.get(led, led)}: play any card ({then})"
         return "you cannot follow: play any card (it cannot win the trick)" if (
             self.state.call is not None) else "your play: any card"
 
@@ -398,6 +443,8 @@ class Session:
         order = self.shown_hand(seat)
         cards = ", ".join(f"{c} (position {order.index(c) + 1})" for c in legal.cards)
         if legal.kind == "lead":
+            if self.legal.calls(self.shown_hand(seat)[0]) == (None,):
+                return "you lead: any card, e.g. " + self._example_lead(seat)
             return "you lead: any card with one of its calls, e.g. " + self._example_lead(seat)
         return "legal cards: " + cards
 
@@ -409,7 +456,7 @@ class Session:
     def context(self) -> Context:
         """The completion context for the human to act (empty when none is)."""
         seat = self.human_to_act
-        commands = tuple(c for c in COMMAND_HELP if c != "undo" or self.practice)
+        commands = tuple(c for c in self.commands() if c != "undo" or self.practice)
         if seat is None:
             return Context(commands=commands)
         legal = self.legal
@@ -438,7 +485,14 @@ class Session:
     # ----------------------------------------------------------------- commands
 
     def handle(self, line: str) -> Reply:
-        """One line from the human to act. Bad input changes nothing and says why."""
+        """One line from the human to act. Bad input changes nothing and says why.
+
+        Every reply is laid out to the terminal's width (``self.width``).
+        """
+        reply = self._handle(line)
+        return attrs.evolve(reply, text=render.fit(reply.text, self.width))
+
+    def _handle(self, line: str) -> Reply:
         seat = self.human_to_act
         words = line.split()
         if not words:
@@ -453,6 +507,8 @@ class Session:
         }
         if word in simple:
             return Reply(simple[word]())
+        if word == "rules":
+            return Reply(teach.rules_text(self.config, " ".join(words[1:])))
         if word in ("quit", "exit", "q"):
             return Reply(quit=True)
         if word == "save":
@@ -480,12 +536,17 @@ class Session:
 
     def _refuse(self, seat: int, why: str) -> str:
         legal = self.legal_text(seat)
-        return f"{why}" + (f"\n{legal}" if legal and legal not in why else "")
+        told = legal.split(":", 1)[0].replace(":", "")  # "legal bids" already said?
+        repeated = not legal or legal in why or (told == "legal bids" and told in why)
+        return render.fit(why + ("" if repeated else f"\n{legal}"), self.width)
 
     def parse_move(self, seat: int, words: list[str]) -> Command:
         """``bid N``, ``play CARD [CALL]``, or bare ``N`` / ``CARD [CALL]``."""
         legal = self.legal
         word = words[0].lower()
+        if word == "bid" and not self.rules.has_bidding(self.config):
+            what = "dix" if self.config.game == "dix" else MODE_NAMES.get(self.config.mode, "")
+            raise ParseError(f"there is no bidding in {what}: play a card ('help' says how)")
         if word == "bid":
             if len(words) != 2:
                 raise ParseError("bid takes one number: bid 2")
@@ -562,33 +623,65 @@ class Session:
 
     # ----------------------------------------------------------------- informational
 
+    def commands(self) -> dict[str, str]:
+        """This game's commands and what each does (no bids or stats card in Dix)."""
+        found = dict(COMMAND_HELP)
+        if not self.rules.has_bidding(self.config):
+            del found["bid"]
+        if self.config.game != "xactika":
+            found.pop("stats", None)
+            found["play"] = "play a card: play 3 (its position) or play QH (its text)"
+        if not self.practice:
+            found["undo"] += " (not in this game)"
+        return found
+
     def help_text(self) -> str:
         lines = ["commands:"]
-        for name, text in COMMAND_HELP.items():
-            if name == "undo" and not self.practice:
-                text += " (not in this game)"
+        for name, text in self.commands().items():
             lines.append(f"  {name:<7} {text}")
+        if self.config.game == "xactika":
+            lines += [
+                ("a bare number is a bid while bidding, else a position in your hand: "
+                 if self.rules.has_bidding(self.config) else "a bare number is a position "
+                 "in your hand: ") + "'3' plays your third card;",
+                "a bare card text plays it: '1323'. A lead needs a call: '3 2st', '3 stars' "
+                "or '3 st' (the card fixes the count).",
+                "cards: balls ● (o), cubes ■ (#), cones ▲ (^), stars ★ (*); each drawn as "
+                "many times as it counts, then the value.",
+            ]
+        else:
+            lines += [
+                "a bare number is a position in your hand: '3' plays your third card; a "
+                "bare card text plays it: 'QH', '10D' or 'JK' (the joker). Dix has no calls "
+                "and no bids.",
+            ]
         lines += [
-            "a bare number is a bid while bidding, else a position in your hand: '3' plays "
-            "your third card;",
-            "a bare card text plays it: '1323'. A lead needs a call: '3 2st', '3 stars' or "
-            "'3 st' (the card fixes the count).",
-            "cards: balls ● (o), cubes ■ (#), cones ▲ (^), stars ★ (*); each drawn as many "
-            "times as it counts, then the value.",
-            "Tab completes commands, legal cards and calls. Ctrl-C clears the line; Ctrl-D "
-            "or 'quit' leaves.",
+            "'rules' explains the game; 'rules TOPIC' one part of it.",
+            "Tab completes commands, legal cards" + (" and calls" if self.config.game ==
+                                                     "xactika" else "")
+            + ". Ctrl-C clears the line; Ctrl-D or 'quit' leaves.",
         ]
+        if self.style.ascii:
+            lines = [line.replace("● (o)", "o").replace("■ (#)", "#").replace("▲ (^)", "^")
+                     .replace("★ (*)", "*") for line in lines]
         return "\n".join(lines)
 
     def scores_text(self) -> str:
-        lines = [render.score_table(self.scored(), self.names, self.style)]
+        size = self.width
+        lines = [render.score_table(self.scored(), self.names, self.style, size)]
         if not self.over and self.state.phase in ("bid", "play"):
             if self.rules.has_bidding(self.config):
                 lines.append(f"round {self.state.round} so far:\n"
-                             + render.bids(self.state.bids, self.names, self.state.taken))
+                             + render.bids(self.state.bids, self.names, self.state.taken, size))
+            elif self.config.game == "dix":
+                players = self.config.players
+                lines.append(f"round {self.state.round} so far:\n" + render.tricks_taken(
+                    self.state.taken, self.names, size,
+                    points=round_points(self.state.tricks, players),
+                    tens=ten_tricks(self.state.tricks, players)))
             else:
                 lines.append(f"round {self.state.round} so far:\n"
-                             + render.tricks_taken(self.state.taken, self.names))
+                             + render.tricks_taken(self.state.taken, self.names, size))
         if self.over:
             lines.append(self.standings())
         return "\n".join(lines)
@@ -598,14 +691,18 @@ class Session:
         if found is None:
             return "no trick has been finished yet"
         call, plays, winner, number = found
+        index = max(i for i, e in enumerate(self.events) if isinstance(e, TrickWon))
+        _, turned = teach.round_tricks(self.events, index)
         return render.trick(plays, call, self.names, self.config.game, self.style,
-                            winning=winner, number=number).replace(
-            "<- winning", "<- won").replace("← winning", "← won")
+                            winning=winner, number=number, size=self.width, won=True
+                            ) + "\n" + teach.why_won(self.config.game, plays, call, winner,
+                                                     turned, self.names)
 
     def stats_text(self, seat: int) -> str:
         v = view(self.state, seat)
         seen = [c for t in v.tricks for _, c in t.plays] + [c for _, c in v.trick]
-        return render.card_renderer(self.config.game).stats(v.hand, seen, self.style)
+        return render.card_renderer(self.config.game).stats(v.hand, seen, self.style,
+                                                             self.width)
 
     def hint(self, seat: int) -> tuple[Command, str] | None:
         """The hint bot's move for ``seat`` and its one-line reason (may be empty)."""

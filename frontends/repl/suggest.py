@@ -24,6 +24,7 @@ COMMAND_HELP: dict[str, str] = {
     "scores": "the score table",
     "table": "show the table and your hand again",
     "save": "save FILE: write the game to a record file",
+    "rules": "how the game is played: rules, or rules TOPIC",
     "help": "list the commands",
     "quit": "leave the game",
 }
