@@ -241,6 +241,7 @@ class Seat:
     token: str
     name: str = ""
     link: Link | None = None
+    claim: Link | None = None  # a connection in its handshake: the seat is taken already
     fault: tuple[str, str] | None = None  # (reason, detail) once forfeited
     dropped_at: float | None = None
     sent: int = 0  # events of this game the current link has been sent
@@ -293,7 +294,7 @@ class Table:
             return f"table {self.id} is over"
         if s.fault is not None:
             return f"seat {seat} of table {self.id} was forfeited ({s.fault[0]})"
-        if s.link is not None:
+        if s.link is not None or s.claim is not None:
             return f"seat {seat} of table {self.id} is already connected"
         return None
 
@@ -679,15 +680,20 @@ class Server:
             return
         link.send(f"seated table={table.id} seat={seat} players={len(table.seats)}")
         link.start_pump()
-        if resume is None or not table.started:
-            resume = None
-            name = await self._handshake(link, table.settings.startup_timeout)
-            if name is None:
-                return
-        else:
-            name = ""
-            link.stale()  # nothing asked yet: start counting afresh
-        why = table.refusal(seat)  # taken by someone else during the handshake?
+        claimed = table.seats[seat]
+        claimed.claim = link  # nobody else may take the seat while this one shakes hands
+        try:
+            if resume is None or not table.started:
+                resume = None
+                name = await self._handshake(link, table.settings.startup_timeout)
+                if name is None:
+                    return
+            else:
+                name = ""
+                link.stale()  # nothing asked yet: start counting afresh
+        finally:
+            claimed.claim = None
+        why = table.refusal(seat)  # forfeited or over during the handshake?
         if why is not None:
             link.finish(LinkDown("refused"), why)
             return

@@ -1,0 +1,149 @@
+"""Helpers for the table server's tests: a live server on 127.0.0.1 in a thread, raw
+line clients, and the spec's first-option bot over a socket. Every wait is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import socket
+import ssl
+import threading
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+from xactika.protocol.server import Limits, Server, Table, TableSettings, table_settings
+
+T = TypeVar("T")
+WAIT = 20.0  # seconds: the longest any single test step may take
+
+
+class LiveServer:
+    """A Server on 127.0.0.1 with its own event loop in a daemon thread."""
+
+    def __init__(self, out: Path | None, limits: Limits | None = None,
+                 context: ssl.SSLContext | None = None) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.server = self.call(self._make(out, limits, context))
+        self.host, self.port = self.call(self.server.start("127.0.0.1", 0))
+
+    @staticmethod
+    async def _make(out: Path | None, limits: Limits | None,
+                    context: ssl.SSLContext | None) -> Server:
+        return Server(limits=limits, out=out, ssl_context=context)
+
+    def call(self, coro: Coroutine[Any, Any, T], timeout: float = WAIT) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def table(self, settings: TableSettings | None = None, **pairs: Any) -> Table:
+        if settings is None:
+            settings = table_settings({k: str(v) for k, v in pairs.items()},
+                                      move_timeout=5.0, grace=5.0)
+
+        async def add() -> Table:
+            return self.server.add_table(settings)
+
+        return self.call(add())
+
+    def wait_over(self, table: Table, timeout: float = WAIT) -> None:
+        async def wait() -> None:
+            await asyncio.wait_for(table.over.wait(), timeout)
+
+        self.call(wait(), timeout + 1)
+
+    def close(self) -> None:
+        try:
+            self.call(self.server.close())
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(5)
+            self.loop.close()
+
+    def __enter__(self) -> LiveServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Client:
+    """A raw line client (what a bot author's socket code does)."""
+
+    def __init__(self, port: int, context: ssl.SSLContext | None = None,
+                 timeout: float = WAIT) -> None:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        if context is not None:
+            sock = context.wrap_socket(sock, server_hostname="localhost")
+        self.sock = sock
+        self.file = sock.makefile("rb")
+        self.lines: list[str] = []  # everything received, for the hidden-card checks
+
+    def send(self, line: str) -> None:
+        self.sock.sendall(line.encode() + b"\n")
+
+    def send_raw(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def read(self, timeout: float = WAIT) -> str | None:
+        """The next line, or None when the server has closed the connection."""
+        self.sock.settimeout(timeout)
+        try:
+            raw = self.file.readline()
+        except ConnectionResetError:
+            return None
+        if not raw:
+            return None
+        line = raw.decode().rstrip("\n")
+        self.lines.append(line)
+        return line
+
+    def rest(self, timeout: float = WAIT) -> list[str]:
+        """Every line until the server closes the connection."""
+        out = []
+        while (line := self.read(timeout)) is not None:
+            out.append(line)
+        return out
+
+    def close(self) -> None:
+        for thing in (self.file, self.sock):
+            try:
+                thing.close()
+            except OSError:
+                pass
+
+
+def first_option(go: str) -> str:
+    """The spec's deterministic bot: the first option of a go line, as an answer."""
+    words = go.split()
+    option = dict(w.partition("=")[::2] for w in words[2:])["options"].split(",")[0]
+    return f"bid {option}" if words[1] == "bid" else "play " + option.replace(":", " ")
+
+
+def play_first(client: Client, token: str | None, until: Callable[[str], bool] | None = None,
+               resume: int | None = None) -> list[str]:
+    """Take a seat and play first options until the server closes, or until ``until(line)``
+    (that line is left unanswered)."""
+    if token is not None:  # None: the seat is taken already, play on
+        client.send(f"seat {token}" + (f" resume={resume}" if resume is not None else ""))
+    got = []
+    while (line := client.read()) is not None:
+        got.append(line)
+        if until is not None and until(line):
+            break
+        word = line.split()[0]
+        if word == "hello":
+            client.send("hello 1 name=first")
+        elif word == "isready":
+            client.send("readyok")
+        elif word == "go":
+            client.send(first_option(line))
+    return got
+
+
+def in_thread(fn: Callable[..., T], *args: Any) -> cf.Future[T]:
+    pool = cf.ThreadPoolExecutor(1)
+    future = pool.submit(fn, *args)
+    pool.shutdown(wait=False)
+    return future
