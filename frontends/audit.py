@@ -15,7 +15,19 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
-from xactika.protocol.audit import UNREADABLE, LogReport, Problem, Summary, audit_file
+from xactika.protocol.audit import (
+    BAD_SIGNATURE,
+    INVALID,
+    UNREADABLE,
+    VERIFIED,
+    LogReport,
+    Problem,
+    Summary,
+    Trusted,
+    audit_file,
+)
+from xactika.protocol.manifest import MANIFEST_FILE, check_manifest, compare
+from xactika.protocol.signing import KeyFileError, PublicKey, public_key_arg
 
 RECORD_SUFFIXES = (".log", ".rec")
 
@@ -29,13 +41,22 @@ def build_parser() -> argparse.ArgumentParser:
         "A directory stands for every *.log and *.rec file under it.",
         epilog="exit status: 0 clean, 1 violations or unfinished games, 2 unreadable input",
     )
-    ap.add_argument("logs", nargs="+", metavar="LOG",
+    ap.add_argument("logs", nargs="*", metavar="LOG",
                     help="record files or directories ('-' for stdin)")
     ap.add_argument("--json", action="store_true", help="print the report as one JSON object")
     ap.add_argument(
         "--strict", action="store_true",
-        help="also fail logs without a hash chain or without a seed commitment",
+        help="also fail logs without a hash chain, without a seed commitment, or without "
+        "a signature by a trusted key",
     )
+    ap.add_argument("--key", action="append", default=[], metavar="PUB",
+                    help="trust this public key: a file (ed25519:<hex>, ssh-ed25519 or PEM) "
+                    "or the text ed25519:<hex>; repeatable")
+    ap.add_argument("--trusted-keys", action="append", default=[], metavar="FILE",
+                    help="trust every key in FILE (one a line, # comments)")
+    ap.add_argument("--manifest", action="append", default=[], metavar="FILE",
+                    help="check the records of FILE's match folder against this manifest "
+                    f"(a folder holding {MANIFEST_FILE} is checked without it)")
     ap.add_argument("--quiet", "-q", action="store_true",
                     help="print problems only, no per-log lines or summary")
     return ap
@@ -58,7 +79,26 @@ def expand(paths: Iterable[str]) -> Iterator[str]:
             yield path  # audit_file reports it: a directory, not a record
 
 
-def reports(paths: Iterable[str], *, strict: bool = False) -> Iterator[LogReport]:
+def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = (),
+            manifests: Sequence[str] = ()) -> Iterator[LogReport]:
+    """Each path's reports; a match folder's (with its manifest) ends in the manifest's."""
+    folders = [(os.path.dirname(m) or ".", m) for m in manifests]
+    for path in paths:
+        if path != "-" and os.path.isfile(os.path.join(path, MANIFEST_FILE)):
+            folders.append((path, os.path.join(path, MANIFEST_FILE)))
+        else:
+            yield from _records([path], strict, trusted)
+    for folder, manifest in folders:
+        heads: list[tuple[str, str | None]] = []
+        files = [p for p in expand([folder]) if not os.path.isdir(p)]
+        for report in _records(files, strict, trusted):
+            rel = os.path.relpath(report.file, folder).replace(os.sep, "/")
+            heads.append((rel, report.head))
+            yield report
+        yield manifest_report(manifest, heads, strict, trusted)
+
+
+def _records(paths: Iterable[str], strict: bool, trusted: Trusted) -> Iterator[LogReport]:
     for path in expand(paths):
         if os.path.isdir(path):
             report = LogReport(path, status=UNREADABLE)
@@ -66,16 +106,50 @@ def reports(paths: Iterable[str], *, strict: bool = False) -> Iterator[LogReport
                                               f"({', '.join('*' + s for s in RECORD_SUFFIXES)})"))
             yield report
         else:
-            yield audit_file(path, strict=strict)
+            yield audit_file(path, strict=strict, trusted=trusted)
+
+
+def manifest_report(path: str, heads: Iterable[tuple[str, str | None]], strict: bool,
+                    trusted: Trusted) -> LogReport:
+    """A match's manifest against the records found: deleted, added or replaced games."""
+    check = check_manifest(path)
+    report = LogReport(path)
+    for line, reason in check.problems:
+        report.add(line, f"manifest: {reason}")
+    if check.signer is not None:
+        report.signer = check.signer
+        for line, reason in compare(check, heads):
+            report.add(line, reason)
+        if check.signer in trusted:
+            report.signature = VERIFIED
+        else:
+            text = (f"signer unknown: the manifest is signed by {check.signer.fingerprint}, "
+                    "a key not named with --key or --trusted-keys")
+            if strict:
+                report.add(1, text + " (--strict)")
+            else:
+                report.notes.append(text)
+    if report.problems or report.dropped:
+        report.status = INVALID
+    return report
+
+
+def trusted_keys(keys: Sequence[str], files: Sequence[str]) -> frozenset[PublicKey]:
+    """The keys named by --key and --trusted-keys; KeyFileError for one that is unusable."""
+    found: set[PublicKey] = set()
+    for text in (*keys, *files):
+        found.update(public_key_arg(text))
+    return frozenset(found)
 
 
 def run(paths: Iterable[str], out: TextIO, *, as_json: bool = False, strict: bool = False,
-        quiet: bool = False) -> int:
+        quiet: bool = False, trusted: Trusted = (), manifests: Sequence[str] = ()) -> int:
     """Audit and report, one log at a time; returns the exit status."""
     summary = Summary()
     if as_json:
         out.write('{"logs": [')
-    for n, report in enumerate(reports(paths, strict=strict)):
+    for n, report in enumerate(reports(paths, strict=strict, trusted=trusted,
+                                       manifests=manifests)):
         summary.add(report)
         if as_json:
             out.write(("\n " if n == 0 else ",\n ") + json.dumps(report.to_json()))
@@ -90,8 +164,17 @@ def run(paths: Iterable[str], out: TextIO, *, as_json: bool = False, strict: boo
 
 
 def main(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(argv)
-    return run(args.logs, sys.stdout, as_json=args.json, strict=args.strict, quiet=args.quiet)
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if not args.logs and not args.manifest:
+        ap.error("give a LOG, a folder or --manifest FILE")
+    try:
+        trusted = trusted_keys(args.key, args.trusted_keys)
+    except KeyFileError as exc:
+        print(f"xactika audit: {exc}", file=sys.stderr)
+        return 2
+    return run(args.logs, sys.stdout, as_json=args.json, strict=args.strict, quiet=args.quiet,
+               trusted=trusted, manifests=args.manifest)
 
 
 def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None:
@@ -102,7 +185,8 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
     if quiet:
         return
     if report.game is None:
-        print(f"{report.file}: {report.status}", file=out)
+        extra = f" ({_signature_fact(report)})" if report.signer is not None else ""
+        print(f"{report.file}: {report.status}{extra}", file=out)
         return
     facts = [f"{report.game} {report.mode}", _count(report.players, "player"),
              _count(report.rounds, "round"), _count(report.events, "event")]
@@ -110,6 +194,7 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
         facts.append(f"{report.unjudged} events not judged after the first violation")
     facts.append("signed" if report.signed else "unsigned")
     facts.append("committed" if report.committed else "no commitment")
+    facts.append(_signature_fact(report))
     line = f"{report.file}: {report.status} ({', '.join(facts)})"
     if report.totals is not None:
         names = report.names()
@@ -124,6 +209,16 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
     print(line, file=out)
 
 
+def _signature_fact(report: LogReport) -> str:
+    if report.signer is None:
+        return "no signature"
+    if report.signature == VERIFIED:
+        return f"verified: signed by {report.signer.fingerprint}"
+    if report.signature == BAD_SIGNATURE:
+        return "bad signature"
+    return f"signer unknown: {report.signer.fingerprint}"
+
+
 def _count(n: int | None, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
@@ -134,7 +229,7 @@ def print_summary(s: Summary, out: TextIO) -> None:
         f"({s.complete} clean and complete, "
         f"{s.unfinished} unfinished, {s.invalid} invalid, {s.unreadable} unreadable), "
         f"{_count(s.events, 'event')}, {_count(s.rounds, 'round')}, "
-        f"{_count(s.problems, 'problem')}",
+        f"{_count(s.problems, 'problem')}; {s.verified} verified by a trusted key",
         file=out,
     )
     if s.players:

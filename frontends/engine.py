@@ -27,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write each game's log to PATH as it goes (flushed per event)")
     ap.add_argument("--fsync", action="store_true",
                     help="with --record: force every line to disk, not just to the OS")
+    ap.add_argument("--key", metavar="FILE", default=None,
+                    help="sign records with this private key (default: the user's key, "
+                    "made on first use; see xactika keygen)")
     return ap
 
 
@@ -34,17 +37,25 @@ def main(argv: Sequence[str]) -> int:
     seat: int | None = None
     record: str | None = None
     fsync = False
+    key: str | None = None
     if argv:  # argparse (and gettext) only when there is something to parse
         args = build_parser().parse_args(argv)
         if args.seat is not None and args.seat < 0:
             print(f"xactika engine: --seat must be 0 or more, not {args.seat}",
                   file=sys.stderr)
             return 2
-        seat, record, fsync = args.seat, args.record, args.fsync
+        seat, record, fsync, key = args.seat, args.record, args.fsync, args.key
     from xactika.protocol.session import Session
+    from xactika.protocol.signing import KeyFileError, load_signer, signer_for
     from xactika.protocol.stdio import serve
 
-    session = Session(seat=seat, record=record, fsync=fsync)
+    if key is not None:
+        try:
+            load_signer(key)  # a bad key is refused at the start, not at the first record
+        except KeyFileError as exc:
+            print(f"xactika engine: --key: {exc}", file=sys.stderr)
+            return 2
+    session = Session(seat=seat, record=record, fsync=fsync, signer=lambda: signer_for(key))
     return serve(session, sys.stdin.buffer, sys.stdout.buffer)
 
 

@@ -11,6 +11,7 @@ from xactika.core import RandomAgent, XactikaError, game_rules
 from xactika.core.bots.agents import self_play
 from xactika.core.table import Config, Event
 from xactika.protocol.records import RecordWriter
+from xactika.protocol.signing import KeyFileError, Signer, signer_for
 from xactika.protocol.tamper import commit_config
 from xactika.protocol.text import config_from_pairs, format_event
 
@@ -50,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="also write the game as a signed record file with a seed commitment "
         "(spec/RECORDS.md, spec/TAMPER.md)",
     )
+    sp.add_argument("--key", metavar="FILE", default=None,
+                    help="with --record: sign with this private key (default: the user's "
+                    "key, made on first use; see xactika keygen)")
     return sp
 
 
@@ -67,12 +71,18 @@ def main(argv: Sequence[str]) -> int:
     except XactikaError as exc:
         print(f"xactika selfplay: {exc}", file=sys.stderr)
         return 2
+    signer = None
     if args.record is not None:
         config = commit_config(config)  # spec/TAMPER.md
+        try:
+            signer = signer_for(args.key)
+        except (KeyFileError, OSError) as exc:
+            print(f"xactika selfplay: --key: {exc}", file=sys.stderr)
+            return 2
     seed = config.seed or 0
     agents = [RandomAgent(seed * 1000 + s) for s in range(config.players)]
     state, events = self_play(config, agents)
-    if args.record is not None and not write_record(args.record, config, events):
+    if args.record is not None and not write_record(args.record, config, events, signer):
         return 2
     if not args.quiet:
         for event in events:
@@ -82,7 +92,8 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-def write_record(path: str, config: Config, events: Sequence[Event]) -> bool:
+def write_record(path: str, config: Config, events: Sequence[Event],
+                 signer: Signer | None = None) -> bool:
     """Write the record; False (after a one-line error) when the file cannot be written."""
     from datetime import UTC, datetime
 
@@ -93,7 +104,7 @@ def write_record(path: str, config: Config, events: Sequence[Event]) -> bool:
         ("date", datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")),
     ]
     try:
-        with RecordWriter(path, headers) as writer:
+        with RecordWriter(path, headers, signer=signer) as writer:
             for event in events:
                 writer.write(event)
     except OSError as exc:

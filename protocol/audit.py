@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from typing import IO, Any
 
 import attrs
@@ -33,6 +33,16 @@ from xactika.core.table import (
     game_rules,
 )
 from xactika.protocol.records import MAX_LINE, RecordError, parse_header
+from xactika.protocol.signing import (
+    ID_HEADER,
+    SIG_WORD,
+    SIGNER_HEADER,
+    KeyFileError,
+    PublicKey,
+    parse_public,
+    parse_sig_line,
+    record_message,
+)
 from xactika.protocol.tamper import Chain, commitment_problem, is_hash, split_hash
 from xactika.protocol.text import event_kind, parse_event
 
@@ -42,6 +52,12 @@ OK = "ok"
 UNFINISHED = "unfinished"
 INVALID = "invalid"
 UNREADABLE = "unreadable"
+
+# what the record's signature (spec/TAMPER.md section 5) established
+VERIFIED = "verified"  # it holds, by a key the auditor trusts
+UNTRUSTED = "untrusted"  # it holds, by a key the auditor did not name: signer unknown
+NO_SIGNATURE = "none"
+BAD_SIGNATURE = "invalid"
 
 
 @attrs.frozen
@@ -82,6 +98,8 @@ class LogReport:
     winners: tuple[int, ...] | None = None
     complete: bool = False
     dropped: int = 0  # problems beyond MAX_PROBLEMS
+    signature: str = NO_SIGNATURE
+    signer: PublicKey | None = None
 
     def add(self, line: int, reason: str) -> None:
         if len(self.problems) < MAX_PROBLEMS:
@@ -111,6 +129,9 @@ class LogReport:
             "signed": self.signed,
             "committed": self.committed,
             "head": self.head,
+            "signature": self.signature,
+            "signer": self.signer.text if self.signer is not None else None,
+            "fingerprint": self.signer.fingerprint if self.signer is not None else None,
             "totals": list(self.totals) if self.totals is not None else None,
             "winners": list(self.winners) if self.winners is not None else None,
         }
@@ -189,21 +210,30 @@ def _unfinished(check: LogCheck) -> str:
     return f"unfinished: the record ends in {where} without game-over"
 
 
-def audit_lines(lines: Iterable[str | bytes], name: str, *, strict: bool = False) -> LogReport:
-    """Audit one record given as lines (bytes or text, with or without line ends)."""
+Trusted = Collection[PublicKey]
+
+
+def audit_lines(lines: Iterable[str | bytes], name: str, *, strict: bool = False,
+                trusted: Trusted = ()) -> LogReport:
+    """Audit one record given as lines (bytes or text, with or without line ends).
+
+    ``trusted`` are the keys whose signature makes a record verified; with ``strict``
+    a record that is not verified fails.
+    """
     report = LogReport(name)
     try:
-        _audit(lines, report, strict)
+        _audit(lines, report, strict, trusted)
     except Unreadable as exc:
         report.status = UNREADABLE
         report.problems.insert(0, Problem(exc.line, exc.reason))
     return report
 
 
-def audit_file(path: str, *, strict: bool = False) -> LogReport:
+def audit_file(path: str, *, strict: bool = False, trusted: Trusted = ()) -> LogReport:
     """Audit one record file; ``-`` reads standard input."""
     if path == "-":
-        return audit_lines(bounded_lines(sys.stdin.buffer), "-", strict=strict)
+        return audit_lines(bounded_lines(sys.stdin.buffer), "-", strict=strict,
+                           trusted=trusted)
     try:
         fh = open(path, "rb")
     except OSError as exc:
@@ -215,10 +245,11 @@ def audit_file(path: str, *, strict: bool = False) -> LogReport:
             report = LogReport(path, status=UNREADABLE)
             report.problems.append(Problem(0, "is a directory, not a record"))
             return report
-        return audit_lines(bounded_lines(fh), path, strict=strict)
+        return audit_lines(bounded_lines(fh), path, strict=strict, trusted=trusted)
 
 
-def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool) -> None:
+def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
+           trusted: Trusted = ()) -> None:
     chain = Chain()
     chain_ok = True
     check = LogCheck()
@@ -227,6 +258,7 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool) -> Non
     headers: list[tuple[int, str, str]] = []
     first_event = 0
     last_line = 0
+    sig: tuple[int, str] | None = None
     for lineno, raw in enumerate(lines, 1):
         report.lines = lineno
         # only ASCII blanks are tolerated around a line: str.strip() would also eat
@@ -235,6 +267,12 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool) -> Non
         if not text or text.startswith("#"):
             continue
         word = text.replace("\t", " ").split(" ", 1)[0]
+        if sig is not None:
+            report.add(lineno, "a line after the sig line: the signature closes the record")
+            continue
+        if word == SIG_WORD and first_event:
+            sig = (lineno, text)
+            continue
         if word == "header":
             if first_event:
                 report.add(lineno, "header after the first event line")
@@ -297,6 +335,8 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool) -> Non
         _note(report, first_event, strict, "unsigned: the record carries no hash chain")
     if first_event and check.state.phase != "new" and not report.committed:
         _note(report, first_event, strict, "no commitment: the deals' seed was not committed")
+    if first_event:
+        _signature(report, sig, headers, first_event, strict, trusted)
     if rules_ok and first_event:
         report.complete = check.complete
         if not check.complete:
@@ -307,6 +347,45 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool) -> Non
             report.status = INVALID
         elif reasons:
             report.status = UNFINISHED
+
+
+def _signature(report: LogReport, sig: tuple[int, str] | None,
+               headers: list[tuple[int, str, str]], first_event: int, strict: bool,
+               trusted: Trusted) -> None:
+    """Check the sig line against the head and the signer header (spec/TAMPER.md 5)."""
+    if sig is None:
+        _note(report, first_event, strict, "no signature: no key vouches for this record, "
+              "so anyone could have rewritten it with its chain")
+        return
+    line, text = sig
+    report.signature = BAD_SIGNATURE
+    found = {key: value for _, key, value in headers if key in (SIGNER_HEADER, ID_HEADER)}
+    try:
+        parsed = parse_sig_line(text)
+        key = parse_public(found.get(SIGNER_HEADER, ""))
+    except (ValueError, KeyFileError) as exc:
+        where = "" if SIGNER_HEADER in found else " (the record has no signer header)"
+        report.add(line, f"bad signature: {exc}{where}")
+        return
+    report.signer = key
+    if report.head is None:
+        report.add(line, "the signature cannot hold: the hash chain is broken or absent")
+    elif parsed.events != report.events:
+        report.add(line, f"sig says events={parsed.events} but the record has "
+                   f"{report.events}: events were added or removed")
+    elif parsed.head != report.head:
+        report.add(line, "sig head= is not this record's head: the record was changed, or "
+                   "the signature was taken from another record")
+    elif not key.verify(parsed.signature, record_message(
+            key.text, found.get(ID_HEADER, ""), report.events, report.head)):
+        report.add(line, f"the signature does not hold for the signer {key.fingerprint}: "
+                   "the record was changed or the signature was forged or moved")
+    elif key in trusted:
+        report.signature = VERIFIED
+    else:
+        report.signature = UNTRUSTED
+        _note(report, line, strict, f"signer unknown: signed by {key.fingerprint}, a key "
+              "not named with --key or --trusted-keys; the chain holds but is not verified")
 
 
 def _hidden(event: Event) -> str | None:
@@ -395,6 +474,7 @@ class Summary:
     events: int = 0
     rounds: int = 0
     problems: int = 0
+    verified: int = 0
     players: dict[str, PlayerTotals] = attrs.Factory(dict)
 
     def add(self, r: LogReport) -> None:
@@ -407,6 +487,7 @@ class Summary:
         self.events += r.events
         self.rounds += r.rounds
         self.problems += len(r.problems) + r.dropped
+        self.verified += r.signature == VERIFIED
         if r.status != OK or r.totals is None:
             return
         for seat, name in enumerate(r.names()):

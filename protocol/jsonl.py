@@ -27,6 +27,7 @@ from xactika.protocol.records import (
     format_header,
     iter_record_lines,
 )
+from xactika.protocol.signing import SIG_WORD, parse_sig_line
 from xactika.protocol.tamper import split_hash
 
 TAG = "type"
@@ -202,6 +203,8 @@ def record_to_jsonl(record: Record) -> str:
         if isinstance(event, GameStarted):
             game = event.config.game
         lines.append(_dump(event_to_json(event, game)))
+    if record.sig is not None:
+        lines.append(_dump(_sig_to_json(record.sig, 0)))
     return "".join(line + "\n" for line in lines)
 
 
@@ -219,9 +222,12 @@ def text_to_jsonl(lines: Iterable[str | bytes]) -> str:
             current[0] = raw
             yield raw
 
-    for _, kind, value in iter_record_lines(tap(lines)):
+    for lineno, kind, value in iter_record_lines(tap(lines)):
         if kind == "header":
             out.append(_dump({TAG: "header", "key": value[0], "value": value[1]}))
+            continue
+        if kind == SIG_WORD:
+            out.append(_dump(_sig_to_json(value, lineno)))
             continue
         if isinstance(value, GameStarted):
             game = value.config.game
@@ -256,6 +262,9 @@ def iter_jsonl(
                 format_header(key, value)
                 yield lineno, "header", (key, value)
                 continue
+            if obj[TAG] == SIG_WORD:
+                yield lineno, SIG_WORD, _sig_from_json(obj)
+                continue
             if obj[TAG] == "game-started":
                 game = str(obj["config"]["game"])
                 game_rules(game)
@@ -285,6 +294,9 @@ def jsonl_to_text(lines: Iterable[str | bytes]) -> str:
         if kind == "header":
             out.append(format_header(*value))
             continue
+        if kind == SIG_WORD:
+            out.append(value)
+            continue
         event, chain = value
         if isinstance(event, GameStarted):
             game = game_rules(event.config.game)
@@ -296,6 +308,24 @@ def jsonl_to_text(lines: Iterable[str | bytes]) -> str:
 def read_jsonl(lines: Iterable[str | bytes]) -> Record:
     headers: list[tuple[str, str]] = []
     events: list[Event] = []
+    sig: list[str] = []
     for _, kind, value in iter_jsonl(lines):
-        (headers if kind == "header" else events).append(value)
-    return Record(tuple(headers), tuple(events))
+        {"header": headers, "event": events, SIG_WORD: sig}[kind].append(value)
+    return Record(tuple(headers), tuple(events), sig[0] if sig else None)
+
+
+def _sig_to_json(line: str, lineno: int) -> dict[str, Any]:
+    """The closing signature line (spec/TAMPER.md section 5) as an object, hex kept."""
+    try:
+        sig = parse_sig_line(line)
+    except ValueError as exc:
+        raise RecordError(f"line {lineno}: {exc}") from None
+    return {TAG: SIG_WORD, "events": sig.events, "head": sig.head,
+            "ed25519": sig.signature.hex()}
+
+
+def _sig_from_json(obj: dict[str, Any]) -> str:
+    """The sig line an object stands for; ValueError unless it reads back the same."""
+    line = f"{SIG_WORD} events={obj['events']} head={obj['head']} ed25519={obj['ed25519']}"
+    parse_sig_line(line)
+    return line

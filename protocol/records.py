@@ -12,14 +12,17 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import IO, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO
 
 import attrs
 
 from xactika.core.errors import XactikaError
-from xactika.core.table import Event, GameStarted, TrickGame, game_rules
+from xactika.core.table import Event, GameOver, GameStarted, TrickGame, game_rules
 from xactika.protocol.tamper import Chain
 from xactika.protocol.text import format_event, parse_event
+
+if TYPE_CHECKING:
+    from xactika.protocol.signing import Signer
 
 RECORD_VERSION = "1"
 MAX_LINE = 65536  # bytes; a preset-deal game-started line for 10 players is ~30 KB
@@ -39,6 +42,7 @@ class RecordError(XactikaError):
 class Record:
     headers: tuple[tuple[str, str], ...]
     events: tuple[Event, ...]
+    sig: str | None = None  # the closing ``sig`` line, as written (spec/TAMPER.md)
 
     def header(self, key: str, default: str | None = None) -> str | None:
         """The first value of ``key``, as PGN readers look tags up."""
@@ -77,14 +81,21 @@ def format_header(key: str, value: str) -> str:
     return f"header {key} {value}" if value else f"header {key}"
 
 
-def format_record(headers: Headers, events: Iterable[Event], *, sign: bool = True) -> str:
+def format_record(headers: Headers, events: Iterable[Event], *, sign: bool = True,
+                  signer: Signer | None = None) -> str:
     """The record text; a ``record`` version header is put first when missing.
 
     With ``sign`` (the default) each event line ends in its hash-chain token
-    (spec/TAMPER.md).
+    (spec/TAMPER.md); with a ``signer`` the record also names its key and identity in
+    headers and ends in the key's ``sig`` line over the head.
     """
-    lines = [format_header(k, v) for k, v in _header_items(headers)]
-    chain = Chain() if sign else None
+    items = _header_items(headers)
+    if signer is not None:
+        from xactika.protocol.signing import signed_headers
+
+        items = signed_headers(items, signer.public)
+    lines = [format_header(k, v) for k, v in items]
+    chain = Chain() if sign or signer is not None else None
     for line in lines:
         if chain is not None:
             chain.header(line)
@@ -94,7 +105,17 @@ def format_record(headers: Headers, events: Iterable[Event], *, sign: bool = Tru
             game = game_rules(event.config.game)
         line = format_event(event, game)
         lines.append(f"{line} h={chain.link(line)}" if chain is not None else line)
+    if signer is not None and chain is not None:
+        lines.append(_sig_line(signer, items, len(lines) - len(items), chain.head))
     return "".join(line + "\n" for line in lines)
+
+
+def _sig_line(signer: Signer, items: Sequence[tuple[str, str]], events: int,
+              head: str) -> str:
+    from xactika.protocol.signing import ID_HEADER, sig_line
+
+    record_id = next((v for k, v in items if k == ID_HEADER), "")
+    return sig_line(signer, record_id, events, head)
 
 
 def parse_header(line: str) -> tuple[str, str]:
@@ -132,17 +153,27 @@ def _decode(raw: str | bytes, lineno: int) -> str:
 def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, Any]]:
     """Stream a record: ``(lineno, "header", (key, value))`` or ``(lineno, "event", e)``.
 
-    Blank lines and ``#`` comments are skipped. Raises RecordError naming the line on
+    A signed record's last line comes as ``(lineno, "sig", text)``; nothing may follow
+    it. Blank lines and ``#`` comments are skipped. Raises RecordError naming the line on
     the first line that cannot be read. Only syntax is checked here: whether the events
     follow the rules is the engine's and the auditor's business.
     """
     game: TrickGame | None = None
     seen_event = False
+    seen_sig = False
     for lineno, raw in enumerate(lines, 1):
         text = _decode(raw, lineno).strip()
         if not text or text.startswith("#"):
             continue
         word = text.split(None, 1)[0]
+        if seen_sig:
+            raise RecordError(f"line {lineno}: nothing may follow the record's sig line")
+        if word == "sig":
+            if not seen_event:
+                raise RecordError(f"line {lineno}: a sig line before the first event")
+            seen_sig = True
+            yield lineno, "sig", text
+            continue
         if word == "header":
             if seen_event:
                 raise RecordError(f"line {lineno}: header after the first event")
@@ -180,10 +211,11 @@ def read_record(source: str | os.PathLike[str] | TextIO) -> Record:
     """Read a whole record from a path (str or PathLike) or an open text stream."""
     headers: list[tuple[str, str]] = []
     events: list[Event] = []
+    sig: list[str] = []
 
     def collect(lines: Iterable[str | bytes]) -> None:
         for _, kind, value in iter_record_lines(lines):
-            (headers if kind == "header" else events).append(value)
+            {"header": headers, "event": events, "sig": sig}[kind].append(value)
 
     if isinstance(source, str | os.PathLike):
         try:
@@ -196,24 +228,32 @@ def read_record(source: str | os.PathLike[str] | TextIO) -> Record:
         collect(source)
     if not events:
         raise RecordError("line 0: no events: a record needs at least game-started")
-    return Record(tuple(headers), tuple(events))
+    return Record(tuple(headers), tuple(events), sig[0] if sig else None)
 
 
 class RecordWriter:
     """Writes a record line by line, flushing each, so a crash loses no event.
 
     Headers are written at once. With ``fsync`` each line also reaches the disk, which
-    survives power loss as well as ``kill -9``.
+    survives power loss as well as ``kill -9``. With a ``signer`` the record ends in its
+    ``sig`` line as soon as game-over is written (or when it is closed before that).
     """
 
     def __init__(self, path: str | os.PathLike[str], headers: Headers, *,
-                 fsync: bool = False, sign: bool = True) -> None:
+                 fsync: bool = False, sign: bool = True, signer: Signer | None = None) -> None:
         items = _header_items(headers)
+        if signer is not None:
+            from xactika.protocol.signing import signed_headers
+
+            items = signed_headers(items, signer.public)
         self.path = os.fspath(path)
         self.fsync = fsync
+        self.signer = signer
+        self._items = items
+        self._events = 0
         self._game: TrickGame | None = None
         self._fh: IO[str] | None = open(self.path, "w", encoding="utf-8", newline="\n")
-        self._chain = Chain() if sign else None  # spec/TAMPER.md
+        self._chain = Chain() if sign or signer is not None else None  # spec/TAMPER.md
         for key, value in items:
             self._line(format_header(key, value))
             if self._chain is not None:
@@ -234,8 +274,21 @@ class RecordWriter:
         if self._chain is not None:
             line = f"{line} h={self._chain.link(line)}"
         self._line(line)
+        self._events += 1
+        if isinstance(event, GameOver):
+            self._seal()
+
+    def _seal(self) -> None:
+        """Write the sig line; the record is complete and takes no more lines."""
+        if self.signer is not None and self._chain is not None and self._events:
+            self._line(_sig_line(self.signer, self._items, self._events, self._chain.head))
+            self.signer = None
+            self.close()
 
     def close(self) -> None:
+        if self._fh is not None and self.signer is not None and self._events:
+            self._seal()
+            return
         if self._fh is not None:
             self._fh.close()
             self._fh = None

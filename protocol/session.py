@@ -49,6 +49,7 @@ from xactika.protocol.records import (
     iter_record_lines,
     parse_header,
 )
+from xactika.protocol.signing import Signer
 from xactika.protocol.tamper import commit_config, commitment_problem, new_nonce
 from xactika.protocol.text import config_from_pairs, format_event, parse_event, split_pairs
 
@@ -73,6 +74,7 @@ USAGE: dict[str, str] = {
     "load": "load <path>",
     "record": "record <path> | record off",
     "view": "view all | view <seat>",
+    "sig": "sig events=<n> head=<hex> ed25519=<hex>",
     "quit": "quit",
 }
 
@@ -215,9 +217,11 @@ class Session:
         seeds: Callable[[], int] | None = None,
         nonces: Callable[[], str] | None = None,
         fsync: bool = False,
+        signer: Signer | Callable[[], Signer] | None = None,
     ) -> None:
         self.seat = seat
         self.fsync = fsync
+        self._signer = signer  # signs every record written (spec/TAMPER.md section 5)
         self.game = Game()
         self.pending_headers: tuple[tuple[str, str], ...] = ()
         self.record_path = os.fspath(record) if record is not None else None
@@ -384,12 +388,19 @@ class Session:
 
     def _start_writer(self, path: str, game: Game) -> RecordWriter:
         try:
-            writer = RecordWriter(path, game.headers, fsync=self.fsync)
+            writer = RecordWriter(path, game.headers, fsync=self.fsync,
+                                  signer=self._record_signer())
             for event in game.log:
                 writer.write(event)
         except OSError as exc:
             raise XactikaError(f"cannot write the record {str(path)!r}: {exc.strerror}") from None
         return writer
+
+    def _record_signer(self) -> Signer | None:
+        """The signing key, made or read on first use (the engine's start stays fast)."""
+        if self._signer is not None and not isinstance(self._signer, Signer):
+            self._signer = self._signer()
+        return self._signer
 
     def _headers_for(self, config: Any) -> tuple[tuple[str, str], ...]:
         given = dict(self.pending_headers)
@@ -568,6 +579,15 @@ class Session:
         self.seat = seat
         return ["ok view"]
 
+    def _cmd_sig(self, args: list[str], rest: str) -> list[str]:
+        """A record's closing signature line, so a signed record is engine input as is.
+
+        The engine does not judge it: whom to trust is the auditor's decision.
+        """
+        if self.state.phase == "new":
+            raise WrongPhase("sig closes a record: it follows the record's events")
+        return ["ok sig"]
+
     def _cmd_record(self, args: list[str], rest: str) -> list[str]:
         if not rest:
             raise ProtocolError("usage", f"usage: {USAGE['record']}")
@@ -602,6 +622,8 @@ class Session:
                     if kind == "header":
                         headers.append(value)
                         continue
+                    if kind == "sig":
+                        continue  # xactika audit checks signatures; a copy is re-signed
                     try:
                         check, state, new = advance(check, state, value)
                     except XactikaError as exc:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Signing keys made on first use (spec/TAMPER.md section 5) go to a throwaway config
+# folder, inherited by every subprocess: tests never touch the real home.
+_CONFIG = tempfile.mkdtemp(prefix="xactika-test-config-")
+os.environ["XDG_CONFIG_HOME"] = _CONFIG
+atexit.register(shutil.rmtree, _CONFIG, True)
 
 # CI runs on a 2-core machine: keep the default profile modest, let a dev raise it.
 settings.register_profile(

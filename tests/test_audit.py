@@ -154,7 +154,9 @@ def test_unsigned_uncommitted_records_audit_with_notes(tmp_path: Path,
     assert code == 0 and "ok (" in out and "unsigned, no commitment" in out
     report = audit_file(str(path))
     assert report.notes == ["unsigned: the record carries no hash chain",
-                            "no commitment: the deals' seed was not committed"]
+                            "no commitment: the deals' seed was not committed",
+                            "no signature: no key vouches for this record, so anyone could "
+                            "have rewritten it with its chain"]
     code, out = run(capsys, "--strict", str(path))
     assert code == 1
     assert f"{path}:{first}: unsigned: the record carries no hash chain (--strict)" in out
