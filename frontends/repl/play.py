@@ -36,6 +36,9 @@ from xactika.frontends.selfplay import whole_number
 from xactika.protocol.tamper import commit_config
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen and the scrollback
+# The tutorial's deal: with 4 players, round 1 gives you two 11s (sure winners to bid on)
+# and low cards to duck with: the first seed of 1..59 that does (any seed would teach).
+TUTORIAL_SEED = 14
 
 
 def default_bot() -> str:
@@ -81,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hint-bot", default=None, metavar="NAME",
                    help=f"bot that answers 'hint' (default: {default_bot()})")
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
+    p.add_argument("--tutorial", action="store_true",
+                   help="learn the game: a guided first round on a preset deal (seed "
+                   f"{TUTORIAL_SEED}), then a normal game")
     p.add_argument("--no-undo", action="store_true", help="play for real: no undo")
     p.add_argument("--ascii", action="store_true", help="7-bit characters only")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
@@ -132,7 +138,9 @@ def _config(args: argparse.Namespace) -> Config:
     for key in ("mode", "players", "rounds", "dealer"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
-    pairs["seed"] = str(args.seed if args.seed is not None else secrets.randbelow(2**32))
+    seed = args.seed if args.seed is not None else (
+        TUTORIAL_SEED if args.tutorial else secrets.randbelow(2**32))
+    pairs["seed"] = str(seed)
     config = config_from_pairs(pairs, defaults=True)
     game_rules(config.game).validate(config)
     return config
@@ -178,6 +186,8 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
                     if getattr(args, k) is not None]
         if clashing:
             raise UsageError(f"--load takes the settings from the file; drop {clashing[0]}")
+        if args.tutorial:
+            raise UsageError("--tutorial starts a new game; drop --load")
         events, saved = _load(args.load)
         config = events[0].config
     else:
@@ -204,7 +214,8 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
         events, seats, _agent_factory(seats, config, args.move_timeout),
         make_hint=lambda seat: make_agent(hint, base * 1000 + 500 + seat, game=config.game),
         style=style, practice=not args.no_undo,
-        show_seed=args.seed is not None or args.load is not None,
+        show_seed=args.seed is not None or args.load is not None or args.tutorial,
+        tutorial=args.tutorial,
     )
     for seat, spec in enumerate(seats):  # a bot program names itself in its hello
         agent: Any = session.agents.get(seat)

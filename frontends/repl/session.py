@@ -154,6 +154,7 @@ class Session:
         names: Sequence[str] | None = None,
         show_seed: bool = True,
         width: int = 80,
+        tutorial: bool = False,
     ) -> None:
         self.events: list[Event] = list(events)
         self.state: State = replay(self.events)
@@ -168,6 +169,7 @@ class Session:
         self.practice = can_undo if practice is None else (practice and can_undo)
         self.style = style
         self.width = width  # the terminal's columns: every text is laid out to fit them
+        self.tutorial = tutorial  # round 1 is coached: what to do now, and why
         # The seed fixes every hand: told up front only to whoever chose it, else at the end.
         self.show_seed = show_seed
         self._make_agent = make_agent
@@ -311,6 +313,8 @@ class Session:
                 summary = teach.round_end(self.config, event, tricks, self.names)
                 if summary:
                     lines.append(summary)
+                if self.tutorial and event.round == 1:
+                    lines.append(self.style.bold(teach.TUTORIAL_DONE))
                 lines.append(render.score_table(self.scored_until(i), self.names, self.style,
                                                 self.width))
             if isinstance(event, GameOver):
@@ -333,10 +337,12 @@ class Session:
                 f"{s} {self.names[s]}" + ("" if spec.kind == HUMAN else f" ({spec.kind})")
                 for s, spec in enumerate(self.seats)
             ),
-            teach.mode_text(c),
+            (f"{mode}: " if c.game == "xactika" else "") + teach.mode_text(c),
             "type 'help' for commands, 'rules' to learn the game; Tab completes"
             + ("; 'undo' takes back a move" if self.practice else ""),
         ]
+        if self.tutorial:
+            lines.append(self.style.bold(teach.TUTORIAL_INTRO))
         return render.fit("\n".join(lines), self.width)
 
     def standings(self) -> str:
@@ -399,6 +405,43 @@ class Session:
         return render.fit("\n".join(lines), size)
 
     def what_now(self, seat: int) -> str:
+        """The line before the prompt: what may be played; in the tutorial, also why."""
+        text = self._what_now(seat)
+        if not (self.tutorial and self.state.round == 1):
+            return text
+        legal = self.legal
+        found = self.hint(seat)
+        suggestion = f"'{self.command_text(seat, found[0])}'" if found else ""
+        led, trump = self._led_and_trump()
+        call = self.state.call
+        tip = teach.coach(self.config.game, legal.kind, restricted=self._can_follow(seat),
+                          call_words=getattr(call, "words", ""), led_suit=led, trump=trump,
+                          suggestion=suggestion)
+        return self.style.bold(tip) + "\n" + text
+
+    def _led_and_trump(self) -> tuple[str, str | None]:
+        """Dix: the suit led (a name) and trumps (a name, or None for no trumps)."""
+        if self.config.game != "dix":
+            return "", None
+        from xactika.core.games.dix import SUIT_NAMES, suit_of, trump_suit
+
+        led = suit_of(self.state.trick[0][1], self.state.turned) if self.state.trick else ""
+        trump = trump_suit(self.state.turned)
+        return SUIT_NAMES.get(led, led), (SUIT_NAMES[trump] if trump is not None else None)
+
+    def _can_follow(self, seat: int) -> bool:
+        """Whether ``seat``, following, holds a card of the call (Xactika) or suit (Dix)."""
+        if self.legal.kind != "play" or not self.state.trick:
+            return False
+        if self.config.game == "dix":
+            from xactika.core.games.dix import suit_of
+
+            led = suit_of(self.state.trick[0][1], self.state.turned)
+            return any(suit_of(c, self.state.turned) == led for c in self.state.hands[seat])
+        call = self.state.call
+        return isinstance(call, Call) and any(c.shows(call) for c in self.state.hands[seat])
+
+    def _what_now(self, seat: int) -> str:
         legal = self.legal
         if legal.kind == "bid":
             return (f"your bid (legal: {' '.join(map(str, legal.bids))}): "
@@ -412,17 +455,16 @@ class Session:
                      if legal.calls(first) != (None,) else ", e.g. 'play 1' or just '1'")
             return f"your lead: any card{extra}"
         positions = render.legal_summary(legal.cards, order)
-        if len(legal.cards) < len(order):
+        if self._can_follow(seat):
+            if len(legal.cards) == len(order):
+                return "you must follow, and every card you hold does: play any of them"
             some = "position" if len(legal.cards) == 1 else "one of positions"
             return f"you must follow: play {some} {positions} (marked)"
         if self.config.game == "dix":
-            from xactika.core.games.dix import SUIT_NAMES, suit_of, trump_suit
-
-            led = suit_of(self.state.trick[0][1], self.state.turned) if self.state.trick else ""
-            trump = trump_suit(self.state.turned)
-            then = (f"a trump ({SUIT_NAMES[trump]}) wins it, anything else loses"
-                    if trump is not None else "it cannot win the trick")
-            return f"you have no {SUIT_NAMES.get(led, led)}: play any card ({then})"
+            led, trump = self._led_and_trump()
+            then = (f"a trump ({trump}) wins it, anything else loses" if trump is not None
+                    else "it cannot win the trick")
+            return f"you have no {led}: play any card ({then})"
         return "you cannot follow: play any card (it cannot win the trick)" if (
             self.state.call is not None) else "your play: any card"
 
@@ -432,7 +474,8 @@ class Session:
             return "> "
         kind = self.legal.kind
         who = "" if self.names[seat] == "you" else f"{self.names[seat]} "
-        return f"{who}{kind}> "
+        coached = "tutorial " if self.tutorial and self.state.round == 1 else ""
+        return f"{coached}{who}{kind}> "
 
     def legal_text(self, seat: int) -> str:
         legal = self.legal

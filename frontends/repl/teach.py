@@ -117,11 +117,19 @@ _DIX_MODES = {
 }
 
 
+_BANNERS = {
+    "win": "1 point per trick; the highest total wins",
+    "lose": "1 point per trick; the lowest total wins",
+    "bid": "bid your tricks; taking exactly your bid scores 1 a trick, a miss loses the "
+           "difference",
+}
+
+
 def mode_text(config: Config) -> str:
     """What the mode means, in one line (for the banner)."""
     if config.game == "dix":
         return _DIX_MODES.get(config.mode, config.mode)
-    return _XACTIKA_SCORING.get(config.mode, config.mode).split(":", 1)[1].strip()
+    return _BANNERS.get(config.mode, config.mode)
 
 
 def topics(config: Config) -> dict[str, str]:
@@ -307,5 +315,56 @@ def round_end(config: Config, scored: RoundScored, tricks: Sequence[Trick],
     return "\n".join(lines)
 
 
-__all__ = ["mode_text", "overview", "round_end", "round_tricks", "rules_text", "topics",
-           "why_won"]
+
+
+# --------------------------------------------------------------------------- the tutorial
+
+TUTORIAL_INTRO = (
+    "tutorial: a guided first round. Before each of your moves a 'tutorial:' line says "
+    "what to do and why, and what the hint bot would play; type that or your own move. "
+    "After round 1 the game goes on as a normal game."
+)
+
+TUTORIAL_DONE = (
+    "tutorial: that was the guided round; from here it is a normal game. 'hint' suggests "
+    "a move, 'rules' explains any part, 'undo' takes a move back."
+)
+
+
+def coach(game: str, kind: str, *, restricted: bool, call_words: str = "",
+          led_suit: str = "", trump: str | None = None, suggestion: str = "") -> str:
+    """What to do now and why, for a newcomer: the rule that applies, then a suggestion."""
+    if game == "dix":
+        if kind == "lead":
+            why = ("you lead: any card. Your opponent must follow its suit if they can. "
+                   "Leading a low card you do not mind losing is safe; a trick whose two "
+                   "cards' pips total ten costs its winner 3 points.")
+        elif restricted:
+            why = (f"{led_suit} was led and you have {led_suit}, so you must play one "
+                   "(marked with an arrow). Play higher to win the trick, lower to give it "
+                   "away; watch for a pip total of ten (-3 to the winner).")
+        else:
+            how = (f"a trump ({trump}) wins it, anything else loses it" if trump
+                   else "no trumps this round, so it cannot win")
+            why = f"you have no {led_suit}: any card may be played; {how}."
+    elif kind == "bid":
+        why = ("first everyone bids how many of the 8 tricks they will take; you score only "
+               "if you take exactly that many. Count cards that should win: values 11-12, "
+               "and shapes others rarely show. As dealer you may not make the bids total 8.")
+    elif kind == "lead":
+        why = ("you lead: play any card and call one of its shapes with its count (e.g. "
+               "'2 st' = 2 stars). Others must play a card showing exactly that if they can; "
+               "the highest value showing the call wins, ties to the later card.")
+    elif restricted:
+        why = (f"the call is {call_words} and some of your cards show it (marked with an "
+               "arrow): you must play one. The highest value showing the call wins; ties go "
+               "to the card played later.")
+    else:
+        why = (f"none of your cards shows {call_words}, so you may play any card, and it "
+               "cannot win the trick: a good moment to get rid of a card you do not want.")
+    tip = f" The hint bot suggests: {suggestion}." if suggestion else ""
+    return f"tutorial: {why}{tip}"
+
+
+__all__ = ["TUTORIAL_DONE", "TUTORIAL_INTRO", "coach", "mode_text", "overview", "round_end",
+           "round_tricks", "rules_text", "topics", "why_won"]
