@@ -2,13 +2,32 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import io
+import os
 import sys
 from pathlib import Path
 
-from xactika.protocol.client import PlayerProcess
+import attrs
+import pytest
+from readme_blocks import readme_block
+
+from xactika.core import Bid, Config, GameOver, Play, legal_actions, new_game, start, step, view
+from xactika.core.bots.agents import RandomAgent
+from xactika.core.check import check_log
+from xactika.protocol.client import (
+    BotCrashed,
+    BotIllegalMove,
+    BotProtocolError,
+    BotTimeout,
+    PlayerProcess,
+)
+from xactika.protocol.host import AsyncBot, Bot, play_game, play_game_async, view_events
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = [sys.executable, str(ROOT / "examples" / "random_bot.py")]
+FAULT_BOT = [sys.executable, str(ROOT / "tests" / "bots" / "fault_bot.py")]
 
 
 def test_with_player_process_starts_and_stops_the_bot() -> None:
@@ -18,3 +37,150 @@ def test_with_player_process_starts_and_stops_the_bot() -> None:
     assert player.returncode == 0  # it obeyed quit
     assert not player.killed
 
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_popen_handshakes_and_the_with_block_ends_the_process_on_an_exception() -> None:
+    with pytest.raises(RuntimeError, match="boom"), Bot.popen(RANDOM_BOT) as bot:
+        pid = bot.player.pid
+        assert pid is not None and _alive(pid)
+        assert bot.name == "python-random"  # the name the example bot gives in hello
+        raise RuntimeError("boom")
+    assert pid is not None and not _alive(pid)
+
+
+def midgame(seed: int = 3, moves: int = 11) -> tuple[object, int]:
+    """A Play to Bid state a few plays into round 1, and the seat to act."""
+    state = new_game(Config(mode="bid", players=3, seed=seed))
+    agent = RandomAgent(seed)
+    for _ in range(moves):
+        legal = legal_actions(state)
+        assert legal.seat is not None
+        state, _ = step(state, agent.choose(view(state, legal.seat), legal))
+    seat = legal_actions(state).seat
+    assert seat is not None
+    return state, seat
+
+
+def test_choose_from_a_view_and_from_events_gives_a_legal_move() -> None:
+    state, seat = midgame()
+    with Bot.popen(RANDOM_BOT, move_time=0.5) as bot:
+        for _ in range(5):
+            assert bot.choose(view(state, seat)) in legal_actions(state)
+        card = bot.play(view(state, seat))
+        assert isinstance(card, Play) and card in legal_actions(state)
+        opening = new_game(Config(mode="bid", players=3, seed=9))
+        bid = bot.bid(view(opening, 1))
+        assert Bid(1, bid) in legal_actions(opening)
+        with pytest.raises(ValueError, match="asks for a play, not a bid"):
+            bot.bid(view(state, seat))
+        with pytest.raises(ValueError, match="this is seat 1's view, not seat 2's"):
+            bot.choose(view(opening, 1), seat=2)
+        events = start(Config(mode="bid", players=3, seed=9))
+        with pytest.raises(ValueError, match="seat 1 acts in this position, not seat 2"):
+            bot.choose(events, seat=2)
+        assert bot.choose(events, seat=1) in legal_actions(opening)  # a record's events
+
+
+def test_view_events_fold_back_to_the_view_without_other_hands() -> None:
+    state, seat = midgame(seed=8, moves=16)
+    seen = view(state, seat)
+    events = view_events(seen)
+    from xactika.core.table import replay
+
+    rebuilt = view(replay(events), seat)
+    # the seat's own fold cannot count the others' hands; all else is the view
+    assert attrs.evolve(rebuilt, totals=(), hand_sizes=()) == attrs.evolve(
+        seen, totals=(), hand_sizes=()
+    )
+    assert rebuilt.hand and rebuilt.tricks and rebuilt.bids == seen.bids
+    for event in events:
+        hands = getattr(event, "hands", None)
+        if hands is not None:  # only the seat's own hand is in the deal
+            assert [h is None for h in hands] == [s != seat for s in range(3)]
+
+
+def test_a_dix_draw_view_is_refused_with_one_clear_error() -> None:
+    state = new_game(Config(game="dix", mode="draw", players=2, seed=4))
+    agent = RandomAgent(4)
+    for _ in range(4):  # two tricks: both seats have drawn
+        legal = legal_actions(state)
+        assert legal.seat is not None
+        state, _ = step(state, agent.choose(view(state, legal.seat), legal))
+    seat = legal_actions(state).seat
+    assert seat is not None
+    with pytest.raises(ValueError, match="pass the game's events"):
+        view_events(view(state, seat))
+
+
+@pytest.mark.parametrize(
+    ("fault", "error"),
+    [("illegal", BotIllegalMove), ("garbage", BotProtocolError), ("timeout", BotTimeout),
+     ("crash-mid", BotCrashed)],
+)
+def test_typed_faults_and_the_faulty_bot_is_dead(fault: str, error: type) -> None:
+    state, seat = midgame()
+    bot = Bot.popen([*FAULT_BOT, fault], timeout=1.0)
+    with bot, pytest.raises(error):
+        for _ in range(5):  # the fault bot strikes at its 3rd go
+            bot.choose(view(state, seat))
+    assert bot.player.returncode is not None
+
+
+def test_a_bot_that_cannot_start_is_bot_crashed() -> None:
+    with pytest.raises(BotCrashed) as caught:
+        Bot.popen([*FAULT_BOT, "crash-start"])
+    assert caught.value.startup
+
+
+def test_play_game_mixes_a_process_and_built_in_bots_and_records_it() -> None:
+    with Bot.popen(RANDOM_BOT, move_time=0.5) as bot:
+        record = play_game(Config(mode="bid", players=4, rounds=2, seed=12),
+                           [bot, "heuristic", "random", RandomAgent(1)], seed=1)
+    assert isinstance(record.events[-1], GameOver)
+    assert record.header("seats") == "python-random,heuristic,random,RandomAgent"
+    assert check_log(list(record.events)).state.over  # re-decided event by event
+    assert record.events[1].hands == new_game(Config(mode="bid", players=4, seed=12)).hands
+
+
+def test_one_bot_cannot_sit_in_two_seats() -> None:
+    with Bot.popen(RANDOM_BOT) as bot, pytest.raises(ValueError, match="already playing"):
+        play_game(Config(mode="win", players=2, rounds=1, seed=1), [bot, bot])
+
+
+def test_many_games_at_once_with_asyncio() -> None:
+    async def main() -> list[object]:
+        bots = [await Bot.popen_async(RANDOM_BOT, move_time=0.5) for _ in range(6)]
+        try:
+            assert all(isinstance(b, AsyncBot) for b in bots)
+            games = [
+                play_game_async(Config(mode="win", players=2, rounds=1, seed=i),
+                                [bots[2 * i], bots[2 * i + 1]])
+                for i in range(3)
+            ]
+            records = await asyncio.gather(*games)
+            state, seat = midgame()
+            moves = await asyncio.gather(*(b.choose(view(state, seat)) for b in bots))
+            assert all(m in legal_actions(state) for m in moves)
+            return list(records)
+        finally:
+            await asyncio.gather(*(b.quit() for b in bots))
+
+    records = asyncio.run(main())
+    assert [isinstance(r.events[-1], GameOver) for r in records] == [True] * 3  # type: ignore[attr-defined]
+
+
+def test_the_readme_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(readme_block("Driving a bot from Python"), "README.md", "exec"), {})
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("Bid(seat=1, bid=")
+    assert lines[1].startswith("GameOver(")
