@@ -1,0 +1,184 @@
+"""The OpenSpiel games (frontends/openspiel.py): OpenSpiel's own checks, the core's rules.
+
+CI installs the ``[openspiel]`` extra, so these run there; ``importorskip`` only spares a
+developer machine without it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+
+import pytest
+from readme_blocks import readme_block
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from xactika.core import Config, legal_actions, new_game, step, view  # noqa: E402
+from xactika.frontends.openspiel import (  # noqa: E402
+    AgentBot,
+    TrickTakingState,
+    play_bots,
+    resample,
+    seed_actions,
+)
+
+SETTINGS = [
+    ("python_xactika", {"players": 4, "mode": "bid", "rounds": 1}),
+    ("python_xactika", {"players": 2, "mode": "win", "rounds": 2}),
+    ("python_xactika", {"players": 5, "mode": "lose", "rounds": 1}),
+    ("python_dix", {"mode": "draw", "rounds": 1}),
+    ("python_dix", {"mode": "nodraw", "rounds": 1}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), SETTINGS)
+def test_openspiel_random_sim_test_with_serialization(name: str, params: dict) -> None:
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "params"), SETTINGS)
+def test_legal_actions_are_the_cores_at_every_node(name: str, params: dict) -> None:
+    """At every node of random games: the ids are exactly legal_actions' commands, one
+    each; an id outside them is refused, state unchanged; applying an id is ``step``."""
+    game = pyspiel.load_game(name, params)
+    rng = random.Random(hash(name) ^ params["rounds"])
+    nodes = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        for action in seed_actions(rng.randrange(2**32)):
+            state.apply_action(action)
+        enc = state.encoding
+        while not state.is_terminal():
+            core = state.core
+            legal = legal_actions(core)
+            ids = state.legal_actions()
+            assert ids == sorted(ids) and len(set(ids)) == len(ids)
+            commands = [enc.command(a, legal) for a in ids]
+            assert sorted(map(repr, commands)) == sorted(map(repr, legal.commands()))
+            assert state.current_player() == legal.seat
+            outside = rng.choice([a for a in range(game.num_distinct_actions())
+                                  if a not in ids])
+            with pytest.raises(ValueError, match=r"not legal|out of range"):
+                enc.command(outside, legal)
+            action = rng.choice(ids)
+            expected, _ = step(core, enc.command(action, legal))
+            state.apply_action(action)
+            assert state.core == expected
+            nodes += 1
+    assert nodes > 40 * 8
+
+
+def test_serialization_round_trips_at_random_points() -> None:
+    game = pyspiel.load_game("python_xactika", {"players": 3, "mode": "bid", "rounds": 2})
+    rng = random.Random(5)
+    for _ in range(10):
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(4, 60)):
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(256))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        text = pyspiel.serialize_game_and_state(game, state)
+        _game2, state2 = pyspiel.deserialize_game_and_state(text)
+        assert state2.history() == state.history()
+        assert state2.core == state.core
+        for seat in range(3):
+            assert state2.information_state_string(seat) == state.information_state_string(seat)
+            assert state2.observation_tensor(seat) == state.observation_tensor(seat)
+
+
+def test_the_seed_bytes_deal_what_the_core_deals() -> None:
+    game = pyspiel.load_game("python_xactika", {"players": 4, "mode": "bid", "rounds": 8})
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 256
+    for action in seed_actions(123456789):
+        state.apply_action(action)
+    assert state.core == new_game(Config(mode="bid", players=4, seed=123456789))
+    with pytest.raises(ValueError):
+        seed_actions(2**32)
+
+
+def test_the_tensor_is_the_view_and_other_seats_are_refused() -> None:
+    game = pyspiel.load_game("python_xactika", {"players": 3, "mode": "bid", "rounds": 1})
+    state = game.new_initial_state()
+    for action in seed_actions(9):
+        state.apply_action(action)
+    assert len(state.information_state_tensor(0)) == game.information_state_tensor_size()
+    assert state.information_state_string(2).startswith("seat=2 round=1/1")
+    hand = view(state.core, 2).hand
+    assert f"hand={','.join(str(c) for c in hand)}" in state.observation_string(2)
+    with pytest.raises(ValueError, match="not a seat"):
+        state.information_state_string(3)
+
+
+def _ismcts(game: object, sims: int, seed: int) -> object:
+    rng = random.Random(seed)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, sims, random_state=np.random.RandomState(seed))
+    bot.set_resampler(lambda state, seat: resample(state, seat, rng))
+    return bot
+
+
+def test_ismcts_plays_whole_games_on_resampled_deals() -> None:
+    game = pyspiel.load_game("python_xactika", {"players": 3, "mode": "bid", "rounds": 1})
+    for seed in range(2):
+        bots = [_ismcts(game, 8, seed), AgentBot("heuristic", 1, seed),
+                AgentBot("random", 2, seed)]
+        state = play_bots(game.new_initial_state(), bots, random.Random(seed))
+        assert state.is_terminal() and state.core.over
+        assert state.returns() == [float(t) for t in state.core.totals]
+
+
+def test_resampling_keeps_the_view_and_varies_the_hidden_hands() -> None:
+    game = pyspiel.load_game("python_xactika", {"players": 4, "mode": "win", "rounds": 2})
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    for action in seed_actions(77):
+        state.apply_action(action)
+    for _ in range(13):
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    others = set()
+    for _ in range(20):
+        copy = resample(state, seat, rng)
+        assert copy.information_state_string(seat) == state.information_state_string(seat)
+        assert copy.information_state_tensor(seat) == state.information_state_tensor(seat)
+        assert copy.legal_actions() == state.legal_actions()
+        others.add(tuple(copy.core.hands[(seat + 1) % 4]))
+        while not copy.is_terminal():  # a determinization plays on to the end
+            copy.apply_action(rng.choice(copy.legal_actions()))
+    assert len(others) > 10
+
+
+def test_built_in_bots_are_openspiel_bots_for_evaluate_bots() -> None:
+    game = pyspiel.load_game("python_xactika", {"players": 4, "mode": "bid", "rounds": 1})
+    bots = [AgentBot("heuristic", s, s) for s in range(4)]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 42)
+    assert len(returns) == 4 and any(r != 0 for r in returns)
+    state = game.new_initial_state()
+    for action in seed_actions(1):
+        state.apply_action(action)
+    with pytest.raises(ValueError, match="out of turn"):
+        bots[0].step(state)  # seat 1 bids first
+
+
+def test_the_readme_example_runs() -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(readme_block("OpenSpiel"), "README.md", "exec"), {})
+    returns = eval(out.getvalue())
+    assert len(returns) == 4 and all(-8 <= r <= 8 for r in returns)
+
+
+def test_states_are_trick_taking_states() -> None:
+    game = pyspiel.load_game("python_dix")
+    assert isinstance(game.new_initial_state(), TrickTakingState)
+    assert game.num_players() == 2
+    with pytest.raises(Exception, match="players"):
+        pyspiel.load_game("python_xactika", {"players": 11})

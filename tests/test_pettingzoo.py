@@ -1,0 +1,120 @@
+"""The PettingZoo environment (frontends/pettingzoo.py): PettingZoo's own tests, the rules.
+
+CI installs the ``[pettingzoo]`` extra, so these run there; ``importorskip`` only spares
+a developer machine without it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Callable
+
+import pytest
+from readme_blocks import readme_block
+
+pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from xactika.core import Config, legal_actions, new_game  # noqa: E402
+from xactika.frontends.pettingzoo import TrickTakingEnv, dix_env, env  # noqa: E402
+
+# api_test suggests Box or Discrete observations; an action mask needs a Dict, as in
+# PettingZoo's own card games, which get the same two notes
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda: env(players=4, mode="bid", rounds=2), lambda: env(players=3, mode="lose", rounds=1),
+     lambda: dix_env(mode="draw"), lambda: dix_env(mode="nodraw")],
+)
+def test_pettingzoo_api_test_and_seed_test(make: Callable[[], TrickTakingEnv]) -> None:
+    api_test(make(), num_cycles=300)
+    seed_test(make, num_cycles=100)
+
+
+def rollout(e: TrickTakingEnv, seed: int) -> tuple[list[str], dict[str, float]]:
+    """The documentation's loop with a masked random policy; who acted, total rewards."""
+    e.reset(seed=seed)
+    e.action_space("player_0").seed(seed)
+    order: list[str] = []
+    totals: dict[str, float] = {}
+    for agent in e.agent_iter():
+        observation, reward, termination, truncation, _info = e.last()
+        totals[agent] = totals.get(agent, 0.0) + reward
+        if termination or truncation:
+            action = None
+        else:
+            mask = observation["action_mask"]
+            assert mask.dtype == np.int8 and mask.sum() >= 1
+            action = e.action_space(agent).sample(mask)
+            order.append(agent)
+        e.step(action)
+    return order, totals
+
+
+def test_whole_games_reward_every_round_and_the_rewards_add_up_to_the_totals() -> None:
+    e = env(players=4, mode="bid", rounds=3)
+    order, totals = rollout(e, 5)
+    assert len(order) == 3 * (4 + 8 * 4)  # bids and plays of every round
+    core = e.core
+    assert core is not None and core.over
+    assert [totals[f"player_{s}"] for s in range(4)] == [float(t) for t in core.totals]
+    assert e.agents == []
+
+
+def test_lose_mode_rewards_are_negated_points() -> None:
+    e = env(players=3, mode="lose", rounds=1)
+    _order, totals = rollout(e, 8)
+    assert e.core is not None
+    assert [totals[f"player_{s}"] for s in range(3)] == [-float(t) for t in e.core.totals]
+
+
+def test_the_agent_to_act_is_the_cores_and_only_its_mask_is_set() -> None:
+    e = env(players=4, mode="bid", rounds=1)
+    e.reset(seed=3)
+    assert e.core == new_game(Config(mode="bid", players=4, rounds=1, seed=3))
+    legal = legal_actions(e.core)
+    assert e.agent_selection == f"player_{legal.seat}"
+    for agent in e.possible_agents:
+        mask = e.observe(agent)["action_mask"]
+        if agent == e.agent_selection:
+            assert sorted(np.flatnonzero(mask)) == e.encoding.legal(legal)
+        else:
+            assert not mask.any()
+
+
+def test_an_illegal_action_is_one_clear_error_and_changes_nothing() -> None:
+    e = env(players=4, mode="bid", rounds=1)
+    e.reset(seed=3)
+    before = e.core
+    with pytest.raises(ValueError, match=r"player_1: action 400 \(lead .*\) is not legal now"):
+        e.step(400)
+    with pytest.raises(ValueError, match="out of range"):
+        e.step(10_000)
+    assert e.core is before and e.agent_selection == "player_1"
+
+
+def test_ansi_render_shows_the_acting_seat_only() -> None:
+    e = env(players=4, mode="bid", rounds=1, render_mode="ansi")
+    e.reset(seed=3)
+    text = e.render()
+    assert text is not None and "as player_1" in text
+    hands = e.core.hands
+    assert all(str(c) in text for c in hands[1])
+    assert not any(str(c) in text for s in (0, 2, 3) for c in hands[s])
+
+
+def test_the_readme_rollout_runs() -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        namespace: dict = {}
+        exec(compile(readme_block("PettingZoo"), "README.md", "exec"), namespace)
+    e = namespace["env"]
+    assert e.core.over and e.agents == []
