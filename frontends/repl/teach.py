@@ -302,7 +302,7 @@ def round_end(config: Config, scored: RoundScored, tricks: Sequence[Trick],
                 + f"\n{label[best]} {verb} the round ({why})")
     if scored.bids is None:
         return ""
-    made = [f"{label[s]} ({scored.bids[s]})" for s in range(len(label))
+    made = [f"{label[s]} (bid {scored.bids[s]}: {scored.points[s]:+d})" for s in range(len(label))
             if scored.bids[s] == scored.tricks[s]]
     missed = [f"{label[s]} (bid {scored.bids[s]}, took {scored.tricks[s]}: "
               f"{scored.points[s]:+d})" for s in range(len(label))
