@@ -31,7 +31,7 @@ def test_bidding_offers_the_legal_bids_first_then_commands() -> None:
     ctx = Context(kind="bid", bids=(0, 2, 3), hand=HAND)
     got = texts("", ctx)
     assert got[:3] == ["0", "2", "3"]
-    assert "play" not in got and "bid" in got and "hint" in got
+    assert "play " not in got and "bid " in got and "hint " in got
     assert texts("bid ", ctx) == ["0", "2", "3"]
     assert texts("bid 2", ctx) == ["2"]
     assert texts("bid 1", ctx) == []
@@ -43,7 +43,7 @@ def test_following_offers_only_legal_cards() -> None:
     assert texts("play ", ctx) == ["2122", "2331"]
     assert texts("play 23", ctx) == ["2331"]
     assert texts("2", ctx) == ["2122", "2331"]
-    assert "bid" not in texts("", ctx)
+    assert "bid " not in texts("", ctx)
     first = suggest("play 2", ctx)[0]
     assert (first.start, first.meta) == (-1, "●● ■ ▲▲ ★★ (7)")
     # no calls when following
@@ -62,15 +62,18 @@ def test_a_lead_offers_the_calls_of_the_card_given_by_text_or_position() -> None
 
 def test_commands_complete_case_insensitively_and_help_takes_a_command() -> None:
     ctx = Context(kind="play", hand=HAND, legal=HAND)
-    assert texts("sc", ctx) == ["scores"]
-    assert texts("ST", ctx) == ["stats"]
+    # a command word completes with a blank after it, ready for what follows
+    assert texts("sc", ctx) == ["scores "]
+    assert texts("ST", ctx) == ["stats "]
+    assert texts("sa", ctx) == ["save "]
+    assert texts("rules ", Context(topics=("cards", "win"))) == ["cards", "win", "all"]
     assert texts("help ", ctx) == [c for c in COMMAND_HELP if c != "bid"]
     assert texts("help u", ctx) == ["undo"]
     no_undo = Context(kind="play", hand=HAND, legal=HAND,
                       commands=tuple(c for c in COMMAND_HELP if c != "undo"))
     assert texts("u", no_undo) == []
     over = Context(kind="none")
-    assert "play" not in texts("", over) and "quit" in texts("", over)
+    assert "play " not in texts("", over) and "quit " in texts("", over)
 
 
 def test_resolve_card_by_text_or_position() -> None:

@@ -50,6 +50,7 @@ class Context:
     calls: Mapping[str, tuple[tuple[str, str], ...]] = attrs.Factory(dict)  # card -> (call, words)
     meta: Mapping[str, str] = attrs.Factory(dict)  # card text -> a plain description
     commands: tuple[str, ...] = tuple(COMMAND_HELP)
+    topics: tuple[str, ...] = ()  # what 'rules TOPIC' takes
 
 
 def resolve_card(token: str, ctx: Context) -> str | None:
@@ -99,8 +100,14 @@ def suggest(text: str, ctx: Context) -> list[Suggestion]:
         commands = [c for c in commands if c[0] not in ("bid", "play")]
     if not words:
         moves = _bids(ctx) if ctx.kind == "bid" else _cards(ctx)
-        return _matching(word, moves + commands)
+        if ctx.kind == "lead" and ctx.calls:  # a call follows the card: leave room for it
+            moves = [(text + " ", meta) for text, meta in moves]
+        # a completed command word ends with a blank, ready for its argument (as in bash)
+        spaced = [(text + " ", meta) for text, meta in commands]
+        return _matching(word, moves + spaced)
     first = words[0].lower()
+    if first == "rules" and len(words) == 1:
+        return _matching(word, [(t, "rules topic") for t in (*ctx.topics, "all")])
     if first == "help" and len(words) == 1:
         return _matching(word, commands)
     if first == "bid" and len(words) == 1 and ctx.kind == "bid":
@@ -131,4 +138,5 @@ class SuggestCompleter(Completer):
             yield from self.paths.get_completions(Document(arg, len(arg)), complete_event)
             return
         for s in suggest(before, self.context()):
-            yield Completion(s.text, start_position=s.start, display_meta=s.meta)
+            yield Completion(s.text, start_position=s.start, display=s.text.rstrip(),
+                             display_meta=s.meta)
