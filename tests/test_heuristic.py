@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from xactika.core import (
@@ -136,6 +137,24 @@ def test_follow_to_win_takes_it_cheaply() -> None:
 
 def test_follow_to_lose_ducks_with_the_highest_card_under() -> None:
     assert choose(_follow_position("lose")) == Play(0, c("2122"))
+    state = _follow_position("lose")
+    legal = legal_actions(state)
+    _, why = HeuristicAgent().explain(view(state, 0), legal)
+    # the reason names what the move does: the highest of the cards under, not "a high card"
+    assert why == ("duck: 2122 (7) stays under the winning 8, the highest card that does (the "
+                   "lower ones stay for later ducks)")
+
+
+def test_reasons_count_in_words_not_card_s() -> None:
+    state = _follow_position("bid")
+    legal = legal_actions(state)
+    _, why = HeuristicAgent().explain(view(state, legal.seat or 0), legal)
+    assert "(s)" not in why
+    bidding = game("bid", hands("2111 2122 2223 2333 1111 1112 1113 1121",
+                                "2222 1122 1123 1131 1132 1133 1211 1212", avoid=("2ba",)))
+    legal = legal_actions(bidding)
+    _, why = HeuristicAgent().explain(view(bidding, legal.seat or 0), legal)
+    assert "(s)" not in why and re.search(r"\b(1 card|\d+ cards) of 11-12", why), why
 
 
 def test_bid_mode_wins_only_while_it_needs_tricks() -> None:

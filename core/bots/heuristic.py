@@ -141,7 +141,7 @@ class HeuristicAgent:
         bid = nearest_bid(rounded, legal.bids)
         high = sum(1 for c in view.hand if c.value >= 11)
         mid = sum(1 for c in view.hand if 9 <= c.value <= 10)
-        why = f"{high} card(s) of 11-12 and {mid} of 9-10 make {est:g} tricks"
+        why = f"{_count(high, 'card')} of 11-12 and {mid} of 9-10 make {est:g} tricks"
         if bid != rounded:
             why += f"; {rounded} would total 8, so {bid}"
         return Bid(legal.seat or 0, bid), f"bid {bid}: {why}"
@@ -160,10 +160,12 @@ class HeuristicAgent:
             options.append((b, card, call))
         if to_win:
             b, card, call = min(options, key=lambda o: (o[0], -o[1].value))
-            why = f"lead to win: {card} calling {call.words}, {b} unseen card(s) could beat it"
+            why = (f"lead to win: {card} calling {call.words}, "
+                   f"{_count(b, 'unseen card')} could beat it")
         else:
             b, card, call = max(options, key=lambda o: (o[0], -o[1].value))
-            why = f"lead to lose: {card} calling {call.words}, {b} unseen card(s) could beat it"
+            why = (f"lead to lose: {card} calling {call.words}, "
+                   f"{_count(b, 'unseen card')} could beat it")
         return Play(seat, card, call), why
 
     # -- following
@@ -194,7 +196,10 @@ class HeuristicAgent:
             return Play(seat, card), f"cannot beat the {best}: follow low with {card}"
         if losers:
             card = losers[-1]
-            return Play(seat, card), f"duck: {card} stays under the {best}, shedding a high card"
+            why = (f"duck: {card} ({card.value}) stays under the winning {best}, the highest "
+                   "card that does (the lower ones stay for later ducks)" if len(losers) > 1
+                   else f"duck: {card} ({card.value}) is the only card under the winning {best}")
+            return Play(seat, card), why
         card = winners[-1] if last else winners[0]
         why = "last to play and must take it: shed the highest" if last else "hope to be beaten"
         return Play(seat, card), f"every follow beats the {best}: {why}, {card}"
@@ -207,6 +212,11 @@ class HeuristicAgent:
             return Play(seat, card), f"cannot follow {call.words}: slough the weakest, {card}"
         card = min(cards, key=lambda c: (strength[c], -c.value))
         return Play(seat, card), f"cannot follow {call.words}: slough the most dangerous, {card}"
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 card``, ``2 cards``: no "card(s)" in what a player reads."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _fallback(rng: random.Random, legal: Legal) -> Command:
