@@ -90,6 +90,7 @@ class Encoding:
             self.pieces.append(piece)
             start += piece.size
         self.tensor_size = start
+        self._at = {piece.name: piece.start for piece in self.pieces}
 
     def _draws(self) -> bool:
         return self.config.game == "dix" and self.config.mode == "draw"
@@ -146,42 +147,55 @@ class Encoding:
     def tensor(self, view: SeatView) -> list[float]:
         """The flat tensor of ``view``: one float per cell of :attr:`pieces`."""
         out = [0.0] * self.tensor_size
-        at = {piece.name: piece.start for piece in self.pieces}
+        for i, value in self.cells(view):
+            out[i] = value
+        return out
+
+    def cells(self, view: SeatView) -> list[tuple[int, float]]:
+        """The tensor's nonzero cells, (index, value): a view sets a few dozen of the
+        thousands, so numpy callers fill a zero array from these instead."""
+        out: list[tuple[int, float]] = []
+        put = out.append
+        at = self._at
         p, d = self.players, len(self.deck)
-        out[at["seat"] + view.seat] = 1.0
+        index = self.index
+        put((at["seat"] + view.seat, 1.0))
         if view.to_act is not None:
-            out[at["to_act"] + view.to_act] = 1.0
-        out[at["dealer"] + view.dealer] = 1.0
+            put((at["to_act"] + view.to_act, 1.0))
+        put((at["dealer"] + view.dealer, 1.0))
         if 1 <= view.round <= self.config.rounds:
-            out[at["round"] + view.round - 1] = 1.0
+            put((at["round"] + view.round - 1, 1.0))
         for card in view.hand:
-            out[at["hand"] + self.index[card]] = 1.0
+            put((at["hand"] + index[card], 1.0))
         for s, size in enumerate(view.hand_sizes):
-            out[at["hand_sizes"] + s] = float(size)
+            if size:
+                put((at["hand_sizes"] + s, float(size)))
         if view.turned is not None:
-            out[at["turned"] + self.index[view.turned]] = 1.0
+            put((at["turned"] + index[view.turned], 1.0))
         if self.bids:
             for s, bid in enumerate(view.bids):
                 if bid is not None:
-                    out[at["bids"] + s * self.bids + bid] = 1.0
+                    put((at["bids"] + s * self.bids + bid, 1.0))
         for s, n in enumerate(view.taken):
-            out[at["taken"] + s] = float(n)
+            if n:
+                put((at["taken"] + s, float(n)))
         for s, n in enumerate(view.totals):
-            out[at["totals"] + s] = float(n)
+            if n:
+                put((at["totals"] + s, float(n)))
         slots: list[tuple[Any, Sequence[tuple[int, Any]], int | None]] = [
             (t.call, t.plays, t.winner) for t in view.tricks
         ]
         if view.trick:
             slots.append((view.call, view.trick, None))
         for t, (call, plays, winner) in enumerate(slots[: self.tricks]):
-            out[at["trick_leader"] + t * p + plays[0][0]] = 1.0
+            put((at["trick_leader"] + t * p + plays[0][0], 1.0))
             if call is not None and self.calls:
                 k = self.rules.calls_for(plays[0][1]).index(call)
-                out[at["trick_call"] + t * max(self.calls, 1) + k] = 1.0
+                put((at["trick_call"] + t * self.calls + k, 1.0))
             for seat, card in plays:
-                out[at["trick_cards"] + (t * p + seat) * d + self.index[card]] = 1.0
+                put((at["trick_cards"] + (t * p + seat) * d + index[card], 1.0))
             if winner is not None:
-                out[at["trick_winner"] + t * p + winner] = 1.0
+                put((at["trick_winner"] + t * p + winner, 1.0))
         return out
 
     def text(self, view: SeatView) -> str:

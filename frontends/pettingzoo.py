@@ -98,7 +98,11 @@ class TrickTakingEnv(AECEnv):
         legal = legal_actions(self.core)
         if legal.seat == seat:
             mask[self.encoding.legal(legal)] = 1
-        tensor = np.asarray(self.encoding.tensor(view(self.core, seat)), np.float32)
+        tensor = np.zeros(self.encoding.tensor_size, np.float32)
+        cells = self.encoding.cells(view(self.core, seat))
+        if cells:
+            index, values = zip(*cells, strict=True)
+            tensor[list(index)] = values
         return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: Any) -> None:
