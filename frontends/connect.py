@@ -82,6 +82,9 @@ def relay(seat: RemoteSeat, argv: Sequence[str]) -> int:
         print(f"xactika connect: {exc}", file=sys.stderr)
         code = 1
     finally:
+        if seat.reconnects:
+            print(f"xactika connect: reconnected {seat.reconnects} time(s), resuming after the "
+                  "last event the bot had", file=sys.stderr)
         seat.close()
         with contextlib.suppress(OSError):
             proc.stdin.close()  # end of input: the bot's cue to exit, as after quit

@@ -147,3 +147,57 @@ def in_thread(fn: Callable[..., T], *args: Any) -> cf.Future[T]:
     future = pool.submit(fn, *args)
     pool.shutdown(wait=False)
     return future
+
+
+class Proxy:
+    """A TCP relay on 127.0.0.1 whose connections the test can cut, as a network would."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.accepted = 0
+        self._open: list[socket.socket] = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                down, _ = self.listener.accept()
+            except OSError:
+                return
+            up = socket.create_connection(("127.0.0.1", self.target))
+            with self._lock:
+                self.accepted += 1
+                self._open += [down, up]
+            for a, b in ((down, up), (up, down)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for sock in (src, dst):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        """Drop every connection through the proxy (new ones are still let through)."""
+        with self._lock:
+            live, self._open = self._open, []
+        for sock in live:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut()

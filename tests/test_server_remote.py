@@ -1,0 +1,158 @@
+"""Remote seats end to end, with the installed commands: ``xactika serve``, bots through
+``xactika connect``, a raw socket seat, and a person through ``xactika play --connect``
+in a real pseudo-terminal; then a killed seat and a cut connection coming back."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from netkit import Client, LiveServer, Proxy, first_option, in_thread, play_first
+
+from xactika.core.check import check_log
+from xactika.core.table import game_rules
+from xactika.core.views import visible
+from xactika.protocol.records import read_record
+from xactika.protocol.server import PUBLIC, table_settings
+from xactika.protocol.text import format_event
+
+pexpect = pytest.importorskip("pexpect")
+
+XACTIKA = Path(sys.executable).with_name("xactika")
+BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "examples" / "random_bot.py")]
+PROMPT = re.compile(r"(bid|lead|play)>")
+HINT = re.compile(r"hint: (bid \d+|play \d{4}(?: \d[a-z]{2})?)")
+MOVED = re.compile(r"you (bid|play|lead) ")
+
+pytestmark = pytest.mark.skipif(not XACTIKA.exists(), reason="needs the installed command")
+
+
+def seen_as(events: list, seat: int) -> list[str]:
+    rules = game_rules(events[0].config.game)
+    return [format_event(visible(e, seat), rules) for e in events]
+
+
+def connect(port: int, token: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [str(XACTIKA), "connect", f"127.0.0.1:{port}", "--token", token, "--", *BOT],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+
+
+def test_four_remote_seats_two_bots_a_socket_and_a_person(tmp_path: Path) -> None:
+    out = tmp_path / "records"
+    serve = subprocess.Popen(
+        [str(XACTIKA), "serve", "--port", "0", "--players", "4", "--rounds", "1",
+         "--seed", "21", "--exit-when-done", "--out", str(out), "--move-timeout", "30"],
+        stdout=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    procs: list[subprocess.Popen[str]] = []
+    child = None
+    try:
+        assert serve.stdout is not None
+        heard = [serve.stdout.readline() for _ in range(3)]
+        port = int(re.search(r"127\.0\.0\.1:(\d+)", heard[0]).group(1))
+        fields = dict(w.partition("=")[::2] for w in heard[2].split()[1:])
+        tokens = fields["seats"].split(",")
+        observer = Client(port)
+        observer.send(f"observe {fields['observer']}")
+        procs = [connect(port, tokens[0]), connect(port, tokens[1])]
+        raw = in_thread(play_first, Client(port), tokens[2])
+        env = dict(os.environ, NO_COLOR="1", TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1",
+                   XACTIKA_HISTORY="")
+        child = pexpect.spawn(str(XACTIKA), ["play", "--connect", f"127.0.0.1:{port}",
+                                             "--token", tokens[3]],
+                              env=env, encoding="utf-8", timeout=30, dimensions=(40, 120))
+        child.logfile_read = open(tmp_path / "screen.log", "w", encoding="utf-8")
+        moves = 0
+        while child.expect([PROMPT, "final standings"]) == 0:
+            child.sendline("hint")
+            child.expect(HINT)
+            move = child.match.group(1)
+            child.expect(PROMPT)
+            child.sendline(move)
+            child.expect(MOVED)
+            moves += 1
+        assert moves == 9  # one bid and eight cards
+        child.expect("Enter, 'quit' or Ctrl-D leaves")
+        child.sendline("")
+        child.expect(pexpect.EOF)
+        socket_lines = raw.result(30)
+        watched = observer.rest()
+        assert serve.wait(30) == 0
+        for proc in procs:
+            assert proc.wait(10) == 0
+    finally:
+        for proc in [serve, *procs]:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        if child is not None:
+            child.close(force=True)
+    record = read_record(out / "table-1.log")
+    events = list(record.events)
+    check_log(events)
+    assert record.header("termination") == "normal"
+    assert record.header("seats") == "python-random,python-random,first,human"
+    assert [x for x in socket_lines if x.startswith("event ")] == seen_as(events, 2)
+    assert [x for x in watched if x.startswith("event ")] == seen_as(events, PUBLIC)
+    screen = (tmp_path / "screen.log").read_text(encoding="utf-8")
+    others = {str(c) for e in events[1:2] for s, h in enumerate(e.hands) if s != 3 for c in h}
+    shown_before_play = screen.split("leads")[0]  # before the first lead, only our hand
+    assert not any(card in shown_before_play for card in others)
+
+
+def test_a_killed_seat_comes_back_with_its_token(tmp_path: Path) -> None:
+    with LiveServer(tmp_path) as live:
+        table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "4"},
+                                          grace=20.0))
+        other = Client(live.port)
+        stalled = in_thread(play_first, other, table.seats[1].token,
+                            lambda line: line.startswith("go play"))
+        first = connect(live.port, table.seats[0].token)
+        go = stalled.result(20)[-1]  # seat 1 holds its answer: seat 0 is mid-game
+        os.kill(first.pid, signal.SIGKILL)  # the relay dies; its bot sees end of input
+        first.wait()
+        second = connect(live.port, table.seats[0].token)
+        other.send(first_option(go))
+        play_first(other, None)
+        live.wait_over(table)
+        assert second.wait(10) == 0
+        assert table.faults == []
+        record = read_record(table.record)
+        assert record.header("termination") == "normal"
+        check_log(list(record.events))
+
+
+def test_a_cut_connection_resumes_where_the_bot_was(tmp_path: Path) -> None:
+    with LiveServer(tmp_path) as live:
+        table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "6"},
+                                          grace=20.0))
+        proxy = Proxy(live.port)
+        try:
+            other = Client(live.port)
+            stalled = in_thread(play_first, other, table.seats[1].token,
+                                lambda line: line.startswith("go play"))
+            relay = connect(proxy.port, table.seats[0].token)
+            go = stalled.result(20)[-1]
+            proxy.cut()
+            deadline = time.monotonic() + 10
+            while proxy.accepted < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(0.3)
+            other.send(first_option(go))
+            play_first(other, None)
+            live.wait_over(table)
+            assert relay.wait(10) == 0
+            assert relay.stderr is not None
+            assert "reconnected 1 time(s)" in relay.stderr.read()
+        finally:
+            proxy.close()
+        assert table.faults == []
+        assert read_record(table.record).header("termination") == "normal"
