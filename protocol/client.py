@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import atexit
 import collections
+import concurrent.futures
 import logging
 import os
 import select
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any, NoReturn, Protocol, Self
@@ -424,6 +426,22 @@ def human_bytes(n: int) -> str:
 
 
 _LIVE: set[PlayerProcess] = set()
+_SPAWN: list[concurrent.futures.ThreadPoolExecutor] = []
+_SPAWN_LOCK = threading.Lock()
+
+
+def _spawner() -> concurrent.futures.ThreadPoolExecutor:
+    """The one thread that starts every bot process, alive as long as this process.
+
+    A parent-death signal (bwrap's ``--die-with-parent``) fires when the *thread* that
+    forked the child ends: a bot started from a short-lived thread (the runner starts the
+    seats of a game in parallel) would be killed the moment that thread finished.
+    """
+    with _SPAWN_LOCK:
+        if not _SPAWN:
+            _SPAWN.append(concurrent.futures.ThreadPoolExecutor(
+                1, thread_name_prefix="bot-spawner"))
+        return _SPAWN[0]
 
 
 @atexit.register
@@ -491,7 +509,8 @@ class PlayerProcess(PlayerBase):
         launched = self.sandbox.launch(self.argv, self.cwd) if self.sandbox else None
         self._err = StderrCap(self.stderr_path, self.stderr_keep)
         try:
-            self._proc = subprocess.Popen(
+            self._proc = _spawner().submit(
+                subprocess.Popen,
                 launched.argv if launched else self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -500,7 +519,7 @@ class PlayerProcess(PlayerBase):
                 env=launched.env if launched else None,
                 preexec_fn=launched.preexec if launched else None,
                 start_new_session=True,
-            )
+            ).result()
         except (OSError, subprocess.SubprocessError) as exc:
             self._err.close()
             if launched is not None:
@@ -609,10 +628,10 @@ class PlayerProcess(PlayerBase):
             except BlockingIOError:
                 left = deadline - time.monotonic()
                 if left <= 0 or not self._pump(left, fd):
-                    self._fail(BotTimeout(
+                    self._fail(self._closed_or(BotTimeout(
                         f"bot {self.name!r} stopped reading its input for {limit:g} s",
                         bot=self.name, startup=self._startup,
-                    ))
+                    ), "reading its input"))
             except BrokenPipeError:
                 self._exited_or(BotProtocolError(
                     f"bot {self.name!r} closed its input but is still running",
@@ -737,10 +756,10 @@ class PlayerProcess(PlayerBase):
                 self._exited_or(None, doing)
             left = 0.25 if deadline is None else min(0.25, deadline - time.monotonic())
             if left <= 0:
-                self._fail(BotTimeout(
+                self._fail(self._closed_or(BotTimeout(
                     f"bot {self.name!r} did not answer within {timeout:g} s while {doing}",
                     bot=self.name, startup=self._startup,
-                ))
+                ), doing))
             self._pump(left)
 
     def _handle(self, kind: str, text: str, message: str, doing: str) -> None:
@@ -756,6 +775,23 @@ class PlayerProcess(PlayerBase):
             ), doing)
         if self.on_line is not None:
             self.on_line("<", text)
+
+    def _closed_or(self, error: BotError, doing: str) -> BotError:
+        """In a sandbox, bwrap holds our pipes too, so a bot closing its stdout (or stdin)
+        shows no end of file: ask /proc whether any process of the bot still holds them."""
+        proc = self._proc
+        if proc is None or not self.sandboxed or proc.stdin is None or proc.stdout is None:
+            return error
+        held = _pipes_held(proc.pid, (proc.stdout.fileno(), proc.stdin.fileno()))
+        if held[0] is False:
+            return BotProtocolError(
+                f"bot {self.name!r} closed its output while {doing} but is still running",
+                reason="closed-stdout", bot=self.name, startup=self._startup)
+        if held[1] is False:
+            return BotProtocolError(
+                f"bot {self.name!r} closed its input but is still running",
+                reason="closed-stdin", bot=self.name, startup=self._startup)
+        return error
 
     def _exited_or(self, error: BotError | None, doing: str) -> None:
         """BotCrashed if the process has exited (or does so shortly), else ``error``."""
@@ -783,6 +819,47 @@ class PlayerProcess(PlayerBase):
         self._drain_stderr()
         last = self._err.last_line()
         return f"; its stderr ends: {escape(last, 200)}" if last else ""
+
+
+def _pipes_held(sandbox_pid: int, fds: Sequence[int]) -> list[bool | None]:
+    """For each of our pipe ends ``fds``: does a process in the sandbox still hold the other
+    end? Its bwrap processes (the launcher and the namespace's init) do not count; None
+    when /proc cannot tell."""
+    parent: dict[int, int] = {}
+    try:
+        entries = os.listdir("/proc")
+        links = [f"pipe:[{os.fstat(fd).st_ino}]" for fd in fds]
+    except OSError:
+        return [None] * len(fds)
+    for entry in entries:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    stat = fh.read()
+            except OSError:
+                continue
+            parent[int(entry)] = int(stat[stat.rindex(")") + 2:].split()[1])
+    inits = [pid for pid, pp in parent.items() if pp == sandbox_pid]
+    frontier, bots = list(inits), []
+    while frontier:
+        kids = [pid for pid, pp in parent.items() if pp == frontier[-1]]
+        frontier.pop()
+        bots += kids
+        frontier += kids
+    held = [False] * len(fds)
+    for pid in bots:
+        try:
+            names = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for name in names:
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{name}")
+            except OSError:
+                continue
+            for i, link in enumerate(links):
+                held[i] = held[i] or target == link
+    return list(held)
 
 
 def _read_some(stream: IO[bytes]) -> bytes | None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from xactika.frontends.match import runner as match
+from xactika.frontends.match.sandbox import bwrap_works
 from xactika.frontends.match.tournament import GameSpec, result_from_record
 from xactika.protocol.records import read_record
 
@@ -54,10 +55,12 @@ def bot_args(*bots: list[str]) -> list[str]:
     return out
 
 
-def survivors(pgids: Path, wait: float = 3.0) -> list[str]:
-    """Live (non-zombie) processes in any group the runner started."""
+def survivors(pgids: Path, wait: float = 3.0, sandbox: str = "none") -> list[str]:
+    """Live (non-zombie) processes in any group the runner started, or (sandboxed, where
+    the bots cannot write the group files) carrying the marker pgid_wrap.py sets."""
     groups = {int(p.stem) for p in pgids.glob("*.pgid")}
-    assert groups, "no bot was started"
+    assert groups or sandbox != "none", "no bot was started"
+    marker = f"XACTIKA_TEST_GROUP={pgids}".encode()
     deadline = time.monotonic() + wait
     while True:
         alive = []
@@ -66,11 +69,12 @@ def survivors(pgids: Path, wait: float = 3.0) -> list[str]:
                 continue
             try:
                 stat = (entry / "stat").read_text()
+                environ = (entry / "environ").read_bytes().split(b"\0")
             except OSError:
                 continue
             fields = stat[stat.rindex(")") + 2:].split()
             state, pgrp = fields[0], int(fields[2])
-            if pgrp in groups and state != "Z":
+            if (pgrp in groups or marker in environ) and state != "Z":
                 alive.append(f"pid {entry.name} group {pgrp} state {state}")
         if not alive or time.monotonic() > deadline:
             return alive
@@ -78,6 +82,10 @@ def survivors(pgids: Path, wait: float = 3.0) -> list[str]:
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
+    """The runner's JSON result; without a sandbox unless ``args`` name one (the group
+    files of pgid_wrap.py can only be written outside it)."""
+    if "--sandbox" not in args:
+        args = [*args, "--sandbox", "none"]
     code = match.main([*args, "--json", "--progress", "none"])
     out = capsys.readouterr().out
     return code, (json.loads(out) if code == 0 else {})
@@ -107,9 +115,14 @@ FAULTS = [
 ]
 
 
+SANDBOXES = ["none", pytest.param("bwrap", marks=pytest.mark.skipif(
+    bwrap_works() is not None, reason=f"no sandbox here: {bwrap_works()}"))]
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
 @pytest.mark.parametrize(("fault", "reason"), FAULTS)
 def test_a_faulty_bot_gets_its_reason_the_match_goes_on_and_nothing_survives(
-    fault: str, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    fault: str, reason: str, sandbox: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pgids = tmp_path / "pgids"
     pgids.mkdir()
@@ -117,7 +130,8 @@ def test_a_faulty_bot_gets_its_reason_the_match_goes_on_and_nothing_survives(
     code, result = run(
         [*bot_args(random_bot(pgids), fault_bot(pgids, fault)),
          "--each", "move=300ms", "startup=5s", "--players", "2", "--rounds", "1",
-         "--deals", "1", "--seed", "4", "--quit-grace", "300ms", "--out", str(out)],
+         "--deals", "1", "--seed", "4", "--quit-grace", "300ms", "--out", str(out),
+         "--sandbox", sandbox],
         capsys,
     )
     assert code == 0
@@ -150,26 +164,28 @@ def test_a_faulty_bot_gets_its_reason_the_match_goes_on_and_nothing_survives(
         assert rnd["win_share"]["mean"] == 1.0 and rnd["mean_rank"]["mean"] == 1.0
         worst = sum(min(r.events[-1].totals) for r in recs) / 2
         assert bad["points_per_hand"]["mean"] == pytest.approx(worst)
-    assert survivors(pgids) == []
+    assert survivors(pgids, sandbox=sandbox) == []
 
 
+@pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_a_bot_that_never_answers_hello_times_out_at_start_up(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    sandbox: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pgids = tmp_path / "pgids"
     pgids.mkdir()
     script = ROOT / "tests" / "matchbots" / "mute_bot.py"
     mute = ["name=mute", "startup=300ms", f"cmd={wrapped(pgids, f'{PY} {script}')}"]
     code, result = run([*bot_args(example_bot(pgids, 1), mute), "--players", "2", "--rounds",
-                        "1", "--deals", "1", "--seed", "1", "--out", str(tmp_path / "out")],
-                       capsys)
+                        "1", "--deals", "1", "--seed", "1", "--out", str(tmp_path / "out"),
+                        "--sandbox", sandbox], capsys)
     assert code == 0
     assert result["terminations"] == {"timeout-startup": 2}
     assert bot_row(result, "mute")["forfeits"] == 2
-    assert survivors(pgids) == []
+    assert survivors(pgids, sandbox=sandbox) == []
 
 
-def test_ctrl_c_and_sigterm_leave_no_process(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_ctrl_c_and_sigterm_leave_no_process(sandbox: str, tmp_path: Path) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         pgids = tmp_path / f"pgids{sig}"
         pgids.mkdir()
@@ -178,17 +194,20 @@ def test_ctrl_c_and_sigterm_leave_no_process(tmp_path: Path) -> None:
         cmd = [PY, "-m", "xactika.frontends.cli", "match",
                *bot_args(fault_bot(pgids, "timeout", "a"), fault_bot(pgids, "timeout", "b")),
                "--each", "move=30s", "--players", "2", "--deals", "3", "--seed", "1",
-               "--concurrency", "2", "--progress", "none", "--out", str(out)]
+               "--concurrency", "2", "--progress", "none", "--out", str(out),
+               "--sandbox", sandbox]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 20
         while len(list(pgids.glob("*.pgid"))) < 4 and time.monotonic() < deadline:
+            if sandbox != "none" and time.monotonic() > deadline - 18:
+                break  # sandboxed bots write no group files: give them 2 s to start
             time.sleep(0.05)
         time.sleep(0.5)  # let the bots reach their hang and start their children
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=20)
         assert proc.returncode == 130, err
         assert "--resume" in err and "Traceback" not in err
-        assert survivors(pgids) == []
+        assert survivors(pgids, sandbox=sandbox) == []
         assert list((out / "games").glob("*.log")) == []  # no game finished, none faked
 
 

@@ -56,6 +56,8 @@ REASONS = (
     "invalid-utf8",
     "closed-stdout",
     "closed-stdin",
+    "early-answer",
+    "extra-answer",
     "ignored-quit",
 )
 # Faults after which the game's result still stands for the bot (the game was over).
