@@ -53,7 +53,7 @@ UNFINISHED = "unfinished"
 INVALID = "invalid"
 UNREADABLE = "unreadable"
 
-# what the record's signature (spec/TAMPER.md section 5) established
+# what the record's signature (spec/TAMPER.md section 6) established
 VERIFIED = "verified"  # it holds, by a key the auditor trusts
 UNTRUSTED = "untrusted"  # it holds, by a key the auditor did not name: signer unknown
 NO_SIGNATURE = "none"
@@ -352,7 +352,7 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
 def _signature(report: LogReport, sig: tuple[int, str] | None,
                headers: list[tuple[int, str, str]], first_event: int, strict: bool,
                trusted: Trusted) -> None:
-    """Check the sig line against the head and the signer header (spec/TAMPER.md 5)."""
+    """Check the sig line against the head and the signer header (spec/TAMPER.md 6)."""
     if sig is None:
         _note(report, first_event, strict, "no signature: no key vouches for this record, "
               "so anyone could have rewritten it with its chain")

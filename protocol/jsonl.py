@@ -315,7 +315,7 @@ def read_jsonl(lines: Iterable[str | bytes]) -> Record:
 
 
 def _sig_to_json(line: str, lineno: int) -> dict[str, Any]:
-    """The closing signature line (spec/TAMPER.md section 5) as an object, hex kept."""
+    """The closing signature line (spec/TAMPER.md section 6) as an object, hex kept."""
     try:
         sig = parse_sig_line(line)
     except ValueError as exc:

@@ -3,7 +3,7 @@
 A signed record proves who wrote it, but not that it belongs to the match, nor that no
 game was deleted, added or replaced. The manifest does, like a transparency log's signed
 tree heads: each line names one record file and its head and is signed by the runner's
-key, bound to the match's identity and the line's place. spec/TAMPER.md section 6.
+key, bound to the match's identity and the line's place. spec/TAMPER.md section 7.
 
     manifest 1 match=<id> signer=ed25519:<hex> sig=<hex>
     game n=1 file=games/d0001-t1-r1.log id=<record id> events=370 head=<hex> sig=<hex>

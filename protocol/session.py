@@ -221,7 +221,7 @@ class Session:
     ) -> None:
         self.seat = seat
         self.fsync = fsync
-        self._signer = signer  # signs every record written (spec/TAMPER.md section 5)
+        self._signer = signer  # signs every record written (spec/TAMPER.md section 6)
         self.game = Game()
         self.pending_headers: tuple[tuple[str, str], ...] = ()
         self.record_path = os.fspath(record) if record is not None else None

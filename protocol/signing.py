@@ -2,7 +2,7 @@
 
 The hash chain (protocol/tamper.py) uses no secret, so a forger who rewrites a record can
 recompute it. A signature by the referee's key over the head cannot be recomputed
-without that key: spec/TAMPER.md section 5 is the normative text.
+without that key: spec/TAMPER.md section 6 is the normative text.
 
 Keys are small text files an auditor can use without this program: a private key is PEM
 (PKCS#8, as ``openssl genpkey -algorithm ed25519`` writes it), a public key is one line

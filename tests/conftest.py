@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Signing keys made on first use (spec/TAMPER.md section 5) go to a throwaway config
+# Signing keys made on first use (spec/TAMPER.md section 6) go to a throwaway config
 # folder, inherited by every subprocess: tests never touch the real home.
 _CONFIG = tempfile.mkdtemp(prefix="xactika-test-config-")
 os.environ["XDG_CONFIG_HOME"] = _CONFIG

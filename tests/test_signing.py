@@ -1,4 +1,4 @@
-"""Keyed signatures (spec/TAMPER.md section 5): every forgery a forger who knows the
+"""Keyed signatures (spec/TAMPER.md section 6): every forgery a forger who knows the
 algorithms can make is caught by ``audit --strict --key PUB``, and the honest record
 passes, so each test can fail."""
 
@@ -339,3 +339,23 @@ def test_keygen_and_audit_from_a_shell(tmp_path: Path) -> None:
     done = subprocess.run([*cli, "audit", "--strict", "--key", str(pub), str(log)], env=env,
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "verified: signed by SHA256:" in done.stdout
+
+
+def test_the_repl_save_is_signed_by_its_key(tmp_path: Path) -> None:
+    from xactika.core.table import start
+    from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec
+    from xactika.frontends.repl.session import Session as Repl
+
+    key = tmp_path / "ref.key"
+    signer = write_key(key)
+    specs = [SeatSpec(HUMAN), SeatSpec(BOT, "random")]
+    repl = Repl(start(commit_config(Config(mode="bid", players=2, rounds=1, seed=3))), specs,
+                lambda s: RandomAgent(s))
+    repl.key_file = str(key)
+    assert "saved" in repl.handle(f"save {tmp_path / 'g.log'}").text
+    report = audit_lines((tmp_path / "g.log").read_bytes().splitlines(), "g",
+                         trusted={signer.public})
+    assert report.signature == VERIFIED and report.signer == signer.public
+    repl.key_file = str(tmp_path / "missing.key")
+    assert repl.handle(f"save {tmp_path / 'h.log'}").text.startswith("cannot save: the signing")
+    assert not (tmp_path / "h.log").exists()

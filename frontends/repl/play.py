@@ -88,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="learn the game: a guided first round on a preset deal (seed "
                    f"{TUTORIAL_SEED}), then a normal game")
     p.add_argument("--no-undo", action="store_true", help="play for real: no undo")
+    p.add_argument("--key", default=None, metavar="FILE",
+                   help="sign saved games with this private key (default: the user's key, "
+                   "made on first use; see xactika keygen)")
     p.add_argument("--ascii", action="store_true", help="7-bit characters only")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colours (auto: on a terminal unless NO_COLOR is set)")
@@ -217,6 +220,14 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
         show_seed=args.seed is not None or args.load is not None or args.tutorial,
         tutorial=args.tutorial,
     )
+    if args.key is not None:
+        from xactika.protocol.signing import KeyFileError, load_signer
+
+        try:
+            load_signer(args.key)  # refused now, not at the first save
+        except KeyFileError as exc:
+            raise UsageError(f"--key: {exc}") from None
+        session.key_file = args.key
     for seat, spec in enumerate(seats):  # a bot program names itself in its hello
         agent: Any = session.agents.get(seat)
         if spec.kind == CMD and agent is not None and hasattr(agent, "player"):

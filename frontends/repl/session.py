@@ -41,6 +41,7 @@ from xactika.core.views import SeatView, view, visible
 from xactika.frontends.repl import render, teach
 from xactika.frontends.repl.render import Style
 from xactika.frontends.repl.suggest import COMMAND_HELP, Context
+from xactika.protocol.signing import Signer
 
 HUMAN = "human"
 BOT = "bot"
@@ -806,19 +807,26 @@ class Session:
         items.append(("practice", "yes" if self.practice else "no"))
         return items
 
-    def record_text(self) -> str:
+    key_file: str | None = None  # --key: the private key that signs saves (None: the user's)
+
+    def record_text(self, signer: Signer | None = None) -> str:
         from xactika.protocol.records import format_record
 
-        return format_record(self.headers(), self.events)
+        return format_record(self.headers(), self.events, signer=signer)
 
     def save(self, path: str) -> str:
         if not path:
             return "save needs a file name: save FILE"
         import os
 
+        from xactika.protocol.signing import KeyFileError, signer_for
+
         target = os.path.expanduser(path)
         try:
-            text = self.record_text()
+            text = self.record_text(signer_for(self.key_file))  # spec/TAMPER.md section 6
+        except KeyFileError as exc:
+            return f"cannot save: the signing key: {exc}"
+        try:
             tmp = target + ".tmp"
             with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)
