@@ -151,11 +151,8 @@ def rules_stats_table(text: str) -> dict[int, tuple[int, int, int, int]]:
     return rows
 
 
-# The normative rules live beside the checkout (../shared/RULES.md); spec/RULES.md in the
-# repository carries the same table, so a checkout without ../shared still checks one.
-RULE_FILES = [ROOT / "spec" / "RULES.md"] + [
-    p for p in (ROOT.parent / "shared" / "RULES.md",) if p.exists()
-]
+# spec/RULES.md carries the stats card: the repository is self-contained.
+RULE_FILES = [ROOT / "spec" / "RULES.md"]
 
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: str(p.relative_to(ROOT.parent)))

@@ -38,6 +38,7 @@ from xactika.core.table import (
     step,
 )
 from xactika.core.views import SeatView, view, visible
+from xactika.frontends.invocation import xactika_command
 from xactika.frontends.repl import render, teach
 from xactika.frontends.repl.render import Style
 from xactika.frontends.repl.suggest import COMMAND_HELP, Context
@@ -197,9 +198,22 @@ class Session:
             s: self._make_agent(s) for s, spec in enumerate(self.seats) if spec.kind != HUMAN
         }
         self.hints = {s: (self._make_hint(s) if self._make_hint else None) for s in self.humans}
+        self.faults = self._tell_all(self.events)  # shown by the next advance()
+
+    def _tell_all(self, events: Sequence[Event]) -> list[str]:
+        """Tell every bot ``events``; a bot program that faults is replaced, said once."""
+        faults = []
         for seat, agent in [*self.agents.items(), *self.hints.items()]:
-            if agent is not None:
-                self._tell(seat, agent, self.events)
+            if agent is None:
+                continue
+            try:
+                self._tell(seat, agent, events)
+            except XactikaError as exc:  # a BotError: it closed its input, crashed...
+                if self.agents.get(seat) is agent:
+                    faults.append(self._replace_bot(seat, exc))
+                else:
+                    self.hints[seat] = None
+        return faults
 
     @staticmethod
     def _tell(seat: int, agent: Agent, events: Sequence[Event]) -> None:
@@ -244,7 +258,7 @@ class Session:
 
     def advance(self) -> list[str]:
         """Let bots act until a human must decide or the game ends; narrate it."""
-        lines: list[str] = []
+        lines, self.faults = self.faults, []
         while True:
             legal = self.legal
             seat = legal.seat
@@ -273,7 +287,8 @@ class Session:
         self.agents[seat] = agent
         self._tell(seat, agent, self.events)
         self.practice = False
-        return f"{old} failed ({exc}); a random bot takes over the seat"
+        reason = getattr(exc, "reason", None) or getattr(exc, "code", "error")
+        return f"{old} faulted ({reason}: {exc}); a random bot takes over the seat"
 
     def close_one(self, seat: int) -> None:
         """Quit a bot program (a ProcessAgent's player); built-in bots need nothing."""
@@ -288,10 +303,7 @@ class Session:
     def _apply(self, command: Command) -> list[str]:
         state, new = step(self.state, command)
         self.events, self.state = [*self.events, *new], state
-        for seat, agent in [*self.agents.items(), *self.hints.items()]:
-            if agent is not None:
-                self._tell(seat, agent, new)
-        lines = []
+        lines = self._tell_all(new)
         first = len(self.events) - len(new)
         for i, event in enumerate(new, first):
             if isinstance(event, Drew) and (event.seat not in self.humans or self.hot_seat):
@@ -502,7 +514,7 @@ class Session:
         seat = self.human_to_act
         commands = tuple(c for c in self.commands() if c != "undo" or self.practice)
         if seat is None:
-            return Context(commands=commands)
+            return Context(commands=commands, topics=tuple(teach.topics(self.config)))
         legal = self.legal
         draw = render.card_renderer(self.config.game)
         order = self.shown_hand(seat)
@@ -524,6 +536,7 @@ class Session:
             calls=calls,
             meta=meta,
             commands=commands,
+            topics=tuple(teach.topics(self.config)),
         )
 
     # ----------------------------------------------------------------- commands
@@ -833,8 +846,9 @@ class Session:
             os.replace(tmp, target)
         except OSError as exc:
             return f"cannot save to {path!r}: {exc.strerror or exc}"
-        return (f"saved {len(self.events)} events to {path} "
-                f"(it holds every hand: continue with 'xactika play --load {path}')")
+        # the command on a line of its own, so that it is pasted whole
+        return (f"saved {len(self.events)} events to {path} (it holds every hand); "
+                f"to continue:\n  {xactika_command()} play --load {shlex.quote(path)}")
 
 
 def seats_from_headers(headers: Sequence[tuple[str, str]], players: int
