@@ -37,14 +37,10 @@ import pyspiel
 from xactika.core.bots.agents import Agent, make_agent
 from xactika.core.table import (
     Config,
-    Dealt,
-    GameStarted,
-    PresetDeal,
     RoundScored,
     State,
     legal_actions,
     new_game,
-    replay,
     step,
 )
 from xactika.core.views import view
@@ -307,7 +303,12 @@ def resample(state: TrickTakingState, seat: int,
              rng: random.Random | None = None) -> TrickTakingState:
     """A determinization of ``state`` for ``seat``: its view is unchanged, the other
     hands are a uniform draw among the deals consistent with that view, and the rounds
-    after this one are dealt from a fresh seed."""
+    after this one are dealt from a fresh seed.
+
+    The core state is the one the fold gives for the same events with this round's deal
+    holding the drawn hands and game-started the fresh seed (tests/test_openspiel.py
+    checks it); it is built by replacing those fields, as a replay costs a whole game's
+    steps and ISMCTS asks for one determinization per simulation."""
     from xactika.core.bots.sampler import DealSampler, hidden_of
 
     rng = rng or random.Random()
@@ -317,53 +318,19 @@ def resample(state: TrickTakingState, seat: int,
         return game.new_initial_state()
     if state.encoding.config.game != "xactika":
         raise NotImplementedError("resampling is implemented for Xactika only")
-    seen = view(core, seat)
-    hidden = hidden_of(seen)
+    hidden = hidden_of(view(core, seat))
     drawn = DealSampler(hidden, rng).sample()
-    now = list(core.hands)
+    hands = list(core.hands)
     for s, hand in zip(hidden.seats, drawn, strict=True):
-        now[s] = hand
-    played: dict[int, list[Any]] = {s: [] for s in range(core.players)}
-    for trick in core.tricks:
-        for s, card in trick.plays:
-            played[s].append(card)
-    for s, card in core.trick:
-        played[s].append(card)
-    dealt_hands = tuple(tuple(now[s]) + tuple(played[s]) for s in range(core.players))
-    # replay the real events with this round's deal replaced; earlier rounds keep theirs
-    events = _events_of(state)
-    presets: list[PresetDeal] = []
-    out: list[Any] = []
-    for event in events:
-        if isinstance(event, Dealt):
-            if event.round == core.round:
-                event = attrs.evolve(event, hands=dealt_hands, aside=())
-            presets.append(PresetDeal(tuple(h or () for h in event.hands)))
-        out.append(event)
-    config = attrs.evolve(core.config, seed=rng.randrange(_BYTE**SEED_BYTES),
-                          deals=tuple(presets))
-    out[0] = GameStarted(1, config)
+        hands[s] = tuple(sorted(hand, key=core.rules.sort_key))
+    dealt = {card for hand in drawn for card in hand}
+    config = attrs.evolve(core.config, seed=rng.randrange(_BYTE**SEED_BYTES), deals=None)
     copy = game.new_initial_state()
     copy.seed_bytes = list(state.seed_bytes)
-    copy.core = replay(out)
+    copy.core = attrs.evolve(core, config=config, hands=tuple(hands),
+                             aside=tuple(c for c in hidden.cards if c not in dealt))
     copy._rewards = list(state._rewards)
     return copy
-
-
-def _events_of(state: TrickTakingState) -> list[Any]:
-    """The core events of ``state``'s game so far, rebuilt by stepping its history."""
-    actions = state.history()[SEED_BYTES:]
-    seed = 0
-    for b in state.seed_bytes:
-        seed = seed * _BYTE + b
-    from xactika.core.table import start
-
-    events = start(attrs.evolve(state.encoding.config, seed=seed))
-    core = replay(events)
-    for action in actions:
-        core, new = step(core, state.encoding.command(action, legal_actions(core)))
-        events.extend(new)
-    return events
 
 
 class ViewObserver:

@@ -16,9 +16,20 @@ from readme_blocks import readme_block
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
+import attrs  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from xactika.core import Config, legal_actions, new_game, step, view  # noqa: E402
+from xactika.core import (  # noqa: E402
+    Config,
+    Dealt,
+    GameStarted,
+    legal_actions,
+    new_game,
+    replay,
+    start,
+    step,
+    view,
+)
 from xactika.frontends.openspiel import (  # noqa: E402
     AgentBot,
     TrickTakingState,
@@ -154,6 +165,38 @@ def test_resampling_keeps_the_view_and_varies_the_hidden_hands() -> None:
         while not copy.is_terminal():  # a determinization plays on to the end
             copy.apply_action(rng.choice(copy.legal_actions()))
     assert len(others) > 10
+
+
+def test_a_resampled_state_is_the_fold_of_the_events_with_the_deal_replaced() -> None:
+    game = pyspiel.load_game("python_xactika", {"players": 3, "mode": "bid", "rounds": 2})
+    rng = random.Random(4)
+    for moves in (0, 5, 20, 40):
+        state = game.new_initial_state()
+        seed = rng.randrange(2**32)
+        for action in seed_actions(seed):
+            state.apply_action(action)
+        for _ in range(moves):
+            state.apply_action(rng.choice(state.legal_actions()))
+        seat = state.current_player()
+        copy = resample(state, seat, rng)
+        core = copy.core
+        # the real events, stepped from the history
+        events = start(Config(mode="bid", players=3, rounds=2, seed=seed))
+        real = replay(events)
+        for action in state.history()[4:]:
+            real, new = step(real, state.encoding.command(action, legal_actions(real)))
+            events.extend(new)
+        played = {s: [c for t in core.tricks for p, c in t.plays if p == s]
+                  + [c for p, c in core.trick if p == s] for s in range(3)}
+        dealt = tuple(tuple(sorted((*core.hands[s], *played[s]), key=core.rules.sort_key))
+                      for s in range(3))
+        swapped = [GameStarted(1, core.config)] + [
+            attrs.evolve(e, hands=dealt, aside=core.aside)
+            if isinstance(e, Dealt) and e.round == core.round else e
+            for e in events[1:]
+        ]
+        assert replay(swapped) == core
+        assert core.hands[seat] == state.core.hands[seat]
 
 
 def test_built_in_bots_are_openspiel_bots_for_evaluate_bots() -> None:
