@@ -210,12 +210,12 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
 
 
 def _signature_fact(report: LogReport) -> str:
+    if report.signature == BAD_SIGNATURE:
+        return "bad signature"
     if report.signer is None:
         return "no signature"
     if report.signature == VERIFIED:
         return f"verified: signed by {report.signer.fingerprint}"
-    if report.signature == BAD_SIGNATURE:
-        return "bad signature"
     return f"signer unknown: {report.signer.fingerprint}"
 
 

@@ -259,6 +259,7 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
     first_event = 0
     last_line = 0
     sig: tuple[int, str] | None = None
+    after_sig = 0  # lines after the sig line: not what was signed
     for lineno, raw in enumerate(lines, 1):
         report.lines = lineno
         # only ASCII blanks are tolerated around a line: str.strip() would also eat
@@ -268,7 +269,10 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
             continue
         word = text.replace("\t", " ").split(" ", 1)[0]
         if sig is not None:
-            report.add(lineno, "a line after the sig line: the signature closes the record")
+            if not after_sig:
+                report.add(lineno, "a line after the sig line: the signature closes the "
+                           "record (later lines are not reported)")
+            after_sig += 1
             continue
         if word == SIG_WORD and first_event:
             sig = (lineno, text)
@@ -337,6 +341,8 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
         _note(report, first_event, strict, "no commitment: the deals' seed was not committed")
     if first_event:
         _signature(report, sig, headers, first_event, strict, trusted)
+        if after_sig:
+            report.signature = BAD_SIGNATURE  # the file is more than what was signed
     if rules_ok and first_event:
         report.complete = check.complete
         if not check.complete:

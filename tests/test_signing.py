@@ -27,7 +27,7 @@ from xactika.core.table import (
 )
 from xactika.frontends import audit as audit_cli
 from xactika.frontends import keygen
-from xactika.protocol.audit import OK, UNTRUSTED, VERIFIED, audit_lines
+from xactika.protocol.audit import BAD_SIGNATURE, OK, UNTRUSTED, VERIFIED, audit_lines
 from xactika.protocol.jsonl import jsonl_to_text, read_jsonl, record_to_jsonl, text_to_jsonl
 from xactika.protocol.records import RecordWriter, format_record, read_record
 from xactika.protocol.session import Session
@@ -204,8 +204,9 @@ def test_a_signature_moved_between_records_of_the_same_key() -> None:
 
 def test_lines_after_the_signature_are_refused() -> None:
     text = format_record(headers(), game(11), signer=HONEST).splitlines()
-    report = audit_lines([*text, "header extra 1"], "g", trusted={HONEST.public})
+    report = audit_lines([*text, "header extra 1", text[-1]], "g", trusted={HONEST.public})
     assert report.problems[0].reason.startswith("a line after the sig line")
+    assert len(report.problems) == 1 and report.signature == BAD_SIGNATURE
 
 
 # --------------------------------------------------------------------------- writers
