@@ -131,6 +131,7 @@ class Link:
         self._refill = time.monotonic()
         self._since_request = 0
         self._pump: asyncio.Task[None] | None = None
+        self._out: list[str] = []  # lines queued in this step of the loop
 
     async def read_raw(self) -> str | None:
         """One line (no ending), or None at end of stream; LinkFault past the limits."""
@@ -203,13 +204,21 @@ class Link:
             raise self.end
         return line
 
-    def send(self, line: str) -> None:
-        """Queue one line; a client that lets too much pile up is dropped."""
-        if self.closed:
+    def send(self, *lines: str) -> None:
+        """Queue lines; what one step of the loop queues leaves in one write (a move's
+        events and the next ``go`` together), since each write is a system call."""
+        if self.closed or not lines:
             return
-        self.writer.write(line.encode("utf-8") + b"\n")
-        transport = self.writer.transport
-        if transport.get_write_buffer_size() > self.limits.write_buffer:
+        if not self._out:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._out.extend(lines)
+
+    def _flush(self) -> None:
+        lines, self._out = self._out, []
+        if self.closed or not lines:
+            return
+        self.writer.write("".join(line + "\n" for line in lines).encode("utf-8"))
+        if self.writer.transport.get_write_buffer_size() > self.limits.write_buffer:
             self.finish(LinkDown("stopped reading"))
 
     def finish(self, end: LinkDown | LinkFault, error: str | None = None) -> None:
@@ -219,8 +228,11 @@ class Link:
         if error is None and isinstance(end, LinkFault):
             error = f"{end.reason}: {end}"
         if error is not None:
+            self._out.append(f"error {error}")
+        if self._out:  # what was queued (quit, a last event), then the error, then close
             with contextlib.suppress(Exception):
-                self.writer.write(f"error {error}\n".encode())
+                self.writer.write("".join(line + "\n" for line in self._out).encode("utf-8"))
+        self._out = []
         self.closed = True
         self.done.set()
         self.end = end
@@ -337,21 +349,20 @@ class Table:
         s = self.seats[seat]
         if s.link is None:
             return
-        for event in self.events[s.sent:]:
-            s.link.send(format_event(visible(event, seat), self.rules))
+        s.link.send(*(format_event(visible(e, seat), self.rules) for e in self.events[s.sent:]))
         s.sent = len(self.events)
 
     def _publish(self, new: Sequence[Event]) -> None:
         for seat in range(len(self.seats)):
             self._sync(seat)
-        for link in list(self.observers):
-            for event in new:
-                link.send(format_event(visible(event, PUBLIC), self.rules))
+        if self.observers:
+            public = [format_event(visible(event, PUBLIC), self.rules) for event in new]
+            for link in list(self.observers):
+                link.send(*public)
 
     def watch(self, link: Link) -> None:
-        link.send(f"watching table={self.id}")
-        for event in self.events:
-            link.send(format_event(visible(event, PUBLIC), self.rules))
+        link.send(f"watching table={self.id}",
+                  *(format_event(visible(event, PUBLIC), self.rules) for event in self.events))
         if self.over.is_set():
             link.finish(LinkDown("game over"))
             return
