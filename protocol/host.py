@@ -52,6 +52,7 @@ from xactika.protocol.client import (
     BotIllegalMove,
     BotProtocolError,
     BotTimeout,
+    LineHook,
     PlayerProcess,
     ProcessAgent,
 )
@@ -79,13 +80,15 @@ class Bot:
     def popen(cls, argv: Sequence[str], *, move_time: float | None = None,
               timeout: float = 10.0, startup_timeout: float = 10.0,
               name: str | None = None, cwd: str | os.PathLike[str] | None = None,
-              stderr_path: str | os.PathLike[str] | None = None) -> Bot:
+              stderr_path: str | os.PathLike[str] | None = None,
+              on_line: LineHook | None = None) -> Bot:
         """Start ``argv`` and do the handshake. ``move_time`` (seconds) is the budget sent
         with each ``go``; ``timeout`` the hard limit per answer (at least
-        ``move_time`` + 1 s)."""
+        ``move_time`` + 1 s); ``on_line(direction, line)`` sees every line both ways."""
         limit = timeout if move_time is None else max(timeout, move_time + 1.0)
         player = PlayerProcess(argv, cwd=cwd, stderr_path=stderr_path, name=name,
-                               startup_timeout=startup_timeout, move_timeout=limit)
+                               startup_timeout=startup_timeout, move_timeout=limit,
+                               on_line=on_line)
         player.start()  # a start-up fault raises here, the process already killed
         return cls(player, move_time)
 

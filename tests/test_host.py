@@ -184,3 +184,33 @@ def test_the_readme_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("Bid(seat=1, bid=")
     assert lines[1].startswith("GameOver(")
+
+
+def test_choose_sends_a_bot_nothing_of_the_cards_its_seat_cannot_see() -> None:
+    from test_player_hidden import _SPLIT, find_leaks
+
+    config = Config(mode="bid", players=4, rounds=2, seed=21)
+    state = new_game(config)
+    events = list(start(config))
+    every_card = {str(c) for c in state.rules.deck}
+    agent = RandomAgent(21)
+    sent: list[str] = []
+    with Bot.popen(RANDOM_BOT, on_line=lambda d, line: sent.append(line) if d == ">" else None
+                   ) as bot:
+        for move in range(60):
+            legal = legal_actions(state)
+            assert legal.seat is not None
+            sent.clear()
+            if move % 2:  # a game's events: the record's whole history
+                assert bot.choose(events) in legal
+                assert find_leaks(events, legal.seat, sent) == []
+            else:  # a view: its round rebuilt; only own and played cards may appear
+                seen = view(state, legal.seat)
+                assert bot.choose(seen) in legal
+                known = {str(c) for c in seen.hand}
+                known |= {str(c) for t in seen.tricks for _, c in t.plays}
+                known |= {str(c) for _, c in seen.trick}
+                named = {w for line in sent for w in _SPLIT.split(line)} & every_card
+                assert named and named <= known
+            state, new = step(state, agent.choose(view(state, legal.seat), legal))
+            events.extend(new)
