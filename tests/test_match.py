@@ -111,6 +111,7 @@ FAULTS = [
     ("flood", "flood"),
     ("invalid-utf8", "invalid-utf8"),
     ("close-stdout", "closed-stdout"),
+    ("double", "extra-answer"),
     ("ignore-quit", "ignored-quit"),
 ]
 

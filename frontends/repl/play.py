@@ -99,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "~/.local/state/xactika/history or $XACTIKA_HISTORY)")
     p.add_argument("--move-timeout", type=float, default=10.0, metavar="S",
                    help="seconds a bot program may think (default 10)")
+    from xactika.frontends.match.sandbox import add_arguments
+
+    add_arguments(p)  # --sandbox and the limits, for --seat N=cmd:... programs
     p.add_argument("--connect", default=None, metavar="HOST:PORT",
                    help="take a seat at an 'xactika serve' table (with --token)")
     p.add_argument("--token", default=None, help="the seat's token, for --connect")
@@ -165,7 +168,7 @@ def _load(path: str) -> tuple[list[Event], list[SeatSpec] | None]:
 
 
 def _agent_factory(
-    seats: Sequence[SeatSpec], config: Config, move_timeout: float
+    seats: Sequence[SeatSpec], config: Config, move_timeout: float, sandbox: Any = None
 ) -> Callable[[int], Agent]:
     base = config.seed or 0
 
@@ -174,12 +177,27 @@ def _agent_factory(
         if spec.kind == CMD:
             from xactika.protocol.client import PlayerProcess, ProcessAgent
 
-            player = PlayerProcess(spec.argv, move_timeout=move_timeout)
+            player = PlayerProcess(spec.argv, move_timeout=move_timeout, sandbox=sandbox)
             player.start()
             return ProcessAgent(player)
         return make_agent(spec.name, base * 1000 + seat, game=config.game)
 
     return build
+
+
+def _sandbox(args: argparse.Namespace, seats: Sequence[SeatSpec]) -> Any:
+    """How ``cmd:`` seats start (frontends/match/sandbox.py); said once when unsandboxed."""
+    if not any(spec.kind == CMD for spec in seats):
+        return None
+    from xactika.frontends.match.sandbox import SandboxError, describe, from_args
+
+    try:
+        box = from_args(args, hide=[args.load] if args.load else [])
+    except (SandboxError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    if not box.sandboxed:
+        print(f"xactika play: {describe(box)}", file=sys.stderr)
+    return box
 
 
 def setup(args: argparse.Namespace, style: render.Style) -> Session:
@@ -214,7 +232,7 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
     hint = args.hint_bot or default_bot()
     base = config.seed or 0
     session = Session(
-        events, seats, _agent_factory(seats, config, args.move_timeout),
+        events, seats, _agent_factory(seats, config, args.move_timeout, _sandbox(args, seats)),
         make_hint=lambda seat: make_agent(hint, base * 1000 + 500 + seat, game=config.game),
         style=style, practice=not args.no_undo,
         show_seed=args.seed is not None or args.load is not None or args.tutorial,
@@ -255,7 +273,7 @@ class Shell:
 
     def write(self, text: str) -> None:
         if text:
-            self.out.write(text + "\n")
+            self.out.write(render.fit(text, self.session.width) + "\n")
             self.out.flush()
 
     def confirm_quit(self) -> bool:
