@@ -16,6 +16,7 @@ from pathlib import Path
 from xactika.core.errors import XactikaError
 from xactika.frontends.selfplay import whole_number
 from xactika.protocol.server import Limits, Server, table_line, table_settings, tls_context
+from xactika.protocol.signing import KeyFileError, signer_for
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="connections at once from one address (default 64)")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="where records go (default serve-YYYYmmdd-HHMMSS)")
+    p.add_argument("--key", default=None, metavar="FILE",
+                   help="sign records with this private key (default: the user's key, made "
+                   "on first use; see xactika keygen)")
     p.add_argument("--exit-when-done", action="store_true",
                    help="stop once every table's game is over")
     return p
@@ -80,7 +84,8 @@ async def serve(args: argparse.Namespace) -> int:
     def note(text: str) -> None:
         print(text, flush=True)
 
-    server = Server(limits=limits, out=out, ssl_context=context, on_note=note)
+    server = Server(limits=limits, out=out, ssl_context=context, on_note=note,
+                    signer=signer_for(args.key))
     host, port = await server.start(args.host, args.port)
     note(f"listening on {host}:{port} ({'tls' if context else 'tcp'}); records in {out}")
     note(f"admin token={server.admin_token}")
@@ -102,6 +107,6 @@ def main(argv: Sequence[str]) -> int:
         if args.tables < 0:
             raise ValueError(f"--tables must be 0 or more, not {args.tables}")
         return asyncio.run(serve(args))
-    except (XactikaError, ValueError, OSError) as exc:
+    except (XactikaError, ValueError, OSError, KeyFileError) as exc:
         print(f"xactika serve: {exc}", file=sys.stderr)
         return 2

@@ -42,6 +42,7 @@ from xactika.core.table import (
 from xactika.core.views import view, visible
 from xactika.protocol.client import MAX_LINE, MAX_LINES, PROTOCOL_VERSION, format_go, parse_answer
 from xactika.protocol.records import format_record
+from xactika.protocol.signing import Signer
 from xactika.protocol.tamper import commit_config
 from xactika.protocol.text import config_from_pairs, format_event
 from xactika.protocol.untrusted import escape
@@ -263,7 +264,8 @@ class Table:
     """One game between remote seats; the server's clock, the record at the end."""
 
     def __init__(self, number: int, settings: TableSettings, out: Path | None,
-                 on_over: Callable[[Table], None] | None = None) -> None:
+                 on_over: Callable[[Table], None] | None = None,
+                 signer: Signer | None = None) -> None:
         self.id = number
         self.settings = settings
         self.config = commit_config(settings.config)  # committed seed, revealed at the end
@@ -275,6 +277,7 @@ class Table:
         self.state: State | None = None
         self.faults: list[tuple[int, str, str]] = []
         self.out = out
+        self.signer = signer  # signs the record (spec/TAMPER.md section 6) when given
         self.record: Path | None = None
         self.on_over = on_over
         self.over = asyncio.Event()
@@ -481,7 +484,7 @@ class Table:
         path = self.out / f"table-{self.id}.log"
         tmp = path.with_suffix(".tmp")
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(format_record(headers, self.events))
+            fh.write(format_record(headers, self.events, signer=self.signer))
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -519,11 +522,12 @@ class Server:
 
     def __init__(self, *, limits: Limits | None = None, out: Path | None = None,
                  ssl_context: ssl.SSLContext | None = None,
-                 admin_token: str | None = None,
+                 admin_token: str | None = None, signer: Signer | None = None,
                  on_note: Callable[[str], None] | None = None) -> None:
         self.limits = limits or Limits()
         self.out = out
         self.ssl_context = ssl_context
+        self.signer = signer
         self.admin_token = admin_token or new_token()
         self.on_note = on_note or (lambda text: None)
         self.tables: list[Table] = []
@@ -538,7 +542,7 @@ class Server:
 
     # -- tables
     def add_table(self, settings: TableSettings) -> Table:
-        table = Table(len(self.tables) + 1, settings, self.out, self._table_over)
+        table = Table(len(self.tables) + 1, settings, self.out, self._table_over, self.signer)
         self.tables.append(table)
         for seat, s in enumerate(table.seats):
             self._tokens[_key(s.token)] = _Entry(s.token, "seat", table, seat)

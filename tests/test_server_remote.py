@@ -18,8 +18,10 @@ from netkit import Client, LiveServer, Proxy, first_option, in_thread, play_firs
 from xactika.core.check import check_log
 from xactika.core.table import game_rules
 from xactika.core.views import visible
+from xactika.protocol.audit import OK, VERIFIED, audit_file
 from xactika.protocol.records import read_record
 from xactika.protocol.server import PUBLIC, table_settings
+from xactika.protocol.signing import default_signer
 from xactika.protocol.text import format_event
 
 pexpect = pytest.importorskip("pexpect")
@@ -98,6 +100,10 @@ def test_four_remote_seats_two_bots_a_socket_and_a_person(tmp_path: Path) -> Non
     record = read_record(out / "table-1.log")
     events = list(record.events)
     check_log(events)
+    # signed with the referee's key (the same default key: conftest's config folder)
+    report = audit_file(str(out / "table-1.log"), strict=True,
+                        trusted={default_signer().public})
+    assert report.status == OK and report.signature == VERIFIED
     assert record.header("termination") == "normal"
     assert record.header("seats") == "python-random,python-random,first,human"
     assert [x for x in socket_lines if x.startswith("event ")] == seen_as(events, 2)
