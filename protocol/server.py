@@ -532,6 +532,7 @@ class Server:
         self.on_note = on_note or (lambda text: None)
         self.tables: list[Table] = []
         self.connections = 0
+        self._links: set[Link] = set()  # every connection counted in ``connections``
         self.refused = 0  # connections turned away: caps, bad first lines, wrong tokens
         self._per_address: dict[str, int] = {}
         self._failures: dict[str, tuple[int, float]] = {}
@@ -569,14 +570,18 @@ class Server:
         return str(sock[0]), int(sock[1])
 
     async def close(self) -> None:
+        """Stop listening, end every game and close every connection."""
         if self._server is not None:
             self._server.close()
-            await self._server.wait_closed()
         for table in self.tables:
             if table._task is not None and not table._task.done():
                 table._task.cancel()
                 with contextlib.suppress(BaseException):
                     await table._task
+        for link in list(self._links):
+            link.finish(LinkDown("server closing"))
+        if self._server is not None:
+            await self._server.wait_closed()
 
     # -- one connection
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -589,6 +594,7 @@ class Server:
             link.finish(LinkDown("refused"), "too many connections; try again later")
             return
         self.connections += 1
+        self._links.add(link)
         self._per_address[address] = self._per_address.get(address, 0) + 1
         try:
             await self._session(link, address)
@@ -598,6 +604,7 @@ class Server:
         finally:
             link.finish(LinkDown("done"))
             self.connections -= 1
+            self._links.discard(link)
             left = self._per_address.get(address, 1) - 1
             if left:
                 self._per_address[address] = left

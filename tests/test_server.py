@@ -44,6 +44,28 @@ def events_of(lines: list[str]) -> list[str]:
     return [line for line in lines if line.startswith("event ")]
 
 
+def unseen_cards(lines: list[str], record_events: list, seat: int) -> list[str]:
+    """Cards in ``seat``'s event lines that it could not know yet, found without
+    ``visible``: a line may name the seat's own cards (dealt or drawn), the turned-up
+    card and cards already played, and nothing else of the deck."""
+    from xactika.core.games.dix import Drew
+    from xactika.core.table import Dealt, Led, Played, game_rules
+
+    deck = {str(c) for c in game_rules(record_events[0].config.game).deck}
+    known: set[str] = set()
+    found = []
+    for line, event in zip(events_of(lines), record_events, strict=True):
+        if isinstance(event, Dealt):
+            known |= {str(c) for c in (event.hands[seat] if seat >= 0 else ())}
+            known |= {str(event.turned)} if event.turned is not None else set()
+        elif isinstance(event, Led | Played) or (isinstance(event, Drew) and event.seat == seat):
+            known.add(str(event.card))
+        for token in line.replace(",", " ").replace("/", " ").replace("=", " ").split():
+            if token in deck and token not in known:
+                found.append(f"{token} in {line!r}")
+    return found
+
+
 # --------------------------------------------------------------------------- whole games
 
 
@@ -67,9 +89,14 @@ def test_whole_game_by_sockets_streams_only_what_each_may_see(live: LiveServer,
     for seat, lines in enumerate(got):
         assert lines[0] == f"seated table={table.id} seat={seat} players=2"
         assert events_of(lines) == seen_as(list(record.events), seat)
+        assert unseen_cards(lines, list(record.events), seat) == []
         assert lines[-1] == "quit"
     assert watched[0] == f"watching table={table.id}"
     assert events_of(watched) == seen_as(list(record.events), PUBLIC)
+    assert unseen_cards(watched, list(record.events), PUBLIC) == []
+    # the check can fail: the whole record, shown to an observer, names unseen cards
+    seat0_lines = seen_as(list(record.events), 0)
+    assert unseen_cards(["watching"] + seat0_lines, list(record.events), PUBLIC) != []
     deal = next(line for line in watched if " deal " in line)
     assert "hands=?/?" in deal and "aside=?" in deal
     if game == "dix":
