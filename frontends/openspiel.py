@@ -18,10 +18,11 @@ built from ``view(state, seat)`` and nothing else. Returns are each seat's runni
 (negated in Play to Lose, so that more is better in every mode); rewards are the
 points of the round just scored.
 
-``resample_from_infostate`` draws the hidden hands uniformly among those consistent with
-what the seat saw (:mod:`xactika.core.bots.sampler`; Xactika only) with the later rounds
-dealt from a fresh seed, so OpenSpiel's ISMCTS can search it. A resampled state is a
-determinization for search: its history does not replay it.
+``resample_from_infostate`` draws the hidden hands among those consistent with what the
+seat saw (Xactika: uniformly, by :mod:`xactika.core.bots.sampler`; Dix: by the Dix bot's
+knowledge), with the later rounds dealt from a fresh seed, so OpenSpiel's ISMCTS can
+search either game. A resampled state is a determinization for search: its history does
+not replay it.
 """
 
 from __future__ import annotations
@@ -302,35 +303,72 @@ class TrickTakingState(pyspiel.State):
 def resample(state: TrickTakingState, seat: int,
              rng: random.Random | None = None) -> TrickTakingState:
     """A determinization of ``state`` for ``seat``: its view is unchanged, the other
-    hands are a uniform draw among the deals consistent with that view, and the rounds
-    after this one are dealt from a fresh seed.
+    hands are drawn among those consistent with that view (:func:`_draw_hidden`), and
+    the rounds after this one are dealt from a fresh seed.
 
-    The core state is the one the fold gives for the same events with this round's deal
-    holding the drawn hands and game-started the fresh seed (tests/test_openspiel.py
-    checks it); it is built by replacing those fields, as a replay costs a whole game's
-    steps and ISMCTS asks for one determinization per simulation."""
-    from xactika.core.bots.sampler import DealSampler, hidden_of
-
+    In Xactika the core state is the one the fold gives for the same events with this
+    round's deal holding the drawn hands and game-started the fresh seed
+    (tests/test_openspiel.py checks it); it is built by replacing those fields, as a
+    replay costs a whole game's steps and ISMCTS asks for one determinization per
+    simulation."""
     rng = rng or random.Random()
     core = state.core
     game = state._game
     if core is None:
         return game.new_initial_state()
-    if state.encoding.config.game != "xactika":
-        raise NotImplementedError("resampling is implemented for Xactika only")
-    hidden = hidden_of(view(core, seat))
-    drawn = DealSampler(hidden, rng).sample()
-    hands = list(core.hands)
-    for s, hand in zip(hidden.seats, drawn, strict=True):
-        hands[s] = tuple(sorted(hand, key=core.rules.sort_key))
-    dealt = {card for hand in drawn for card in hand}
+    hands, aside = _draw_hidden(core, seat, rng)
     config = attrs.evolve(core.config, seed=rng.randrange(_BYTE**SEED_BYTES), deals=None)
     copy = game.new_initial_state()
     copy.seed_bytes = list(state.seed_bytes)
-    copy.core = attrs.evolve(core, config=config, hands=tuple(hands),
-                             aside=tuple(c for c in hidden.cards if c not in dealt))
+    copy.core = attrs.evolve(core, config=config, hands=hands, aside=aside)
     copy._rewards = list(state._rewards)
     return copy
+
+
+def _draw_hidden(core: State, seat: int,
+                 rng: random.Random) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Every hand (``seat``'s own kept) and the undealt cards, the hidden ones drawn anew.
+
+    Xactika: uniform over the deals consistent with the view, voids included
+    (:mod:`xactika.core.bots.sampler`). Dix: uniform over the other hands that respect
+    the Dix bot's knowledge (the unseen cards, the hand's size, and at most as many cards
+    of a suit it has shown void in as it has drawn since), by rejection; the stock in a
+    random order."""
+    seen = view(core, seat)
+    sort = core.rules.sort_key
+    hands = list(core.hands)
+    if core.config.game == "xactika":
+        from xactika.core.bots.sampler import DealSampler, hidden_of
+
+        hidden = hidden_of(seen)
+        drawn = DealSampler(hidden, rng).sample()
+        for s, hand in zip(hidden.seats, drawn, strict=True):
+            hands[s] = tuple(sorted(hand, key=sort))
+        dealt = {card for hand in drawn for card in hand}
+        return tuple(hands), tuple(c for c in hidden.cards if c not in dealt)
+    from xactika.core.bots.dixbot import knowledge
+    from xactika.core.games.dix import suit_of
+
+    know = knowledge(seen)
+    other = 1 - seat
+    size = seen.hand_sizes[other]
+    cards = list(know.unseen)
+
+    def fits(hand: Sequence[Any]) -> bool:
+        counts: dict[str, int] = {}
+        for card in hand:
+            suit = suit_of(card, seen.turned)
+            counts[suit] = counts.get(suit, 0) + 1
+        return all(counts.get(suit, 0) <= cap for suit, cap in know.suit_slots.items())
+
+    for _ in range(1000):
+        rng.shuffle(cards)
+        if fits(cards[:size]):
+            break
+    else:  # never seen: the caps are loose bounds, so a fitting hand is common
+        raise ValueError("no hidden hand fits what this seat saw")
+    hands[other] = tuple(sorted(cards[:size], key=sort))
+    return tuple(hands), tuple(cards[size:])
 
 
 class ViewObserver:

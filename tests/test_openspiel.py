@@ -136,23 +136,41 @@ def _ismcts(game: object, sims: int, seed: int) -> object:
     return bot
 
 
-def test_ismcts_plays_whole_games_on_resampled_deals() -> None:
-    game = pyspiel.load_game("python_xactika", {"players": 3, "mode": "bid", "rounds": 1})
+@pytest.mark.parametrize(
+    ("name", "params", "other"),
+    [("python_xactika", {"players": 3, "mode": "bid", "rounds": 1}, "heuristic"),
+     ("python_dix", {"mode": "draw"}, "heuristic"),
+     ("python_dix", {"mode": "nodraw"}, "random")],
+)
+def test_ismcts_plays_whole_games_on_resampled_deals(name: str, params: dict,
+                                                     other: str) -> None:
+    game = pyspiel.load_game(name, params)
+    players = game.num_players()
+    kind = name.removeprefix("python_")
     for seed in range(2):
-        bots = [_ismcts(game, 8, seed), AgentBot("heuristic", 1, seed),
-                AgentBot("random", 2, seed)]
+        bots = [_ismcts(game, 8, seed)] + [AgentBot(other, s, seed, game=kind)
+                                           for s in range(1, players)]
         state = play_bots(game.new_initial_state(), bots, random.Random(seed))
         assert state.is_terminal() and state.core.over
         assert state.returns() == [float(t) for t in state.core.totals]
 
 
-def test_resampling_keeps_the_view_and_varies_the_hidden_hands() -> None:
-    game = pyspiel.load_game("python_xactika", {"players": 4, "mode": "win", "rounds": 2})
+@pytest.mark.parametrize(
+    ("name", "params", "moves"),
+    [("python_xactika", {"players": 4, "mode": "win", "rounds": 2}, 13),
+     ("python_dix", {"mode": "draw"}, 15),
+     ("python_dix", {"mode": "nodraw"}, 9)],
+)
+def test_resampling_keeps_the_view_and_varies_the_hidden_hands(
+    name: str, params: dict, moves: int
+) -> None:
+    game = pyspiel.load_game(name, params)
+    players = game.num_players()
     rng = random.Random(2)
     state = game.new_initial_state()
     for action in seed_actions(77):
         state.apply_action(action)
-    for _ in range(13):
+    for _ in range(moves):
         state.apply_action(rng.choice(state.legal_actions()))
     seat = state.current_player()
     others = set()
@@ -161,7 +179,9 @@ def test_resampling_keeps_the_view_and_varies_the_hidden_hands() -> None:
         assert copy.information_state_string(seat) == state.information_state_string(seat)
         assert copy.information_state_tensor(seat) == state.information_state_tensor(seat)
         assert copy.legal_actions() == state.legal_actions()
-        others.add(tuple(copy.core.hands[(seat + 1) % 4]))
+        assert sorted(map(str, (*copy.core.aside, *(c for h in copy.core.hands for c in h)))) \
+            == sorted(map(str, (*state.core.aside, *(c for h in state.core.hands for c in h))))
+        others.add(tuple(copy.core.hands[(seat + 1) % players]))
         while not copy.is_terminal():  # a determinization plays on to the end
             copy.apply_action(rng.choice(copy.legal_actions()))
     assert len(others) > 10
@@ -225,3 +245,28 @@ def test_states_are_trick_taking_states() -> None:
     assert game.num_players() == 2
     with pytest.raises(Exception, match="players"):
         pyspiel.load_game("python_xactika", {"players": 11})
+
+
+def test_dix_resampling_respects_the_voids_a_seat_has_seen() -> None:
+    """A seat that failed to follow a suit holds at most as many of it as it drew since."""
+    from xactika.core.bots.dixbot import knowledge
+    from xactika.core.games.dix import suit_of
+
+    game = pyspiel.load_game("python_dix", {"mode": "draw"})
+    rng = random.Random(6)
+    capped = 0
+    for _ in range(6):
+        state = game.new_initial_state()
+        for action in seed_actions(rng.randrange(2**32)):
+            state.apply_action(action)
+        while not state.is_terminal():
+            seat = state.current_player()
+            seen = view(state.core, seat)
+            slots = knowledge(seen).suit_slots
+            if slots:
+                capped += 1
+                copy = resample(state, seat, rng)
+                held = [suit_of(c, seen.turned) for c in copy.core.hands[1 - seat]]
+                assert all(held.count(suit) <= cap for suit, cap in slots.items())
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert capped > 20
