@@ -14,7 +14,9 @@ replays any seeded game. Nobody observes the seed: the deal reaches each seat on
 hand. Every move is decided and folded by the core's ``step``; the legal actions are
 ``legal_actions`` numbered as in :mod:`xactika.frontends.encoding` (bids, plays, leads
 with their call). Strings and tensors, information state and observation alike, are
-built from ``view(state, seat)`` and nothing else. Returns are each seat's running total
+built from ``view(state, seat)`` and nothing else. A view holds this round's tricks and
+the running totals, not earlier rounds' tricks: information states have perfect recall
+within a round, not across rounds. Returns are each seat's running total
 (negated in Play to Lose, so that more is better in every mode); rewards are the
 points of the round just scored.
 

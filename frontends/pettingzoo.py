@@ -112,6 +112,8 @@ class TrickTakingEnv(AECEnv):
             return
         core = self.core
         assert core is not None
+        if action is None:
+            raise ValueError(f"{agent}: action None is only for an agent that is done")
         try:
             command = self.encoding.command(int(action), legal_actions(core))
         except (TypeError, ValueError) as exc:

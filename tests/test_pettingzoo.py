@@ -98,6 +98,8 @@ def test_an_illegal_action_is_one_clear_error_and_changes_nothing() -> None:
         e.step(400)
     with pytest.raises(ValueError, match="out of range"):
         e.step(10_000)
+    with pytest.raises(ValueError, match="action None is only for an agent that is done"):
+        e.step(None)
     assert e.core is before and e.agent_selection == "player_1"
 
 
