@@ -688,7 +688,7 @@ class Server:
         resume: int | None = None
         for word in rest:
             key, _, value = word.partition("=")
-            if key == "resume" and value.isdigit() and len(value) < 10:
+            if key == "resume" and value.isascii() and value.isdigit() and len(value) < 10:
                 resume = int(value)
             else:
                 link.finish(LinkDown("refused"), f"unknown field {escape(word, 40)!r}: "
@@ -771,7 +771,7 @@ class Server:
             try:
                 pairs = dict(_pair(w) for w in words[1:])
                 settings = table_settings(pairs)
-            except (XactikaError, ValueError) as exc:
+            except (XactikaError, ValueError, KeyError, TypeError) as exc:
                 link.send(f"error {escape(str(exc), 200)}")
                 continue
             table = self.add_table(settings)

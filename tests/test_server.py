@@ -214,6 +214,20 @@ def test_silent_and_slowloris_clients_are_dropped(live: LiveServer) -> None:
     assert time.monotonic() - began < 3
 
 
+def test_bad_seat_fields_are_refused(live: LiveServer) -> None:
+    table = live.table(players=2, rounds=1)
+    token = table.seats[0].token
+    for extra, error in [
+        ("resume=\u00b2", "error unknown field 'resume=\u00b2': expected 'seat TOKEN "
+                           "[resume=SEQ]'"),
+        ("resume=7", "error resume=7 is beyond the last event (0)"),
+    ]:
+        c = Client(live.port)
+        c.send(f"seat {token} {extra}")
+        assert c.rest() == [error]
+    assert table.seats[0].link is None and table.seats[0].claim is None
+
+
 def test_over_long_first_line_is_refused(live: LiveServer) -> None:
     c = Client(live.port)
     c.send_raw(b"seat " + b"a" * 10000 + b"\n")
