@@ -123,6 +123,8 @@ class RemoteSeat:
         if first is None or not first.startswith("seated "):
             sock.close()
             why = first[6:] if first and first.startswith("error ") else "closed the connection"
+            if first is None and self.tls is None:
+                why += " (if it is a TLS server, add --tls or --cafile)"
             raise RemoteError(f"the server refused the seat: {escape(why, 200)}")
         self.seated = first
         with self._lock:

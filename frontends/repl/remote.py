@@ -123,6 +123,10 @@ class RemoteSession(Session):
         self._go = None
         return []
 
+    def save(self, path: str) -> str:
+        return ("the server keeps this game's record (this seat sees only its own cards, "
+                "which is not a game that --load could continue)")
+
     def close(self) -> None:
         self.remote.close()
 
