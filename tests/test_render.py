@@ -183,7 +183,7 @@ def test_turned_up_names_the_trump_suit_or_no_trumps() -> None:
 
     plain = render.Style(color=False, ascii=True)
     assert render.turned_up(DixCard.parse("JH"), plain) == (
-        "turned up: JH (J-H): hearts are trumps"
+        "turned up: JH (J-H): hearts are trumps; the joker is a trump ranked as JH"
     )
     assert render.turned_up(DixCard.parse("JK"), plain) == (
         "turned up: the joker: no trumps this round"

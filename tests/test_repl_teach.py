@@ -298,3 +298,21 @@ def test_tutorial_from_the_command_line() -> None:
         assert main(["--tutorial", "--load", "x.rec"], stdin=io.StringIO(""),
                     stdout=io.StringIO()) == 2
     assert "--tutorial starts a new game" in err.getvalue()
+
+
+def test_standings_follow_the_games_own_winners() -> None:
+    """Dix breaks a tie in totals: the one winner is first, the other is second."""
+    lines = render.standings((13, 13), (0,), ["you", "bot"], PLAIN).splitlines()[1:]
+    assert lines[0].split()[:2] == ["1.", "you"] and lines[0].endswith("winner")
+    assert lines[1].split()[:2] == ["2.", "seat"] and "winner" not in lines[1]
+    shared = render.standings((13, 13), (0, 1), ["you", "bot"], PLAIN).splitlines()[1:]
+    assert [line.split()[0] for line in shared] == ["1.", "1."]
+
+
+def test_a_dix_game_tied_on_points_names_one_winner() -> None:
+    s = session("dix", "draw", 2, seed=13, width=200)  # this seed ends 9 to 9
+    shown = "\n".join(play_out(s))
+    assert s.state.totals == (9, 9)
+    standings = shown.split("final standings")[1]
+    assert standings.count("winner") == 1
+    assert re.search(r"wins? the round \(equal points", shown)

@@ -288,7 +288,8 @@ class DixHeuristicAgent:
             card, value = solved
             return Play(seat, card), (
                 f"both hands are known: {card} does best over the last "
-                f"{len(view.hand)} tricks ({value:+d} points net)"
+                f"{len(view.hand)} trick{'s' if len(view.hand) != 1 else ''} "
+                f"({value:+d} point{'s' if abs(value) != 1 else ''} net)"
             )
         turned = view.turned
         if view.trick:

@@ -219,7 +219,8 @@ def turned_up(card: Any, style: Style) -> str:
     if not suit:
         return f"turned up: the {style.bold('joker')}: no trumps this round"
     face = SuitRenderer().face(card, style)
-    return f"turned up: {card} ({face}): {SUIT_NAMES.get(suit, suit)} are trumps"
+    return (f"turned up: {card} ({face}): {SUIT_NAMES.get(suit, suit)} are trumps; "
+            f"the joker is a trump ranked as {card}")
 
 
 CARD_RENDERERS: dict[str, CardRenderer] = {"xactika": XactikaRenderer(), "dix": SuitRenderer()}
@@ -315,9 +316,9 @@ def trick(
             lines.append(f"  {pad(label(seat), wide)}  {shown}{note}")
         return lines
 
-    tries = [(0, False, "does not show the call"), (1, False, "does not show the call"),
-             (2, False, "does not show the call"), (3, False, "off call"),
-             (3, True, "off call")]
+    long = "does not show the call"
+    tries = [(0, False, long), (1, False, long), (2, False, long), (3, False, long),
+             (3, True, long), (3, True, "off call")]
     for level, short, off in tries:
         lines = layout(level, short, off)
         if size is None or all(width(line) <= size for line in lines[1:]):
@@ -352,11 +353,12 @@ def _chunks(n: int, fits: Any) -> list[list[int]]:
 
 
 def seat_rows(rows: Sequence[tuple[str, Sequence[Any]]], names: Sequence[str],
-              note: str = "", size: int | None = None) -> str:
+              note: str = "", size: int | None = None, alone: str = "") -> str:
     """A small table, one column per seat: ``bid``/``taken`` rows under seat heads.
 
     Too wide for ``size`` columns, it abbreviates the names, then stacks the seats in
-    several narrower tables.
+    several narrower tables. ``note`` follows the first row, or goes on a line of its
+    own as ``alone`` when it does not fit there.
     """
     n = len(rows[0][1]) if rows else 0
     first = max(len(label) for label, _ in rows)
@@ -381,7 +383,7 @@ def seat_rows(rows: Sequence[tuple[str, Sequence[Any]]], names: Sequence[str],
             if size is None or width(lines[1]) + 3 + len(note) <= size:
                 lines[1] += "   " + note
             else:
-                lines.append(note)
+                lines.append(alone or note)
         return lines
 
     for level in (0, 1, 2):
@@ -400,7 +402,7 @@ def bids(values: Sequence[int | None], names: Sequence[str], taken: Sequence[int
     if taken:
         rows.append(("taken", list(taken)))
     total = sum(b for b in values if b is not None)
-    return seat_rows(rows, names, f"(total {total})", size)
+    return seat_rows(rows, names, f"(total {total})", size, f"the bids total {total}")
 
 
 def tricks_taken(taken: Sequence[int], names: Sequence[str], size: int | None = None,
@@ -475,17 +477,18 @@ def standings(
     *,
     low_wins: bool = False,
 ) -> str:
-    """Best first; shared places get the same rank."""
+    """Best first; shared places get the same rank; a tie the game broke is not shared."""
     sign = 1 if low_wins else -1
-    order = sorted(range(len(totals)), key=lambda s: (sign * totals[s], s))
+    order = sorted(range(len(totals)), key=lambda s: (s not in winners, sign * totals[s], s))
     lines = ["final standings" + (" (lowest total wins)" if low_wins else "") + ":"]
     rank = 0
     prev: int | None = None
     size = max(width(seat_label(s, names)) for s in order) if order else 0
+    prev_won = True
     for i, seat in enumerate(order):
-        if totals[seat] != prev:
+        if totals[seat] != prev or (seat in winners) != prev_won:
             rank = i + 1
-            prev = totals[seat]
+            prev, prev_won = totals[seat], seat in winners
         mark = "  " + style.bold("winner") if seat in winners else ""
         lines.append(f"  {rank}. {pad(seat_label(seat, names), size)}  {totals[seat]:>4}{mark}")
     return "\n".join(lines)

@@ -346,10 +346,7 @@ class Session:
         lines = [
             self.style.bold(f"{c.game.capitalize()}: {mode}, {c.players} players, "
                             f"{c.rounds} round{'s' if c.rounds != 1 else ''}{seed}"),
-            "seats: " + ", ".join(
-                f"{s} {self.names[s]}" + ("" if spec.kind == HUMAN else f" ({spec.kind})")
-                for s, spec in enumerate(self.seats)
-            ),
+            "seats: " + self._seats_text(),
             (f"{mode}: " if c.game == "xactika" else "") + teach.mode_text(c),
             "type 'help' for commands, 'rules' to learn the game; Tab completes"
             + ("; 'undo' takes back a move" if self.practice else ""),
@@ -358,10 +355,30 @@ class Session:
             lines.append(self.style.bold(teach.TUTORIAL_INTRO))
         return render.fit("\n".join(lines), self.width)
 
+    def _seats_text(self) -> str:
+        """``0 you, 1-6 heuristic (bot)``: a run of seats alike is written once."""
+        def kind(s: int) -> str:
+            spec = self.seats[s]
+            return f"{self.names[s]}" + ("" if spec.kind == HUMAN else f" ({spec.kind})")
+
+        parts: list[str] = []
+        s = 0
+        while s < len(self.seats):
+            end = s
+            while (end + 1 < len(self.seats) and kind(end + 1) == kind(s)
+                   and self.seats[s].kind != HUMAN):
+                end += 1
+            parts.append(f"{s}{'' if end == s else f'-{end}'} {kind(s)}")
+            s = end + 1
+        return ", ".join(parts)
+
     def standings(self) -> str:
         totals = self.state.totals
+        over = [e for e in self.events if isinstance(e, GameOver)]
+        # the game's own winners: Dix breaks a tie in totals, so they are not just the best
+        winners = over[-1].winners if over else self.rules.winners(self.config, totals)
         text = render.standings(
-            totals, self.rules.winners(self.config, totals), self.names, self.style,
+            totals, winners, self.names, self.style,
             low_wins=self.config.game == "xactika" and self.config.mode == "lose",
         )
         if self.config.seed is not None:
@@ -392,7 +409,7 @@ class Session:
 
                 left = cards_in_stock(v)
                 lines.append(f"stock: {left} card{'s' if left != 1 else ''}" + (
-                    "; after this trick its winner draws, then the other" if left else
+                    "; after each trick its winner draws first" if left else
                     "; no more draws"))
         else:
             lines.append(render.tricks_taken(v.taken, self.names, size))
@@ -475,9 +492,9 @@ class Session:
             return f"you must follow: play {some} {positions} (marked)"
         if self.config.game == "dix":
             led, trump = self._led_and_trump()
-            then = (f"a trump ({trump}) wins it, anything else loses" if trump is not None
-                    else "it cannot win the trick")
-            return f"you have no {led}: play any card ({then})"
+            then = (f"a trump ({trump}) wins the trick, anything else loses it"
+                    if trump is not None else "it cannot win the trick")
+            return f"you have no {led}: play any card; {then}"
         return "you cannot follow: play any card (it cannot win the trick)" if (
             self.state.call is not None) else "your play: any card"
 
