@@ -141,8 +141,8 @@ def test_follow_to_lose_ducks_with_the_highest_card_under() -> None:
     legal = legal_actions(state)
     _, why = HeuristicAgent().explain(view(state, 0), legal)
     # the reason names what the move does: the highest of the cards under, not "a high card"
-    assert why == ("duck: 2122 (7) stays under the winning 8, the highest card that does (the "
-                   "lower ones stay for later ducks)")
+    assert why == ("duck: 2122 (7) stays under the winning 8; of the cards that do, it is the "
+                   "highest: the lower ones stay for later")
 
 
 def test_reasons_count_in_words_not_card_s() -> None:

@@ -196,8 +196,8 @@ class HeuristicAgent:
             return Play(seat, card), f"cannot beat the {best}: follow low with {card}"
         if losers:
             card = losers[-1]
-            why = (f"duck: {card} ({card.value}) stays under the winning {best}, the highest "
-                   "card that does (the lower ones stay for later ducks)" if len(losers) > 1
+            why = (f"duck: {card} ({card.value}) stays under the winning {best}; of the cards "
+                   "that do, it is the highest: the lower ones stay for later" if len(losers) > 1
                    else f"duck: {card} ({card.value}) is the only card under the winning {best}")
             return Play(seat, card), why
         card = winners[-1] if last else winners[0]
