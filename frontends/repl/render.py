@@ -490,7 +490,8 @@ def standings(
             rank = i + 1
             prev, prev_won = totals[seat], seat in winners
         mark = "  " + style.bold("winner") if seat in winners else ""
-        lines.append(f"  {rank}. {pad(seat_label(seat, names), size)}  {totals[seat]:>4}{mark}")
+        lines.append(f"  {rank:>{len(str(len(order)))}}. {pad(seat_label(seat, names), size)}  "
+                     f"{totals[seat]:>4}{mark}")
     return "\n".join(lines)
 
 
