@@ -60,6 +60,8 @@ class Encoding:
         self.bids = self.hand_size + 1 if rules.has_bidding(config) else 0
         calls = rules.calls_for(self.deck[0])
         self.calls = 0 if calls == (None,) else len(calls)
+        if any(len(rules.calls_for(card)) != max(self.calls, 1) for card in self.deck):
+            raise ValueError(f"{config.game}: every card must allow the same number of calls")
         self.lead_base = self.bids + len(self.deck)
         self.num_actions = self.lead_base + len(self.deck) * self.calls
         # tricks in a round: every card of every hand is played (Dix draws refill hands)
@@ -128,8 +130,19 @@ class Encoding:
         return command
 
     def legal(self, legal: Legal) -> list[int]:
-        """The legal ids, ascending."""
-        return sorted(self.action(c) for c in legal.commands())
+        """The legal ids, ascending: ``legal.commands()`` numbered (a lead may make every
+        call its card allows, so a lead's ids are its card's whole block)."""
+        if legal.seat is None:
+            return []
+        if legal.kind == "bid":
+            return sorted(legal.bids)
+        index = self.index
+        if legal.kind == "lead" and self.calls:
+            c = self.calls
+            base = self.lead_base
+            return sorted(base + c * index[card] + k for card in legal.cards for k in range(c))
+        base = self.bids
+        return sorted(base + index[card] for card in legal.cards)
 
     def describe(self, action: int) -> str:
         """``bid 3``, ``play 1323``, ``lead 1323 2st``: the move in protocol words."""

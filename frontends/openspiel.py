@@ -51,6 +51,8 @@ from xactika.frontends.encoding import Encoding
 
 SEED_BYTES = 4
 _BYTE = 256
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def seed_actions(seed: int) -> list[int]:
@@ -179,6 +181,7 @@ class TrickTakingState(pyspiel.State):
         # OpenSpiel clones a Python state with deepcopy: the game, its encoding and the
         # immutable core state are shared through a box, not copied card by card
         self._box = _Shared(game, _encoding_of(game), None)
+        self._player = _CHANCE  # OpenSpiel asks several times a move
         self.seed_bytes: list[int] = []
         self._rewards = [0.0] * self.encoding.config.players
 
@@ -198,15 +201,16 @@ class TrickTakingState(pyspiel.State):
     @core.setter
     def core(self, value: State | None) -> None:
         self._box = _Shared(self._box.game, self._box.encoding, value)
+        if value is None:
+            self._player = _CHANCE
+        elif value.over or value.to_act is None:
+            self._player = _TERMINAL
+        else:
+            self._player = value.to_act
 
     # -- the OpenSpiel state API
     def current_player(self) -> int:
-        if self.core is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        seat = self.core.to_act
-        if self.core.over or seat is None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return seat
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.core is None or player != self.core.to_act:
@@ -245,7 +249,7 @@ class TrickTakingState(pyspiel.State):
         return self.encoding.describe(action)
 
     def is_terminal(self) -> bool:
-        return self.core is not None and self.core.over
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
         if self.core is None:
