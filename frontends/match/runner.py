@@ -12,10 +12,8 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import datetime as dt
-import hashlib
 import json
 import os
-import secrets
 import shutil
 import signal
 import sys
@@ -34,6 +32,7 @@ from xactika.core.table import (
     Command,
     Config,
     Event,
+    GameOver,
     game_rules,
     legal_actions,
     replay,
@@ -41,6 +40,15 @@ from xactika.core.table import (
     step,
 )
 from xactika.core.views import view, visible
+from xactika.frontends.match.sandbox import (
+    UNSANDBOXED,
+    Sandbox,
+    SandboxError,
+    add_arguments,
+    describe,
+    from_args,
+    parse_size,
+)
 from xactika.frontends.match.stats import Sprt
 from xactika.frontends.match.tournament import (
     BotSpec,
@@ -49,9 +57,13 @@ from xactika.frontends.match.tournament import (
     GameResult,
     GameSpec,
     MatchError,
+    Reveal,
     Summary,
     deal_differences,
+    deal_notes,
+    derived_seed,
     format_deal_file,
+    new_match_seed,
     parse_bot,
     parse_deal_file,
     parse_seconds,
@@ -60,7 +72,9 @@ from xactika.frontends.match.tournament import (
     seeded_deals,
     summarize,
 )
+from xactika.protocol.audit import OK, VERIFIED, audit_file
 from xactika.protocol.client import (
+    STDERR_KEEP,
     BotCrashed,
     BotError,
     BotIllegalMove,
@@ -68,7 +82,16 @@ from xactika.protocol.client import (
     BotTimeout,
     PlayerProcess,
 )
+from xactika.protocol.manifest import MANIFEST_FILE, ManifestError, ManifestWriter, check_manifest
 from xactika.protocol.records import RecordError, format_record, read_record
+from xactika.protocol.signing import (
+    ID_HEADER,
+    KeyFileError,
+    Signer,
+    default_key_path,
+    parse_sig_line,
+    signer_for,
+)
 from xactika.protocol.tamper import commit_config
 
 SETTINGS_FILE = "match.json"
@@ -98,7 +121,8 @@ class MatchSettings:
         return {
             "bots": [b.to_dict() for b in self.bots], "game": self.game, "mode": self.mode,
             "players": self.players, "rounds": self.rounds, "deals": self.deals,
-            "seed": self.seed, "deal_file": self.deal_file, "quit_grace": self.quit_grace,
+            "seed": None if self.seed is None else str(self.seed),  # exact in any JSON reader
+            "deal_file": self.deal_file, "quit_grace": self.quit_grace,
             "gauntlet": self.gauntlet,
         }
 
@@ -107,8 +131,10 @@ class MatchSettings:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> MatchSettings:
+        seed = d.get("seed")
         return cls(tuple(BotSpec.from_dict(b) for b in d["bots"]), d["game"], d["mode"],
-                   int(d["players"]), int(d["rounds"]), int(d["deals"]), d.get("seed"),
+                   int(d["players"]), int(d["rounds"]), int(d["deals"]),
+                   None if seed is None else int(seed),
                    d.get("deal_file"), float(d.get("quit_grace", 1.0)),
                    bool(d.get("gauntlet", False)))
 
@@ -126,9 +152,17 @@ def fault_reason(exc: BotError) -> str:
     return "crash"
 
 
-def _seed_of(*parts: object) -> int:
-    text = "/".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+def seat_event(event: Event, seat: int) -> Event:
+    """``event`` as a bot in ``seat`` is told it during a match: game-over reveals no seed.
+
+    Every other seating of the deal is dealt from the same seed, so a bot that kept the
+    seed would know every hand there; the reveal is published once the match is over
+    (spec/MATCH.md, "What a bot can know"). The record keeps it.
+    """
+    seen = visible(event, seat)
+    if isinstance(seen, GameOver) and seen.seed is not None:
+        return attrs.evolve(seen, seed=None, nonce=None)
+    return seen
 
 
 class Aborted(Exception):
@@ -141,10 +175,17 @@ class Aborted(Exception):
 class Runner:
     """Plays games of one match; thread-safe, one call of play() per game."""
 
-    def __init__(self, settings: MatchSettings, deals: DealSet, out: Path) -> None:
+    def __init__(self, settings: MatchSettings, deals: DealSet, out: Path,
+                 signer: Signer | None = None, sandbox: Sandbox | None = None,
+                 stderr_keep: int = STDERR_KEEP) -> None:
         self.settings = settings
         self.deals = deals
         self.out = out
+        self.sandbox = sandbox or Sandbox("none")  # how bots start (frontends/match/sandbox.py)
+        self.stderr_keep = stderr_keep
+        self.signer = signer or signer_for(None)
+        self.rejected: list[str] = []  # records --resume refused, and why
+        self.manifest = self._open_manifest()
         self.aborted = threading.Event()
         self._live: set[PlayerProcess] = set()
         self._idle: dict[int, list[PlayerProcess]] = {}  # restart=off bots between games
@@ -181,6 +222,7 @@ class Runner:
         return None
 
     def _put_idle(self, bot: int, p: PlayerProcess) -> None:
+        p.wipe()  # nothing a kept process wrote carries over to its next game
         with self._lock:
             self._idle.setdefault(bot, []).append(p)
 
@@ -196,6 +238,19 @@ class Runner:
             if p.killed:
                 ignored.append(self.settings.bots[b].name)
         return ignored
+
+    def _open_manifest(self) -> ManifestWriter:
+        """The match's manifest, continued; one that fails its own check is set aside."""
+        path = self.out / MANIFEST_FILE
+        if path.exists():
+            found = check_manifest(path)
+            if found.problems and found.signer == self.signer.public:
+                line, reason = found.problems[0]
+                self.rejected.append(f"{MANIFEST_FILE}:{line}: {reason}; set aside as "
+                                     f"{MANIFEST_FILE}.rejected, every game is checked "
+                                     "against a new one")
+                os.replace(path, path.with_name(MANIFEST_FILE + ".rejected"))
+        return ManifestWriter(path, self.signer)
 
     def record_path(self, game: GameSpec) -> Path:
         return self.out / "games" / f"{game.id}.log"
@@ -234,6 +289,7 @@ class Runner:
             p = PlayerProcess(
                 bot.cmd, cwd=bot.dir, stderr_path=self.out / "stderr" / f"{bot.name}.txt",
                 startup_timeout=bot.startup, move_timeout=bot.hard_limit, name=bot.name,
+                sandbox=self.sandbox, stderr_keep=self.stderr_keep,
             )
             self._register(p)
             players[seat] = p
@@ -258,10 +314,10 @@ class Runner:
             for seat, p in enumerate(players):
                 if p is not None:
                     try:
-                        p.new_game(seat, [visible(e, seat) for e in opening], rules)
+                        p.new_game(seat, [seat_event(e, seat) for e in opening], rules)
                     except BotError as exc:
                         fault(seat, fault_reason(exc), str(exc))
-            fallback = [RandomAgent(_seed_of("fallback", s.seed, game.id, seat))
+            fallback = [RandomAgent(derived_seed(s.seed, f"fallback/{game.id}/{seat}"))
                         for seat in range(n)]
             while True:
                 self._check()
@@ -290,7 +346,7 @@ class Runner:
                         continue
                     try:
                         for event in new:
-                            q.tell(visible(event, other))
+                            q.tell(seat_event(event, other))
                     except BotError as exc:
                         fault(other, fault_reason(exc), str(exc))
             for seat, p in enumerate(players):
@@ -315,7 +371,7 @@ class Runner:
                     self._forget(p)
         over = events[-1]
         result = GameResult(game, over.totals, over.winners, state.round, tuple(faults),
-                            config.mode == "lose")
+                            config.mode == "lose", Reveal.of(config))
         self.write_record(game, config, events, result, started)
         return result
 
@@ -340,27 +396,66 @@ class Runner:
             ("termination", result.termination),
         ]
         headers += [("fault", f.header()) for f in result.faults]
+        record_id = self._record_id(game)
+        headers.append((ID_HEADER, record_id))
         path = self.record_path(game)
         tmp = path.with_suffix(".tmp")
+        text = format_record(headers, events, signer=self.signer)
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(format_record(headers, events))
+            fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        # the manifest pins the record before it appears (spec/TAMPER.md section 7): a
+        # kill in between leaves an entry without its record, and --resume plays it again
+        sig = parse_sig_line(text.rstrip("\n").rpartition("\n")[2])
+        self.manifest.add(self._manifest_name(game), record_id, sig.events, sig.head)
         os.replace(tmp, path)
+
+    def _record_id(self, game: GameSpec) -> str:
+        return f"{self.manifest.match_id}/{game.id}"
+
+    def _manifest_name(self, game: GameSpec) -> str:
+        return self.record_path(game).relative_to(self.out).as_posix()
 
     def load(self, game: GameSpec) -> GameResult | None:
         """The result of a game already recorded in the output directory, if any."""
         path = self.record_path(game)
         if not path.exists():
             return None
-        try:
-            record = read_record(path)
-        except RecordError as exc:
-            raise MatchError(f"{path}: {exc}") from None
-        names = ",".join(self.settings.bots[b].name for b in game.seats)
-        if record.header("seats") != names or record.header("match.game") != str(game.index):
-            raise MatchError(f"{path} was not made by this match (seats {record.header('seats')})")
-        return result_from_record(record, game)
+        problem = self._resume_problem(game, path)
+        if problem is None:
+            try:
+                record = read_record(path)
+                names = ",".join(self.settings.bots[b].name for b in game.seats)
+                if record.header("seats") != names or \
+                        record.header("match.game") != str(game.index):
+                    problem = f"not made by this match (seats {record.header('seats')})"
+                else:
+                    return result_from_record(record, game)
+            except (RecordError, MatchError) as exc:
+                problem = str(exc)
+        # a record --resume cannot vouch for is never counted: play the game again
+        name = self._manifest_name(game)
+        self.rejected.append(f"{name}: {problem}; set aside as {path.name}.rejected, "
+                             "playing the game again")
+        os.replace(path, path.with_name(path.name + ".rejected"))
+        return None
+
+    def _resume_problem(self, game: GameSpec, path: Path) -> str | None:
+        """Why a kept record is not this match's honest game: audit, key, manifest, id."""
+        report = audit_file(str(path), strict=True, trusted={self.signer.public})
+        if report.status != OK or report.signature != VERIFIED:
+            first = report.problems[0] if report.problems else None
+            return (f"fails its audit at line {first.line}: {first.reason}" if first
+                    else f"fails its audit ({report.status})")
+        entry = self.manifest.check.entries.get(self._manifest_name(game))
+        if entry is None:
+            return f"not in {MANIFEST_FILE}: the runner never finished this record"
+        if entry.head != report.head:
+            return f"its head differs from the one {MANIFEST_FILE} pinned: the game was replaced"
+        if entry.record_id != self._record_id(game):
+            return f"its id {entry.record_id!r} is not this match's game {game.id}"
+        return None
 
 
 # --------------------------------------------------------------------------- progress
@@ -471,6 +566,10 @@ def report(summary: Summary, settings: MatchSettings, terminations: dict[str, in
     lines.append("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
     if sprt_note:
         lines.append(sprt_note)
+    lines += deal_notes(s.bots, s.schedule(), s.seed)
+    if s.seed is not None:
+        lines.append("seeds: each game committed to its deal's seed; the seeds, withheld from "
+                     f"the bots until now, are revealed in {RESULTS_FILE} (reveals)")
     return "\n".join(lines)
 
 
@@ -501,14 +600,20 @@ def build_parser() -> argparse.ArgumentParser:
     mp.add_argument("--deals", type=int, default=None,
                     help="deals to play (default 10, or every deal of --deal-file)")
     src = mp.add_mutually_exclusive_group()
-    src.add_argument("--seed", type=int, default=None, help="seed for the deals (default random)")
+    src.add_argument("--seed", type=int, default=None,
+                     help="match seed, to reproduce a match: the deals are as secret as it "
+                     "(default: 256 random bits)")
     src.add_argument("--deal-file", default=None, help="play the deals of this file")
     mp.add_argument("--write-deals", default=None, metavar="FILE",
                     help="also write the match's deals to FILE (read back with --deal-file)")
     mp.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
     mp.add_argument("--out", default=None, help="output directory (default: match-<time>)")
     mp.add_argument("--resume", action="store_true",
-                    help="continue the match in --out, skipping finished games")
+                    help="continue the match in --out, skipping finished games whose records "
+                    "audit clean under the key and the manifest (others are played again)")
+    mp.add_argument("--key", default=None, metavar="FILE",
+                    help="sign records and the manifest with this private key (default: the "
+                    "user's key, made on first use; see xactika keygen)")
     mp.add_argument("--sprt", default=None, metavar="A,B,D0,D1",
                     help="stop once a sequential test settles whether bot A's points/hand "
                     "exceed bot B's by D0 (H0) or D1 (H1)")
@@ -518,6 +623,10 @@ def build_parser() -> argparse.ArgumentParser:
     mp.add_argument("--progress", choices=("auto", "bar", "lines", "none"), default="auto",
                     help="progress display (default: a bar on a terminal, else lines)")
     mp.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_arguments(mp)
+    mp.add_argument("--stderr-keep", default="64K", metavar="SIZE",
+                    help="keep this much of the start and of the end of each bot process's "
+                    "stderr in OUT/stderr/ (default 64K); the middle is cut and counted")
     return mp
 
 
@@ -572,7 +681,7 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
         count = args.deals if args.deals is not None else 10
         if count < 1:
             raise MatchError(f"--deals must be at least 1, not {count}")
-        seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+        seed = args.seed if args.seed is not None else new_match_seed()
         if seed < 0:
             raise MatchError(f"--seed must be 0 or more, not {seed}")
         settings = MatchSettings(bots, game, mode, players, rounds, count, seed, None,
@@ -599,6 +708,10 @@ def prepare_out(args: argparse.Namespace) -> tuple[Path, MatchSettings, DealSet]
         seed = stored.seed
         if args.deals is not None and seed is not None and args.deals > stored.deals:
             # more deals of the same seed: the schedule so far is unchanged, so extend it
+            if (out / RESULTS_FILE).exists():
+                print(f"xactika match: note: {out / RESULTS_FILE} holds this match's seed, so "
+                      "whoever has read it can compute the new deals too (spec/MATCH.md, "
+                      "\"What a bot can know\")", file=sys.stderr)
             stored = attrs.evolve(stored, deals=args.deals)
             _save(out, stored, seeded_deals(stored.game, stored.mode, stored.players,
                                             stored.rounds, seed, stored.deals))
@@ -682,8 +795,10 @@ def _install_signals() -> Callable[[], None]:
 
 
 def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: int,
-              progress: Progress, sprt: tuple[int, int, Sprt] | None) -> dict[str, Any]:
-    runner = Runner(settings, deals, out)
+              progress: Progress, sprt: tuple[int, int, Sprt] | None,
+              signer: Signer | None = None, sandbox: Sandbox | None = None,
+              stderr_keep: int = STDERR_KEEP) -> dict[str, Any]:
+    runner = Runner(settings, deals, out, signer, sandbox, stderr_keep)
     names = [b.name for b in settings.bots]
     plan = settings.schedule()
     results: dict[int, GameResult] = {}
@@ -692,6 +807,8 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
         if found is not None:
             results[game.index] = found
     resumed = len(results)
+    for line in runner.rejected:
+        print(f"xactika match: --resume: {line}", file=sys.stderr)
     stop_at: int | None = None
     verdict: str | None = None
     checked = 0
@@ -753,6 +870,8 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
     finally:
         undo()
     pool.shutdown(wait=True)
+    runner.manifest.end()  # the run is over: no game of it can be missing
+    runner.manifest.close()
     ignored_quit = runner.close_idle()
     summary = summarize(results, plan, names, stop_at)
     terminations: dict[str, int] = {}
@@ -772,7 +891,13 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
     return {
         "settings": settings.to_dict(), "out": str(out), "resumed_games": resumed,
         "summary": summary.to_dict(), "terminations": terminations, "sprt": sprt_info,
-        "ignored_quit_at_end": ignored_quit,
+        "ignored_quit_at_end": ignored_quit, "rejected_on_resume": list(runner.rejected),
+        "signer": runner.signer.public.text,
+        "sandbox": runner.sandbox.kind,
+        "warnings": [] if runner.sandbox.sandboxed else [UNSANDBOXED],
+        "notes": deal_notes(settings.bots, plan, settings.seed),
+        "reveals": [r.reveal.to_dict(r.game) for _, r in sorted(results.items())
+                    if r.reveal is not None],
         "_summary": summary,
     }
 
@@ -798,7 +923,12 @@ def main(argv: Sequence[str]) -> int:
             Path(args.write_deals).write_text(format_deal_file(deals), encoding="utf-8")
         names = [b.name for b in settings.bots]
         sprt = parse_sprt(args.sprt, names, args.alpha, args.beta) if args.sprt else None
-    except (XactikaError, OSError) as exc:
+        signer = signer_for(args.key)
+        # the match folder, deal files and the signing key are never mounted in a sandbox
+        secret = [out, settings.deal_file, args.write_deals, args.key or default_key_path()]
+        box = from_args(args, hide=[p for p in secret if p is not None])
+        stderr_keep = parse_size(args.stderr_keep, "--stderr-keep") or STDERR_KEEP
+    except (XactikaError, OSError, KeyFileError, SandboxError, ValueError) as exc:
         print(f"xactika match: {exc}", file=sys.stderr)
         return 2
     total = len(settings.schedule())
@@ -810,13 +940,17 @@ def main(argv: Sequence[str]) -> int:
         BarProgress(total, stream) if mode == "bar"
         else Progress(total, stream if mode == "lines" else None)
     )
+    # said once, before any bot runs: loudly when the bots can read the deals
+    print(f"xactika match: {describe(box)}", file=sys.stderr if box.sandboxed else stream,
+          flush=True)
     try:
-        result = run_match(settings, deals, out, args.concurrency, progress, sprt)
+        result = run_match(settings, deals, out, args.concurrency, progress, sprt, signer,
+                           box, stderr_keep)
     except KeyboardInterrupt:
         print(f"xactika match: interrupted; finished games are in {out}/games, "
               f"continue with: xactika match --resume --out {out}", file=sys.stderr)
         return 130
-    except MatchError as exc:
+    except (MatchError, ManifestError) as exc:
         print(f"xactika match: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
@@ -830,6 +964,8 @@ def main(argv: Sequence[str]) -> int:
         print(json.dumps(result, indent=2))
     else:
         print(report(summary, settings, result["terminations"], sprt_note(result["sprt"])))
+        for warning in result["warnings"]:
+            print(f"WARNING {warning}: the bots ran without a sandbox (--sandbox)")
         if result["ignored_quit_at_end"]:
             print("ignored quit at the end of the run (killed): "
                   + ", ".join(result["ignored_quit_at_end"]))
