@@ -12,6 +12,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+from xactika.protocol.remote import LineSocket
 from xactika.protocol.server import Limits, Server, Table, TableSettings, table_settings
 
 T = TypeVar("T")
@@ -68,35 +69,22 @@ class LiveServer:
         self.close()
 
 
-class Client:
-    """A raw line client (what a bot author's socket code does)."""
+class Client(LineSocket):
+    """A raw line client (what a bot author's socket code does); keeps what it got."""
 
     def __init__(self, port: int, context: ssl.SSLContext | None = None,
                  timeout: float = WAIT) -> None:
-        sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        if context is not None:
-            sock = context.wrap_socket(sock, server_hostname="localhost")
-        self.sock = sock
-        self.file = sock.makefile("rb")
+        super().__init__("127.0.0.1", port, tls=context, timeout=timeout)
         self.lines: list[str] = []  # everything received, for the hidden-card checks
-
-    def send(self, line: str) -> None:
-        self.sock.sendall(line.encode() + b"\n")
 
     def send_raw(self, data: bytes) -> None:
         self.sock.sendall(data)
 
     def read(self, timeout: float = WAIT) -> str | None:
         """The next line, or None when the server has closed the connection."""
-        self.sock.settimeout(timeout)
-        try:
-            raw = self.file.readline()
-        except ConnectionResetError:
-            return None
-        if not raw:
-            return None
-        line = raw.decode().rstrip("\n")
-        self.lines.append(line)
+        line = self.readline(timeout)
+        if line is not None:
+            self.lines.append(line)
         return line
 
     def rest(self, timeout: float = WAIT) -> list[str]:
@@ -105,13 +93,6 @@ class Client:
         while (line := self.read(timeout)) is not None:
             out.append(line)
         return out
-
-    def close(self) -> None:
-        for thing in (self.file, self.sock):
-            try:
-                thing.close()
-            except OSError:
-                pass
 
 
 def first_option(go: str) -> str:

@@ -26,11 +26,10 @@ from xactika.protocol.text import format_event
 
 pexpect = pytest.importorskip("pexpect")
 
+from test_play_pty import PROMPT, move_by_hint  # noqa: E402 (typing at the REPL, one way)
+
 XACTIKA = Path(sys.executable).with_name("xactika")
 BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "examples" / "random_bot.py")]
-PROMPT = re.compile(r"(bid|lead|play)>")
-HINT = re.compile(r"hint: (bid \d+|play \d{4}(?: \d[a-z]{2})?)")
-MOVED = re.compile(r"you (bid|play|lead) ")
 
 pytestmark = pytest.mark.skipif(not XACTIKA.exists(), reason="needs the installed command")
 
@@ -74,12 +73,7 @@ def test_four_remote_seats_two_bots_a_socket_and_a_person(tmp_path: Path) -> Non
         child.logfile_read = open(tmp_path / "screen.log", "w", encoding="utf-8")
         moves = 0
         while child.expect([PROMPT, "final standings"]) == 0:
-            child.sendline("hint")
-            child.expect(HINT)
-            move = child.match.group(1)
-            child.expect(PROMPT)
-            child.sendline(move)
-            child.expect(MOVED)
+            move_by_hint(child)
             moves += 1
         assert moves == 9  # one bid and eight cards
         child.expect("Enter, 'quit' or Ctrl-D leaves")
