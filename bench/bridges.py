@@ -6,6 +6,8 @@ deal, scoring and chance nodes are part of the cost, not counted as moves):
 
 - ``core``: ``legal_actions`` then ``step``, the floor every bridge stands on;
 - ``host agents``: ``self_play`` with in-process agents (a view built for each move);
+- ``host processes``: ``xactika.protocol.host.play_game`` with four ``examples/random_bot.py``
+  processes over pipes; WALL time per move (the bots' own CPU is in other processes);
 - ``openspiel``: ``python_xactika`` through pyspiel: ``legal_actions()``, ``apply_action``;
 - ``openspiel+tensor``: the same, plus the mover's ``information_state_tensor`` (what a
   learning agent reads each move);
@@ -67,6 +69,29 @@ def host_agents(budget: float, seed: int) -> tuple[int, float]:
         _, events = self_play(config, [RandomAgent(seed * 10 + s) for s in range(PLAYERS)])
         moves += sum(1 for e in events if type(e).__name__ in ("BidMade", "Led", "Played"))
     return moves, _clock() - t0
+
+
+def host_processes(budget: float, seed: int) -> tuple[int, float]:
+    import sys
+    from pathlib import Path
+
+    from xactika.protocol.host import Bot, play_game
+
+    bot = [sys.executable, str(Path(__file__).resolve().parent.parent / "examples/random_bot.py")]
+    bots = [Bot.popen(bot) for _ in range(PLAYERS)]
+    moves = 0
+    t0 = time.perf_counter()
+    try:
+        while time.perf_counter() - t0 < budget:
+            seed += 1
+            config = Config(mode="bid", players=PLAYERS, rounds=ROUNDS, seed=seed)
+            record = play_game(config, bots)
+            moves += sum(1 for e in record.events
+                         if type(e).__name__ in ("BidMade", "Led", "Played"))
+    finally:
+        for b in bots:
+            b.quit()
+    return moves, time.perf_counter() - t0
 
 
 def _spiel_loop(game: object, budget: float, seed: int, tensor: bool) -> tuple[int, float]:
@@ -143,6 +168,7 @@ def pettingzoo(budget: float, seed: int) -> tuple[int, float]:
 ROWS: list[tuple[str, Row]] = [
     ("core step", core),
     ("host agents (self_play)", host_agents),
+    ("host processes (wall)", host_processes),
     ("openspiel python_xactika", openspiel),
     ("openspiel + info tensor", openspiel_tensor),
     ("pettingzoo last+step", pettingzoo),
