@@ -115,6 +115,8 @@ class Bot:
         events = _position_events(position, seat)
         state = replay(events)
         legal = legal_actions(state)
+        if isinstance(position, SeatView):
+            seat = position.seat
         if legal.seat is None:
             raise ValueError("nobody may act in this position")
         if seat is not None and legal.seat != seat:

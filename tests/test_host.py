@@ -82,6 +82,8 @@ def test_choose_from_a_view_and_from_events_gives_a_legal_move() -> None:
             bot.bid(view(state, seat))
         with pytest.raises(ValueError, match="this is seat 1's view, not seat 2's"):
             bot.choose(view(opening, 1), seat=2)
+        with pytest.raises(ValueError, match="seat 1 acts in this position, not seat 0"):
+            bot.choose(view(opening, 0))  # not this view's turn
         events = start(Config(mode="bid", players=3, seed=9))
         with pytest.raises(ValueError, match="seat 1 acts in this position, not seat 2"):
             bot.choose(events, seat=2)
