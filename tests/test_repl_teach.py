@@ -316,3 +316,17 @@ def test_a_dix_game_tied_on_points_names_one_winner() -> None:
     standings = shown.split("final standings")[1]
     assert standings.count("winner") == 1
     assert re.search(r"wins? the round \(equal points", shown)
+
+
+def test_dix_why_lines_for_trumps_discards_and_the_joker() -> None:
+    def why(a: str, b: str, winner: int, turned: str = "9C") -> str:
+        plays = [(0, DixCard.parse(a)), (1, DixCard.parse(b))]
+        return teach.why_won("dix", plays, None, winner, DixCard.parse(turned), ["you", "bot"])
+
+    assert why("JK", "KC", 1) == "KC wins: the higher trump (the joker is a trump ranked as 9C)"
+    assert why("5D", "2C", 1) == "2C wins: a trump (clubs) beats the diamonds led"
+    assert why("5D", "9H", 0) == "5D wins: 9H did not follow diamonds and is not a trump"
+    assert why("5D", "KD", 1) == "KD wins: the higher diamond"
+    assert why("5D", "9H", 0, "JK") == "5D wins: 9H did not follow diamonds (no trumps this round)"
+    ten = why("9S", "AS", 0)  # 9 + 1 pips
+    assert ten.endswith("; ten-trick! pips 9S 9 + AS 1 = 10: -3 for you")

@@ -207,7 +207,7 @@ class SuitRenderer(CardRenderer):
         return f"{card!s:<3} {self.face(card, style)}"
 
     def card_short(self, card: Any, style: Style) -> str:
-        return f"{card} ({self.face(card, style)})" if getattr(card, "suit", "") else str(card)
+        return f"{card} ({self.face(card, style)})"
 
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

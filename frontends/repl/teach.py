@@ -233,8 +233,8 @@ def _why_dix(plays: Sequence[tuple[int, Any]], winner: int, card: Any, turned: A
     trump = trump_suit(turned)
     led = suit_of(plays[0][1], turned)
     others = [c for s, c in plays if s != winner]
-    joker = " (the joker is a trump, ranked as the turned-up card)" if getattr(
-        card, "is_joker", False) else ""
+    joker = (f" (the joker is a trump ranked as {turned})"
+             if any(getattr(c, "is_joker", False) for _, c in plays) else "")
     if trump is not None and suit_of(card, turned) == trump and led != trump:
         why = f"{card} wins: a trump ({_suit(trump)}) beats the {_suit(led)} led{joker}"
     elif all(suit_of(c, turned) == led for c in others):
