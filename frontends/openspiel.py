@@ -399,11 +399,12 @@ class ViewObserver:
 class AgentBot(pyspiel.Bot):
     """A built-in bot (``random``, ``heuristic``, ``strong``) as an OpenSpiel bot.
 
-    It is given only ``view(state, seat)`` and ``legal_actions``, like every agent.
+    It is given only ``view(state, seat)`` and ``legal_actions``, like every agent; it
+    plays its implementation for the game it is shown (``game`` fixes one in advance).
     """
 
     def __init__(self, name: str, seat: int, seed: int | None = None,
-                 game: str = "xactika", agent: Agent | None = None) -> None:
+                 game: str | None = None, agent: Agent | None = None) -> None:
         pyspiel.Bot.__init__(self)
         self.name = name
         self.seat = seat
