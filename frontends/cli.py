@@ -18,9 +18,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "match": ("xactika.frontends.match.runner", "play bots against each other on duplicate deals"),
     "check-bot": ("xactika.frontends.match.checkbot", "check that a bot speaks the protocol"),
     "audit": ("xactika.frontends.audit", "check records: legal, complete and untampered"),
+    "keygen": ("xactika.frontends.keygen", "make the key that signs records and match manifests"),
     "convert": ("xactika.frontends.convert", "convert a record between text and JSONL"),
     "replay": ("xactika.frontends.replay", "step through a recorded game"),
     "engine": ("xactika.frontends.engine", "the referee protocol on stdin/stdout"),
+    "completion": ("xactika.frontends.completion", "print a bash or zsh completion script"),
+    "serve": ("xactika.frontends.serve", "host tables for remote seats over TCP or TLS"),
+    "connect": ("xactika.frontends.connect", "play a remote seat with a local bot program"),
 }
 
 
@@ -34,7 +38,9 @@ def usage() -> str:
         "commands:",
     ]
     lines += [f"  {name:<{width}}  {text}" for name, (_, text) in COMMANDS.items()]
-    lines += ["", "Run 'xactika COMMAND --help' for a command's options."]
+    from xactika.frontends.invocation import xactika_command
+
+    lines += ["", f"Run '{xactika_command()} COMMAND --help' for a command's options."]
     return "\n".join(lines)
 
 

@@ -1,0 +1,66 @@
+"""``xactika completion bash|zsh``: scripts made from the CLI's own parsers, that work."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xactika.frontends import completion
+from xactika.frontends.cli import COMMANDS
+
+BASH = shutil.which("bash")
+
+
+def _bash_complete(script: str, words: list[str]) -> list[str]:
+    """Run the bash function on a command line, the cursor in its last word."""
+    assert BASH is not None
+    line = " ".join(f"'{w}'" if w else '""' for w in words)
+    code = (f"{script}\nCOMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; _xactika; "
+            'printf "%s\\n" "${COMPREPLY[@]}"')
+    done = subprocess.run([BASH, "--norc", "-c", code], capture_output=True, text=True,
+                          check=True)
+    return [w for w in done.stdout.splitlines() if w]
+
+
+@pytest.mark.skipif(BASH is None, reason="needs bash")
+def test_bash_completes_commands_flags_and_choices(tmp_path: Path) -> None:
+    script = completion.bash()
+    assert "completion" in COMMANDS  # the command that prints it is listed itself
+    assert _bash_complete(script, ["xactika", "pl"]) == ["play"]
+    assert set(_bash_complete(script, ["xactika", ""])) >= set(COMMANDS)
+    assert "--tutorial" in _bash_complete(script, ["xactika", "play", "--t"])
+    assert _bash_complete(script, ["xactika", "play", "--color", "a"]) == ["auto", "always"]
+    assert _bash_complete(script, ["xactika", "convert", "x", "--to", ""]) == ["jsonl", "text"]
+    assert _bash_complete(script, ["xactika", "play", "--game", ""]) == ["dix", "xactika"]
+    assert _bash_complete(script, ["xactika", "play", "--players", ""]) == []
+    record = tmp_path / "game.rec"
+    record.write_text("x")
+    assert _bash_complete(script, ["xactika", "audit", str(tmp_path / "ga")]) == [str(record)]
+
+
+def test_every_flag_of_every_command_is_in_both_scripts() -> None:
+    bash, zsh = completion.bash(), completion.zsh()
+    for name in COMMANDS:
+        for flag in completion.flags(name):
+            for spelling in flag.names:
+                assert spelling in bash, (name, spelling)
+                assert f"{spelling}[" in zsh, (name, spelling)
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="needs zsh")
+def test_the_zsh_script_parses() -> None:
+    done = subprocess.run(["zsh", "-n"], input=completion.zsh(), capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_cli_prints_them() -> None:
+    run = [sys.executable, "-m", "xactika.frontends.cli", "completion"]
+    done = subprocess.run([*run, "bash"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout == completion.bash()
+    bad = subprocess.run([*run, "fish"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "invalid choice: 'fish'" in bad.stderr
