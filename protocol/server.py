@@ -22,6 +22,7 @@ import ssl
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Generic, TypeVar
 
 import attrs
 
@@ -49,6 +50,7 @@ from xactika.protocol.untrusted import escape
 
 log = logging.getLogger(__name__)
 
+V = TypeVar("V")
 PUBLIC = -1  # the "seat" an observer sees as: no hand is its own
 TOKEN_BYTES = 16  # 128 bits
 
@@ -509,6 +511,49 @@ def _header_name(name: str, seat: int) -> str:
 # --------------------------------------------------------------------------- the server
 
 
+class Failures:
+    """Wrong tokens per address: the first few are free, then each answer waits longer."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._seen: dict[str, tuple[int, float]] = {}
+
+    def fail(self, address: str) -> float:
+        """Count a failure; the seconds to wait before answering it."""
+        now = time.monotonic()
+        count, last = self._seen.get(address, (0, now))
+        if now - last > self.limits.fail_forget:
+            count = 0
+        count += 1
+        self._seen[address] = (count, now)
+        if len(self._seen) > 10000:  # bounded memory under a spray of addresses
+            self._seen.pop(next(iter(self._seen)))
+        extra = count - self.limits.fail_free
+        if extra <= 0:
+            return 0.0
+        return float(min(self.limits.fail_delay * 2 ** (extra - 1), self.limits.fail_delay_max))
+
+    def forgive(self, address: str) -> None:
+        self._seen.pop(address, None)
+
+
+class TokenBook(Generic[V]):
+    """Tokens looked up by their hash and compared in constant time."""
+
+    def __init__(self) -> None:
+        self._entries: dict[bytes, tuple[str, V]] = {}
+
+    def add(self, token: str, value: V) -> None:
+        self._entries[_key(token)] = (token, value)
+
+    def get(self, token: str) -> V | None:
+        found = self._entries.get(_key(token))
+        if found is None or not hmac.compare_digest(found[0].encode(),
+                                                    token.encode("utf-8", "replace")):
+            return None
+        return found[1]
+
+
 @attrs.define(eq=False)
 class _Entry:
     token: str
@@ -535,9 +580,9 @@ class Server:
         self._links: set[Link] = set()  # every connection counted in ``connections``
         self.refused = 0  # connections turned away: caps, bad first lines, wrong tokens
         self._per_address: dict[str, int] = {}
-        self._failures: dict[str, tuple[int, float]] = {}
-        self._tokens: dict[bytes, _Entry] = {_key(self.admin_token): _Entry(self.admin_token,
-                                                                            "admin")}
+        self._failures = Failures(self.limits)
+        self._tokens: TokenBook[_Entry] = TokenBook()
+        self._tokens.add(self.admin_token, _Entry(self.admin_token, "admin"))
         self._server: asyncio.Server | None = None
         self.all_over = asyncio.Event()
 
@@ -546,8 +591,8 @@ class Server:
         table = Table(len(self.tables) + 1, settings, self.out, self._table_over, self.signer)
         self.tables.append(table)
         for seat, s in enumerate(table.seats):
-            self._tokens[_key(s.token)] = _Entry(s.token, "seat", table, seat)
-        self._tokens[_key(table.observer_token)] = _Entry(table.observer_token, "observe", table)
+            self._tokens.add(s.token, _Entry(s.token, "seat", table, seat))
+        self._tokens.add(table.observer_token, _Entry(table.observer_token, "observe", table))
         self.all_over.clear()
         table.start_task()
         return table
@@ -643,11 +688,11 @@ class Server:
             await self._fail(link, address, "expected 'seat TOKEN', 'observe TOKEN' or "
                              "'admin TOKEN' first")
             return
-        entry = self._lookup(words[1])
+        entry = self._tokens.get(words[1])
         if entry is None or entry.kind != words[0]:
             await self._fail(link, address, "unknown token")
             return
-        self._failures.pop(address, None)
+        self._failures.forgive(address)
         if entry.kind == "admin":
             await self._admin(link)
         elif entry.kind == "observe":
@@ -658,28 +703,12 @@ class Server:
         else:
             await self._seat(link, entry, words[2:])
 
-    def _lookup(self, token: str) -> _Entry | None:
-        entry = self._tokens.get(_key(token))
-        if entry is None or not hmac.compare_digest(entry.token.encode(),
-                                                    token.encode("utf-8", "replace")):
-            return None
-        return entry
-
     async def _fail(self, link: Link, address: str, why: str) -> None:
         """One error line and close; repeated failures from one address wait longer."""
         self.refused += 1
-        now = time.monotonic()
-        count, last = self._failures.get(address, (0, now))
-        if now - last > self.limits.fail_forget:
-            count = 0
-        count += 1
-        self._failures[address] = (count, now)
-        if len(self._failures) > 10000:  # bounded memory under a spray of addresses
-            self._failures.pop(next(iter(self._failures)))
-        extra = count - self.limits.fail_free
-        if extra > 0:
-            await asyncio.sleep(min(self.limits.fail_delay * 2 ** (extra - 1),
-                                    self.limits.fail_delay_max))
+        delay = self._failures.fail(address)
+        if delay > 0:
+            await asyncio.sleep(delay)
         link.finish(LinkDown("refused"), why)
 
     async def _seat(self, link: Link, entry: _Entry, rest: list[str]) -> None:
