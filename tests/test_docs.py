@@ -194,3 +194,18 @@ def test_the_continue_command_after_save_works_as_written(tmp_path: Path,
     assert again.returncode == 0, again.stderr
     assert "Xactika: Play to Bid" in again.stdout and "not found" not in again.stderr
     assert shlex.split(command)[-1] == "g.rec"
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="needs the installed console script")
+@pytest.mark.parametrize("args", [[], ["check-bot"]])
+def test_commands_named_in_messages_run_as_written(tmp_path: Path, args: list[str]) -> None:
+    """The usage line and check-bot's complaint name the command as it can be typed here."""
+    path = "/usr/bin:/bin"
+    done = subprocess.run([str(SCRIPT), *args], cwd=tmp_path, capture_output=True, text=True,
+                          env=_env(path), timeout=60, check=False)
+    said = re.search(r"(?:Run '|expected )(\S+) ", done.stdout + done.stderr)
+    assert said is not None, done.stdout + done.stderr
+    assert said.group(1) == str(SCRIPT)  # a bare 'xactika' is not on this PATH
+    again = subprocess.run(["sh", "-c", f"{said.group(1)} --version"], capture_output=True,
+                           text=True, env=_env(path), timeout=60, check=False)
+    assert again.returncode == 0 and again.stdout.startswith("xactika ")

@@ -329,7 +329,10 @@ def main(argv: Sequence[str]) -> int:
     if len(cmd) == 1 and " " in cmd[0]:
         cmd = shlex.split(cmd[0])
     if not cmd:
-        print("xactika check-bot: no bot command: expected xactika check-bot -- CMD [ARGS...]",
+        from xactika.frontends.invocation import xactika_command
+
+        print("xactika check-bot: no bot command: expected "
+              f"{xactika_command()} check-bot -- CMD [ARGS...]",
               file=sys.stderr)
         return 2
     try:

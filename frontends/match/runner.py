@@ -14,6 +14,7 @@ import concurrent.futures as cf
 import datetime as dt
 import json
 import os
+import shlex
 import shutil
 import signal
 import sys
@@ -947,8 +948,11 @@ def main(argv: Sequence[str]) -> int:
         result = run_match(settings, deals, out, args.concurrency, progress, sprt, signer,
                            box, stderr_keep)
     except KeyboardInterrupt:
-        print(f"xactika match: interrupted; finished games are in {out}/games, "
-              f"continue with: xactika match --resume --out {out}", file=sys.stderr)
+        from xactika.frontends.invocation import xactika_command
+
+        print(f"xactika match: interrupted; finished games are in {out}/games, continue "
+              f"with: {xactika_command()} match --resume --out {shlex.quote(str(out))}",
+              file=sys.stderr)
         return 130
     except (MatchError, ManifestError) as exc:
         print(f"xactika match: {exc}", file=sys.stderr)
