@@ -81,7 +81,7 @@ def test_a_whole_dix_game_at_60_columns(tmp_path: Path) -> None:
     child.expect("-3")
     child.expect(PROMPT)
     child.sendline("bid 2")
-    child.expect("there is no bidding in dix")
+    child.expect("there is no bidding in Dix")
     play_by_hints(child, "the game is over")
     child.expect("final standings")
     child.expect(">")

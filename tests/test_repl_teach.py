@@ -228,7 +228,7 @@ def test_dix_live_table_shows_running_points_and_the_stock() -> None:
     helptext = s.handle("help").text
     assert "bid" not in helptext.split("commands:")[1].split("rules")[0]
     assert "1323" not in helptext and "QH" in helptext
-    assert "there is no bidding in dix" in s.handle("bid 2").text
+    assert "there is no bidding in Dix" in s.handle("bid 2").text
 
 
 def test_round_end_says_who_made_their_bid() -> None:

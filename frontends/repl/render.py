@@ -137,7 +137,7 @@ class CardRenderer:
 
     def stats(self, hand: Sequence[Any], seen: Sequence[Any], style: Style,
               size: int | None = None) -> str:
-        return "no stats card for this game"
+        return "no stats card in this game: 'last' shows the last trick, 'scores' the points"
 
 
 # Xactika: one symbol and colour per shape, each easy to tell from the others.

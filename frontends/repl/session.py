@@ -619,7 +619,8 @@ class Session:
         legal = self.legal
         word = words[0].lower()
         if word == "bid" and not self.rules.has_bidding(self.config):
-            what = "dix" if self.config.game == "dix" else MODE_NAMES.get(self.config.mode, "")
+            what = (self.config.game.capitalize() if self.config.game != "xactika"
+                    else MODE_NAMES.get(self.config.mode, ""))
             raise ParseError(f"there is no bidding in {what}: play a card ('help' says how)")
         if word == "bid":
             if len(words) != 2:
@@ -627,7 +628,9 @@ class Session:
             return Bid(seat, self._number(words[1]))
         if word == "play":
             if len(words) not in (2, 3):
-                raise ParseError("play takes a card and, when leading, a call: play 3 2st")
+                raise ParseError("play takes a card and, when leading, a call: play 3 2st"
+                                 if self.config.game == "xactika" else
+                                 "play takes one card: play 3 (its position) or play QH")
             return self._play(seat, words[1], words[2] if len(words) == 3 else None)
         if legal.kind == "bid" and words[0].isdigit() and len(words) == 1:
             return Bid(seat, self._number(words[0]))
@@ -680,7 +683,8 @@ class Session:
         options = self.rules.calls_for(card)
         if options == (None,):
             if call_text is not None:
-                raise ParseError(f"{self.config.game} has no calls: type just the card")
+                raise ParseError(f"{self.config.game.capitalize()} has no calls: type just "
+                                 "the card")
             return Play(seat, card)
         texts = " ".join(self.rules.format_call(c) for c in options)
         if call_text is None:
