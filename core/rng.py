@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Sequence
-from operator import lt
+from operator import lt, mod
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -31,6 +31,7 @@ def _limit(bound: int) -> int:
 
 _LIMITS = tuple(_limit(b) if b else 0 for b in range(128))
 _DESCENDING_LIMITS = _LIMITS[:1:-1]  # the limits for bounds 127, 126, ..., 2
+_DESCENDING_BOUNDS = tuple(range(127, 1, -1))
 
 
 def _draws(key: bytes, count: int) -> tuple[int, ...]:
@@ -49,13 +50,13 @@ def shuffled(items: Sequence[T], key: bytes) -> list[T]:
     # One word per swap and one spare; SHAKE-256 is an extendable output, so a longer
     # digest starts with the shorter one and a rare rejection just reads further.
     words = _draws(key, n)
-    if n <= len(_DESCENDING_LIMITS) + 1 and all(
-        map(lt, words, _DESCENDING_LIMITS[len(_DESCENDING_LIMITS) - (n - 1) :])
-    ):
+    first = len(_DESCENDING_LIMITS) - (n - 1)
+    if first >= 0 and all(map(lt, words, _DESCENDING_LIMITS[first:])):
         # No word is rejected (all but certain for a deck: about 1 in 2**57 per word),
-        # so word k is the draw for i = n-1-k.
-        for i, r in zip(range(n - 1, 0, -1), words, strict=False):
-            j = r % (i + 1)
+        # so word k is the draw for i = n-1-k, and its swap partner r % (i+1) is worked
+        # out for all words at once in C.
+        partners = map(mod, words, _DESCENDING_BOUNDS[first:])  # stops at n-1 words
+        for i, j in zip(range(n - 1, 0, -1), partners, strict=True):
             out[i], out[j] = out[j], out[i]
         return out
     pos = 0
