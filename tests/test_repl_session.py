@@ -307,7 +307,7 @@ def test_a_crashing_bot_program_is_replaced_and_the_game_goes_on(tmp_path: Path)
         assert session.names[1] == "crashy"
         assert not session.practice
         text = "\n".join(play_to_end(session))
-        assert "failed" in text and "a random bot takes over" in text
+        assert "faulted" in text and "a random bot takes over" in text
         assert session.over
     finally:
         session.close()
