@@ -164,6 +164,9 @@ def test_the_seeds_are_revealed_in_the_results_and_open_every_commitment(
     # one deal's seatings share the seed, never the nonce nor the commitment
     first = [r for g, r in reveals.items() if g.startswith("d00001")]
     assert len({r["seed"] for r in first}) == 1 and len({r["commit"] for r in first}) == 2
+    # a resumed run reads the same openings back from the records
+    resumed, _ = play(capsys, tmp_path / "out", "--resume")
+    assert resumed["resumed_games"] == 6 and resumed["reveals"] == result["reveals"]
 
 
 # --------------------------------------------------------------------------- the match seed
