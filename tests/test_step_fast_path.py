@@ -1,0 +1,122 @@
+"""The referee's shortcuts: fast_constructor and step's identity tests.
+
+``step`` recognises a legal move by identity (the seat object is ``to_act``, the card
+object is in the hand) and sends everything else through the full check; objects that
+are equal but not the same must still be accepted, and look-alikes (``True`` for seat
+1) still refused, with the error the full check gives.
+"""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from xactika.core import (
+    CALLS,
+    Bid,
+    BidMade,
+    Call,
+    Card,
+    Config,
+    IllegalCommand,
+    Led,
+    Play,
+    Played,
+    State,
+    legal_actions,
+    new_game,
+    step,
+)
+from xactika.core.table import Legal, Trick, TrickWon, _check, fast_constructor
+
+
+def _fresh(card: Card) -> Card:
+    """An equal card that is not the deck's instance."""
+    copy = Card(card.balls, card.cubes, card.cones, card.stars)
+    assert copy == card and copy is not card
+    return copy
+
+
+def _play_until(state: State, stop: str) -> State:
+    """Advance by first legal commands until the next to act faces ``stop`` kind."""
+    while legal_actions(state).kind != stop:
+        state, _ = step(state, next(legal_actions(state).commands()))
+    return state
+
+
+@pytest.mark.parametrize("cls", [State, Legal, Trick, BidMade, Led, Played, TrickWon])
+def test_fast_constructor_builds_the_frozen_class(cls: type) -> None:
+    names = [a.name for a in attrs.fields(cls)]
+    values = [object() for _ in names]
+    built = fast_constructor(cls)(*values)
+    assert type(built) is cls
+    assert built == cls(*values)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        setattr(built, names[0], 1)
+
+
+def test_fast_constructor_refuses_a_class_with_a_weakref_slot() -> None:
+    @attrs.frozen(slots=True)
+    class Weak:
+        a: int
+
+    with pytest.raises(TypeError, match="weakref_slot=False"):
+        fast_constructor(Weak)
+
+
+def test_equal_but_distinct_objects_are_legal_as_the_same_ones() -> None:
+    lead = _play_until(new_game(Config(mode="win", seed=11)), "lead")
+    legal = legal_actions(lead)
+    card = legal.cards[0]
+    call = card.calls[2]
+    same = step(lead, Play(legal.seat, card, call))
+    other = step(lead, Play(legal.seat, _fresh(card), Call(call.count, call.shape)))
+    assert other == same
+    follow, _ = same
+    legal = legal_actions(follow)
+    card = legal.cards[-1]
+    assert step(follow, Play(legal.seat, _fresh(card))) == step(follow, Play(legal.seat, card))
+
+
+def test_bid_fast_path_matches_the_full_check() -> None:
+    state = new_game(Config(mode="bid", seed=3))
+    seat = legal_actions(state).seat
+    assert seat is not None
+    for command in (Bid(seat, 2), Bid(seat, True), Bid(seat, 9), Bid(seat, -1), Bid(True, 2),
+                    Bid((seat + 1) % 4, 2), Play(seat, state.hands[seat][0], None)):
+        _assert_same_verdict(state, command)
+
+
+def test_play_fast_path_matches_the_full_check() -> None:
+    state = _play_until(new_game(Config(mode="win", seed=5)), "play")
+    seat = legal_actions(state).seat
+    assert seat is not None
+    held = state.hands[seat]
+    someone_elses = state.hands[(seat + 1) % 4][0]
+    call = state.call
+    commands = [Play(seat, card) for card in held]  # legal follows and forbidden sloughs
+    commands += [Play(seat, held[0], call), Play(seat, someone_elses), Play(True, held[0]),
+                 Play(seat, "1111"), Bid(seat, 1), Play((seat + 1) % 4, held[0])]
+    for command in commands:
+        _assert_same_verdict(state, command)
+    lead = _play_until(state, "lead")
+    seat = legal_actions(lead).seat
+    assert seat is not None
+    card = lead.hands[seat][0]
+    wrong = next(c for c in CALLS if c not in card.calls)
+    for command in (Play(seat, card, None), Play(seat, card, wrong), Play(seat, card, "2st"),
+                    Play(seat, card, card.calls[1])):
+        _assert_same_verdict(lead, command)
+
+
+def _assert_same_verdict(state: State, command: object) -> None:
+    """step refuses exactly what _check refuses, with the same error and message."""
+    try:
+        _check(state, command)  # type: ignore[arg-type]
+    except IllegalCommand as expected:
+        with pytest.raises(type(expected)) as got:
+            step(state, command)  # type: ignore[arg-type]
+        assert str(got.value) == str(expected)
+        return
+    new, events = step(state, command)  # type: ignore[arg-type]
+    assert events and new.seq == state.seq + len(events)
