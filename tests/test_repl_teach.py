@@ -265,6 +265,7 @@ def test_dix_round_end_names_the_winner_and_the_tie_break() -> None:
 def test_the_tutorial_coaches_round_one_then_hands_over() -> None:
     s = session(tutorial=True, rounds=2, seed=14)
     assert "guided first round" in s.intro()
+    assert "four digits count its balls, cubes, cones and stars" in " ".join(s.intro().split())
     s.advance()
     assert s.prompt().startswith("tutorial ")
     first = s.table(0)

@@ -353,6 +353,8 @@ class Session:
         ]
         if self.tutorial:
             lines.append(self.style.bold(teach.TUTORIAL_INTRO))
+            if c.game in teach.TUTORIAL_CARDS:
+                lines.append(self.style.bold(teach.TUTORIAL_CARDS[c.game]))
         return render.fit("\n".join(lines), self.width)
 
     def _seats_text(self) -> str:

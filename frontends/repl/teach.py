@@ -325,6 +325,14 @@ TUTORIAL_INTRO = (
     "After round 1 the game goes on as a normal game."
 )
 
+TUTORIAL_CARDS = {
+    "xactika": "tutorial: a card's four digits count its balls, cubes, cones and stars, "
+               "drawn beside it; its value is their sum: 1323 is 1 ball, 3 cubes, 2 cones "
+               "and 3 stars, value 9. 'rules' explains the whole game.",
+    "dix": "tutorial: a card is its rank and suit: QH is the queen of hearts, TD the ten of "
+           "diamonds, JK the joker. 'rules' explains the whole game.",
+}
+
 TUTORIAL_DONE = (
     "tutorial: that was the guided round; from here it is a normal game. 'hint' suggests "
     "a move, 'rules' explains any part, 'undo' takes a move back."
