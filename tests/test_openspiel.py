@@ -186,6 +186,16 @@ def test_resampling_keeps_the_view_and_varies_the_hidden_hands(
     assert len(others) > 10
 
 
+def test_ismcts_needs_no_resampler_callback() -> None:
+    """OpenSpiel's ISMCTS calls the state's own resample_from_infostate by default."""
+    game = pyspiel.load_game("python_xactika(players=3,mode=win,rounds=1)")
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(3)),
+                           2.0, 6, random_state=np.random.RandomState(3))
+    bots = [bot, AgentBot("random", 1, 1), AgentBot("random", 2, 2)]
+    state = play_bots(game.new_initial_state(), bots, random.Random(3))
+    assert state.is_terminal() and sum(state.returns()) == 8  # the round's eight tricks
+
+
 def test_a_resampled_state_is_the_fold_of_the_events_with_the_deal_replaced() -> None:
     game = pyspiel.load_game("python_xactika", {"players": 3, "mode": "bid", "rounds": 2})
     rng = random.Random(4)
