@@ -152,6 +152,12 @@ def test_dix_rules_explain_trumps_joker_ten_tricks_and_drawing(mode: str) -> Non
     assert {"trumps", "follow", "ten", "scoring", "draw"} <= set(topics)
     assert "joker" in topics["trumps"] and "no trumps" in topics["trumps"]
     assert "-3" in topics["ten"] and "9+A" in topics["ten"]
+    # every pair the text names totals ten pips, by the engine's own pip values
+    for a, b in (("2S", "8S"), ("3S", "7S"), ("4S", "6S"), ("5S", "5H"), ("9S", "AS"),
+                 ("TS", "JS"), ("TS", "QS"), ("TS", "KS"), ("TS", "JK")):
+        assert DixCard.parse(a).pips + DixCard.parse(b).pips == 10
+    assert DixCard.parse("TS").pips + DixCard.parse("TH").pips != 10
+    assert "two tens make 20" in topics["ten"]
     assert ("not in this game" in topics["draw"]) == (mode == "nodraw")
     assert "fewer ten-tricks" in topics["scoring"]
     assert "bid" not in teach.rules_text(config, "all").lower().replace("forbid", "")

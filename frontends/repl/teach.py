@@ -102,8 +102,8 @@ In nodraw mode each player gets 17 cards, there is no stock, and there are 17 tr
     "ten": """\
 ten-tricks: a trick is worth +1 to its winner, unless its two cards' pips total
 exactly ten: then it is worth -3 to the winner. Pips: ace 1, 2 to 10 their number,
-J, Q, K and the joker 0. The pairs: 2+8, 3+7, 4+6, 5+5, 9+A, and a ten with a 10,
-J, Q, K or the joker. Avoid winning those; feed them to your opponent.""",
+J, Q, K and the joker 0. The pairs: 2+8, 3+7, 4+6, 5+5, 9+A, and a ten with a J,
+Q, K or the joker (two tens make 20, not 10). Avoid winning those; feed them to your opponent.""",
     "scoring": """\
 scoring: each trick +1 to its winner, a ten-trick -3. The round goes to the player
 with more points; tied, fewer ten-tricks; still tied, the winner of the last trick.
