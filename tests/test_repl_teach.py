@@ -337,3 +337,13 @@ def test_dix_why_lines_for_trumps_discards_and_the_joker() -> None:
     assert why("5D", "9H", 0, "JK") == "5D wins: 9H did not follow diamonds (no trumps this round)"
     ten = why("9S", "AS", 0)  # 9 + 1 pips
     assert ten.endswith("; ten-trick! pips 9S 9 + AS 1 = 10: -3 for you")
+
+
+def test_rules_and_help_keep_to_ascii_with_ascii() -> None:
+    s = session(style=Style(color=False, ascii=True))
+    s.advance()
+    for line in ("rules all", "help", "rules cards"):
+        text = s.handle(line).text
+        assert text.isascii(), line
+    assert "balls o, cubes #, cones ^ and stars *" in " ".join(s.handle("rules cards").text.split())
+    assert "balls ● (o)" in " ".join(session().handle("rules cards").text.split())

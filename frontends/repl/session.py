@@ -584,7 +584,7 @@ class Session:
         if word in simple:
             return Reply(simple[word]())
         if word == "rules":
-            return Reply(teach.rules_text(self.config, " ".join(words[1:])))
+            return Reply(self._symbols(teach.rules_text(self.config, " ".join(words[1:]))))
         if word in ("quit", "exit", "q"):
             return Reply(quit=True)
         if word == "save":
@@ -741,10 +741,15 @@ class Session:
                                                      "xactika" else "")
             + ". Ctrl-C clears the line; Ctrl-D or 'quit' leaves.",
         ]
-        if self.style.ascii:
-            lines = [line.replace("● (o)", "o").replace("■ (#)", "#").replace("▲ (^)", "^")
-                     .replace("★ (*)", "*") for line in lines]
-        return "\n".join(lines)
+        return self._symbols("\n".join(lines))
+
+    def _symbols(self, text: str) -> str:
+        """``balls ● (o)`` reads ``balls o`` in --ascii: one form, no Unicode."""
+        if not self.style.ascii:
+            return text
+        for symbol, letter in zip(render.SYMBOLS, render.ASCII_SYMBOLS, strict=True):
+            text = text.replace(f"{symbol} ({letter})", letter)
+        return text
 
     def scores_text(self) -> str:
         size = self.width

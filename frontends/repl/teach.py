@@ -28,8 +28,8 @@ from xactika.frontends.repl.render import seat_label
 
 _XACTIKA: dict[str, str] = {
     "cards": """\
-cards: 81 cards, each with 1, 2 or 3 of each of four shapes: balls (o), cubes (#),
-cones (^) and stars (*). A card's text is its four counts in that order: 1323 is
+cards: 81 cards, each with 1, 2 or 3 of each of four shapes: balls ● (o), cubes ■ (#),
+cones ▲ (^) and stars ★ (*). A card's text is its four counts in that order: 1323 is
 1 ball, 3 cubes, 2 cones and 3 stars. Its value is the total, 4 to 12 (1323 is 9).
 Every combination is in the deck exactly once. 'stats' shows how many cards of each
 value there are, and which you have not seen yet this round.""",
