@@ -25,11 +25,14 @@ class RemoteError(XactikaError):
     code = "remote"
 
 
-def parse_address(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[v6]:PORT`` too) -> (host, port); ValueError says what is wrong."""
+def parse_address(text: str, *, listen: bool = False) -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` too) -> (host, port); ValueError says what is wrong.
+
+    To ``listen``, port 0 means any free port."""
     host, sep, port = text.rpartition(":")
     host = host.strip("[]")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    low = 0 if listen else 1
+    if not sep or not host or not port.isdigit() or not low <= int(port) < 65536:
         raise ValueError(f"bad address {text!r}: expected HOST:PORT, e.g. 127.0.0.1:7000")
     return host, int(port)
 

@@ -85,6 +85,7 @@ from xactika.protocol.client import (
 )
 from xactika.protocol.manifest import MANIFEST_FILE, ManifestError, ManifestWriter, check_manifest
 from xactika.protocol.records import RecordError, format_record, read_record
+from xactika.protocol.remote_bots import RemotePlayer, SeatListener, remote_listener
 from xactika.protocol.signing import (
     ID_HEADER,
     KeyFileError,
@@ -94,6 +95,9 @@ from xactika.protocol.signing import (
     signer_for,
 )
 from xactika.protocol.tamper import commit_config
+
+# a seat's player: a local process, or a bot connected from elsewhere (remote=TOKEN)
+Seated = PlayerProcess | RemotePlayer
 
 SETTINGS_FILE = "match.json"
 DEALS_FILE = "deals.txt"
@@ -178,7 +182,7 @@ class Runner:
 
     def __init__(self, settings: MatchSettings, deals: DealSet, out: Path,
                  signer: Signer | None = None, sandbox: Sandbox | None = None,
-                 stderr_keep: int = STDERR_KEEP) -> None:
+                 stderr_keep: int = STDERR_KEEP, listener: SeatListener | None = None) -> None:
         self.settings = settings
         self.deals = deals
         self.out = out
@@ -188,18 +192,19 @@ class Runner:
         self.rejected: list[str] = []  # records --resume refused, and why
         self.manifest = self._open_manifest()
         self.aborted = threading.Event()
-        self._live: set[PlayerProcess] = set()
-        self._idle: dict[int, list[PlayerProcess]] = {}  # restart=off bots between games
+        self.listener = listener  # where remote=TOKEN bots connect (protocol/remote_bots.py)
+        self._live: set[Seated] = set()
+        self._idle: dict[int, list[Seated]] = {}  # restart=off bots between games
         self._lock = threading.Lock()
         (out / "games").mkdir(parents=True, exist_ok=True)
         (out / "stderr").mkdir(parents=True, exist_ok=True)
 
     # -- process registry: everything started is killed on abort and at exit
-    def _register(self, p: PlayerProcess) -> None:
+    def _register(self, p: Seated) -> None:
         with self._lock:
             self._live.add(p)
 
-    def _forget(self, p: PlayerProcess) -> None:
+    def _forget(self, p: Seated) -> None:
         with self._lock:
             self._live.discard(p)
 
@@ -212,7 +217,7 @@ class Runner:
             except Exception:
                 pass
 
-    def _take_idle(self, bot: int) -> PlayerProcess | None:
+    def _take_idle(self, bot: int) -> Seated | None:
         with self._lock:
             pool = self._idle.get(bot, [])
             while pool:
@@ -222,7 +227,7 @@ class Runner:
                 self._live.discard(p)
         return None
 
-    def _put_idle(self, bot: int, p: PlayerProcess) -> None:
+    def _put_idle(self, bot: int, p: Seated) -> None:
         p.wipe()  # nothing a kept process wrote carries over to its next game
         with self._lock:
             self._idle.setdefault(bot, []).append(p)
@@ -268,7 +273,7 @@ class Runner:
         rules = game_rules(config.game)
         bots = [s.bots[b] for b in game.seats]
         n = config.players
-        players: list[PlayerProcess | None] = [None] * n
+        players: list[Seated | None] = [None] * n
         faults: list[Fault] = []
 
         def fault(seat: int, reason: str, detail: str) -> None:
@@ -287,11 +292,16 @@ class Runner:
                 if kept is not None:
                     players[seat] = kept
                     return
-            p = PlayerProcess(
-                bot.cmd, cwd=bot.dir, stderr_path=self.out / "stderr" / f"{bot.name}.txt",
-                startup_timeout=bot.startup, move_timeout=bot.hard_limit, name=bot.name,
-                sandbox=self.sandbox, stderr_keep=self.stderr_keep,
-            )
+            p: Seated
+            if bot.remote is not None:
+                p = RemotePlayer(self.listener, bot.remote, name=bot.name,
+                                 startup_timeout=bot.startup, move_timeout=bot.hard_limit)
+            else:
+                p = PlayerProcess(
+                    bot.cmd, cwd=bot.dir, stderr_path=self.out / "stderr" / f"{bot.name}.txt",
+                    startup_timeout=bot.startup, move_timeout=bot.hard_limit, name=bot.name,
+                    sandbox=self.sandbox, stderr_keep=self.stderr_keep,
+                )
             self._register(p)
             players[seat] = p
             try:
@@ -612,6 +622,9 @@ def build_parser() -> argparse.ArgumentParser:
     mp.add_argument("--resume", action="store_true",
                     help="continue the match in --out, skipping finished games whose records "
                     "audit clean under the key and the manifest (others are played again)")
+    mp.add_argument("--listen", default=None, metavar="HOST:PORT",
+                    help="where remote bots (--bot name=N remote=TOKEN) connect with "
+                    "'xactika connect HOST:PORT --token TOKEN -- PROGRAM' (spec/SERVER.md)")
     mp.add_argument("--key", default=None, metavar="FILE",
                     help="sign records and the manifest with this private key (default: the "
                     "user's key, made on first use; see xactika keygen)")
@@ -638,6 +651,8 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
     builtins = agent_names()
     bots = tuple(parse_bot(tokens, args.each, builtins) for tokens in args.bot)
     for bot in bots:
+        if bot.remote is not None:
+            continue  # it runs on its own machine
         program = bot.cmd[0]
         if os.sep in program:
             found = os.access(os.path.join(bot.dir or ".", program), os.X_OK)
@@ -798,8 +813,9 @@ def _install_signals() -> Callable[[], None]:
 def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: int,
               progress: Progress, sprt: tuple[int, int, Sprt] | None,
               signer: Signer | None = None, sandbox: Sandbox | None = None,
-              stderr_keep: int = STDERR_KEEP) -> dict[str, Any]:
-    runner = Runner(settings, deals, out, signer, sandbox, stderr_keep)
+              stderr_keep: int = STDERR_KEEP,
+              listener: SeatListener | None = None) -> dict[str, Any]:
+    runner = Runner(settings, deals, out, signer, sandbox, stderr_keep, listener)
     names = [b.name for b in settings.bots]
     plan = settings.schedule()
     results: dict[int, GameResult] = {}
@@ -929,6 +945,7 @@ def main(argv: Sequence[str]) -> int:
         secret = [out, settings.deal_file, args.write_deals, args.key or default_key_path()]
         box = from_args(args, hide=[p for p in secret if p is not None])
         stderr_keep = parse_size(args.stderr_keep, "--stderr-keep") or STDERR_KEEP
+        listener = remote_listener(args.listen, settings.bots, stream=sys.stderr)
     except (XactikaError, OSError, KeyFileError, SandboxError, ValueError) as exc:
         print(f"xactika match: {exc}", file=sys.stderr)
         return 2
@@ -946,7 +963,9 @@ def main(argv: Sequence[str]) -> int:
           flush=True)
     try:
         result = run_match(settings, deals, out, args.concurrency, progress, sprt, signer,
-                           box, stderr_keep)
+                           box, stderr_keep, listener)
+        if listener is not None:
+            listener.close()
     except KeyboardInterrupt:
         from xactika.frontends.invocation import xactika_command
 

@@ -103,18 +103,20 @@ class BotSpec:
     startup: float = 10.0
     margin: float = 0.05
     restart: bool = True  # a fresh process for every game; False keeps it between games
+    remote: str | None = None  # the token of a bot that connects from elsewhere (SERVER.md)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "cmd": list(self.cmd), "dir": self.dir, "move": self.move,
             "startup": self.startup, "margin": self.margin, "restart": self.restart,
+            "remote": self.remote,
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> BotSpec:
         return cls(d["name"], tuple(d["cmd"]), d.get("dir"), float(d["move"]),
                    float(d["startup"]), float(d.get("margin", 0.05)),
-                   bool(d.get("restart", True)))
+                   bool(d.get("restart", True)), d.get("remote"))
 
     @property
     def time_ms(self) -> int:
@@ -131,7 +133,8 @@ class BotSpec:
         return 2 * self.move + self.margin
 
 
-BOT_KEYS = ("name", "cmd", "dir", "move", "startup", "margin", "restart")
+BOT_KEYS = ("name", "cmd", "dir", "move", "startup", "margin", "restart", "remote")
+REMOTE_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 
 
 def builtin_command(name: str) -> tuple[str, ...]:
@@ -164,7 +167,16 @@ def parse_bot(tokens: Sequence[str], each: Sequence[str] = (),
                 f"unknown bot option {key!r} in {token!r}: expected one of {', '.join(BOT_KEYS)}"
             )
         values[key] = value
-    if "cmd" in values:
+    remote = values.get("remote")
+    if remote is not None:  # played from another machine through xactika connect
+        if not REMOTE_TOKEN.match(remote):
+            raise MatchError("bad remote= token: expected 16 to 128 letters, digits, '-' or "
+                             "'_' (e.g. python3 -c 'import secrets; print(secrets.token_hex(16))')")
+        if "cmd" in values or builtin is not None or "name" not in values:
+            raise MatchError("a remote bot takes name= and remote=TOKEN, and no cmd=")
+        values["restart"] = "off"  # one connection serves game after game
+        cmd: tuple[str, ...] = ()
+    elif "cmd" in values:
         try:
             cmd = tuple(shlex.split(values["cmd"]))
         except ValueError as exc:
@@ -178,7 +190,7 @@ def parse_bot(tokens: Sequence[str], each: Sequence[str] = (),
             f"bot {' '.join(tokens)!r} has no cmd=: expected cmd=\"COMMAND ARGS\" or the "
             "name of a built-in bot"
         )
-    name = values.get("name", builtin or os.path.basename(cmd[0]))
+    name = values["name"] if "name" in values else builtin or os.path.basename(cmd[0])
     if not NAME.match(name):
         raise MatchError(
             f"bad bot name {name!r}: expected 1-40 letters, digits or . _ + -"
@@ -195,6 +207,7 @@ def parse_bot(tokens: Sequence[str], each: Sequence[str] = (),
         if "startup" in values else 10.0,
         margin=parse_seconds(values["margin"], "margin") if "margin" in values else 0.05,
         restart=_on_off(values.get("restart", "on"), "restart"),
+        remote=remote,
     )
 
 

@@ -1,0 +1,78 @@
+"""``xactika match --bot name=N remote=TOKEN --listen HOST:PORT``: a bot from another
+machine (here: ``xactika connect`` on 127.0.0.1) plays beside local ones."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from xactika.frontends.match.tournament import MatchError, parse_bot
+
+XACTIKA = Path(sys.executable).with_name("xactika")
+BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "examples" / "random_bot.py")]
+TOKEN = "0123456789abcdef0123"
+
+pytestmark = pytest.mark.skipif(not XACTIKA.exists(), reason="needs the installed command")
+
+
+def match(tmp_path: Path, *bot: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [str(XACTIKA), "match", "--bot", *bot, "--bot", "random", "--deals", "1",
+         "--players", "2", "--rounds", "1", "--listen", "127.0.0.1:0", "--out",
+         str(tmp_path / "m"), "--progress", "none", "--json", "--sandbox", "none"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+
+
+def port_of(proc: subprocess.Popen[str]) -> int:
+    assert proc.stderr is not None
+    line = proc.stderr.readline()
+    found = re.search(r"xactika connect 127\.0\.0\.1:(\d+) --token", line)
+    assert found, line
+    return int(found.group(1))
+
+
+def test_a_remote_bot_plays_a_match_beside_a_local_one(tmp_path: Path) -> None:
+    runner = match(tmp_path, "name=far", f"remote={TOKEN}")
+    try:
+        port = port_of(runner)
+        relay = subprocess.run(
+            [str(XACTIKA), "connect", f"127.0.0.1:{port}", "--token", TOKEN, "--", *BOT],
+            capture_output=True, text=True, timeout=60)
+        out, _ = runner.communicate(timeout=60)
+    finally:
+        if runner.poll() is None:
+            os.killpg(runner.pid, signal.SIGKILL)
+            runner.wait()
+    assert relay.returncode == 0, relay.stderr
+    assert runner.returncode == 0
+    result = json.loads(out)
+    assert result["terminations"] == {"normal": 2}
+    assert result["settings"]["bots"][0]["remote"] == TOKEN
+    assert len(list((tmp_path / "m" / "games").glob("*.log"))) == 2
+
+
+def test_a_remote_bot_that_never_comes_forfeits(tmp_path: Path) -> None:
+    runner = match(tmp_path, "name=far", f"remote={TOKEN}", "startup=300ms")
+    began = time.monotonic()
+    out, err = runner.communicate(timeout=60)
+    assert runner.returncode == 0, err
+    assert json.loads(out)["terminations"] == {"crash-startup": 2}
+    assert time.monotonic() - began < 30
+
+
+def test_remote_bot_options() -> None:
+    spec = parse_bot(["name=far", f"remote={TOKEN}"])
+    assert spec.remote == TOKEN and spec.cmd == () and not spec.restart
+    for tokens in (["name=far", "remote=short"], ["remote=" + TOKEN],
+                   ["name=far", f"remote={TOKEN}", "cmd=python3 x.py"]):
+        with pytest.raises(MatchError):
+            parse_bot(tokens)
