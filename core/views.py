@@ -11,10 +11,19 @@ from typing import Any
 
 import attrs
 
-from xactika.core.table import Card, Config, Dealt, GameStarted, Hand, State, Trick
+from xactika.core.table import (
+    Card,
+    Config,
+    Dealt,
+    GameStarted,
+    Hand,
+    State,
+    Trick,
+    fast_constructor,
+)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, weakref_slot=False)
 class SeatView:
     """The table as ``seat`` sees it."""
 
@@ -40,9 +49,19 @@ class SeatView:
 def public_config(config: Config) -> Config:
     """Settings without what would reveal cards: the seed, its nonce and preset deals.
 
-    The seed commitment stays: seats see it now and check it at game-over.
+    The seed commitment stays: seats see it now and check it at game-over. Every state
+    of a game shares one config, so the last answer is kept for the next view.
     """
-    return attrs.evolve(config, seed=None, deals=None, nonce=None)
+    global _LAST_PUBLIC
+    last = _LAST_PUBLIC
+    if last[0] is config:
+        return last[1]
+    public = attrs.evolve(config, seed=None, deals=None, nonce=None)
+    _LAST_PUBLIC = (config, public)  # one tuple, replaced whole: safe between threads
+    return public
+
+
+_LAST_PUBLIC: tuple[Config | None, Config] = (None, Config())
 
 
 @singledispatch
@@ -51,25 +70,29 @@ def public_extra(extra: Any, state: State, seat: int) -> Any:
     return None
 
 
+_new_view = fast_constructor(SeatView)  # a view a move for every agent: see fast_constructor
+
+
 def view(state: State, seat: int) -> SeatView:
-    return SeatView(
-        seat=seat,
-        config=public_config(state.config),
-        phase=state.phase,
-        round=state.round,
-        dealer=state.dealer,
-        hand=state.hands[seat] if state.hands else (),
-        hand_sizes=tuple(len(h) for h in state.hands),
-        turned=state.turned,
-        bids=state.bids,
-        taken=state.taken,
-        trick=state.trick,
-        call=state.call,
-        leader=state.leader,
-        to_act=state.to_act,
-        totals=state.totals,
-        tricks=state.tricks,
-        extra=public_extra(state.extra, state, seat),
+    hands = state.hands
+    return _new_view(
+        seat,  # seat
+        public_config(state.config),  # config
+        state.phase,  # phase
+        state.round,  # round
+        state.dealer,  # dealer
+        hands[seat] if hands else (),  # hand
+        tuple(map(len, hands)),  # hand_sizes
+        state.turned,  # turned
+        state.bids,  # bids
+        state.taken,  # taken
+        state.trick,  # trick
+        state.call,  # call
+        state.leader,  # leader
+        state.to_act,  # to_act
+        state.totals,  # totals
+        state.tricks,  # tricks
+        None if state.extra is None else public_extra(state.extra, state, seat),  # extra
     )
 
 

@@ -120,3 +120,17 @@ def _assert_same_verdict(state: State, command: object) -> None:
         return
     new, events = step(state, command)  # type: ignore[arg-type]
     assert events and new.seq == state.seq + len(events)
+
+
+def test_the_last_public_config_is_reused_only_for_the_same_config() -> None:
+    """view() keeps the last public config: alternating games must each get their own,
+    equal to the config less its seed, nonce and preset deals."""
+    from xactika.core import view
+
+    games = [new_game(Config(mode=mode, players=players, seed=seed))
+             for mode, players, seed in (("win", 4, 1), ("bid", 3, 2), ("win", 4, 1))]
+    for _ in range(2):
+        for state in games:
+            seen = view(state, 0).config
+            assert seen == attrs.evolve(state.config, seed=None, deals=None, nonce=None)
+            assert seen.seed is None and seen.players == state.config.players
