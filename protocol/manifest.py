@@ -31,6 +31,7 @@ from xactika.protocol.signing import (
     Signer,
     fields_of,
     manifest_message,
+    open_plain_file,
     parse_public,
 )
 from xactika.protocol.tamper import is_hash
@@ -87,7 +88,7 @@ def check_manifest(path: str | os.PathLike[str]) -> ManifestCheck:
     name = os.fspath(path)
     result = ManifestCheck(name)
     try:
-        fh = open(path, "rb")
+        fh = open_plain_file(path)
     except OSError as exc:
         result.problems.append((0, f"cannot read the manifest: {exc.strerror}"))
         return result

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import base64
 import binascii
+import errno
 import hashlib
 import os
 import secrets
+import stat
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
@@ -123,9 +125,22 @@ def parse_public(text: str) -> PublicKey:
     return PublicKey(bytes.fromhex(hexa))
 
 
+def open_plain_file(path: str | os.PathLike[str]) -> IO[bytes]:
+    """Open a regular file for reading; OSError for anything else (a FIFO would hang)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _read_small(path: str | os.PathLike[str]) -> bytes:
     try:
-        with open(path, "rb") as fh:
+        with open_plain_file(path) as fh:
             data = fh.read(MAX_KEY_FILE + 1)
     except OSError as exc:
         raise KeyFileError(f"cannot read {os.fspath(path)!r}: {exc.strerror}") from None
