@@ -18,6 +18,7 @@ import threading
 from collections.abc import Sequence
 from typing import IO
 
+from xactika.core.table import game_rules
 from xactika.protocol.client import MAX_LINE
 from xactika.protocol.remote import RemoteError, RemoteSeat, client_context, parse_address
 from xactika.protocol.untrusted import escape
@@ -36,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tls", action="store_true", help="connect with TLS")
     p.add_argument("--cafile", default=None, metavar="PEM",
                    help="trust this certificate (a self-signed server's); implies --tls")
+    p.add_argument("--watch", action="store_true",
+                   help="--token is an observer token: show the table's public events as "
+                   "the REPL tells them, as they happen (no bot)")
     p.add_argument("--reconnect", type=float, default=30.0, metavar="S",
                    help="seconds to keep trying after a dropped connection (default 30)")
     return p
@@ -96,11 +100,53 @@ def relay(seat: RemoteSeat, argv: Sequence[str]) -> int:
     return code
 
 
+def watch(args: argparse.Namespace) -> int:
+    """Follow a table as an observer, told in the REPL's words (public events only)."""
+    from xactika.frontends.repl import render
+    from xactika.protocol.remote import LineSocket
+    from xactika.protocol.text import parse_event
+
+    try:
+        host, port = parse_address(args.address)
+        tls = client_context(args.cafile) if args.tls or args.cafile else None
+        sock = LineSocket(host, port, tls=tls)
+        sock.send(f"observe {args.token}")
+    except (ValueError, OSError) as exc:
+        print(f"xactika connect: {escape(str(exc), 300)}", file=sys.stderr)
+        return 2 if isinstance(exc, ValueError) else 1
+    style = render.Style(color=sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    game, names, mode, rules = "xactika", [], "", None
+    try:
+        while (line := sock.readline()) is not None:
+            if line.startswith("error "):
+                print(f"xactika connect: {escape(line[6:], 300)}", file=sys.stderr)
+                return 1
+            if not line.startswith("event "):
+                print(escape(line, 200))
+                continue
+            event = parse_event(line, rules)
+            config = getattr(event, "config", None)
+            if config is not None:  # game-started: who plays what
+                game, mode = config.game, config.mode
+                names = [""] * config.players  # the server names no one: "seat N"
+                rules = game_rules(game)
+                rounds = f"{config.rounds} round" + ("s" if config.rounds != 1 else "")
+                print(f"{game} {mode}, {config.players} players, {rounds}")
+            told = render.narrate(event, names, game, style, mode=mode)
+            if told is not None:
+                print(told, flush=True)
+    finally:
+        sock.close()
+    return 0
+
+
 def main(argv: Sequence[str]) -> int:
     argv = list(argv)
     cut = argv.index("--") if "--" in argv else len(argv)
     args = build_parser().parse_args(argv[:cut])
     program = argv[cut + 1:]
+    if args.watch:
+        return watch(args)
     if not program:
         print("xactika connect: no bot: give -- PROGRAM ARGS", file=sys.stderr)
         return 2

@@ -438,9 +438,10 @@ class Table:
                               f"{self.settings.grace:g} s")
                 break
             stale = link.stale()
-            if stale is not None:
-                self._forfeit(seat, "garbage", f"sent {escape(stale, 60)!r} when nothing was "
-                              "asked")
+            if stale is not None:  # the player protocol's names for it (MATCH.md)
+                early = stale.split()[0] in ("bid", "play")
+                self._forfeit(seat, "early-answer" if early else "garbage",
+                              f"sent {escape(stale, 60)!r} when nothing was asked")
                 break
             link.send(go)
             asked = time.monotonic()

@@ -277,6 +277,19 @@ def test_illegal_and_unasked_lines_forfeit(live: LiveServer) -> None:
     assert read_record(table.record).header("termination") == "illegal-move"
 
 
+def test_an_answer_before_its_go_forfeits(live: LiveServer) -> None:
+    table = live.table(players=2, rounds=1, seed=4)
+    eager = Client(live.port)
+    play_first(eager, table.seats[0].token, until=lambda line: line == "isready")
+    eager.send("readyok")
+    eager.send("bid 0")  # nothing asked it yet
+    other = in_thread(play_first, Client(live.port), table.seats[1].token)
+    assert eager.rest()[-1].startswith("error early-answer: sent 'bid 0' when nothing")
+    other.result(20)
+    live.wait_over(table)
+    assert read_record(table.record).header("termination") == "early-answer"
+
+
 def test_connection_cap(tmp_path: Path) -> None:
     with LiveServer(tmp_path, Limits(max_connections=3, auth_timeout=2.0)) as live:
         idle = [Client(live.port) for _ in range(3)]

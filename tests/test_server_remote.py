@@ -156,3 +156,23 @@ def test_a_cut_connection_resumes_where_the_bot_was(tmp_path: Path) -> None:
             proxy.close()
         assert table.faults == []
         assert read_record(table.record).header("termination") == "normal"
+
+
+def test_watch_tells_the_public_events_as_they_happen(tmp_path: Path) -> None:
+    with LiveServer(tmp_path) as live:
+        table = live.table(players=2, rounds=1, seed=7)
+        watcher = subprocess.Popen(
+            [str(XACTIKA), "connect", f"127.0.0.1:{live.port}", "--token",
+             table.observer_token, "--watch"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(
+                os.environ, NO_COLOR="1"))
+        runs = [in_thread(play_first, Client(live.port), s.token) for s in table.seats]
+        for run in runs:
+            run.result(20)
+        out, err = watcher.communicate(timeout=20)
+    assert watcher.returncode == 0, err
+    lines = out.splitlines()
+    assert lines[:3] == ["watching table=1", "xactika bid, 2 players, 1 round",
+                         "round 1: seat 0 deals"]
+    assert "seat 0 wins trick 8" in lines and lines[-1] == "the game is over"
+    assert not any("2112" in line for line in lines[:5])  # seat 0's hand, unplayed yet
