@@ -97,3 +97,57 @@ def test_a_whole_dix_game_at_60_columns(tmp_path: Path) -> None:
     assert "ten-tricks" in screen and "stock: " in screen
     assert "call" not in screen.split("help")[1].split("rules ten")[0].replace(
         "no calls", "")
+
+
+TMUX = __import__("shutil").which("tmux")
+
+
+@pytest.mark.skipif(TMUX is None, reason="needs tmux")
+@pytest.mark.parametrize(("columns", "args"), [
+    (60, ["--players", "7", "--seed", "5", "--rounds", "1"]),
+    (80, ["--players", "10", "--seed", "4", "--rounds", "1"]),
+    (60, ["--game", "dix", "--seed", "4"]),
+])
+def test_a_real_terminal_never_wraps_a_line(tmp_path: Path, columns: int,
+                                            args: list[str]) -> None:
+    """In tmux at the given width, play a whole game by hints; `capture-pane -J` joins the
+    lines the terminal had to wrap, so any joined line wider than the screen was cut."""
+    import subprocess
+    import time
+
+    assert TMUX is not None
+    sock = f"xactika-test-{os.getpid()}-{columns}"
+    tmux = [TMUX, "-L", sock]
+    env = f"env PATH={XACTIKA.parent}:/usr/bin:/bin XACTIKA_HISTORY= NO_COLOR=1 TERM=xterm"
+    subprocess.run([*tmux, "new-session", "-d", "-s", "t", "-x", str(columns), "-y", "50",
+                    f"sleep 0.5; {env} {XACTIKA} play {' '.join(args)}; sleep 30"], check=True)
+
+    def screen(joined: bool = False) -> str:
+        flags = ["-J"] if joined else []
+        return subprocess.run([*tmux, "capture-pane", "-p", *flags, "-t", "t", "-S", "-"],
+                              capture_output=True, text=True, check=True).stdout
+
+    try:
+        for _ in range(400):
+            text = screen()
+            last = text.rstrip().splitlines()[-1] if text.strip() else ""
+            if "final standings" in text and last.strip() == ">":
+                break
+            if not PROMPT.search(last):
+                time.sleep(0.2)
+                continue
+            subprocess.run([*tmux, "send-keys", "-t", "t", "hint", "Enter"], check=True)
+            for _ in range(50):
+                found = HINT.findall(screen())
+                if len(found) > 0 and screen().rstrip().endswith(">"):
+                    break
+                time.sleep(0.1)
+            move = HINT.findall(screen())[-1]
+            subprocess.run([*tmux, "send-keys", "-t", "t", move, "Enter"], check=True)
+            time.sleep(0.3)
+        joined = screen(joined=True)
+        assert "final standings" in joined
+        wide = [line for line in joined.splitlines() if len(line.rstrip()) > columns]
+        assert wide == []
+    finally:
+        subprocess.run([*tmux, "kill-server"], check=False)

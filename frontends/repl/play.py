@@ -273,6 +273,7 @@ class Shell:
 
     def write(self, text: str) -> None:
         if text:
+            self.session.width = self.columns()  # a resize since the text was laid out
             self.out.write(render.fit(text, self.session.width) + "\n")
             self.out.flush()
 
