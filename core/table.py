@@ -142,7 +142,7 @@ class TrickWon:
     trick: int
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, weakref_slot=False)
 class RoundScored:
     seq: int
     round: int
@@ -246,6 +246,7 @@ EMPTY = State(config=Config())
 _new_state = fast_constructor(State)
 _new_trick = fast_constructor(Trick)
 _new_dealt = fast_constructor(Dealt)
+_new_round_scored = fast_constructor(RoundScored)
 _new_bid_made = fast_constructor(BidMade)
 _new_led = fast_constructor(Led)
 _new_played = fast_constructor(Played)
@@ -567,7 +568,9 @@ def _(event: Dealt, state: State) -> State:
     n = config.players
     bidding = rules.has_bidding(config)
     leader = rules.first_leader(config, event.dealer)
-    hands = tuple(h if h is not None else () for h in event.hands)
+    hands = event.hands
+    if None in hands:  # a seat's own fold of a redacted deal
+        hands = tuple(h if h is not None else () for h in hands)
     return _new_state(
         config,  # config
         event.seq,  # seq
@@ -936,8 +939,8 @@ def _end_of_trick(state: State, events: list[Event], rules: TrickGame) -> tuple[
     bids = (
         tuple(b if b is not None else 0 for b in state.bids) if rules.has_bidding(config) else None
     )
-    state = _emit(state, events, RoundScored(state.seq + 1, state.round, bids, state.taken,
-                                             points, totals))
+    state = _emit(state, events, _new_round_scored(state.seq + 1, state.round, bids,
+                                                   state.taken, points, totals))
     if rules.game_over(state):
         over = GameOver(state.seq + 1, totals, rules.game_winners(state), *_reveal(config))
         state = _emit(state, events, over)

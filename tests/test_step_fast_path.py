@@ -18,10 +18,13 @@ from xactika.core import (
     Call,
     Card,
     Config,
+    Dealt,
     IllegalCommand,
     Led,
     Play,
     Played,
+    RoundScored,
+    SeatView,
     State,
     legal_actions,
     new_game,
@@ -44,7 +47,9 @@ def _play_until(state: State, stop: str) -> State:
     return state
 
 
-@pytest.mark.parametrize("cls", [State, Legal, Trick, BidMade, Led, Played, TrickWon])
+@pytest.mark.parametrize(
+    "cls", [State, Legal, Trick, Dealt, BidMade, Led, Played, TrickWon, RoundScored, SeatView]
+)
 def test_fast_constructor_builds_the_frozen_class(cls: type) -> None:
     names = [a.name for a in attrs.fields(cls)]
     values = [object() for _ in names]
