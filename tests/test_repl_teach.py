@@ -8,6 +8,8 @@ import re
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from xactika.core import Config, start
 from xactika.core.bots.agents import make_agent
@@ -347,3 +349,21 @@ def test_rules_and_help_keep_to_ascii_with_ascii() -> None:
         assert text.isascii(), line
     assert "balls o, cubes #, cones ^ and stars *" in " ".join(s.handle("rules cards").text.split())
     assert "balls ● (o)" in " ".join(session().handle("rules cards").text.split())
+
+
+WORD = st.tuples(st.text(alphabet="ab●★", min_size=1, max_size=14), st.booleans()).map(
+    lambda w: COLOR.bold(w[0]) if w[1] else w[0])
+LINE = st.tuples(st.integers(0, 6), st.lists(WORD, max_size=12),
+                 st.sampled_from([" ", "  ", "   "])).map(lambda t: " " * t[0] + t[2].join(t[1]))
+
+
+@given(st.lists(LINE, max_size=6), st.integers(12, 120))
+def test_fit_never_leaves_a_line_too_wide_and_loses_no_letter(lines: list[str], size: int
+                                                              ) -> None:
+    text = "\n".join(lines)
+    out = render.fit(text, size)
+    assert all(render.width(line) <= size for line in out.splitlines())
+    # the same letters in the same order: words are moved, not dropped or (short ones) cut
+    assert "".join(render.strip_ansi(out).split()) == "".join(render.strip_ansi(text).split())
+    if all(len(render.strip_ansi(w)) <= size - 8 for line in lines for w in line.split()):
+        assert render.strip_ansi(out).split() == render.strip_ansi(text).split()
