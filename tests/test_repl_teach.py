@@ -243,8 +243,8 @@ def test_round_end_says_who_made_their_bid() -> None:
     scored = RoundScored(9, 1, (2, 4, 0, 3), (2, 2, 0, 4), (2, -2, 0, -1), (2, -2, 0, -1))
     text = teach.round_end(Config(mode="bid", seed=1), scored, [], ["you", "a", "b", "c"])
     assert text.splitlines() == [
-        "made their bid: you (bid 2: +2), seat 2 (b) (bid 0: +0)",
-        "missed: seat 1 (a) (bid 4, took 2: -2), seat 3 (c) (bid 3, took 4: -1)",
+        "made their bid: you (bid 2: +2), seat 2 (bid 0: +0)",
+        "missed: seat 1 (bid 4, took 2: -2), seat 3 (bid 3, took 4: -1)",
     ]
     win = RoundScored(9, 1, None, (2, 2, 0, 4), (2, 2, 0, 4), (2, 2, 0, 4))
     assert teach.round_end(Config(mode="win", seed=1), win, [], ["you", "a", "b", "c"]) == ""

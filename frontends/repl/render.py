@@ -447,7 +447,7 @@ def score_table(scored: Sequence[RoundScored], names: Sequence[str], style: Styl
         sizes = [max(width(c[i]) for c in [*cells, totals, header])
                  for i in range(len(seats) + 1)]
         bar = sep.join(dash * w for w in sizes)
-        out = [col.join(pad(h, sizes[i]) for i, h in enumerate(header)), bar]
+        out = [col.join(pad(h, sizes[i]) for i, h in enumerate(header)).rstrip(), bar]
         for line in cells:
             out.append(col.join(pad(c, sizes[i], right=i > 0) for i, c in enumerate(line)))
         out.append(bar)

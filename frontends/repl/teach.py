@@ -302,6 +302,8 @@ def round_end(config: Config, scored: RoundScored, tricks: Sequence[Trick],
                 + f"\n{label[best]} {verb} the round ({why})")
     if scored.bids is None:
         return ""
+    # the seat numbers alone: the names are in the score table just below
+    label = [name if name == "you" else f"seat {s}" for s, name in enumerate(label)]
     made = [f"{label[s]} (bid {scored.bids[s]}: {scored.points[s]:+d})" for s in range(len(label))
             if scored.bids[s] == scored.tricks[s]]
     missed = [f"{label[s]} (bid {scored.bids[s]}, took {scored.tricks[s]}: "
