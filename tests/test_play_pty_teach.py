@@ -41,6 +41,19 @@ def play_by_hints(child: pexpect.spawn, until: str) -> None:
         child.expect(r"you (bid|play|lead) ")  # the move was made, not refused
 
 
+def leave_finished_game(child: pexpect.spawn, tmp_path: Path) -> str:
+    """At the end: the standings, Ctrl-D leaves cleanly; the whole screen, for checks."""
+    child.expect("final standings")
+    child.expect(">")
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    screen = (tmp_path / "screen.log").read_text(encoding="utf-8")
+    assert "Traceback" not in screen
+    return screen
+
+
 def test_the_tutorial_guides_round_one_at_60_columns(tmp_path: Path) -> None:
     child = spawn(["--tutorial", "--rounds", "1"], tmp_path)
     child.expect("guided first round")
@@ -57,14 +70,7 @@ def test_the_tutorial_guides_round_one_at_60_columns(tmp_path: Path) -> None:
     child.sendline("rules nonsense")
     child.expect("no rules topic 'nonsense'")
     play_by_hints(child, "that was the guided round")
-    child.expect("final standings")
-    child.expect(">")
-    child.sendcontrol("d")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
-    screen = (tmp_path / "screen.log").read_text(encoding="utf-8")
-    assert "Traceback" not in screen
+    screen = leave_finished_game(child, tmp_path)
     assert "tutorial: the call is" in screen or "tutorial: none of your cards" in screen
     assert re.search(r"wins: (the highest card|the only card|it ties)", screen)
     assert "made their bid" in screen or "missed:" in screen
@@ -83,14 +89,7 @@ def test_a_whole_dix_game_at_60_columns(tmp_path: Path) -> None:
     child.sendline("bid 2")
     child.expect("there is no bidding in Dix")
     play_by_hints(child, "the game is over")
-    child.expect("final standings")
-    child.expect(">")
-    child.sendcontrol("d")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
-    screen = (tmp_path / "screen.log").read_text(encoding="utf-8")
-    assert "Traceback" not in screen
+    screen = leave_finished_game(child, tmp_path)
     assert re.search(r"you draw [0-9TJQKA][SHDC] ", screen)
     assert "draws a card from the stock (face down)" in screen
     assert re.search(r"(you win|wins) the round \(", screen)
