@@ -12,11 +12,12 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
-from typing import IO
+from collections.abc import Sequence
 
+from xactika.protocol.files import bounded_lines, open_regular
 from xactika.protocol.jsonl import jsonl_to_text, text_to_jsonl
-from xactika.protocol.records import MAX_LINE, RecordError
+from xactika.protocol.records import RecordError
+from xactika.protocol.untrusted import escape
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,14 +35,6 @@ def build_parser() -> argparse.ArgumentParser:
 def detect(first: bytes) -> str:
     """A record's form from its first non-blank line: JSONL lines are JSON objects."""
     return "jsonl" if first.lstrip().startswith(b"{") else "text"
-
-
-def _lines(fh: IO[bytes]) -> Iterator[bytes]:
-    while True:
-        raw = fh.readline(MAX_LINE + 1)
-        if not raw:
-            return
-        yield raw
 
 
 def convert_lines(lines: Sequence[bytes], to: str) -> str:
@@ -64,16 +57,18 @@ def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.log == "-":
-            lines = list(_lines(sys.stdin.buffer))
+            lines = list(bounded_lines(sys.stdin.buffer))
         else:
-            with open(args.log, "rb") as fh:
-                lines = list(_lines(fh))
+            with open_regular(args.log) as fh:  # not a FIFO, not /dev/zero
+                lines = list(bounded_lines(fh))
         result = convert_lines(lines, args.to)
     except OSError as exc:
-        print(f"xactika convert: cannot read {args.log!r}: {exc.strerror}", file=sys.stderr)
+        print(f"xactika convert: cannot read {escape(args.log)!r}: {exc.strerror}",
+              file=sys.stderr)
         return 2
     except RecordError as exc:
-        print(f"xactika convert: {args.log}:{exc}".replace(":line ", ":", 1), file=sys.stderr)
+        print(f"xactika convert: {escape(args.log)}:{exc}".replace(":line ", ":", 1),
+              file=sys.stderr)
         return 2
     if args.output is None:
         sys.stdout.buffer.write(result.encode("utf-8"))

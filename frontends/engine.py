@@ -25,6 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="print only what this seat may know (default: everything)")
     ap.add_argument("--record", metavar="PATH", default=None,
                     help="write each game's log to PATH as it goes (flushed per event)")
+    ap.add_argument("--files", metavar="DIR", default=None,
+                    help="let the load and record commands name files inside DIR, and "
+                    "nowhere else (default: they are refused)")
     ap.add_argument("--fsync", action="store_true",
                     help="with --record: force every line to disk, not just to the OS")
     ap.add_argument("--key", metavar="FILE", default=None,
@@ -38,6 +41,7 @@ def main(argv: Sequence[str]) -> int:
     record: str | None = None
     fsync = False
     key: str | None = None
+    files: str | None = None
     if argv:  # argparse (and gettext) only when there is something to parse
         args = build_parser().parse_args(argv)
         if args.seat is not None and args.seat < 0:
@@ -45,6 +49,7 @@ def main(argv: Sequence[str]) -> int:
                   file=sys.stderr)
             return 2
         seat, record, fsync, key = args.seat, args.record, args.fsync, args.key
+        files = args.files
     from xactika.protocol.session import Session
     from xactika.protocol.signing import KeyFileError, load_signer, signer_for
     from xactika.protocol.stdio import serve
@@ -55,7 +60,12 @@ def main(argv: Sequence[str]) -> int:
         except KeyFileError as exc:
             print(f"xactika engine: --key: {exc}", file=sys.stderr)
             return 2
-    session = Session(seat=seat, record=record, fsync=fsync, signer=lambda: signer_for(key))
+    try:
+        session = Session(seat=seat, record=record, fsync=fsync,
+                          signer=lambda: signer_for(key), files=files)
+    except OSError as exc:
+        print(f"xactika engine: --files: {exc.strerror}", file=sys.stderr)
+        return 2
     return serve(session, sys.stdin.buffer, sys.stdout.buffer)
 
 

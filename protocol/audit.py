@@ -13,10 +13,9 @@ says how many events were left unjudged.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Collection, Iterable, Iterator
-from typing import IO, Any
+from typing import Any
 
 import attrs
 
@@ -32,7 +31,8 @@ from xactika.core.table import (
     TrickGame,
     game_rules,
 )
-from xactika.protocol.records import MAX_LINE, RecordError, parse_header
+from xactika.protocol.files import RecordTooLarge, bounded_lines, open_regular
+from xactika.protocol.records import BLANKS, MAX_LINE, RecordError, parse_header
 from xactika.protocol.signing import (
     ID_HEADER,
     SIG_WORD,
@@ -45,6 +45,7 @@ from xactika.protocol.signing import (
 )
 from xactika.protocol.tamper import Chain, commitment_problem, is_hash, split_hash
 from xactika.protocol.text import event_kind, parse_event
+from xactika.protocol.untrusted import escape
 
 MAX_PROBLEMS = 50  # per log; a log this broken has said all it can
 
@@ -155,22 +156,8 @@ def _decode(raw: str | bytes, lineno: int) -> str:
         ) from None
 
 
-def bounded_lines(fh: IO[bytes]) -> Iterator[bytes]:
-    """Lines of a binary stream, never holding more than one bounded line in memory."""
-    while True:
-        raw = fh.readline(MAX_LINE + 1)
-        if not raw:
-            return
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            yield raw  # too long: _decode says so, and the audit of this log stops
-            return
-        yield raw
-
-
 # --------------------------------------------------------------------------- the audit
 
-
-BLANKS = " \t\r\n"
 
 HEADER_FIELDS = ("game", "mode", "players", "rounds", "dealer", "seed", "target", "nonce",
                  "commit")
@@ -223,7 +210,7 @@ def audit_lines(lines: Iterable[str | bytes], name: str, *, strict: bool = False
     report = LogReport(name)
     try:
         _audit(lines, report, strict, trusted)
-    except Unreadable as exc:
+    except (Unreadable, RecordTooLarge) as exc:
         report.status = UNREADABLE
         report.problems.insert(0, Problem(exc.line, exc.reason))
     return report
@@ -235,16 +222,12 @@ def audit_file(path: str, *, strict: bool = False, trusted: Trusted = ()) -> Log
         return audit_lines(bounded_lines(sys.stdin.buffer), "-", strict=strict,
                            trusted=trusted)
     try:
-        fh = open(path, "rb")
+        fh = open_regular(path)  # a FIFO would hang the audit, a device never end
     except OSError as exc:
         report = LogReport(path, status=UNREADABLE)
-        report.problems.append(Problem(0, f"cannot read {path!r}: {exc.strerror}"))
+        report.problems.append(Problem(0, f"cannot read {escape(path)!r}: {exc.strerror}"))
         return report
     with fh:
-        if os.path.isdir(path):
-            report = LogReport(path, status=UNREADABLE)
-            report.problems.append(Problem(0, "is a directory, not a record"))
-            return report
         return audit_lines(bounded_lines(fh), path, strict=strict, trusted=trusted)
 
 

@@ -10,6 +10,7 @@ text -> JSONL -> text gives back the same bytes.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
@@ -22,6 +23,9 @@ from xactika.core.errors import XactikaError
 from xactika.core.table import Config, Event, GameStarted, PresetDeal, TrickGame, game_rules
 from xactika.protocol import text as T
 from xactika.protocol.records import (
+    MAX_HEADERS,
+    MAX_LINE,
+    MAX_RECORD_LINES,
     Record,
     RecordError,
     format_header,
@@ -249,17 +253,29 @@ def iter_jsonl(
     With ``with_chain`` an event comes as ``(event, hash or None)``.
     """
     game: str | None = None
+    headers = items = 0
     for lineno, raw in enumerate(lines, 1):
+        if len(raw) > MAX_LINE:
+            raise RecordError(f"line {lineno}: line is longer than {MAX_LINE} bytes")
         text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
         if not text.strip():
             continue
+        items += 1
+        if items > MAX_RECORD_LINES:
+            raise RecordError(f"line {lineno}: a record holds at most {MAX_RECORD_LINES} "
+                              "lines")
         try:
+            if _too_deep(text):  # json.loads would recurse until RecursionError
+                raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels")
             obj = json.loads(text)
             if not isinstance(obj, dict) or TAG not in obj:
                 raise ValueError(f"expected an object with a {TAG!r} key")
             if obj[TAG] == "header":
                 key, value = str(obj["key"]), str(obj["value"])
                 format_header(key, value)
+                headers += 1
+                if headers > MAX_HEADERS:
+                    raise ValueError(f"a record holds at most {MAX_HEADERS} header lines")
                 yield lineno, "header", (key, value)
                 continue
             if obj[TAG] == SIG_WORD:
@@ -275,6 +291,23 @@ def iter_jsonl(
             yield lineno, "event", (event, chain) if with_chain else event
         except (ValueError, KeyError, TypeError, XactikaError, cattrs.BaseValidationError) as exc:
             raise RecordError(f"line {lineno}: {_message(exc)}") from None
+
+
+MAX_DEPTH = 16  # a record's objects nest 6 deep (an event, its config, deals, hands)
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether brackets outside strings nest deeper than MAX_DEPTH."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    for bracket in _BRACKET.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > MAX_DEPTH:
+            return True
+    return False
 
 
 def _message(exc: BaseException) -> str:

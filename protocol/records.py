@@ -20,12 +20,22 @@ from xactika.core.errors import XactikaError
 from xactika.core.table import Event, GameOver, GameStarted, TrickGame, game_rules
 from xactika.protocol.tamper import Chain
 from xactika.protocol.text import format_event, parse_event
+from xactika.protocol.untrusted import escape, is_safe
 
 if TYPE_CHECKING:
     from xactika.protocol.signing import Signer
 
 RECORD_VERSION = "1"
 MAX_LINE = 65536  # bytes; a preset-deal game-started line for 10 players is ~30 KB
+# Every reader stops at these, and the engine refuses what would go over them, so what
+# it writes it can read back (spec/RECORDS.md). No event line but game-started exceeds
+# about 1 KB, so MAX_RECORD_LINES lines stay well under MAX_RECORD_BYTES.
+MAX_RECORD_LINES = 100_000  # header, event and sig lines; blank and comment lines cost bytes
+MAX_RECORD_BYTES = 128 * 1024 * 1024
+MAX_HEADERS = 256  # header lines in one record
+MAX_HEADER_BYTES = 1024 * 1024  # their keys and values together
+_BLANK_RUN = re.compile(r"[ \t]+")
+BLANKS = " \t\r\n"  # the only characters a line may be padded with; str.strip() eats more
 HEADER_KEY = re.compile(r"^[a-z][a-z0-9_.-]*$")
 STANDARD_KEYS = ("record", "game", "mode", "players", "seats", "seed", "deal", "date")
 
@@ -70,9 +80,10 @@ def check_header(key: str, value: str) -> None:
         )
     if not isinstance(value, str):
         raise ValueError(f"header {key}: value must be text, not {type(value).__name__}")
-    if value != value.strip() or any(ch in value for ch in "\r\n\x00"):
+    if value != value.strip(BLANKS) or not printable(value):
         raise ValueError(
-            f"header {key}: value must be one line without leading or trailing spaces"
+            f"header {key}: value must be one line of printable text (no control or line "
+            "separator characters) without leading or trailing spaces"
         )
 
 
@@ -120,19 +131,40 @@ def _sig_line(signer: Signer, items: Sequence[tuple[str, str]], events: int,
 
 def parse_header(line: str) -> tuple[str, str]:
     """``header KEY VALUE`` -> (key, value); the value is the rest of the line."""
-    parts = line.strip().split(None, 2)
+    parts = split_blanks(line, 2)
     if not parts or parts[0] != "header":
         raise RecordError("expected a header line: header KEY VALUE")
     if len(parts) < 2:
         raise RecordError("header line lacks its key: expected header KEY VALUE")
     key = parts[1]
-    value = parts[2].strip() if len(parts) > 2 else ""
+    value = parts[2].strip(BLANKS) if len(parts) > 2 else ""
     if not HEADER_KEY.match(key):
         raise RecordError(
-            f"bad header key {key!r}: expected a lower-case letter, then letters, digits, "
-            "'_', '.' or '-'"
+            f"bad header key {escape(key, 40)!r}: expected a lower-case letter, then letters, "
+            "digits, '_', '.' or '-'"
+        )
+    if not printable(value):
+        raise RecordError(
+            f"header {key}: the value holds a control or line separator character "
+            f"({escape(value, 60)}): header values are printable text on one line"
         )
     return key, value
+
+
+def printable(text: str) -> bool:
+    """:func:`is_safe`, with a fast path for printable ASCII (most text, all of ours)."""
+    return (text.isascii() and text.isprintable()) or is_safe(text)
+
+
+def split_blanks(text: str, maxsplit: int = 0) -> list[str]:
+    """Words separated by runs of ASCII spaces and tabs only, as the protocol defines them.
+
+    ``str.split()`` would also split on NBSP, U+3000, U+2028 and control characters,
+    letting such characters pass unseen as separators. Like ``re.split``, a ``maxsplit``
+    keeps the rest of the line, inner blanks included, as the last word.
+    """
+    text = text.strip(BLANKS)
+    return _BLANK_RUN.split(text, maxsplit) if text else []
 
 
 def _decode(raw: str | bytes, lineno: int) -> str:
@@ -161,11 +193,16 @@ def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, 
     game: TrickGame | None = None
     seen_event = False
     seen_sig = False
+    headers = header_bytes = items = 0
     for lineno, raw in enumerate(lines, 1):
-        text = _decode(raw, lineno).strip()
+        text = _decode(raw, lineno).strip(BLANKS)
         if not text or text.startswith("#"):
             continue
-        word = text.split(None, 1)[0]
+        items += 1
+        if items > MAX_RECORD_LINES:
+            raise RecordError(f"line {lineno}: a record holds at most {MAX_RECORD_LINES} "
+                              "header and event lines")
+        word = split_blanks(text, 1)[0]
         if seen_sig:
             raise RecordError(f"line {lineno}: nothing may follow the record's sig line")
         if word == "sig":
@@ -178,13 +215,19 @@ def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, 
             if seen_event:
                 raise RecordError(f"line {lineno}: header after the first event")
             try:
-                yield lineno, "header", parse_header(text)
+                key, value = parse_header(text)
             except RecordError as exc:
                 raise RecordError(f"line {lineno}: {exc}") from None
+            headers += 1
+            header_bytes += len(key) + len(value)
+            if headers > MAX_HEADERS or header_bytes > MAX_HEADER_BYTES:
+                raise RecordError(f"line {lineno}: a record holds at most {MAX_HEADERS} "
+                                  f"header lines of {MAX_HEADER_BYTES} bytes in all")
+            yield lineno, "header", (key, value)
             continue
         if word != "event":
             raise RecordError(
-                f"line {lineno}: expected a header or event line, not {_clip(word)!r}"
+                f"line {lineno}: expected a header or event line, not {escape(word, 40)!r}"
             )
         try:
             event = parse_event(text, game)
@@ -203,10 +246,6 @@ def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, 
         yield lineno, "event", event
 
 
-def _clip(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else text[:width] + "..."
-
-
 def read_record(source: str | os.PathLike[str] | TextIO) -> Record:
     """Read a whole record from a path (str or PathLike) or an open text stream."""
     headers: list[tuple[str, str]] = []
@@ -218,9 +257,11 @@ def read_record(source: str | os.PathLike[str] | TextIO) -> Record:
             {"header": headers, "event": events, "sig": sig}[kind].append(value)
 
     if isinstance(source, str | os.PathLike):
+        from xactika.protocol.files import bounded_lines, open_regular
+
         try:
-            with open(source, "rb") as fh:
-                collect(fh)
+            with open_regular(source) as fh:
+                collect(bounded_lines(fh))
         except OSError as exc:
             name = os.fspath(source)
             raise RecordError(f"line 0: cannot read {name!r}: {exc.strerror}") from None
@@ -237,10 +278,17 @@ class RecordWriter:
     Headers are written at once. With ``fsync`` each line also reaches the disk, which
     survives power loss as well as ``kill -9``. With a ``signer`` the record ends in its
     ``sig`` line as soon as game-over is written (or when it is closed before that).
+
+    A file already at ``path`` is never truncated in place: the headers and ``events``
+    (the game so far) go to a temporary file beside it, which is forced to disk and then
+    renamed over it, and the folder is forced too; a crash at any moment leaves either
+    the old record or the whole new one. With ``dir_fd``, ``path`` is a name in that
+    folder (see protocol/files.py).
     """
 
-    def __init__(self, path: str | os.PathLike[str], headers: Headers, *,
-                 fsync: bool = False, sign: bool = True, signer: Signer | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str], headers: Headers,
+                 events: Iterable[Event] = (), *, fsync: bool = False, sign: bool = True,
+                 signer: Signer | None = None, dir_fd: int | None = None) -> None:
         items = _header_items(headers)
         if signer is not None:
             from xactika.protocol.signing import signed_headers
@@ -252,19 +300,63 @@ class RecordWriter:
         self._items = items
         self._events = 0
         self._game: TrickGame | None = None
-        self._fh: IO[str] | None = open(self.path, "w", encoding="utf-8", newline="\n")
         self._chain = Chain() if sign or signer is not None else None  # spec/TAMPER.md
-        for key, value in items:
-            self._line(format_header(key, value))
-            if self._chain is not None:
-                self._chain.header(format_header(key, value))
+        folder, name = (None, self.path) if dir_fd is not None else os.path.split(self.path)
+        self._dir = dir_fd if dir_fd is not None else os.open(
+            folder or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        self._own_dir = dir_fd is None
+        self._name = name
+        self._tmp: str | None = f".{name}.{os.urandom(6).hex()}.tmp"
+        fd = os.open(self._tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
+                     0o600, dir_fd=self._dir)
+        self._fh: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        try:
+            for key, value in items:
+                self._line(format_header(key, value))
+                if self._chain is not None:
+                    self._chain.header(format_header(key, value))
+            for event in events:
+                self.write(event)
+            self._publish()
+        except BaseException:
+            self._abandon()
+            raise
+
+    def _publish(self) -> None:
+        """Move the finished temporary file over the record's name, durably."""
+        if self._tmp is None:
+            return
+        if self._fh is not None:
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+        os.replace(self._tmp, self._name, src_dir_fd=self._dir, dst_dir_fd=self._dir)
+        self._tmp = None
+        os.fsync(self._dir)
+        self._release_dir()
+
+    def _release_dir(self) -> None:
+        if self._own_dir:
+            self._own_dir = False
+            os.close(self._dir)
+
+    def _abandon(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        if self._tmp is not None:
+            try:
+                os.unlink(self._tmp, dir_fd=self._dir)
+            except OSError:
+                pass
+            self._tmp = None
+        self._release_dir()
 
     def _line(self, line: str) -> None:
         if self._fh is None:
             raise ValueError("the record is closed")
         self._fh.write(line + "\n")
         self._fh.flush()
-        if self.fsync:
+        if self.fsync and self._tmp is None:  # while staging, _publish forces it once
             os.fsync(self._fh.fileno())
 
     def write(self, event: Event) -> None:
@@ -290,6 +382,7 @@ class RecordWriter:
             self._seal()
             return
         if self._fh is not None:
+            self._publish()  # sealed before the game so far was all written
             self._fh.close()
             self._fh = None
 

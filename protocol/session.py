@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from xactika.core import __version__
-from xactika.core.check import LogCheck
+from xactika.core.check import LogCheck, command_of
 from xactika.core.errors import (
     ConfigError,
     IllegalCommand,
@@ -40,18 +40,26 @@ from xactika.core.table import (
     step,
 )
 from xactika.core.views import visible
+from xactika.protocol.files import Folder, PathRefused, bounded_lines
 from xactika.protocol.records import (
+    BLANKS,
+    MAX_HEADER_BYTES,
+    MAX_HEADERS,
     MAX_LINE,
+    MAX_RECORD_LINES,
     RECORD_VERSION,
     RecordError,
     RecordWriter,
+    check_header,
     format_record,
     iter_record_lines,
     parse_header,
+    split_blanks,
 )
 from xactika.protocol.signing import Signer
 from xactika.protocol.tamper import commit_config, commitment_problem, new_nonce
 from xactika.protocol.text import config_from_pairs, format_event, parse_event, split_pairs
+from xactika.protocol.untrusted import escape, is_safe
 
 PROTOCOL_VERSION = 1
 ENGINE_NAME = "xactika"
@@ -164,8 +172,24 @@ class Game:
 
 
 def _clean(text: str) -> str:
-    """One line, whatever an exception's message held."""
-    return " ".join(text.split())
+    """One safe line of bounded length, whatever an exception's message held."""
+    text = " ".join(text.split())
+    return escape(text, 2000) if len(text) > 2000 or not is_safe(text) else text
+
+
+def _safe(lines: list[str]) -> list[str]:
+    """Every line the engine writes is one printable line: nothing can forge framing."""
+    for i, line in enumerate(lines):
+        if not (line.isascii() and line.isprintable()) and not is_safe(line):
+            lines[i] = escape(line)
+    return lines
+
+
+# room the engine keeps in a record for the headers it adds itself (record, game, mode,
+# players, seed, date, and the signature's), so a record it writes reads back
+_OWN_HEADERS = 16
+_HEADER_LINE = len("header  ")
+_CHAIN_TOKEN = len(" h=") + 64  # the hash-chain token a record line ends in
 
 
 def _utc_now() -> str:
@@ -218,8 +242,12 @@ class Session:
         nonces: Callable[[], str] | None = None,
         fsync: bool = False,
         signer: Signer | Callable[[], Signer] | None = None,
+        files: str | os.PathLike[str] | None = None,
     ) -> None:
         self.seat = seat
+        # the only folder ``load`` and ``record`` may name files in; None: they are off
+        self.files = Folder(files) if files is not None else None
+        self.record_confined = False  # record_path came from the protocol, not the operator
         self.fsync = fsync
         self._signer = signer  # signs every record written (spec/TAMPER.md section 6)
         self.game = Game()
@@ -259,13 +287,12 @@ class Session:
             text = self._decode(line)
         except ProtocolError as exc:
             return [f"error {exc.code} {_clean(str(exc))}"]
-        text = text.strip()
+        # blank means ASCII blanks only: a line of NBSP or U+3000 is a command, answered
+        text = text.strip(BLANKS)
         if not text or text.startswith("#"):
             return []
-        word, _, rest = text.partition(" ")
-        if "\t" in word:
-            word, _, more = word.partition("\t")
-            rest = more + " " + rest
+        word, *more = split_blanks(text, 1)
+        rest = more[0] if more else ""
         handler = self._handlers.get(word)
         try:
             if handler is None:
@@ -273,7 +300,7 @@ class Session:
                     "unknown",
                     f"unknown command {_clip(word)!r}: send 'commands' for the list",
                 )
-            return handler(rest.split(), rest.strip())
+            return _safe(handler(split_blanks(rest), rest))
         except XactikaError as exc:
             return [f"error {exc.code} {_clean(str(exc)) or exc.code}"]
         except Exception as exc:  # a bug must not kill the session or lose the game
@@ -348,6 +375,7 @@ class Session:
     def _commit(self, game: Game, new: Sequence[Event], *, fresh: bool) -> list[str]:
         """Make ``game`` current; print ``new`` events and the turn line; record them."""
         out: list[str] = []
+        self._check_size(game, fresh)
         if fresh:
             players = game.state.config.players
             if self.seat is not None and self.seat >= players:
@@ -374,6 +402,23 @@ class Session:
             out.insert(len(new), self._turn_line())
         return out
 
+    def _check_size(self, game: Game, fresh: bool) -> None:
+        """Refuse a game whose record the engine's own readers would refuse."""
+        if len(game.log) + len(game.headers) + _OWN_HEADERS > MAX_RECORD_LINES:
+            raise ProtocolError("limit", f"the game's record would pass {MAX_RECORD_LINES} "
+                                "lines, more than a record may hold")
+        if fresh and game.log:
+            first = format_event(game.log[0], None)
+            if len(first.encode("utf-8")) + _CHAIN_TOKEN > MAX_LINE:
+                raise ProtocolError("toolong", f"the game-started line would be longer than "
+                                    f"{MAX_LINE} bytes in a record: use fewer preset deals")
+
+    def _folder(self) -> Folder:
+        if self.files is None:
+            raise ProtocolError("path", "load and record are off: this engine was started "
+                                "without --files DIR, the one folder they may use")
+        return self.files
+
     def _writer_for_next(self, game: Game) -> RecordWriter | None:
         if self.record_path is None:
             return None
@@ -387,14 +432,20 @@ class Session:
         return writer
 
     def _start_writer(self, path: str, game: Game) -> RecordWriter:
+        """A writer with the game so far; an existing file is replaced whole, never cut."""
+        signer = self._record_signer()
         try:
-            writer = RecordWriter(path, game.headers, fsync=self.fsync,
-                                  signer=self._record_signer())
-            for event in game.log:
-                writer.write(event)
+            if not self.record_confined:  # the operator's own --record path
+                return RecordWriter(path, game.headers, game.log, fsync=self.fsync,
+                                    signer=signer)
+            with self._folder().place(path) as (folder, name):
+                return RecordWriter(name, game.headers, game.log, fsync=self.fsync,
+                                    signer=signer, dir_fd=folder)
+        except PathRefused as exc:
+            raise ProtocolError("path", f"record {escape(path, 80)!r}: {exc.strerror}") from None
         except OSError as exc:
-            raise XactikaError(f"cannot write the record {str(path)!r}: {exc.strerror}") from None
-        return writer
+            raise XactikaError(
+                f"cannot write the record {escape(path, 80)!r}: {exc.strerror}") from None
 
     def _record_signer(self) -> Signer | None:
         """The signing key, made or read on first use (the engine's start stays fast)."""
@@ -496,12 +547,35 @@ class Session:
         return self._commit(game, events, fresh=False)
 
     def _redact(self, exc: XactikaError, seat: int | None) -> XactikaError:
-        """Errors about another seat's cards would show its hand in a seat's view."""
-        if self.seat is None or seat == self.seat or exc.code not in ("card", "follow", "event"):
+        """In a seat's view, every refused move of another seat gets one and the same error.
+
+        Which check failed (not its turn, not in its hand, the wrong call, must follow)
+        would tell whether a card is in a hidden hand: probing every card with a wrong
+        call rebuilt the hand in 81 tries.
+        """
+        if self.seat is None or seat == self.seat:
             return exc
         return IllegalCommand(
             f"seat {seat} may not do that now (the reason is hidden in seat {self.seat}'s view)"
         )
+
+    def _as_seen(self, check: LogCheck, event: Event) -> Event:
+        """In a seat's view, judge an event where the rules owe one on what the seat sees.
+
+        The owed event may hold hidden cards (the next deal, the other player's draw): an
+        answer that depended on them, or a message that named them, would be an oracle.
+        A derived event that matches the owed one as the seat sees it stands for it.
+        """
+        if self.seat is None or not check.pending or event.seq != check.state.seq + 1:
+            return event
+        expected = check.pending[0]
+        seen = visible(expected, self.seat)
+        if command_of(event) is None and visible(event, self.seat) == seen:
+            return expected
+        rules = self.state.rules
+        said, owed = (format_event(visible(e, self.seat), rules).split(" ", 2)[2]
+                      for e in (event, expected))
+        raise InvalidEvent(f"{said} does not match the rules: expected {owed}")
 
     def _cmd_event(self, args: list[str], rest: str) -> list[str]:
         event = parse_event("event " + rest, self.rules)
@@ -512,9 +586,10 @@ class Session:
             game = Game(state, EventLog(new), check, self._headers_for(event.config))
             return [*self._commit(game, new, fresh=True), "ok event"]
         self._need_game()
+        check = self.game.check or LogCheck(self.state)
         try:
-            check, state, new = advance(self.game.check or LogCheck(self.state), self.state,
-                                        event)
+            event = self._as_seen(check, event)
+            check, state, new = advance(check, self.state, event)
         except InvalidEvent as exc:
             raise self._redact(exc, getattr(event, "seat", None)) from None
         game = Game(state, self.game.log.extend(new), check if check.pending else None,
@@ -524,9 +599,16 @@ class Session:
     def _cmd_header(self, args: list[str], rest: str) -> list[str]:
         try:
             key, value = parse_header("header " + rest)
-        except RecordError as exc:
+            check_header(key, value)
+        except (RecordError, ValueError) as exc:
             raise ProtocolError("usage", str(exc)) from None
-        self.pending_headers = (*self.pending_headers, (key, value))
+        pending = (*self.pending_headers, (key, value))
+        if len(pending) > MAX_HEADERS - _OWN_HEADERS or sum(
+                len(k) + len(v) + _HEADER_LINE for k, v in pending) > MAX_HEADER_BYTES // 2:
+            raise ProtocolError("limit", f"too many headers for the next game: at most "
+                                f"{MAX_HEADERS - _OWN_HEADERS} lines and "
+                                f"{MAX_HEADER_BYTES // 2} bytes")
+        self.pending_headers = pending
         return ["ok header"]
 
     def _cmd_turn(self, args: list[str], rest: str) -> list[str]:
@@ -598,8 +680,22 @@ class Session:
             self.record_path = None
             return ["ok record"]
         path = rest
+        try:
+            with self._folder().place(path):  # refused now, not at the next game
+                pass
+        except PathRefused as exc:
+            raise ProtocolError("path", f"record {escape(path, 80)!r}: {exc.strerror}") from None
+        except OSError as exc:
+            raise XactikaError(
+                f"cannot write the record {escape(path, 80)!r}: {exc.strerror}") from None
+        was = self.record_confined
+        self.record_confined = True
         if self.state.phase != "new":
-            writer = self._start_writer(path, self.game)  # raises before anything changes
+            try:
+                writer = self._start_writer(path, self.game)  # raises before any change
+            except XactikaError:
+                self.record_confined = was
+                raise
             if self.writer is not None:
                 self.writer.close()
             self.writer = writer
@@ -616,9 +712,10 @@ class Session:
         check = LogCheck()
         log: list[Event] = []
         state = EMPTY
+        shown = escape(rest, 80)
         try:
-            with open(rest, "rb") as fh:
-                for lineno, kind, value in iter_record_lines(fh):
+            with self._folder().open_read(rest) as fh:
+                for lineno, kind, value in iter_record_lines(bounded_lines(fh)):
                     if kind == "header":
                         headers.append(value)
                         continue
@@ -629,11 +726,13 @@ class Session:
                     except XactikaError as exc:
                         raise RecordError(f"line {lineno}: {exc}") from None
                     log += new
+        except PathRefused as exc:
+            raise ProtocolError("path", f"load {shown!r}: {exc.strerror}") from None
         except OSError as exc:
-            raise RecordError(f"cannot read {rest!r}: {exc.strerror}") from None
+            raise RecordError(f"cannot read {shown!r}: {exc.strerror}") from None
         except RecordError as exc:
-            raise RecordError(f"{rest}: {exc}") from None
+            raise RecordError(f"{shown}: {exc}") from None
         if not log:
-            raise RecordError(f"{rest}: no events: a record needs at least game-started")
+            raise RecordError(f"{shown}: no events: a record needs at least game-started")
         game = Game(state, EventLog(log), check, tuple(headers))
         return [*self._commit(game, log, fresh=True), "ok load"]

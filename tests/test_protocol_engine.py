@@ -149,8 +149,8 @@ def test_kill_9_loses_nothing_and_load_continues(tmp_path: Path) -> None:
         before.feed(line)
     assert saved.events == before.log
 
-    second = Engine()
-    assert second.send(f"load {path}")[-1] == "ok load"
+    second = Engine("--files", str(tmp_path))
+    assert second.send("load live.log")[-1] == "ok load"
     for line in moves[half:]:
         assert second.send(line)[-1].startswith("ok ")
     shown = second.send("show")
@@ -186,8 +186,8 @@ def test_kill_9_mid_stream_leaves_a_loadable_prefix(tmp_path: Path) -> None:
     saved = read_record(path)
     assert 2 <= len(saved.events) <= len(reference.log)
     assert saved.events == reference.log[: len(saved.events)]
-    resumed = Session()
-    assert resumed.feed(f"load {path}")[-1] == "ok load"
+    resumed = Session(files=tmp_path)
+    assert resumed.feed("load busy.log")[-1] == "ok load"
     assert resumed.log == reference.log[: len(resumed.log)]
 
 

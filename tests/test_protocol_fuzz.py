@@ -15,9 +15,14 @@ from xactika.core import Bid, game_rules, legal_actions, replay, step
 from xactika.protocol.records import MAX_LINE
 from xactika.protocol.session import FINAL_WORDS, USAGE, Session
 from xactika.protocol.text import format_event
+from xactika.protocol.untrusted import is_safe
 
 WORDS = [*USAGE, "BID", "Play", "go", "event", "ok", "error", "readyok", "x"]
+# what str.splitlines() or str.split() treats as a break or a blank, and other controls
+NASTY = "\u2028\u2029\x85\x1c\x1d\x1e\x1f\x0b\x0c\x00\x1b\x7f\x9b\xa0\u3000\u200e\ufeff"
+NASTY_TEXT = st.text(alphabet=st.sampled_from([*NASTY, "a", "k", " ", "\t"]), max_size=10)
 TOKENS = st.one_of(
+    NASTY_TEXT,
     st.integers(-3, 12).map(str),
     st.sampled_from(["1323", "3333", "1111", "9999", "2st", "1ba", "3co", "2stars", "AS",
                      "JK", "-", "?", "=", "seat=1", "bid=2", "players=3", "seed=4",
@@ -52,10 +57,13 @@ class SessionMachine(RuleBasedStateMachine):
         before = (s.game, s.pending_headers, s.seat)
         out = s.feed(line)
         text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
-        stripped = text.strip()
+        stripped = text.strip(" \t\r\n")  # blank means ASCII blanks only
         if (not stripped or stripped.startswith("#")) and "\n" not in stripped \
                 and "\r" not in stripped and len(line) <= MAX_LINE:
             assert out == [] or out[-1].startswith("error "), out
+        else:
+            assert out, f"no answer to {line!r}"  # every command gets its final line
+        assert all(is_safe(o) and len(o.encode()) <= MAX_LINE for o in out), out
         if out:
             finals = [o for o in out if o.split(" ", 1)[0] in FINAL_WORDS]
             assert finals == [out[-1]], out
@@ -95,6 +103,12 @@ class SessionMachine(RuleBasedStateMachine):
         if word in ("quit", "load", "record"):
             word = "turn"  # files and exits are tested elsewhere
         self.feed(" ".join([word, *tokens]))
+
+    @rule(key=st.sampled_from(["seats", "event", "k"]), value=NASTY_TEXT)
+    def nasty_header(self, key: str, value: str) -> None:
+        out = self.feed(f"header {key} {value}")
+        if out == ["ok header"]:  # accepted only when every character is printable
+            assert is_safe(value.strip(" \t"))
 
     @rule(raw=st.binary(max_size=40))
     def garbage(self, raw: bytes) -> None:

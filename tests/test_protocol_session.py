@@ -129,7 +129,7 @@ def test_errors_name_the_problem_and_change_nothing() -> None:
         ("event 4 bid seat=1 bid=1", "event"),
         ("event 3 trick-won seat=1 trick=1", "event"),
         ("event x", "parse"),
-        ("load /no/such/file.log", "record"),
+        ("load /no/such/file.log", "path"),
         ("header Bad x", "usage"),
         ("record", "usage"),
         ("play 1 1111 2st extra", "usage"),
@@ -228,8 +228,8 @@ def test_load_continues_and_record_writes_as_it_goes(tmp_path: Path) -> None:
     assert on_disk.events == s.log
     assert "\n".join(ok(s, "log")) + "\n" == path.read_text()  # log = the file
     assert ("seats", "ann,bob,cy") in on_disk.headers
-    t = session()
-    out = ok(t, f"load {path}")
+    t = session(files=tmp_path)
+    out = ok(t, "load game.log")
     assert out[-1] == s.feed("turn")[0]
     assert t.state == s.state and t.log == s.log
     play_through(s, 99)
@@ -247,29 +247,29 @@ def test_load_recomputes_derived_events_lost_in_a_crash(tmp_path: Path) -> None:
     cut = next(i for i, e in enumerate(events) if type(e).__name__ == "TrickWon")
     path = tmp_path / "cut.log"
     path.write_text(format_record({}, events[:cut], sign=False))
-    s = session()
-    ok(s, f"load {path}")
+    s = session(files=tmp_path)
+    ok(s, "load cut.log")
     assert s.log == tuple(events[: cut + 1])
 
 
 def test_bad_load_keeps_the_game(tmp_path: Path) -> None:
-    s = session()
+    s = session(files=tmp_path)
     ok(s, "newgame players=2 rounds=1 seed=2")
     bad = tmp_path / "bad.log"
     bad.write_text("header game xactika\nevent 1 game-started game=xactika mode=bid "
                    "players=2 rounds=1 dealer=0 seed=2\nevent 2 bid seat=0 bid=1\n")
-    msg = error(s, f"load {bad}", "record")
+    msg = error(s, "load bad.log", "record")
     assert "line 3:" in msg
 
 
 def test_record_command_writes_the_game_so_far(tmp_path: Path) -> None:
-    s = session()
+    s = session(files=tmp_path)
     ok(s, "newgame players=2 rounds=1 seed=2")
     ok(s, "bid 1 2")
-    ok(s, f"record {tmp_path / 'late.log'}")
+    ok(s, "record late.log")
     ok(s, "bid 0 3")
     assert read_record(tmp_path / "late.log").events == s.log
-    error(s, f"record {tmp_path / 'no' / 'such' / 'dir.log'}", "error")
+    error(s, "record no/such/dir.log", "error")
     ok(s, "record off")
     ok(s, "play 1 " + str(s.state.hands[1][0]) + " "
        + str(s.state.hands[1][0].calls[0]))
