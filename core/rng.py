@@ -8,6 +8,7 @@ byte stream of the key, 8 bytes big-endian per draw, with rejection to stay unbi
 from __future__ import annotations
 
 import hashlib
+import secrets
 import struct
 from collections.abc import Sequence
 from operator import lt, mod
@@ -16,6 +17,14 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _TWO64 = 1 << 64
+
+
+SEED_BITS = 128
+
+
+def fresh_seed() -> int:
+    """A secret seed for one game: too many bits for a seat to search from its own hand."""
+    return secrets.randbits(SEED_BITS)
 
 
 def deal_key(game: str, seed: int, round_no: int) -> bytes:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from collections.abc import Sequence
 
 from xactika.core import RandomAgent, XactikaError, game_rules
 from xactika.core.bots.agents import self_play
+from xactika.core.rng import fresh_seed
 from xactika.core.table import Config, Event
 from xactika.protocol.records import RecordWriter
 from xactika.protocol.signing import KeyFileError, Signer, signer_for
@@ -63,7 +63,7 @@ def main(argv: Sequence[str]) -> int:
     for key in ("mode", "players", "rounds", "target"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
-    pairs["seed"] = str(args.seed if args.seed is not None else secrets.randbelow(2**32))
+    pairs["seed"] = str(args.seed if args.seed is not None else fresh_seed())
     try:
         config = config_from_pairs(pairs, defaults=True)
         rules = game_rules(config.game)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import secrets
 import threading
 from collections.abc import Sequence
 from typing import Any, Self
@@ -29,6 +28,7 @@ import attrs
 
 from xactika.core.bots.agents import Agent, make_agent, self_play
 from xactika.core.errors import XactikaError
+from xactika.core.rng import fresh_seed
 from xactika.core.table import (
     Bid,
     BidMade,
@@ -292,7 +292,7 @@ def play_game(config: Config, seats: Sequence[Seat], *, seed: int | None = None)
     if len(seats) != config.players:
         raise ValueError(f"{len(seats)} seats for a {config.players}-player game")
     if config.seed is None and config.deals is None:
-        config = attrs.evolve(config, seed=secrets.randbelow(2**32))
+        config = attrs.evolve(config, seed=fresh_seed())
     game_rules(config.game).validate(config)
     if config.commit is None and config.seed is not None:
         config = commit_config(config)

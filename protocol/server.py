@@ -28,6 +28,7 @@ import attrs
 
 from xactika.core.bots.agents import RandomAgent
 from xactika.core.errors import ParseError, XactikaError
+from xactika.core.rng import fresh_seed
 from xactika.core.table import (
     Command,
     Config,
@@ -95,7 +96,7 @@ def table_settings(pairs: dict[str, str], **clocks: float) -> TableSettings:
     """Settings from ``key=value`` pairs (game, mode, players, rounds, dealer, seed)."""
     pairs = dict(pairs)
     if "seed" not in pairs:
-        pairs["seed"] = str(secrets.randbelow(2**32))
+        pairs["seed"] = str(fresh_seed())
     config = config_from_pairs(pairs, defaults=True)
     game_rules(config.game).validate(config)
     return TableSettings(config, **clocks)

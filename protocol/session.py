@@ -24,6 +24,7 @@ from xactika.core.errors import (
     WrongPhase,
     XactikaError,
 )
+from xactika.core.rng import fresh_seed
 from xactika.core.table import (
     EMPTY,
     Bid,
@@ -258,8 +259,8 @@ class Session:
         self.done = False
         self._option_text: dict[tuple[str, Any], str] = {}  # turn-line options, memoised
         self._clock = clock or _utc_now
-        # 64 random bits: a seat must not be able to search the seed from its own hand
-        self._seeds = seeds or (lambda: int.from_bytes(os.urandom(8), "big"))
+        # secret random bits: a seat must not be able to search the seed from its own hand
+        self._seeds = seeds or fresh_seed
         self._nonces = nonces or new_nonce
         self._handlers: dict[str, Callable[[list[str], str], list[str]]] = {
             name: getattr(self, "_cmd_" + name) for name in USAGE

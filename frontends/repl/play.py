@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any, TextIO
 
 from xactika.core.bots.agents import Agent, agent_names, make_agent
 from xactika.core.errors import XactikaError
+from xactika.core.rng import fresh_seed
 from xactika.core.table import Config, Event, game_rules, start
 from xactika.frontends.repl import render
 from xactika.frontends.repl.session import (
@@ -145,7 +145,7 @@ def _config(args: argparse.Namespace) -> Config:
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
     seed = args.seed if args.seed is not None else (
-        TUTORIAL_SEED if args.tutorial else secrets.randbelow(2**32))
+        TUTORIAL_SEED if args.tutorial else fresh_seed())
     pairs["seed"] = str(seed)
     config = config_from_pairs(pairs, defaults=True)
     game_rules(config.game).validate(config)
