@@ -349,6 +349,11 @@ def _signature(report: LogReport, sig: tuple[int, str] | None,
     line, text = sig
     report.signature = BAD_SIGNATURE
     found = {key: value for _, key, value in headers if key in (SIGNER_HEADER, ID_HEADER)}
+    for name in (SIGNER_HEADER, ID_HEADER):
+        lines = [hline for hline, key, _ in headers if key == name]
+        if len(lines) > 1:  # readers take the first: the signed one must be unambiguous
+            report.add(lines[1], f"a second {name} header: a signed record has one")
+            return
     try:
         parsed = parse_sig_line(text)
         key = parse_public(found.get(SIGNER_HEADER, ""))

@@ -359,3 +359,15 @@ def test_the_repl_save_is_signed_by_its_key(tmp_path: Path) -> None:
     repl.key_file = str(tmp_path / "missing.key")
     assert repl.handle(f"save {tmp_path / 'h.log'}").text.startswith("cannot save: the signing")
     assert not (tmp_path / "h.log").exists()
+
+
+def test_a_second_signer_or_id_header_is_refused() -> None:
+    text = format_record(headers(), game(11), signer=HONEST).splitlines()
+    at = next(i for i, line in enumerate(text) if line.startswith("header signer"))
+    for extra in (f"header signer {FORGER.public.text}", "header id another"):
+        # the forger re-chains, so only the duplicate itself is left to catch
+        forged = format_record([*read_record([*text[:at], extra, *text[at:-1]]).headers],
+                               game(11)).splitlines() + [text[-1]]
+        report = audit_lines(forged, "g", trusted={HONEST.public})
+        assert report.signature != VERIFIED
+        assert any(p.reason.startswith("a second") for p in report.problems), extra
