@@ -176,6 +176,7 @@ class PlayerBase:
         self._rules: TrickGame | None = None
         self._startup = True
         self._answered: str | None = None  # the go just answered, until we send anything
+        self._last_answer = ""  # the last answer to a go, to know it again if it comes late
 
     # -- the protocol
     def start(self) -> str:
@@ -237,9 +238,17 @@ class PlayerBase:
         line = self._answer(("bid", "play"), timeout, f"answering {go.split(' options')[0]!r}")
         self.last_think_s = time.monotonic() - started
         self._answered = go
+        last, self._last_answer = self._last_answer, line
         try:
             return parse_answer(line, legal, rules)
         except ParseError as exc:
+            if line == last:  # its answer to the previous go again: most likely a late copy
+                self._fail(BotProtocolError(
+                    f"bot {self.name!r} sent '{escape(line, 80)}' again, taken for its answer to "
+                    f"{_short(go)}: a late second answer to the previous go (or an illegal "
+                    "repeat of it); one go, one answer",
+                    reason="extra-answer", bot=self.name,
+                ))
             self._fail(BotIllegalMove(
                 f"bot {self.name!r} answered '{escape(line, 80)}' to {_short(go)}: {exc}",
                 line=line, bot=self.name,
@@ -276,18 +285,20 @@ class PlayerBase:
         """Fault a line received while no request waited: one go, one answer.
 
         A ``bid``/``play`` is ``extra-answer`` when it came after the answer to a go and
-        before we sent anything else (a stale second answer), ``early-answer`` at any other
-        time (a move before its go); any other line is ``garbage``.
+        before we sent anything else, or repeats that answer (a stale second answer),
+        ``early-answer`` at any other time (a move before its go); any other line is
+        ``garbage``.
         """
         stale = self._stale()
         if stale is None:
             return
         shown = escape(stale, 80)
         first = stale.split()[0]
-        if first in ("bid", "play") and self._answered is not None:
+        if first in ("bid", "play") and (self._answered is not None
+                                         or stale == self._last_answer):
             reason = "extra-answer"
-            what = (f"sent a second answer '{shown}' to {_short(self._answered)}: one go, "
-                    "one answer")
+            to = _short(self._answered) if self._answered else "an earlier go"
+            what = f"sent a second answer '{shown}' to {to}: one go, one answer"
         elif first in ("bid", "play"):
             reason = "early-answer"
             what = f"sent '{shown}' before it was asked: no go was waiting"

@@ -149,6 +149,7 @@ def test_protocol_faults_have_precise_reasons(fault: str, reason: str, words: st
         ("unasked", "early-answer", "sent 'bid 1' before it was asked: no go was waiting"),
         ("early", "early-answer", "sent 'bid 1' before it was asked: no go was waiting"),
         ("double", "extra-answer", "sent a second answer 'play "),
+        ("stale", "extra-answer", "one go, one answer"),  # before or after the next go
     ],
 )
 def test_answers_before_go_or_after_the_first_are_faults(fault: str, reason: str,

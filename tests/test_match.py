@@ -112,6 +112,7 @@ FAULTS = [
     ("invalid-utf8", "invalid-utf8"),
     ("close-stdout", "closed-stdout"),
     ("double", "extra-answer"),
+    ("stale", "extra-answer"),
     ("ignore-quit", "ignored-quit"),
 ]
 

@@ -4,8 +4,9 @@
 Until its fault strikes it plays the first option, so a game gets going first.
 Faults: crash-start, crash-mid, timeout, slow, garbage, invalid-utf8, flood, long-line,
 close-stdout, close-stdin, deaf, ignore-quit, illegal, unasked (a bid before any go),
-double (two answers to one go, in one write), early (a move on newgame, before any
-go), stderr-nul (a NUL and an ESC in its last stderr line, then exit). Not faults: none, and chatty
+double (two answers to one go, in one write), stale (the same answer again 5 ms later),
+early (a move on newgame, before any go), stderr-nul (a NUL and an ESC in its last stderr
+line, then exit). Not faults: none, and chatty
 (info and blank lines, CRLF line ends, extra fields in hello).
 """
 
@@ -18,6 +19,7 @@ import time
 FAULT = sys.argv[1] if len(sys.argv) > 1 else "none"
 MID = 3  # the fault strikes at this go, so it is mid-game
 CARDS = [f"{a}{b}{c}{d}" for a in "123" for b in "123" for c in "123" for d in "123"]
+PLAYED: set[str] = set()  # options it answered with (cards, and bids: harmless)
 
 
 def say(text: str) -> None:
@@ -63,6 +65,10 @@ def main() -> None:
             if FAULT == "double" and goes == MID:
                 answer += "\n" + answer  # one write: the second is there before any event
             say(answer)
+            PLAYED.add(first.split(":")[0])
+            if FAULT == "stale" and goes == MID:
+                time.sleep(0.005)  # the same answer again, a little later: a stale one
+                say(answer)
 
 
 def strike(kind: str, options: list) -> None:
@@ -101,8 +107,8 @@ def strike(kind: str, options: list) -> None:
         if kind == "bid":
             say("bid 99")
         else:
-            cards = {o.split(":")[0] for o in options}
-            say("play " + next(c for c in CARDS if c not in cards))
+            cards = {o.split(":")[0] for o in options} | PLAYED
+            say("play " + next(c for c in CARDS if c not in cards))  # not even a repeat
         time.sleep(3600)
 
 
