@@ -164,10 +164,19 @@ def split_blanks(text: str, maxsplit: int = 0) -> list[str]:
     keeps the rest of the line, inner blanks included, as the last word.
     """
     text = text.strip(BLANKS)
-    return _BLANK_RUN.split(text, maxsplit) if text else []
+    if not text:
+        return []
+    if "\t" not in text:  # the common case, without the regular expression (hot path)
+        if maxsplit == 0:
+            return [word for word in text.split(" ") if word]
+        if maxsplit == 1:
+            word, _, rest = text.partition(" ")
+            return [word, rest.lstrip(" ")] if rest else [word]
+    return _BLANK_RUN.split(text, maxsplit)
 
 
-def _decode(raw: str | bytes, lineno: int) -> str:
+def decode_line(raw: str | bytes, lineno: int) -> str:
+    """One line as text; RecordError naming the line if too long or not UTF-8."""
     if isinstance(raw, bytes):
         if len(raw) > MAX_LINE:
             raise RecordError(f"line {lineno}: line is longer than {MAX_LINE} bytes")
@@ -195,7 +204,7 @@ def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, 
     seen_sig = False
     headers = header_bytes = items = 0
     for lineno, raw in enumerate(lines, 1):
-        text = _decode(raw, lineno).strip(BLANKS)
+        text = decode_line(raw, lineno).strip(BLANKS)
         if not text or text.startswith("#"):
             continue
         items += 1
@@ -247,13 +256,15 @@ def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, 
 
 
 def read_record(source: str | os.PathLike[str] | TextIO) -> Record:
-    """Read a whole record from a path (str or PathLike) or an open text stream."""
+    """Read a whole record, text or JSONL, from a path (str or PathLike) or a text stream."""
     headers: list[tuple[str, str]] = []
     events: list[Event] = []
     sig: list[str] = []
 
     def collect(lines: Iterable[str | bytes]) -> None:
-        for _, kind, value in iter_record_lines(lines):
+        from xactika.protocol.jsonl import record_lines
+
+        for _, kind, value in iter_record_lines(record_lines(lines)):
             {"header": headers, "event": events, "sig": sig}[kind].append(value)
 
     if isinstance(source, str | os.PathLike):

@@ -180,10 +180,10 @@ def _clean(text: str) -> str:
 
 def _safe(lines: list[str]) -> list[str]:
     """Every line the engine writes is one printable line: nothing can forge framing."""
-    for i, line in enumerate(lines):
-        if not (line.isascii() and line.isprintable()) and not is_safe(line):
-            lines[i] = escape(line)
-    return lines
+    joined = "".join(lines)
+    if joined.isascii() and joined.isprintable():  # nearly always: one check for all
+        return lines
+    return [line if is_safe(line) else escape(line) for line in lines]
 
 
 # room the engine keeps in a record for the headers it adds itself (record, game, mode,
@@ -292,8 +292,9 @@ class Session:
         text = text.strip(BLANKS)
         if not text or text.startswith("#"):
             return []
-        word, *more = split_blanks(text, 1)
-        rest = more[0] if more else ""
+        args = split_blanks(text)
+        word = args.pop(0)
+        rest = text[len(word):].lstrip(" \t")  # the rest as it was, for paths and values
         handler = self._handlers.get(word)
         try:
             if handler is None:
@@ -301,7 +302,7 @@ class Session:
                     "unknown",
                     f"unknown command {_clip(word)!r}: send 'commands' for the list",
                 )
-            return _safe(handler(split_blanks(rest), rest))
+            return _safe(handler(args, rest))
         except XactikaError as exc:
             return [f"error {exc.code} {_clean(str(exc)) or exc.code}"]
         except Exception as exc:  # a bug must not kill the session or lose the game
@@ -714,9 +715,11 @@ class Session:
         log: list[Event] = []
         state = EMPTY
         shown = escape(rest, 80)
+        from xactika.protocol.jsonl import record_lines  # text or JSONL; cattrs loads late
+
         try:
             with self._folder().open_read(rest) as fh:
-                for lineno, kind, value in iter_record_lines(bounded_lines(fh)):
+                for lineno, kind, value in iter_record_lines(record_lines(bounded_lines(fh))):
                     if kind == "header":
                         headers.append(value)
                         continue
