@@ -72,26 +72,24 @@ class LogCheck:
         if self.pending:
             expected = self.pending[0]
             if event != expected:
-                raise InvalidEvent(
-                    f"{_describe(event)} does not match the rules: expected {_describe(expected)}"
-                )
+                raise InvalidEvent(mismatch(event, expected, self.state))
             return LogCheck(evolve(self.state, event), self.pending[1:])
         if isinstance(event, GameStarted):
             return _start(self.state, event)
         command = command_of(event)
         if command is None:
             if self.state.over:
-                raise InvalidEvent(f"{_describe(event)} after game-over")
+                raise InvalidEvent(f"{_describe(event, self.state.rules)} after game-over")
             raise InvalidEvent(
-                f"unexpected {_describe(event)}: the rules call for a bid or a card next"
+                f"unexpected {_describe(event, self.state.rules)}: the rules call for a bid "
+                "or a card next"
             )
         try:
             after, events = step(self.state, command)
         except IllegalCommand as exc:
-            raise InvalidEvent(f"illegal {_describe(event)}: {exc}") from None
+            raise InvalidEvent(f"illegal {_describe(event, self.state.rules)}: {exc}") from None
         if events[0] != event:  # e.g. a lead recorded as a play
-            raise InvalidEvent(f"{_describe(event)} does not match the rules: expected "
-                               f"{_describe(events[0])}")
+            raise InvalidEvent(mismatch(event, events[0], self.state))
         if len(events) == 1:  # the common case: step's state is already the answer
             return LogCheck(after, ())
         return LogCheck(evolve(self.state, event), tuple(events[1:]))
@@ -111,15 +109,109 @@ def _start(state: State, event: GameStarted) -> LogCheck:
     return LogCheck(new, (deal,))
 
 
-def _describe(event: Any) -> str:
-    fields = [f for f in attrs.fields(type(event)) if f.name != "seq"]
-    inner = " ".join(f"{f.name}={_short(getattr(event, f.name))}" for f in fields)
-    return f"{_kind(event)}({inner})"
+# --------------------------------------------------------------------------- in words
+# An auditor reads these: they say what the record has and what the rules give, in the
+# game's card text, never a Python repr cut short.
 
 
-def _short(value: Any) -> str:
-    text = str(value) if not isinstance(value, tuple) else ",".join(map(_short, value))
-    return text if len(text) <= 60 else text[:57] + "..."
+def _text(value: Any, rules: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        return ",".join(_text(v, rules) for v in value) or "nothing"
+    return str(value)
+
+
+def _seats(seats: tuple[int, ...]) -> str:
+    if not seats:
+        return "no seat"
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(map(str, seats))
+
+
+def _call(call: Any, rules: Any) -> str:
+    try:
+        return str(rules.format_call(call))
+    except (XactikaError, AttributeError, TypeError, ValueError):
+        return str(call)
+
+
+def _describe(event: Any, rules: Any = None) -> str:
+    """The event as an auditor would say it: 'bid 3 by seat 2', 'round 1 deal'."""
+    if isinstance(event, BidMade):
+        return f"bid {event.bid} by seat {event.seat}"
+    if isinstance(event, Led):
+        return f"lead of {event.card} calling {_call(event.call, rules)} by seat {event.seat}"
+    if isinstance(event, Played):
+        return f"play of {event.card} by seat {event.seat}"
+    if isinstance(event, GameStarted):
+        return "game-started"
+    rnd = getattr(event, "round", None)
+    name = {"Dealt": "deal", "RoundScored": "scoring", "TrickWon": "trick-won",
+            "GameOver": "game-over", "Drew": "draw"}.get(_kind(event), _kind(event))
+    if name == "trick-won":
+        return f"trick {event.trick} won by seat {event.seat}"
+    if name == "draw":
+        return f"draw by seat {event.seat}"
+    return f"round {rnd} {name}" if rnd is not None else name
+
+
+_PER_SEAT = {"bids": "bid is", "tricks": "tricks are", "points": "points are",
+             "totals": "total is"}
+
+
+def _field(name: str, got: Any, want: Any, rules: Any, source: str) -> list[str]:
+    """What differs in one field, one phrase per difference."""
+    if name == "hands" and len(got) == len(want):
+        out = []
+        for seat, (have, deal) in enumerate(zip(got, want, strict=True)):
+            if have == deal:
+                continue
+            if have is None or deal is None:
+                out.append(f"seat {seat}'s hand is {_text(have, rules)} where {source} "
+                           f"{_text(deal, rules)}")
+                continue
+            extra = tuple(c for c in have if c not in deal)
+            missing = tuple(c for c in deal if c not in have)
+            if extra or missing:
+                out.append(f"seat {seat}'s hand has {_text(extra, rules)} where {source} "
+                           f"{_text(missing, rules)}")
+            else:
+                out.append(f"seat {seat}'s hand holds the cards {source}, in another order")
+        return out
+    if name in _PER_SEAT and got is not None and want is not None and len(got) == len(want):
+        return [f"seat {seat}'s {_PER_SEAT[name]} {a} where the rules give {b}"
+                for seat, (a, b) in enumerate(zip(got, want, strict=True)) if a != b]
+    if name == "winners":
+        return [f"the winners are {_seats(got)} where the rules give {_seats(want)}"]
+    if name in ("seat", "dealer"):
+        return [f"{'the dealer' if name == 'dealer' else 'the seat'} is seat {got} where the "
+                f"rules give seat {want}"]
+    if name == "aside":
+        return [f"the cards aside are {_text(got, rules)} where {source} {_text(want, rules)}"]
+    if name == "turned":
+        return [f"the turned card is {_text(got, rules)} where {source} "
+                f"{_text(want, rules)}"]
+    if name == "call":
+        return [f"the call is {_call(got, rules)} where the rules give {_call(want, rules)}"]
+    return [f"{name} is {_text(got, rules)} where the rules give {_text(want, rules)}"]
+
+
+def mismatch(event: Any, expected: Any, state: State) -> str:
+    """Why a recorded event is not the one the rules call for, naming each difference."""
+    rules = state.rules if state.phase != "new" else None
+    said = _describe(event, rules)
+    if type(event) is not type(expected):
+        return (f"{said} does not match the rules: they call for a "
+                f"{_describe(expected, rules)} here")
+    source = "the seed deals" if state.config.seed is not None else "the preset deal has"
+    differences = [
+        phrase
+        for f in attrs.fields(type(event)) if f.name != "seq"
+        and getattr(event, f.name) != getattr(expected, f.name)
+        for phrase in _field(f.name, getattr(event, f.name), getattr(expected, f.name),
+                             rules, source)
+    ]
+    return f"{said} does not match the rules: " + "; ".join(differences)
 
 
 def check_log(events: list[Event]) -> LogCheck:

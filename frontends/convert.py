@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Sequence
 
 from xactika.protocol.files import bounded_lines, open_regular
-from xactika.protocol.jsonl import jsonl_to_text, text_to_jsonl
+from xactika.protocol.jsonl import is_jsonl, jsonl_to_text, text_to_jsonl
 from xactika.protocol.records import RecordError
 from xactika.protocol.untrusted import escape
 
@@ -32,25 +32,13 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def detect(first: bytes) -> str:
-    """A record's form from its first non-blank line: JSONL lines are JSON objects."""
-    return "jsonl" if first.lstrip().startswith(b"{") else "text"
-
-
 def convert_lines(lines: Sequence[bytes], to: str) -> str:
     """The converted text; raises RecordError naming the line that does not read."""
     first = next((ln for ln in lines if ln.strip()), b"")
-    source = detect(first)
+    source = "jsonl" if is_jsonl(first) else "text"
     if source == to:
         raise RecordError(f"line 0: the record is already {to}")
-    if to == "jsonl":
-        return text_to_jsonl(lines)
-    for n, raw in enumerate(lines, 1):  # the JSONL reader is lenient with bad bytes
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise RecordError(f"line {n}: invalid UTF-8 at byte {exc.start}") from None
-    return jsonl_to_text(lines)
+    return text_to_jsonl(lines) if to == "jsonl" else jsonl_to_text(lines)
 
 
 def main(argv: Sequence[str]) -> int:

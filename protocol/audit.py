@@ -207,12 +207,20 @@ def audit_lines(lines: Iterable[str | bytes], name: str, *, strict: bool = False
     ``trusted`` are the keys whose signature makes a record verified; with ``strict``
     a record that is not verified fails.
     """
+    from xactika.protocol.jsonl import record_lines  # a JSONL record audits as its text
+
     report = LogReport(name)
     try:
-        _audit(lines, report, strict, trusted)
+        _audit(record_lines(lines), report, strict, trusted)
     except (Unreadable, RecordTooLarge) as exc:
         report.status = UNREADABLE
         report.problems.insert(0, Problem(exc.line, exc.reason))
+    except RecordError as exc:  # a JSONL line that does not read
+        report.status = UNREADABLE
+        where, _, reason = str(exc).partition(": ")
+        line = where.removeprefix("line ")
+        report.problems.insert(0, Problem(int(line) if line.isdigit() else 0,
+                                          reason or str(exc)))
     return report
 
 

@@ -9,6 +9,7 @@ text -> JSONL -> text gives back the same bytes.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -23,16 +24,19 @@ from xactika.core.errors import XactikaError
 from xactika.core.table import Config, Event, GameStarted, PresetDeal, TrickGame, game_rules
 from xactika.protocol import text as T
 from xactika.protocol.records import (
+    BLANKS,
     MAX_HEADERS,
     MAX_LINE,
     MAX_RECORD_LINES,
     Record,
     RecordError,
+    decode_line,
     format_header,
     iter_record_lines,
 )
 from xactika.protocol.signing import SIG_WORD, parse_sig_line
 from xactika.protocol.tamper import split_hash
+from xactika.protocol.untrusted import escape
 
 TAG = "type"
 CHAIN_KEY = "h"  # an event line's hash-chain token, kept as it was
@@ -134,6 +138,7 @@ def _converter(game_name: str) -> tuple[cattrs.Converter, Any]:
 
     def config_in(d: dict[str, Any], _: type) -> Config:
         known = {f.name for f in attrs.fields(Config)}
+        _only(d, known)
         values = {k: v for k, v in d.items() if k in known and k != "deals"}
         return Config(**values, deals=_deals_in(d.get("deals"), game))
 
@@ -142,9 +147,11 @@ def _converter(game_name: str) -> tuple[cattrs.Converter, Any]:
     conv.register_unstructure_hook(
         GameStarted, lambda e: {"seq": e.seq, "config": config_out(e.config)}
     )
-    conv.register_structure_hook(
-        GameStarted, lambda d, _: GameStarted(int(d["seq"]), config_in(d["config"], Config))
-    )
+    def started_in(d: dict[str, Any], _: type) -> GameStarted:
+        _only(d, {TAG, "seq", "config"})
+        return GameStarted(int(d["seq"]), config_in(d["config"], Config))
+
+    conv.register_structure_hook(GameStarted, started_in)
     for entry in T._BY_KIND.values():
         kinds[entry.cls] = entry.kind
         _register_event(conv, entry, game)
@@ -154,6 +161,16 @@ def _converter(game_name: str) -> tuple[cattrs.Converter, Any]:
         union = union | cls
     configure_tagged_union(union, conv, tag_generator=lambda cls: kinds[cls], tag_name=TAG)
     return conv, union
+
+
+def _only(obj: Any, allowed: set[str]) -> None:
+    """Refuse keys the text form has no place for: they would pass every audit unseen."""
+    if not isinstance(obj, dict):
+        raise ValueError(f"expected an object, not {type(obj).__name__}")
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise ValueError(f"unknown key {escape(str(extra[0]), 40)!r}: the text form has no "
+                         "place for it")
 
 
 def _register_event(conv: cattrs.Converter, entry: T.EventKind, game: TrickGame) -> None:
@@ -169,7 +186,10 @@ def _register_event(conv: cattrs.Converter, entry: T.EventKind, game: TrickGame)
             d[name] = fmt(value, game)
         return d
 
+    allowed = {TAG, "seq", *(name for name, _, _ in fields)}
+
     def into(d: dict[str, Any], _: type) -> Any:
+        _only(d, allowed)
         values: dict[str, Any] = {"seq": int(d["seq"])}
         for name, _fmt, parse in fields:
             if name in d:
@@ -255,10 +275,8 @@ def iter_jsonl(
     game: str | None = None
     headers = items = 0
     for lineno, raw in enumerate(lines, 1):
-        if len(raw) > MAX_LINE:
-            raise RecordError(f"line {lineno}: line is longer than {MAX_LINE} bytes")
-        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-        if not text.strip():
+        text = decode_line(raw, lineno)
+        if not text.strip(BLANKS):
             continue
         items += 1
         if items > MAX_RECORD_LINES:
@@ -271,6 +289,7 @@ def iter_jsonl(
             if not isinstance(obj, dict) or TAG not in obj:
                 raise ValueError(f"expected an object with a {TAG!r} key")
             if obj[TAG] == "header":
+                _only(obj, {TAG, "key", "value"})
                 key, value = str(obj["key"]), str(obj["value"])
                 format_header(key, value)
                 headers += 1
@@ -279,6 +298,7 @@ def iter_jsonl(
                 yield lineno, "header", (key, value)
                 continue
             if obj[TAG] == SIG_WORD:
+                _only(obj, {TAG, "events", "head", "ed25519"})
                 yield lineno, SIG_WORD, _sig_from_json(obj)
                 continue
             if obj[TAG] == "game-started":
@@ -321,21 +341,61 @@ def _message(exc: BaseException) -> str:
 
 def jsonl_to_text(lines: Iterable[str | bytes]) -> str:
     """The JSONL form back as a text record."""
-    out: list[str] = []
+    return "".join(line + "\n" for line in _as_text(lines) if line)
+
+
+def _as_text(lines: Iterable[str | bytes]) -> Iterator[str]:
+    """The text line each JSONL line stands for, one for one ("" for a blank line).
+
+    Line N of the output is line N of the input, so every reader's ``line N:`` and the
+    auditor's hash chain work on JSONL exactly as on the text it converts back to.
+    """
     game: TrickGame | None = None
-    for _, kind, value in iter_jsonl(lines, with_chain=True):
+    done = 0
+    for lineno, kind, value in iter_jsonl(lines, with_chain=True):
+        for _ in range(done + 1, lineno):
+            yield ""
+        done = lineno
         if kind == "header":
-            out.append(format_header(*value))
+            yield format_header(*value)
             continue
         if kind == SIG_WORD:
-            out.append(value)
+            yield value
             continue
         event, chain = value
         if isinstance(event, GameStarted):
             game = game_rules(event.config.game)
         line = T.format_event(event, game)
-        out.append(line if chain is None else f"{line} {T.CHAIN_PREFIX}{chain}")
-    return "".join(line + "\n" for line in out)
+        yield line if chain is None else f"{line} {T.CHAIN_PREFIX}{chain}"
+
+
+def is_jsonl(first: str | bytes) -> bool:
+    """Whether a record's first non-blank line is JSONL: JSON objects start with ``{``."""
+    text = first.decode("utf-8", "replace") if isinstance(first, bytes) else first
+    return text.lstrip(BLANKS).startswith("{")
+
+
+def record_lines(lines: Iterable[str | bytes]) -> Iterator[str | bytes]:
+    """A record's lines in its text form, whichever form it is in, detected by content.
+
+    The one place a reader learns the form: a text record passes through untouched
+    (bytes stay bytes), a JSONL record is converted line for line as it streams, with
+    the JSONL reader's limits and its errors (``line N: ...``, a RecordError). Every
+    record reader (read_record, the engine's ``load``, audit, replay, play --load) reads
+    through here.
+    """
+    it = iter(lines)
+    head: list[str | bytes] = []
+    for raw in it:
+        head.append(raw)
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        if len(raw) > MAX_LINE or text.strip(BLANKS):
+            break
+    rest = itertools.chain(head, it)
+    if head and is_jsonl(head[-1]):
+        yield from _as_text(rest)
+    else:
+        yield from rest
 
 
 def read_jsonl(lines: Iterable[str | bytes]) -> Record:

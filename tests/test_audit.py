@@ -118,7 +118,8 @@ def test_a_violation_is_named_and_the_chain_still_checked(
     code, out = run(capsys, str(path))
     assert code == 1
     problems = [ln for ln in out.splitlines() if ln.startswith(f"{path}:")]
-    assert problems[0].startswith(f"{path}:{bid + 1}: illegal BidMade(seat=2 bid=")
+    assert problems[0].startswith(f"{path}:{bid + 1}: illegal bid ")
+    assert "by seat 2: " in problems[0]
     assert "seat 1 bids next" in problems[0]
     assert problems[1] == (f"{path}:{later + 1}: hash chain broken at this line: it, or a line "
                            "or header before it, was changed, removed, added or moved")

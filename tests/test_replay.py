@@ -135,7 +135,7 @@ def test_unfinished_and_illegal_records_are_shown_up_to_where_they_stop() -> Non
     _, events = self_play(CONFIG, [RandomAgent(s) for s in range(4)])
     text = format_record([], events).replace("bid seat=2", "bid seat=3", 1)
     bad = Game.from_record(read_record(io.StringIO(text)))
-    assert bad.problem is not None and "illegal BidMade" in bad.problem
+    assert bad.problem is not None and "illegal bid 0 by seat 3" in bad.problem
     assert "stops following the rules" in screen(bad, Cursor(bad.last()))
 
 

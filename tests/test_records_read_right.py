@@ -1,0 +1,154 @@
+"""Records read right (issue 12): JSONL wherever a record is read, audit in words.
+
+The form of a record is told by its content, so these files are named against their
+form on purpose: a JSONL record called ``.log`` and a text one called ``.jsonl``.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from xactika.core import Config, RandomAgent
+from xactika.core.bots.agents import self_play
+from xactika.core.table import Dealt, RoundScored, TrickWon, game_rules
+from xactika.frontends import replay
+from xactika.frontends.repl.play import _load as play_load
+from xactika.protocol.audit import OK, UNREADABLE, audit_file
+from xactika.protocol.jsonl import text_to_jsonl
+from xactika.protocol.records import Record, RecordError, format_record, read_record
+from xactika.protocol.session import Session
+from xactika.protocol.tamper import commit_config, sign_record
+from xactika.protocol.text import format_event
+
+CONFIG = Config(mode="bid", players=3, rounds=2, seed=11)
+
+
+def game_text(config: Config = CONFIG) -> str:
+    _, events = self_play(commit_config(config), [RandomAgent(s + 1) for s in range(3)])
+    return format_record([("seats", "ann,bob,cy")], events)
+
+
+@pytest.fixture()
+def files(tmp_path: Path) -> tuple[Path, Path, str]:
+    text = game_text()
+    (tmp_path / "text.jsonl").write_text(text, encoding="utf-8")
+    (tmp_path / "json.log").write_text(text_to_jsonl(text.splitlines()), encoding="utf-8")
+    return tmp_path / "text.jsonl", tmp_path / "json.log", text
+
+
+def test_every_reader_takes_jsonl_by_content(files: tuple[Path, Path, str]) -> None:
+    as_text, as_json, _ = files
+    assert as_json.read_text().startswith('{"type":"header"')
+    want = read_record(as_text)
+    got = read_record(as_json)
+    assert got == want and got.events and got.header("seats") == "ann,bob,cy"
+    assert replay.load(str(as_json)).events == want.events
+    events, _ = play_load(str(as_json))
+    assert events == list(want.events)
+    # the engine's load, inside its files folder
+    engine = Session(files=as_json.parent)
+    assert engine.feed(f"load {as_json.name}")[-1] == "ok load"
+    assert tuple(engine.log) == want.events
+    # audit: the same verdict, the same chain head as the text form
+    text_report, json_report = audit_file(str(as_text)), audit_file(str(as_json))
+    assert json_report.status == text_report.status == OK
+    assert json_report.head == text_report.head is not None
+    assert json_report.totals == text_report.totals
+
+
+def test_jsonl_lines_keep_their_numbers_and_refuse_unknown_keys(
+        files: tuple[Path, Path, str]) -> None:
+    _, as_json, _ = files
+    lines = as_json.read_text().splitlines()
+    bid = next(i for i, ln in enumerate(lines) if '"type":"bid"' in ln)
+    forged = lines.copy()
+    forged[bid] = forged[bid].replace('"type":"bid",', '"type":"bid","note":"ann won",')
+    as_json.write_text("\n\n" + "\n".join(forged) + "\n", encoding="utf-8")
+    report = audit_file(str(as_json))
+    assert report.status == UNREADABLE
+    assert (report.problems[0].line, report.problems[0].reason) == (
+        bid + 3, "unknown key 'note': the text form has no place for it")
+    with pytest.raises(RecordError, match=rf"^line {bid + 3}: unknown key 'note'"):
+        read_record(as_json)
+    # a changed bid in JSONL breaks the chain at its own line, as in the text form
+    lines[bid] = lines[bid].replace('"bid":', '"bid":1', 1)
+    as_json.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    first = audit_file(str(as_json)).problems[0]
+    assert first.line == bid + 1 and first.reason.startswith("hash chain broken at this line")
+
+
+def _rewrite(text: str, kind: type, change: Callable[[Any], Any]) -> str:
+    """The record with the first event of ``kind`` replaced, the chain made again."""
+    record = read_record_text(text)
+    events = list(record.events)
+    i = next(i for i, e in enumerate(events) if isinstance(e, kind))
+    events[i] = change(events[i])
+    return sign_record(format_record(record.headers, events, sign=False))
+
+
+def read_record_text(text: str) -> Record:
+    return read_record(io.StringIO(text))
+
+
+def problem(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "forged.log"
+    path.write_text(text, encoding="utf-8")
+    report = audit_file(str(path))
+    assert report.problems, text
+    reason = report.problems[0].reason
+    assert "(" not in reason and "Dealt" not in reason and "..." not in reason
+    return reason
+
+
+def test_audit_names_what_differs_in_words(tmp_path: Path) -> None:
+    text = game_text()
+    deal = next(e for e in read_record_text(text).events if isinstance(e, Dealt))
+    hand = deal.hands[2]
+    assert hand is not None
+    other = next(c for c in (deal.aside or ()) if c not in hand)
+
+    def swap(e: Dealt) -> Dealt:
+        hands = list(e.hands)
+        hands[2] = (other, *hand[1:])
+        aside = tuple(hand[0] if c == other else c for c in e.aside or ())
+        return Dealt(e.seq, e.round, e.dealer, tuple(hands), aside, e.turned)
+
+    assert problem(tmp_path, _rewrite(text, Dealt, swap)) == (
+        f"round 1 deal does not match the rules: seat 2's hand has {other} where the seed "
+        f"deals {hand[0]}; the cards aside are {','.join(map(str, swap(deal).aside or ()))} "
+        f"where the seed deals {','.join(map(str, deal.aside or ()))}")
+
+    def won(e: TrickWon) -> TrickWon:
+        return TrickWon(e.seq, (e.seat + 1) % 3, e.trick)
+
+    trick = next(e for e in read_record_text(text).events if isinstance(e, TrickWon))
+    assert problem(tmp_path, _rewrite(text, TrickWon, won)) == (
+        f"trick 1 won by seat {(trick.seat + 1) % 3} does not match the rules: the seat is "
+        f"seat {(trick.seat + 1) % 3} where the rules give seat {trick.seat}")
+
+    def score(e: RoundScored) -> RoundScored:
+        return RoundScored(e.seq, e.round, e.bids, e.tricks,
+                           (e.points[0] + 5, *e.points[1:]), e.totals)
+
+    scored = next(e for e in read_record_text(text).events if isinstance(e, RoundScored))
+    assert problem(tmp_path, _rewrite(text, RoundScored, score)) == (
+        f"round 1 scoring does not match the rules: seat 0's points are "
+        f"{scored.points[0] + 5} where the rules give {scored.points[0]}")
+
+
+def test_a_play_where_a_lead_is_due_is_said_so(tmp_path: Path) -> None:
+    text = game_text()
+    record = read_record_text(text)
+    lead = next(e for e in record.events if type(e).__name__ == "Led")
+    line = format_event(lead, game_rules("xactika"))
+    played = line.replace(" lead ", " play ", 1).rsplit(" call=", 1)[0]
+    forged = "\n".join(played if ln.split(" h=")[0] == line else ln.split(" h=")[0]
+                       for ln in text.splitlines())
+    reason = problem(tmp_path, sign_record(forged + "\n"))
+    assert reason.startswith(f"illegal play of {lead.card} by seat {lead.seat}: leading "
+                             f"{lead.card} needs one of the calls ")
