@@ -30,7 +30,7 @@ from xactika.core.bots.heuristic import (
     knowledge,
     nearest_bid,
 )
-from xactika.core.bots.sampler import Deal, DealSampler, hidden_of
+from xactika.core.bots.sampler import Deal, DealSampler, Hidden, hidden_of
 from xactika.core.games.xactika import (
     CALLS,
     DECK,
@@ -396,7 +396,7 @@ class StrongAgent:
 
     def _deals(self, view: SeatView, seat: int) -> Callable[[], list[list[int]]]:
         """Draws whole deals consistent with the view, every hand as sorted card indices."""
-        sampler = DealSampler(hidden_of(view), self.rng)
+        sampler = DealSampler(self._hidden(view), self.rng)
         others = sampler.hidden.seats
         draw = self._bid_aware(view, sampler)
         mine = sorted(INDEX[c] for c in view.hand)
@@ -410,6 +410,10 @@ class StrongAgent:
             return base
 
         return deal
+
+    def _hidden(self, view: SeatView) -> Hidden:
+        """What the deals must be consistent with (levels for people may forget some)."""
+        return hidden_of(view)
 
     def _bid_aware(self, view: SeatView, sampler: DealSampler) -> Callable[[], Deal]:
         """Draws deals weighted by how well they explain the bids already made.

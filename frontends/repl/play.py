@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seats 0..K-1 are people sharing this terminal")
     p.add_argument("--bots", default=None, metavar="NAME",
                    help=f"built-in bot for the other seats (default: {default_bot()})")
+    p.add_argument("--level", type=int, choices=range(1, 6), default=None, metavar="1..5",
+                   help="the other seats' strength: 1 beginner, 3 fair (the default "
+                   "heuristic), 5 the strong bot; per seat: --seat N=bot:strong:LEVEL")
     p.add_argument("--hint-bot", default=None, metavar="NAME",
                    help=f"bot that answers 'hint' (default: {default_bot()})")
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
@@ -216,7 +219,9 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
         config = commit_config(_config(args))
         events = start(config)
         saved = None
-    bot = args.bots or default_bot()
+    if args.level is not None and args.bots is not None:
+        raise UsageError("--level picks the bots: drop --bots (or --level)")
+    bot = args.bots or (f"strong:{args.level}" if args.level is not None else default_bot())
     names = agent_names()
     for flag, value in (("--bots", bot), ("--hint-bot", args.hint_bot)):
         if value is not None and value not in names:
