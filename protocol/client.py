@@ -817,6 +817,9 @@ class PlayerProcess(PlayerBase):
         when = "during start-up" if self._startup else f"while {doing}"
         how = (
             f"was killed by signal {_signal_name(-code)}" if code < 0
+            # bwrap exits with 128 + the signal that killed the bot (SIGXCPU of --max-cpu...)
+            else f"was killed by signal {_signal_name(code - 128)} (the sandbox exited with "
+            f"code {code})" if self.sandboxed and 128 < code < 128 + 65
             else f"exited with code {code}"
         )
         self._fail(BotCrashed(

@@ -90,16 +90,20 @@ def test_the_spy_finds_the_deals_only_without_the_sandbox(
 ) -> None:
     # the worst case: the match folder inside the bot's own folder, its path on the cmd
     home = tmp_path / "bot"
-    home.mkdir()
+    old = home / "runs" / "last-week"  # an earlier match kept in the bot's folder
+    old.mkdir(parents=True)
+    (old / "match.json").write_text("{}\n")
+    (old / "deals.txt").write_text("deal 1 1111,1112\n")
     out = home / "out"
     deals = out / "deals.txt"
-    code, result, err = run([*honest(), *hostile("spy", str(deals)), "--out", str(out),
-                             "--deals", "1", "--sandbox", sandbox, *GAME], capsys)
+    code, result, err = run([*honest(), *hostile("spy", str(deals), str(old / "deals.txt")),
+                             "--out", str(out), "--deals", "1", "--sandbox", sandbox, *GAME],
+                            capsys)
     assert code == 0
     seen = (out / "stderr" / "spy.txt").read_text()
     assert "spy: looked at" in seen  # it ran, twice
     if sandbox == "none":
-        assert "LEAKED" in seen  # the attack is real, hence the warning
+        assert "LEAKED" in seen and "last-week" in seen  # the attack is real: the warning
         assert result["warnings"] == [UNSANDBOXED] and UNSANDBOXED in err
     else:
         assert "LEAKED" not in seen, seen
@@ -247,3 +251,38 @@ def test_the_repl_reports_a_seat_that_closed_its_input_once_and_plays_on(sandbox
     assert text.count("faulted") == 1, text
     assert "faulted (closed-stdin: " in text and "a random bot takes over the seat" in text
     assert "internal error" not in text
+
+
+# --------------------------------------------------------------------------- limits, wipe
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_a_kept_process_finds_its_private_directory_empty_at_every_game(
+    sandbox: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    code, result, _ = run([*honest(), *hostile("keeper"), "--out", str(out), "--deals", "2",
+                           "--each", "restart=off", "--sandbox", sandbox, *GAME], capsys)
+    assert code == 0 and result["terminations"] == {"normal": 4}
+    said = (out / "stderr" / "keeper.txt").read_text()
+    assert said.count("keeper: nothing kept") == 4 and "KEPT" not in said
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.parametrize(("limits", "script", "why"), [
+    ({"cpu": "1"}, "while True: pass", "killed by signal SIGXCPU"),
+    # Python ignores SIGXFSZ: the write fails instead
+    ({"fsize": "1M"}, "open('big', 'wb').write(bytes(2 << 20))", "File too large"),
+    ({"memory": "200M"}, "x = bytearray(400 << 20)", "MemoryError"),
+])
+def test_limits_end_a_bot_that_spins_or_writes_without_end(
+    sandbox: str, limits: dict[str, str], script: str, why: str
+) -> None:
+    from xactika.frontends.match.sandbox import choose, limits_from
+    from xactika.protocol.client import BotCrashed, PlayerProcess
+
+    box = choose(sandbox, limits_from(limits))
+    code = f"import os\nos.chdir(os.environ['TMPDIR'])\n{script}\n"
+    player = PlayerProcess([PY, "-c", code], sandbox=box, startup_timeout=20)
+    with pytest.raises(BotCrashed, match=why):
+        player.start()

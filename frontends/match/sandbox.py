@@ -12,6 +12,7 @@ apply to every bot, sandboxed or not. spec/MATCH.md ("The sandbox") is the threa
 from __future__ import annotations
 
 import functools
+import glob
 import importlib
 import os
 import re
@@ -78,12 +79,17 @@ class Limits:
         setrlimit, getrlimit, infinity = resource.setrlimit, resource.getrlimit, \
             resource.RLIM_INFINITY
 
+        cpu = resource.RLIMIT_CPU
+
         def apply() -> None:  # runs between fork and exec: no imports, no allocation
             for res, value in pairs:
                 _, hard = getrlimit(res)
                 if hard != infinity and hard < value:
                     value = hard
-                setrlimit(res, (value, value))
+                # CPU: SIGXCPU at the soft limit says why; SIGKILL 5 s later if ignored
+                top = value + 5 if res == cpu and (hard == infinity or hard >= value + 5) \
+                    else value
+                setrlimit(res, (value, top))
 
         return apply
 
@@ -231,6 +237,20 @@ def bot_files(argv: Sequence[str], cwd: str) -> list[str]:
     return found
 
 
+def other_matches(folders: Iterable[str], depth: int = 2) -> list[str]:
+    """Match folders (holding ``match.json``) within ``depth`` levels of the bot's folders.
+
+    The bot's own folders are mounted whole, and an earlier match kept there (the default
+    ``--out`` is a ``match-<time>`` folder in the current directory) would show its deals.
+    """
+    found = []
+    for folder in folders:
+        for level in range(depth + 1):
+            pattern = os.path.join(glob.escape(folder), *(["*"] * level), "match.json")
+            found += [os.path.dirname(p) for p in glob.glob(pattern)]
+    return found
+
+
 # --------------------------------------------------------------------------- launching
 
 
@@ -303,16 +323,14 @@ class Sandbox:
             env = dict(os.environ, HOME=private, TMPDIR=private)
             return Launch(list(argv), None if cwd is None else host_cwd, env,
                           self.limits.preexec(), private, False)
-        ro = [*python_paths(), *bot_files(argv, host_cwd), *extra_ro]
-        if cwd is not None:
-            ro.append(host_cwd)
-        ro = [os.path.realpath(p) for p in ro if os.path.exists(p)]
-        binds = _minimal(ro)
+        mine = [*bot_files(argv, host_cwd), *extra_ro, *([host_cwd] if cwd is not None else [])]
+        mine = [os.path.realpath(p) for p in mine if os.path.exists(p)]
+        binds = _minimal([*(p for p in python_paths() if os.path.exists(p)), *mine])
         args = [shutil.which("bwrap") or "bwrap", *bwrap_flags(), *_system_binds(),
                 "--proc", "/proc", "--dev", "/dev", "--bind", private, INSIDE_TMP]
         for path in binds:
             args += ["--ro-bind", path, path]
-        for path in self.hide:
+        for path in [*self.hide, *other_matches(_minimal(mine))]:
             real = os.path.realpath(path)
             if not _under(real, binds):
                 continue

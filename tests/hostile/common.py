@@ -1,7 +1,7 @@
 """The honest part of every hostile bot here: play the first option offered (stdlib only).
 
 ``play(hooks)`` runs the player protocol on stdin/stdout; ``hooks`` maps a moment
-(``start``, ``hello``, ``go``) to a function, which is where each bot does its harm.
+(``start``, ``hello``, ``newgame``, ``go``) to a function, which is where each bot does its harm.
 """
 
 from __future__ import annotations
@@ -34,6 +34,9 @@ def play(name: str, hooks: dict[str, Callable[[], None]] | None = None) -> None:
                 hooks["hello"]()
         elif words[0] == "isready":
             say("readyok")
+        elif words[0] == "newgame":
+            if "newgame" in hooks:
+                hooks["newgame"]()
         elif words[0] == "go":
             if "go" in hooks:
                 hooks["go"]()
