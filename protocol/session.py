@@ -637,7 +637,8 @@ class Session:
             )
         plays = ",".join(f"{seat}:{card}" for seat, card in s.trick) or "-"
         call = "-" if s.call is None else rules.format_call(s.call)
-        out.append(f"state trick={len(s.tricks) + 1} leader={s.leader} call={call} plays={plays}")
+        trick = "-" if s.over else len(s.tricks) + 1  # no trick 9 of 8 after game-over
+        out.append(f"state trick={trick} leader={s.leader} call={call} plays={plays}")
         return [*out, self._turn_line(), "ok show"]
 
     def _cmd_log(self, args: list[str], rest: str) -> list[str]:

@@ -339,3 +339,13 @@ def test_seeded_games_commit_to_the_seed_and_reveal_it_at_the_end() -> None:
     assert last.startswith("event ") and " game-over " in last
     assert f"seed=42 nonce={NONCE}" in last
     assert "commit" in error(s, f"newgame seed=1 nonce={NONCE} commit={'ab' * 32}", "config")
+
+
+def test_show_after_the_game_has_no_trick_in_progress() -> None:
+    """After game-over there is no trick 9 of 8: `show` says trick=-."""
+    s = session()
+    ok(s, "newgame mode=win players=2 rounds=1 seed=5")
+    assert any(line.startswith("state trick=1 ") for line in ok(s, "show"))
+    play_through(s, 7)
+    trick = next(line for line in ok(s, "show") if line.startswith("state trick="))
+    assert trick.startswith("state trick=- "), trick
