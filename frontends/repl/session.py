@@ -352,7 +352,10 @@ class Session:
             + ("; 'undo' takes back a move" if self.practice else ""),
         ]
         if self.tutorial:
-            lines.append(self.style.bold(teach.TUTORIAL_INTRO))
+            intro = teach.TUTORIAL_INTRO
+            if c.rounds == 1:  # nothing comes after the guided round
+                intro = intro.replace(" After round 1 the game goes on as a normal game.", "")
+            lines.append(self.style.bold(intro))
             if c.game in teach.TUTORIAL_CARDS:
                 lines.append(self.style.bold(teach.TUTORIAL_CARDS[c.game]))
         return render.fit("\n".join(lines), self.width)
