@@ -18,6 +18,8 @@ Policies, chosen per seat:
 * ``"greedy"``: a cheap deterministic heuristic: win the trick with the lowest card that
   wins, else throw the lowest; in Play to Lose, and in Play to Bid once the bid is made,
   duck with the highest card that loses. It bids the cards worth 9 or more.
+* a function of a :class:`Decision` (the legal moves of every game as masks, the
+  actor's hand): a trained model, say. Its answers are checked like any command.
 
 :meth:`BatchResult.events` rebuilds any game's event list, the same events the core
 emits, which is what the differential test compares. numpy is the ``batch`` extra; the
@@ -27,7 +29,7 @@ rest of the core does not import this module.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -236,6 +238,30 @@ def _pick(mask: NDArray[np.bool_], score: NDArray[Any], low: bool) -> NDArray[np
     return np.argmax(np.where(mask, score, np.int32(-1)), axis=1)
 
 
+@attrs.frozen(eq=False)
+class Decision:
+    """One move in every game of a chunk, as a callable policy sees it.
+
+    ``kind`` is "bid", "lead" or "play"; ``seat`` the acting seat of each game;
+    ``legal`` the legal choices (``N x 9`` bids, or ``N x 81`` cards in deck order);
+    ``hand`` the actor's cards (``N x 81``); ``call`` the call led (:data:`CALLS`
+    indices, plays only); ``index`` the decision's index in every game; ``keys`` the
+    games' keys. The policy returns the bids, or the cards (deck indices), as an
+    ``N``-long array; for a lead, a pair ``(cards, shapes)`` with the shape to call.
+    """
+
+    kind: str
+    seat: NDArray[np.intp]
+    legal: NDArray[np.bool_]
+    hand: NDArray[np.bool_]
+    call: NDArray[np.intp] | None
+    index: int
+    keys: NDArray[np.uint64]
+
+
+Policy = str | Callable[[Decision], Any]
+
+
 def simulate(
     seeds: Sequence[int] | NDArray[Any],
     *,
@@ -243,13 +269,14 @@ def simulate(
     players: int = 4,
     rounds: int = 8,
     dealer: int = 0,
-    policy: str | Sequence[str] = "random",
+    policy: Policy | Sequence[Policy] = "random",
     keys: Sequence[int] | NDArray[Any] | None = None,
     record: bool = False,
 ) -> BatchResult:
     """Play one Xactika game per seed, all in lockstep, and return what they scored.
 
-    ``policy`` is one policy for every seat or one per seat (:data:`POLICIES`);
+    ``policy`` is one policy for every seat or one per seat: a name from
+    :data:`POLICIES`, or a function of a :class:`Decision` (a trained model, say);
     ``keys`` key the random policy's draws (default: the seeds). ``record`` keeps every
     move, for :meth:`BatchResult.events`. Settings are checked as the core checks them.
     """
@@ -260,9 +287,16 @@ def simulate(
         raise ValueError("seeds must be 0 or more")
     game_rules("xactika").validate(Config(mode=mode, players=players, rounds=rounds,
                                           dealer=dealer, seed=0))
-    seat_policy = (policy,) * players if isinstance(policy, str) else tuple(policy)
-    if len(seat_policy) != players or any(p not in POLICIES for p in seat_policy):
-        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, or one per seat")
+    seat_policy: tuple[Policy, ...]
+    if isinstance(policy, str) or callable(policy):
+        seat_policy = (policy,) * players
+    else:
+        seat_policy = tuple(policy)
+    if len(seat_policy) != players or any(
+        not callable(p) and p not in POLICIES for p in seat_policy
+    ):
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)} or a function, "
+                         "or one per seat")
     keys_arr = (seeds_arr if keys is None else np.asarray(keys, dtype=np.int64)).astype(np.uint64)
     if keys_arr.shape != seeds_arr.shape:
         raise ValueError("keys must have one key per seed")
@@ -319,14 +353,15 @@ class _Sim:
     """
 
     def __init__(self, seeds: NDArray[np.int64], keys: NDArray[np.uint64], mode: str,
-                 players: int, rounds: int, dealer: int, policy: tuple[str, ...],
+                 players: int, rounds: int, dealer: int, policy: tuple[Policy, ...],
                  record: bool) -> None:
         n_games = len(seeds)
         self.seeds, self.keys, self.mode, self.n = seeds, keys, mode, players
         self.rounds, self.dealer0 = rounds, dealer
         self.rows = np.arange(n_games)
         # which policy each seat uses: the masks select per game by who is acting
-        self.uses = {p: np.array([q == p for q in policy]) for p in sorted(set(policy))}
+        self.uses = {p: np.array([q is p or q == p for q in policy])
+                     for p in dict.fromkeys(policy)}
         self.slots = np.zeros((n_games * players, HAND_SIZE), dtype=np.intp)  # per game, seat
         self.held = np.zeros(n_games * players, dtype=np.uint8)
         self.follows = np.zeros(n_games * players * len(CALLS), dtype=np.uint8)
@@ -386,7 +421,7 @@ class _Sim:
         for k in range(HAND_SIZE):
             follows |= _SHOWN_BITS[k][self.slots[:, k]]
 
-    def _choose(self, actor: NDArray[Any] | int) -> dict[str, NDArray[np.bool_]]:
+    def _choose(self, actor: NDArray[Any] | int) -> dict[Policy, NDArray[np.bool_]]:
         """For each policy in use, the games whose acting seat uses it."""
         if len(self.uses) == 1:
             return {p: np.ones(len(self.rows), dtype=np.bool_) for p in self.uses}
@@ -405,16 +440,23 @@ class _Sim:
                 restricted = np.zeros(games, dtype=np.bool_)
                 banned = np.full(games, -1)
             bid = np.zeros(games, dtype=np.int32)
+            pick: NDArray[Any]
             for p, where in self._choose(seat).items():
                 if p == "random":
                     k = np.where(restricted, TRICKS_PER_ROUND, TRICKS_PER_ROUND + 1)
                     pick = (draw(self.keys, self.decision) % k.astype(np.uint64)).astype(np.int32)
                     pick += restricted & (pick >= banned)
-                else:
+                elif p == "greedy":
                     pick = _STRONG[self.slots[self.rows * n + seat]].sum(axis=1, dtype=np.int32)
                     clash = restricted & (pick == banned)
                     pick = np.where(clash, np.where(pick < TRICKS_PER_ROUND, pick + 1, pick - 1),
                                     pick)
+                else:
+                    assert not isinstance(p, str)
+                    legal = np.ones((games, TRICKS_PER_ROUND + 1), dtype=np.bool_)
+                    legal[np.flatnonzero(restricted), banned[restricted]] = False
+                    hand = self.rows * n + seat
+                    pick, _ = self._ask(p, "bid", hand, legal, None, where)
                 bid = np.where(where, pick, bid)
             bids[:, seat] = bid
             self.decision += 1
@@ -444,8 +486,12 @@ class _Sim:
             for p, where in self._choose(actor).items():
                 if p == "random":
                     k, s = self._random_move(legal, j == 0)
-                else:
+                elif p == "greedy":
                     k, s = self._greedy_move(hand, legal, shows, best, actor, taken, bids)
+                else:
+                    assert not isinstance(p, str)
+                    k, s = self._ask(p, "play" if j else "lead", hand, legal, call if j else None,
+                                     where)
                 slot = np.where(where, k, slot)
                 shape = np.where(where, s, shape)
             card = np.take(flat_slots, hand * HAND_SIZE + slot)
@@ -511,6 +557,43 @@ class _Sim:
         dodge = np.where(loses.any(axis=1), _pick(loses, high, False), lowest)
         slot = np.where(duck, dodge, take)
         return slot, np.zeros_like(slot)
+
+    def _masks(self, hand: NDArray[np.intp], bits: NDArray[np.uint8]) -> NDArray[np.bool_]:
+        """``N x 81``: the cards of the slots set in ``bits`` of each game's ``hand``."""
+        masks = np.zeros((len(hand), CARDS), dtype=np.bool_)
+        g, k = np.nonzero(_flags(bits))
+        masks[g, self.slots[hand[g], k]] = True
+        return masks
+
+    def _ask(self, policy: Callable[[Decision], Any], kind: str, hand: NDArray[np.intp],
+             legal: NDArray[Any], call: NDArray[np.intp] | None, where: NDArray[np.bool_]
+             ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """A callable policy's choice, checked: the slot (or bid) and the shape called.
+
+        Only the games in ``where`` (whose actor uses this policy) must be legal."""
+        held = np.take(self.held, hand)
+        cards = legal if kind == "bid" else self._masks(hand, legal)
+        decision = Decision(kind, hand % self.n, cards, self._masks(hand, held), call,
+                            self.decision, self.keys)
+        answer = policy(decision)
+        choice, shape = answer if kind == "lead" else (answer, np.zeros(len(hand), dtype=np.intp))
+        choice = np.asarray(choice)
+        shape = np.asarray(shape)
+        if choice.shape != hand.shape or shape.shape != hand.shape \
+                or choice.dtype.kind not in "iu" or shape.dtype.kind not in "iu":
+            raise ValueError(f"a {kind} policy must return one whole number a game")
+        width = cards.shape[1]
+        bad = where & ((choice < 0) | (choice >= width) | (shape < 0) | (shape > 3))
+        inside = np.clip(choice, 0, width - 1).astype(np.intp)
+        bad |= where & ~cards[self.rows, inside]
+        if bad.any():
+            g = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"the policy chose an illegal {kind} in game {g} "
+                             f"(decision {self.decision}): {choice[g]}")
+        if kind == "bid":
+            return inside, np.zeros_like(inside)
+        slots = np.take(self.slots, hand, axis=0)
+        return np.argmax(slots == inside[:, None], axis=1), shape.astype(np.intp)
 
     def result(self) -> BatchResult:
         return BatchResult(self.mode, self.n, self.rounds, self.dealer0, self.seeds,

@@ -18,6 +18,7 @@ from readme_blocks import readme_block
 from xactika.core import DECK, Config, ConfigError, batch, replay
 from xactika.core.batch import (
     BatchResult,
+    Decision,
     deal_orders,
     draw,
     draw_one,
@@ -157,3 +158,68 @@ def test_the_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(readme_block("Many games at once"), "README.md", "exec"), {})
     shares = [float(x) for x in capsys.readouterr().out.strip(" []\n").split()]
     assert len(shares) == 4 and shares[0] > max(shares[1:])  # greedy beats random
+
+
+def _random_by_hand(decision: Decision) -> object:
+    """The random policy written as a callable policy: same draws, same order."""
+    rows, cols = np.nonzero(decision.legal)
+    count = np.bincount(rows, minlength=len(decision.legal))
+    start = np.cumsum(count) - count
+    word = draw(decision.keys, decision.index)
+    if decision.kind == "lead":
+        pick = (word % (count.astype(np.uint64) * np.uint64(4))).astype(np.intp)
+        return cols[start + pick // 4], pick % 4
+    return cols[start + (word % count.astype(np.uint64)).astype(np.intp)]
+
+
+@pytest.mark.parametrize("mode", ["win", "lose", "bid"])
+def test_a_callable_policy_plays_what_it_chooses(mode: str) -> None:
+    """A function written to choose as the random policy does gives the same games,
+    seat by seat beside the greedy policy."""
+    seats = (_random_by_hand, "greedy", _random_by_hand, "random", "greedy")
+    named = ("random", "greedy", "random", "random", "greedy")
+    ours = simulate(range(300), mode=mode, players=5, rounds=3, policy=seats, record=True)
+    theirs = simulate(range(300), mode=mode, players=5, rounds=3, policy=named, record=True)
+    for name in ("totals", "cards", "calls", "winners", "bids"):
+        assert np.array_equal(getattr(ours, name), getattr(theirs, name)), name
+
+
+def test_a_callable_policy_sees_the_actor_and_its_hand() -> None:
+    seen: list[Decision] = []
+
+    def lowest(decision: Decision) -> object:
+        seen.append(decision)
+        first = np.argmax(decision.legal, axis=1)
+        return (first, np.zeros_like(first)) if decision.kind == "lead" else first
+
+    simulate([3], mode="bid", players=4, rounds=1, policy=lowest)
+    assert [d.kind for d in seen[:6]] == ["bid"] * 4 + ["lead", "play"]
+    dealt = XACTIKA.deal(Config(mode="bid", seed=3), 1, 0)
+    first = seen[0]
+    assert first.seat.tolist() == [1] and first.index == 0
+    assert {DECK[i] for i in np.flatnonzero(first.hand[0])} == set(dealt.hands[1])
+    assert all((d.legal <= d.hand).all() for d in seen if d.kind != "bid")
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (lambda d: np.full(len(d.seat), 99), "illegal bid"),
+        (lambda d: [1.5] * len(d.seat), "one whole number a game"),
+        (lambda d: np.zeros(len(d.seat) + 1, dtype=int), "one whole number a game"),
+    ],
+)
+def test_an_illegal_choice_gets_one_clear_error(answer: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        simulate([1, 2], mode="bid", policy=answer)  # type: ignore[arg-type]
+
+
+def test_a_card_not_held_is_refused() -> None:
+    def not_held(decision: Decision) -> object:
+        if decision.kind == "bid":
+            return np.argmax(decision.legal, axis=1)
+        outside = np.argmin(decision.hand, axis=1)  # a card the actor does not hold
+        return (outside, np.zeros_like(outside)) if decision.kind == "lead" else outside
+
+    with pytest.raises(ValueError, match="illegal lead in game 0"):
+        simulate([1], mode="bid", policy=not_held)
