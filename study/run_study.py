@@ -22,11 +22,14 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from xactika.core import Config, RandomAgent
-from xactika.core.bots.agents import Agent, make_agent, self_play
+from xactika.core.bots.agents import Agent, make_agent
+from xactika.core.bots.cheater import CheaterAgent, play_with_cheaters
 from xactika.core.bots.search import StrongAgent
 
 
-def build(name: str, seed: int, think_ms: float) -> Agent:
+def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent:
+    if name == "cheater":  # study only: it sees every hand (core/bots/cheater.py)
+        return CheaterAgent()
     if name == "strong":
         return StrongAgent(seed, think_ms=think_ms)
     if name == "random":
@@ -51,7 +54,7 @@ def play_deal(args: tuple[str, str, str, str, int, int, int, float]) -> dict[str
                         seed=seed * 1_000_003 + deal)
         agents = [build(a if x == "A" else b, (deal * 16 + g) * 16 + s, think_ms)
                   for s, x in enumerate(seats)]
-        state, _ = self_play(config, agents)
+        state, _ = play_with_cheaters(config, agents)
         for s, x in enumerate(seats):
             points[x].append(state.totals[s])
             times.extend(getattr(agents[s], "times", []))
@@ -83,7 +86,9 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--a", default="heuristic", help="bot A (random, heuristic, strong)")
+    p.add_argument("--a", default="heuristic",
+                   help="bot A (random, heuristic, strong, strong:1..5, or cheater: it sees "
+                   "every hand, for the bound; use it with --format 1v3)")
     p.add_argument("--b", default="random", help="bot B")
     p.add_argument("--mode", default="bid", choices=("win", "lose", "bid"))
     p.add_argument("--format", default="2v2", choices=("2v2", "1v3"))

@@ -1,0 +1,56 @@
+"""The cheater (core/bots/cheater.py) sees every hand: study only, never a seat option."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from xactika.core import Config
+from xactika.core.bots import agents
+from xactika.core.bots.agents import agent_names, make_agent
+from xactika.core.bots.cheater import CheaterAgent, play_with_cheaters
+from xactika.core.bots.heuristic import HeuristicAgent
+from xactika.core.errors import XactikaError
+from xactika.frontends import bot
+from xactika.frontends.match.tournament import MatchError, parse_bot
+from xactika.frontends.repl.session import parse_seat_spec
+
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
+
+
+def test_no_registered_name_builds_the_cheater() -> None:
+    assert "xactika.core.bots.cheater" not in agents.BOT_MODULES
+    names = agent_names()
+    assert not any("cheat" in name for name in names)
+    for name in names:
+        for game in ("xactika", "dix", None):
+            assert not isinstance(make_agent(name, 1, game=game), CheaterAgent)
+    with pytest.raises(ValueError, match="unknown bot 'cheater'"):
+        make_agent("cheater", 1)
+
+
+def test_no_front_end_offers_the_cheater(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(XactikaError, match="bad seat"):
+        parse_seat_spec("bot:cheater", agent_names())  # xactika play --seat N=bot:cheater
+    with pytest.raises(MatchError):
+        parse_bot(["cheater"], [], agent_names())  # xactika match --bot cheater
+    assert bot.main(["cheater"]) == 2  # xactika bot cheater
+    assert "unknown bot 'cheater'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mode", ["bid", "win", "lose"])
+def test_the_cheater_never_does_worse_than_the_heuristic_in_its_seat(mode: str) -> None:
+    """Against three heuristic seats its model is exact and the heuristic's plan is among
+    those it searches, so in every seat it scores at least what the heuristic scores."""
+    sign = -1 if mode == "lose" else 1
+    better = 0
+    for deal in range(4 if THOROUGH else 1):
+        for seat in range(4):
+            config = Config(mode=mode, players=4, rounds=1, seed=500 + deal, dealer=deal % 4)
+            cheat, _ = play_with_cheaters(
+                config, [CheaterAgent() if s == seat else HeuristicAgent() for s in range(4)])
+            fair, _ = play_with_cheaters(config, [HeuristicAgent() for _ in range(4)])
+            assert sign * cheat.totals[seat] >= sign * fair.totals[seat]
+            better += sign * cheat.totals[seat] > sign * fair.totals[seat]
+    assert better > 0
