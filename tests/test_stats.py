@@ -10,12 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xactika.frontends.match.stats import (
+    HeadToHead,
     Sprt,
-    bounded_ci,
     mean_ci,
     mean_rank,
     paired_diff,
+    plackett_luce,
     t_critical,
+    wilson,
 )
 
 
@@ -125,19 +127,39 @@ def test_sprt_waits_for_enough_samples_and_checks_its_settings() -> None:
         Sprt(0.0, 1.0, alpha=0.7)
 
 
-def test_bounded_interval_is_never_falsely_certain_on_a_few_agreeing_deals() -> None:
-    # two deals where A won exactly half the games each time: sd 0, so Student-t alone
-    # would claim [0.5, 0.5]; Wilson's interval for a share of 0.5 on 2 deals is wide
-    est = bounded_ci([0.5, 0.5], 0, 1)
-    assert mean_ci([0.5, 0.5]).half_width == 0
-    assert est.lo < 0.2 and est.hi > 0.8
-    assert not bounded_ci([-0.5, -0.5], -1, 1).excludes(0)
+def test_wilson_is_read_on_games_and_never_leaves_zero_to_one() -> None:
+    # a bot that won all 20 of its games: 1.0, and an interval from 20 games, not a floor
+    est = wilson(20, 20)
+    assert est.mean == 1.0 and est.hi == 1.0
+    assert est.lo == pytest.approx(0.8389, abs=1e-4)  # Wilson's published 20/20 bound
+    half = wilson(10, 20)
+    assert (half.lo, half.hi) == (pytest.approx(0.2993, abs=1e-4), pytest.approx(0.7007, abs=1e-4))
+    assert math.isnan(wilson(1, 1).lo) and wilson(0, 0).n == 0
+    assert wilson(2.5, 5).mean == 0.5  # a tie's share counts as part of a win
 
 
-def test_bounded_interval_keeps_the_t_interval_when_it_is_wider() -> None:
-    xs = [0.0, 1.0] * 50  # sd 0.5 on 100 deals
-    t = mean_ci(xs)
-    est = bounded_ci(xs, 0, 1)
-    assert est.lo <= t.lo and est.hi >= t.hi
-    assert est.hi - est.lo < 0.25  # and many deals still give a narrow interval
-    assert 0 <= est.lo and est.hi <= 1
+def test_head_to_head_is_cutechess_arithmetic() -> None:
+    h = HeadToHead("a", "b", 6, 2, 2)
+    assert h.games == 10 and h.score == pytest.approx(0.7)
+    assert h.elo == pytest.approx(147.19, abs=0.01)  # -400 log10(1/0.7 - 1)
+    assert h.los == pytest.approx(0.9214, abs=1e-4)  # 0.5 (1 + erf(4 / sqrt(16)))
+    lines = h.lines()
+    assert lines[0] == "Score of a vs b: 6 - 2 - 2  [0.700] 10"
+    assert lines[1].startswith("Elo difference: 147.2 +/- ")
+    assert lines[1].endswith(", LOS: 92.1 %, DrawRatio: 20.0 %")
+    assert 100 < h.elo_margin() < 400
+    even = HeadToHead("a", "b", 3, 3, 4)
+    assert even.elo == 0 and even.los == 0.5
+    sweep = HeadToHead("a", "b", 5, 0, 0)
+    assert sweep.lines()[1] == "Elo difference: inf, LOS: 98.7 %, DrawRatio: 0.0 %"
+
+
+def test_plackett_luce_orders_bots_by_their_finishing_places() -> None:
+    # c always first, a always last, with a tie for first once: multi-player orders at once
+    games = [[(0, 3.0), (1, 2.0), (2, 1.0)]] * 8 + [[(0, 3.0), (1, 1.5), (2, 1.5)]]
+    a, b, c = plackett_luce(["a", "b", "c"], games)
+    assert c.mu > b.mu > a.mu
+    assert all(r.sigma < 25 / 3 for r in (a, b, c))  # the games taught it something
+    assert (a.name, c.ordinal) == ("a", c.mu - 3 * c.sigma)
+    untouched = plackett_luce(["x", "y"], [[(0, 1.0)]])  # one bot alone rates nothing
+    assert untouched[0].mu == untouched[1].mu == pytest.approx(25.0)

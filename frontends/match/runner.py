@@ -573,6 +573,15 @@ def report(summary: Summary, settings: MatchSettings, terminations: dict[str, in
         lines.append(f"{'':<{pw}}  {'points/hand':<30}  win share")
         for p in summary.pairs:
             lines.append(f"{p.a + ' - ' + p.b:<{pw}}  {_diff(p.points):<30}  {_diff(p.win)}")
+    if summary.head_to_head is not None and summary.head_to_head.games:
+        lines.append("")
+        lines += summary.head_to_head.lines()
+    if summary.ratings:
+        lines.append("")
+        lines.append("ratings (Plackett-Luce over each game's finishing order, openskill; "
+                     "mu +/- 2 sigma):")
+        for r in sorted(summary.ratings, key=lambda r: -r.ordinal):
+            lines.append(f"  {r.name:<{width}}  {r.mu:6.2f} +/- {2 * r.sigma:5.2f}")
     lines.append("")
     lines.append("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
     if sprt_note:

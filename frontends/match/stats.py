@@ -1,4 +1,4 @@
-"""Statistics for match results: means with 95% intervals, paired differences, a GSPRT.
+"""Statistics for match results: intervals, paired differences, Elo, ratings, a GSPRT.
 
 Pure functions on lists of numbers, no I/O, so the match runner's arithmetic can be
 tested on its own. The unit of sampling is the *deal*: every bot's results are first
@@ -10,8 +10,9 @@ within a deal are strongly correlated (that correlation is what duplicate play b
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from statistics import NormalDist
+from typing import Any
 
 import attrs
 
@@ -92,30 +93,6 @@ def mean_ci(xs: Sequence[float], level: float = 0.95) -> Estimate:
         return Estimate(m, math.nan, math.nan, n)
     half = t_critical(n - 1, level) * math.sqrt(variance(xs) / n)
     return Estimate(m, m - half, m + half, n)
-
-
-def bounded_ci(xs: Sequence[float], low: float, high: float,
-               level: float = 0.95) -> Estimate:
-    """The mean of values that lie in [low, high], its interval never narrower than
-    Wilson's score interval for the mean read as a share of the range.
-
-    A few deals that happen to agree (sd 0) would otherwise give a zero-width interval
-    and claim a certainty two deals cannot give; with many deals the Student-t
-    interval is the wider one and is kept.
-    """
-    est = mean_ci(xs, level)
-    n = est.n
-    if n < 2:
-        return est
-    span = high - low
-    p = min(1.0, max(0.0, (est.mean - low) / span))
-    z = NormalDist().inv_cdf((1 + level) / 2)
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = low + span * (centre - half)
-    hi = low + span * (centre + half)
-    return Estimate(est.mean, min(est.lo, lo), max(est.hi, hi), n).clip(low, high)
 
 
 def paired_diff(a: Sequence[float], b: Sequence[float], level: float = 0.95) -> Estimate:
@@ -199,3 +176,140 @@ class Sprt:
         if llr <= self.lower:
             return "H0"
         return None
+
+
+# --------------------------------------------------------------------------- per-game outcomes
+
+
+def wilson(successes: float, n: int, level: float = 0.95) -> Estimate:
+    """A share of ``n`` games with Wilson's score interval (a tie's share counts as part).
+
+    Read on per-game outcomes, not on per-deal means: a bot that won every game shows
+    [lo, 1] with lo from the number of games, not a floor put on a handful of deals.
+    """
+    if n < 1:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    p = min(1.0, max(0.0, successes / n))
+    if n < 2:
+        return Estimate(p, math.nan, math.nan, n)
+    z = NormalDist().inv_cdf((1 + level) / 2)
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+def elo(score: float) -> float:
+    """The Elo difference that expects ``score`` (0..1); infinite at 0 and 1."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+@attrs.frozen(slots=True)
+class HeadToHead:
+    """Two bots' games as cutechess-cli counts them: A's wins, losses and draws against B.
+
+    A game is A's win when A's share of the win is larger than B's (a bot in several seats
+    adds up its seats), a loss when it is smaller, and a draw when they are equal.
+    """
+
+    a: str
+    b: str
+    wins: int
+    losses: int
+    draws: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else math.nan
+
+    @property
+    def elo(self) -> float:
+        return elo(self.score)
+
+    def elo_margin(self, level: float = 0.95) -> float:
+        """Half the width of the Elo interval, from the per-game scores' spread."""
+        n = self.games
+        p = self.score
+        if n < 2 or p in (0.0, 1.0):  # no spread to measure; the difference is unbounded
+            return math.nan
+        var = (self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2
+               + self.losses * p**2) / n
+        half = NormalDist().inv_cdf((1 + level) / 2) * math.sqrt(var / n)
+        return (elo(min(1.0, p + half)) - elo(max(0.0, p - half))) / 2
+
+    @property
+    def los(self) -> float:
+        """Likelihood of superiority: the chance that A is the stronger, draws aside."""
+        decisive = self.wins + self.losses
+        if not decisive:
+            return 0.5
+        return 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive)))
+
+    def lines(self) -> list[str]:
+        def num(x: float) -> str:
+            return "inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:.1f}"
+
+        draw = 100 * self.draws / self.games if self.games else 0.0
+        margin = self.elo_margin()
+        spread = "" if math.isnan(margin) else f" +/- {num(margin)}"
+        return [
+            f"Score of {self.a} vs {self.b}: {self.wins} - {self.losses} - {self.draws}  "
+            f"[{self.score:.3f}] {self.games}",
+            f"Elo difference: {num(self.elo)}{spread}, "
+            f"LOS: {100 * self.los:.1f} %, DrawRatio: {draw:.1f} %",
+        ]
+
+    def as_dict(self) -> dict[str, Any]:
+        def num(x: float) -> float | None:
+            return None if math.isnan(x) or math.isinf(x) else round(x, 3)
+
+        return {"a": self.a, "b": self.b, "wins": self.wins, "losses": self.losses,
+                "draws": self.draws, "score": num(self.score), "elo": num(self.elo),
+                "elo_margin": num(self.elo_margin()), "los": num(self.los)}
+
+
+@attrs.frozen(slots=True)
+class Rating:
+    """A Plackett-Luce rating (openskill): ``mu`` with its uncertainty ``sigma``."""
+
+    name: str
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """mu - 3 sigma: the rating the bot is very likely above; leaderboards sort on it."""
+        return self.mu - 3 * self.sigma
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "mu": round(self.mu, 3), "sigma": round(self.sigma, 3),
+                "ordinal": round(self.ordinal, 3)}
+
+
+def plackett_luce(names: Sequence[str], games: Iterable[Sequence[tuple[int, float]]]
+                  ) -> list[Rating]:
+    """Ratings from finishing orders: each game is (bot, place) pairs, 1 the best, ties equal.
+
+    openskill's Plackett-Luce model takes a whole finishing order at once, so a game of
+    four bots is one update, not six pairwise ones; games are taken in schedule order.
+    """
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = [model.rating(name=name) for name in names]
+    for game in games:
+        if len(game) < 2:
+            continue
+        teams = [[ratings[bot]] for bot, _ in game]
+        new = model.rate(teams, ranks=[place for _, place in game])
+        for (bot, _), team in zip(game, new, strict=True):
+            ratings[bot] = team[0]
+    return [Rating(name, r.mu, r.sigma) for name, r in zip(names, ratings, strict=True)]

@@ -36,7 +36,16 @@ from xactika.core.table import (
     TrickGame,
     game_rules,
 )
-from xactika.frontends.match.stats import Estimate, bounded_ci, mean_ci, mean_rank, paired_diff
+from xactika.frontends.match.stats import (
+    Estimate,
+    HeadToHead,
+    Rating,
+    mean_ci,
+    mean_rank,
+    paired_diff,
+    plackett_luce,
+    wilson,
+)
 from xactika.protocol.records import Record
 from xactika.protocol.text import format_deals, parse_deals
 
@@ -584,6 +593,8 @@ class Summary:
     uncounted: int  # finished games of incomplete deals
     bots: tuple[BotSummary, ...]
     pairs: tuple[PairSummary, ...]
+    head_to_head: HeadToHead | None = None  # two bots: the cutechess score line
+    ratings: tuple[Rating, ...] = ()  # three or more bots: Plackett-Luce (openskill)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -601,6 +612,8 @@ class Summary:
                  "win_share": p.win.as_dict()}
                 for p in self.pairs
             ],
+            "head_to_head": None if self.head_to_head is None else self.head_to_head.as_dict(),
+            "ratings": [r.as_dict() for r in self.ratings],
         }
 
 
@@ -615,25 +628,47 @@ def complete_deals(results: Mapping[int, GameResult], plan: Sequence[GameSpec]) 
     return [d for d in sorted(need) if have.get(d, 0) == need[d]]
 
 
+def bot_wins(game: GameSpec, result: GameResult, bots: int) -> list[float]:
+    """Each bot's share of one game's win: the sum over its seats (1.0 if it won alone).
+
+    A bot, not a seat, is what a match measures: a bot in 2 of 4 seats that wins every
+    game has a win share of 1, not the 0.5 a mean over its seats would say.
+    """
+    wins = [0.0] * bots
+    for seat, sr in enumerate(result.seat_results()):
+        wins[game.seats[seat]] += sr.win
+    return wins
+
+
 def per_deal(results: Mapping[int, GameResult], plan: Sequence[GameSpec], bots: int,
              deals: Sequence[int]) -> dict[str, list[list[float]]]:
-    """For each measure, per bot, the bot's mean over its seats on each counted deal."""
+    """For each measure, per bot, its mean on each counted deal.
+
+    Points and rank are means over the bot's seats; the win share is the mean over the
+    deal's games of the bot's share of each game's win (:func:`bot_wins`).
+    """
     wanted = set(deals)
     sums = {m: [[0.0] * len(deals) for _ in range(bots)] for m in ("points", "win", "rank")}
     counts = [[0] * len(deals) for _ in range(bots)]
+    games = [[0] * len(deals) for _ in range(bots)]
     pos = {d: i for i, d in enumerate(deals)}
     for g in plan:
         if g.deal not in wanted:
             continue
         res = results[g.index]
+        i = pos[g.deal]
         for seat, sr in enumerate(res.seat_results()):
-            b, i = g.seats[seat], pos[g.deal]
+            b = g.seats[seat]
             sums["points"][b][i] += sr.points
-            sums["win"][b][i] += sr.win
             sums["rank"][b][i] += sr.rank
             counts[b][i] += 1
+        for b, win in enumerate(bot_wins(g, res, bots)):
+            if b in g.seats:
+                sums["win"][b][i] += win
+                games[b][i] += 1
+    over = {"points": counts, "rank": counts, "win": games}
     return {
-        m: [[v / counts[b][i] if counts[b][i] else math.nan for i, v in enumerate(row)]
+        m: [[v / over[m][b][i] if over[m][b][i] else math.nan for i, v in enumerate(row)]
             for b, row in enumerate(rows)]
         for m, rows in sums.items()
     }
@@ -649,30 +684,50 @@ def summarize(results: Mapping[int, GameResult], plan: Sequence[GameSpec],
     data = per_deal(results, plan, len(names), deals)
     wanted = set(deals)
     games = [g for g in plan if g.deal in wanted]
+    shares = [bot_wins(g, results[g.index], len(names)) for g in games]
     bots = []
     for b, name in enumerate(names):
-        seat_games = faults = forfeits = 0
-        for g in games:
+        played = faults = forfeits = 0
+        won = 0.0
+        for g, share in zip(games, shares, strict=True):
+            if b not in g.seats:
+                continue
+            played += 1  # games, as the header counts them; a bot in two seats plays once
+            won += share[b]
             res = results[g.index]
             for seat, bot in enumerate(g.seats):
                 if bot != b:
                     continue
-                seat_games += 1
                 faults += sum(1 for f in res.faults if f.seat == seat)
                 forfeits += any(f.seat == seat and f.reason not in NON_FORFEIT
                                 for f in res.faults)
         seats = len(plan[0].seats) if plan else 1
-        bots.append(BotSummary(name, seat_games, faults, forfeits,
-                               mean_ci(data["points"][b]), bounded_ci(data["win"][b], 0, 1),
-                               bounded_ci(data["rank"][b], 1, seats)))
+        bots.append(BotSummary(name, played, faults, forfeits, mean_ci(data["points"][b]),
+                               wilson(won, played), mean_ci(data["rank"][b]).clip(1, seats)))
     pairs = [
         PairSummary(names[a], names[b], paired_diff(data["points"][a], data["points"][b]),
-                    bounded_ci([x - y for x, y in zip(data["win"][a], data["win"][b],
-                                                      strict=True)], -1, 1))
+                    paired_diff(data["win"][a], data["win"][b]).clip(-1, 1))
         for a, b in itertools.combinations(range(len(names)), 2)
     ]
     finished = sum(1 for g in plan if g.index in results)
-    return Summary(len(deals), len(games), finished - len(games), tuple(bots), tuple(pairs))
+    head = ratings = None
+    if len(names) == 2:
+        w = sum(1 for s in shares if s[0] > s[1])
+        lost = sum(1 for s in shares if s[0] < s[1])
+        head = HeadToHead(names[0], names[1], w, lost, len(shares) - w - lost)
+    elif len(names) > 2 and games:
+        ratings = tuple(plackett_luce(names, (_places(g, results[g.index]) for g in games)))
+    return Summary(len(deals), len(games), finished - len(games), tuple(bots), tuple(pairs),
+                   head, ratings or ())
+
+
+def _places(game: GameSpec, result: GameResult) -> list[tuple[int, float]]:
+    """Each bot at the table with its place: the best of its seats' ranks."""
+    best: dict[int, float] = {}
+    for seat, sr in enumerate(result.seat_results()):
+        bot = game.seats[seat]
+        best[bot] = min(best.get(bot, math.inf), sr.rank)
+    return sorted(best.items())
 
 
 def deal_differences(results: Mapping[int, GameResult], plan: Sequence[GameSpec], bots: int,
