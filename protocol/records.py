@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
@@ -53,6 +54,7 @@ class Record:
     headers: tuple[tuple[str, str], ...]
     events: tuple[Event, ...]
     sig: str | None = None  # the closing ``sig`` line, as written (spec/TAMPER.md)
+    result: str | None = None  # the ``result`` line after game-over, as written
 
     def header(self, key: str, default: str | None = None) -> str | None:
         """The first value of ``key``, as PGN readers look tags up."""
@@ -80,7 +82,7 @@ def check_header(key: str, value: str) -> None:
         )
     if not isinstance(value, str):
         raise ValueError(f"header {key}: value must be text, not {type(value).__name__}")
-    if value != value.strip(BLANKS) or not printable(value):
+    if value != value.strip(BLANKS) or not is_safe(value):
         raise ValueError(
             f"header {key}: value must be one line of printable text (no control or line "
             "separator characters) without leading or trailing spaces"
@@ -90,6 +92,35 @@ def check_header(key: str, value: str) -> None:
 def format_header(key: str, value: str) -> str:
     check_header(key, value)
     return f"header {key} {value}" if value else f"header {key}"
+
+
+RESULT_WORD = "result"
+
+
+def utc_date(when: float | None = None) -> str:
+    """A ``date`` header's value: UTC to the second in the ``Z`` form (spec/RECORDS.md)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when))
+
+
+def result_line(headers: Headers, totals: Sequence[int], winners: Sequence[int]) -> str:
+    """The line after game-over that says who won and the totals, in words, for grep.
+
+    It is derived from the ``seats`` header and game-over, outside the hash chain: an
+    auditor derives it again and reports any difference (spec/RECORDS.md).
+    """
+    items = list(headers.items()) if isinstance(headers, Mapping) else list(headers)
+    seats = next((v for k, v in items if k == "seats"), "")
+    names = seats.split(",") if seats else []
+    if len(names) != len(totals):
+        names = [f"seat {s}" for s in range(len(totals))]
+    who = [f"{s} ({names[s]})" if not names[s].startswith("seat ") else str(s)
+           for s in winners]
+    if len(who) == 1:
+        won = f"seat {who[0]} wins"
+    else:
+        won = f"seats {', '.join(who[:-1])} and {who[-1]} share the win"
+    scores = ", ".join(f"{name} {total}" for name, total in zip(names, totals, strict=True))
+    return f"{RESULT_WORD} {won}; totals: {scores}"
 
 
 def format_record(headers: Headers, events: Iterable[Event], *, sign: bool = True,
@@ -111,13 +142,17 @@ def format_record(headers: Headers, events: Iterable[Event], *, sign: bool = Tru
         if chain is not None:
             chain.header(line)
     game: TrickGame | None = None
+    event: Event | None = None
     for event in events:
         if isinstance(event, GameStarted):
             game = game_rules(event.config.game)
         line = format_event(event, game)
         lines.append(f"{line} h={chain.link(line)}" if chain is not None else line)
+    events_written = len(lines) - len(items)
+    if isinstance(event, GameOver):
+        lines.append(result_line(items, event.totals, event.winners))
     if signer is not None and chain is not None:
-        lines.append(_sig_line(signer, items, len(lines) - len(items), chain.head))
+        lines.append(_sig_line(signer, items, events_written, chain.head))
     return "".join(line + "\n" for line in lines)
 
 
@@ -143,17 +178,12 @@ def parse_header(line: str) -> tuple[str, str]:
             f"bad header key {escape(key, 40)!r}: expected a lower-case letter, then letters, "
             "digits, '_', '.' or '-'"
         )
-    if not printable(value):
+    if not is_safe(value):
         raise RecordError(
             f"header {key}: the value holds a control or line separator character "
             f"({escape(value, 60)}): header values are printable text on one line"
         )
     return key, value
-
-
-def printable(text: str) -> bool:
-    """:func:`is_safe`, with a fast path for printable ASCII (most text, all of ours)."""
-    return (text.isascii() and text.isprintable()) or is_safe(text)
 
 
 def split_blanks(text: str, maxsplit: int = 0) -> list[str]:
@@ -194,13 +224,14 @@ def decode_line(raw: str | bytes, lineno: int) -> str:
 def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, Any]]:
     """Stream a record: ``(lineno, "header", (key, value))`` or ``(lineno, "event", e)``.
 
-    A signed record's last line comes as ``(lineno, "sig", text)``; nothing may follow
-    it. Blank lines and ``#`` comments are skipped. Raises RecordError naming the line on
-    the first line that cannot be read. Only syntax is checked here: whether the events
+    A finished record's ``result`` line comes as ``(lineno, "result", text)`` and a
+    signed record's last line as ``(lineno, "sig", text)``; nothing may follow it. Blank
+    lines and ``#`` comments are skipped. Raises RecordError naming the line on the
+    first line that cannot be read. Only syntax is checked here: whether the events
     follow the rules is the engine's and the auditor's business.
     """
     game: TrickGame | None = None
-    seen_event = False
+    seen_event = over = seen_result = False
     seen_sig = False
     headers = header_bytes = items = 0
     for lineno, raw in enumerate(lines, 1):
@@ -219,6 +250,17 @@ def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, 
                 raise RecordError(f"line {lineno}: a sig line before the first event")
             seen_sig = True
             yield lineno, "sig", text
+            continue
+        if seen_result:
+            raise RecordError(f"line {lineno}: only a sig line may follow the result line")
+        if word == RESULT_WORD:
+            if not over:
+                raise RecordError(f"line {lineno}: a result line before game-over")
+            if not is_safe(text):
+                raise RecordError(f"line {lineno}: the result line holds a control or line "
+                                  "separator character")
+            seen_result = True
+            yield lineno, RESULT_WORD, text
             continue
         if word == "header":
             if seen_event:
@@ -252,6 +294,7 @@ def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, 
         elif not seen_event:
             raise RecordError(f"line {lineno}: the first event must be game-started")
         seen_event = True
+        over = isinstance(event, GameOver)
         yield lineno, "event", event
 
 
@@ -260,12 +303,14 @@ def read_record(source: str | os.PathLike[str] | TextIO) -> Record:
     headers: list[tuple[str, str]] = []
     events: list[Event] = []
     sig: list[str] = []
+    result: list[str] = []
 
     def collect(lines: Iterable[str | bytes]) -> None:
         from xactika.protocol.jsonl import record_lines
 
         for _, kind, value in iter_record_lines(record_lines(lines)):
-            {"header": headers, "event": events, "sig": sig}[kind].append(value)
+            {"header": headers, "event": events, "sig": sig, RESULT_WORD: result}[kind].append(
+                value)
 
     if isinstance(source, str | os.PathLike):
         from xactika.protocol.files import bounded_lines, open_regular
@@ -280,7 +325,8 @@ def read_record(source: str | os.PathLike[str] | TextIO) -> Record:
         collect(source)
     if not events:
         raise RecordError("line 0: no events: a record needs at least game-started")
-    return Record(tuple(headers), tuple(events), sig[0] if sig else None)
+    return Record(tuple(headers), tuple(events), sig[0] if sig else None,
+                  result[0] if result else None)
 
 
 class RecordWriter:
@@ -379,6 +425,7 @@ class RecordWriter:
         self._line(line)
         self._events += 1
         if isinstance(event, GameOver):
+            self._line(result_line(self._items, event.totals, event.winners))
             self._seal()
 
     def _seal(self) -> None:

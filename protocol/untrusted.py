@@ -30,6 +30,8 @@ def escape(text: str, limit: int | None = None) -> str:
 
     The backslash itself is escaped too, so the result maps back to one input only.
     """
+    if text.isascii() and text.isprintable() and "\\" not in text:  # most text: as it is
+        return text if limit is None or len(text) <= limit else text[:limit] + "..."
     out: list[str] = []
     for ch in text:
         if ch == "\\":
@@ -48,4 +50,6 @@ def escape(text: str, limit: int | None = None) -> str:
 
 def is_safe(text: str) -> bool:
     """True when ``text`` has no character that :func:`escape` would change but ``\\``."""
+    if text.isascii() and text.isprintable():  # the fast path: nearly all text
+        return True
     return not any(unsafe_char(ch) for ch in text)

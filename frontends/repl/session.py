@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 import attrs
@@ -42,6 +41,7 @@ from xactika.frontends.invocation import xactika_command
 from xactika.frontends.repl import render, teach
 from xactika.frontends.repl.render import Style
 from xactika.frontends.repl.suggest import COMMAND_HELP, Context
+from xactika.protocol.records import utc_date
 from xactika.protocol.signing import Signer
 
 HUMAN = "human"
@@ -157,8 +157,11 @@ class Session:
         show_seed: bool = True,
         width: int = 80,
         tutorial: bool = False,
+        started: str | None = None,
     ) -> None:
         self.events: list[Event] = list(events)
+        # the record's date is when the game started, not when it was saved
+        self.started = started or utc_date()
         self.state: State = replay(self.events)
         self.config = self.state.config
         self.rules: TrickGame = self.state.rules
@@ -387,8 +390,8 @@ class Session:
             low_wins=self.config.game == "xactika" and self.config.mode == "lose",
         )
         if self.config.seed is not None:
-            text += f"\nthe deals came from seed {self.config.seed}: --seed {self.config.seed} " \
-                    "plays them again"
+            # the command on a line of its own: a 128-bit seed must not wrap inside it
+            text += f"\nthe deals came from a seed; this plays them again:\n  --seed {self.config.seed}"
         return text
 
     def table(self, seat: int) -> str:
@@ -845,7 +848,7 @@ class Session:
                  ("seats", ",".join(self.names))]
         if c.seed is not None:
             items.append(("seed", str(c.seed)))
-        items.append(("date", datetime.now(UTC).replace(microsecond=0).isoformat()))
+        items.append(("date", self.started))
         for s, spec in enumerate(self.seats):
             items.append((f"seat.{s}", spec.text()))
         items.append(("practice", "yes" if self.practice else "no"))
