@@ -1,0 +1,48 @@
+"""study/ratings.py: the study's pairings on one Plackett-Luce scale (the runner's model)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _ratings() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("study_ratings", ROOT / "study" / "ratings.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _result(path: Path, a: str, b: str, diffs: list[float], mode: str = "bid") -> Path:
+    rows = [{"deal": d, "a": x, "b": 0.0, "diff": x} for d, x in enumerate(diffs)]
+    path.write_text(json.dumps({"summary": {"a": a, "b": b, "mode": mode}, "rows": rows}))
+    return path
+
+
+def test_a_chain_of_pairings_is_ordered_on_one_scale(tmp_path: Path) -> None:
+    ratings = _ratings()
+    ab = _result(tmp_path / "ab.json", "top", "mid", [1.0] * 16 + [-1.0] * 4)
+    bc = _result(tmp_path / "bc.json", "mid", "low", [0.5] * 16 + [-0.5] * 2 + [0.0] * 2)
+    rated, counts = ratings.rate([ab, bc], "bid")
+    mu = {r.name: r.mu for r in rated}
+    assert mu["top"] > mu["mid"] > mu["low"]
+    assert counts == {"top": 20, "mid": 40, "low": 20}
+    # turned around, the order turns too: the sign of diff decides, not the file order
+    ba = _result(tmp_path / "ba.json", "top", "mid", [-1.0] * 16 + [1.0] * 4)
+    mu = {r.name: r.mu for r in ratings.rate([ba, bc], "bid")[0]}
+    assert mu["mid"] > mu["top"]
+
+
+def test_a_file_of_another_mode_is_one_error_line(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    win = _result(tmp_path / "win.json", "a", "b", [1.0], mode="win")
+    assert _ratings().main([str(win), "--mode", "bid"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "mode win, not bid" in err
