@@ -286,7 +286,7 @@ def test_resume_after_killing_the_runner_gives_the_same_table(
     assert code == 0
     out = tmp_path / "cut"
     proc = subprocess.Popen([PY, "-m", "xactika.frontends.cli", "match", *settings,
-                             "--progress", "none", "--out", str(out)],
+                             "--progress", "none", "--out", str(out), "--sandbox", "none"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while len(list((out / "games").glob("*.log"))) < 3 and time.monotonic() < deadline:
