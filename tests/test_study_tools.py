@@ -1,4 +1,5 @@
-"""study/ratings.py: the study's pairings on one Plackett-Luce scale (the runner's model)."""
+"""study/ratings.py (every pairing on one Plackett-Luce scale, the runner's model) and
+study/bound.py (the fraction of the cheater's bound a bot reaches)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _ratings() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("study_ratings", ROOT / "study" / "ratings.py")
+def _study(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"study_{name}", ROOT / "study" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -22,12 +23,13 @@ def _ratings() -> ModuleType:
 
 def _result(path: Path, a: str, b: str, diffs: list[float], mode: str = "bid") -> Path:
     rows = [{"deal": d, "a": x, "b": 0.0, "diff": x} for d, x in enumerate(diffs)]
-    path.write_text(json.dumps({"summary": {"a": a, "b": b, "mode": mode}, "rows": rows}))
+    summary = {"a": a, "b": b, "mode": mode, "format": "1v3", "players": 4, "seed": 1}
+    path.write_text(json.dumps({"summary": summary, "rows": rows}))
     return path
 
 
 def test_a_chain_of_pairings_is_ordered_on_one_scale(tmp_path: Path) -> None:
-    ratings = _ratings()
+    ratings = _study("ratings")
     ab = _result(tmp_path / "ab.json", "top", "mid", [1.0] * 16 + [-1.0] * 4)
     bc = _result(tmp_path / "bc.json", "mid", "low", [0.5] * 16 + [-0.5] * 2 + [0.0] * 2)
     rated, counts = ratings.rate([ab, bc], "bid")
@@ -43,6 +45,20 @@ def test_a_chain_of_pairings_is_ordered_on_one_scale(tmp_path: Path) -> None:
 def test_a_file_of_another_mode_is_one_error_line(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     win = _result(tmp_path / "win.json", "a", "b", [1.0], mode="win")
-    assert _ratings().main([str(win), "--mode", "bid"]) == 2
+    assert _study("ratings").main([str(win), "--mode", "bid"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "mode win, not bid" in err
+
+
+def test_the_bound_fraction_pairs_the_deals(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    bound = _study("bound")
+    bot = _result(tmp_path / "bot.json", "strong", "heuristic", [0.5, 1.5, 0.0, 1.0])
+    cheat = _result(tmp_path / "cheat.json", "cheater", "heuristic", [2.0, 3.0, 1.0, 2.0])
+    assert bound.fraction(bound.paired(bot, cheat)) == pytest.approx(0.75 / 2.0)
+    assert bound.main([str(bot), str(cheat), "--resamples", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "deals 4" in out and "fraction 0.38" in out
+    other = _result(tmp_path / "win.json", "cheater", "heuristic", [2.0], mode="win")
+    assert bound.main([str(bot), str(other)]) == 2
+    assert "differ in mode" in capsys.readouterr().err
