@@ -336,6 +336,8 @@ def test_dix_why_lines_for_trumps_discards_and_the_joker() -> None:
     assert why("5D", "2C", 1) == "2C wins: a trump (clubs) beats the diamonds led"
     assert why("5D", "9H", 0) == "5D wins: 9H did not follow diamonds and is not a trump"
     assert why("5D", "KD", 1) == "KD wins: the higher diamond"
+    assert why("JK", "QC", 0, "6D") == ("JK wins: a trump was led and QC is not a trump "
+                                        "(the joker is a trump ranked as 6D)")
     assert why("5D", "9H", 0, "JK") == "5D wins: 9H did not follow diamonds (no trumps this round)"
     ten = why("9S", "AS", 0)  # 9 + 1 pips
     assert ten.endswith("; ten-trick! pips 9S 9 + AS 1 = 10: -3 for you")

@@ -242,9 +242,12 @@ def _why_dix(plays: Sequence[tuple[int, Any]], winner: int, card: Any, turned: A
         why = f"{card} wins: the higher {kind}{joker}"
     else:
         off = ", ".join(str(c) for c in others)
-        why = (f"{card} wins: {off} did not follow {_suit(led)} and is not a trump"
-               if trump is not None else
-               f"{card} wins: {off} did not follow {_suit(led)} (no trumps this round)")
+        if trump is None:
+            why = f"{card} wins: {off} did not follow {_suit(led)} (no trumps this round)"
+        elif led == trump:
+            why = f"{card} wins: a trump was led and {off} is not a trump{joker}"
+        else:
+            why = f"{card} wins: {off} did not follow {_suit(led)} and is not a trump"
     trick = Trick(None, tuple(plays), winner)
     pips = " + ".join(f"{c} {c.pips}" for _, c in plays)
     if is_ten_trick(trick):
