@@ -16,7 +16,15 @@ import attrs
 
 from xactika.core.bots.agents import Agent
 from xactika.core.errors import IllegalCommand, ParseError, XactikaError
-from xactika.core.games.dix import Drew, round_points, ten_tricks
+from xactika.core.games.dix import (
+    SUIT_NAMES,
+    Drew,
+    cards_in_stock,
+    round_points,
+    suit_of,
+    ten_tricks,
+    trump_suit,
+)
 from xactika.core.games.xactika import SHAPE_TOKENS, SHAPES, Call
 from xactika.core.table import (
     Bid,
@@ -391,7 +399,8 @@ class Session:
         )
         if self.config.seed is not None:
             # the command on a line of its own: a 128-bit seed must not wrap inside it
-            text += f"\nthe deals came from a seed; this plays them again:\n  --seed {self.config.seed}"
+            text += ("\nthe deals came from a seed; this plays them again:\n"
+                     f"  --seed {self.config.seed}")
         return text
 
     def table(self, seat: int) -> str:
@@ -413,8 +422,6 @@ class Session:
                 v.taken, self.names, size, points=round_points(v.tricks, self.config.players),
                 tens=ten_tricks(v.tricks, self.config.players)))
             if self.config.mode == "draw":
-                from xactika.core.games.dix import cards_in_stock
-
                 left = cards_in_stock(v)
                 lines.append(f"stock: {left} card{'s' if left != 1 else ''}" + (
                     "; after each trick its winner draws first" if left else
@@ -461,8 +468,6 @@ class Session:
         """Dix: the suit led (a name) and trumps (a name, or None for no trumps)."""
         if self.config.game != "dix":
             return "", None
-        from xactika.core.games.dix import SUIT_NAMES, suit_of, trump_suit
-
         led = suit_of(self.state.trick[0][1], self.state.turned) if self.state.trick else ""
         trump = trump_suit(self.state.turned)
         return SUIT_NAMES.get(led, led), (SUIT_NAMES[trump] if trump is not None else None)
@@ -472,8 +477,6 @@ class Session:
         if self.legal.kind != "play" or not self.state.trick:
             return False
         if self.config.game == "dix":
-            from xactika.core.games.dix import suit_of
-
             led = suit_of(self.state.trick[0][1], self.state.turned)
             return any(suit_of(c, self.state.turned) == led for c in self.state.hands[seat])
         call = self.state.call
