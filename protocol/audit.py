@@ -32,7 +32,14 @@ from xactika.core.table import (
     game_rules,
 )
 from xactika.protocol.files import RecordTooLarge, bounded_lines, open_regular
-from xactika.protocol.records import BLANKS, MAX_LINE, RecordError, parse_header
+from xactika.protocol.records import (
+    BLANKS,
+    MAX_LINE,
+    RESULT_WORD,
+    RecordError,
+    parse_header,
+    result_line,
+)
 from xactika.protocol.signing import (
     ID_HEADER,
     SIG_WORD,
@@ -251,6 +258,8 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
     last_line = 0
     sig: tuple[int, str] | None = None
     after_sig = 0  # lines after the sig line: not what was signed
+    result: tuple[int, str] | None = None  # outside the chain: derived again below
+    after_result = 0
     for lineno, raw in enumerate(lines, 1):
         report.lines = lineno
         # only ASCII blanks are tolerated around a line: str.strip() would also eat
@@ -268,6 +277,16 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
         if word == SIG_WORD and first_event:
             sig = (lineno, text)
             continue
+        if word == RESULT_WORD and first_event:
+            if result is not None:
+                report.add(lineno, "a second result line: a record has one")
+            else:
+                result = (lineno, text)
+            continue
+        if result is not None and not after_result:
+            after_result = lineno  # reported at the result line: it is the one out of place
+            report.add(result[0], f"the result line comes before line {lineno}: it follows "
+                       "game-over, and only the sig line may follow it")
         if word == "header":
             if first_event:
                 report.add(lineno, "header after the first event line")
@@ -336,8 +355,10 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
             report.signature = BAD_SIGNATURE  # the file is more than what was signed
     if rules_ok and first_event:
         report.complete = check.complete
-        if not check.complete:
-            report.add(last_line, _unfinished(check))
+        if not check.complete:  # at a result line, the record claims an end it lacks
+            report.add(result[0] if result else last_line, _unfinished(check))
+    if result is not None:
+        _result(report, result, headers, rules_ok)
     if report.status != UNREADABLE:
         reasons = [p.reason for p in report.problems]
         if any(not r.startswith("unfinished:") for r in reasons) or report.dropped:
@@ -388,6 +409,21 @@ def _signature(report: LogReport, sig: tuple[int, str] | None,
         report.signature = UNTRUSTED
         _note(report, line, strict, f"signer unknown: signed by {key.fingerprint}, a key "
               "not named with --key or --trusted-keys; the chain holds but is not verified")
+
+
+def _result(report: LogReport, result: tuple[int, str],
+            headers: list[tuple[int, str, str]], rules_ok: bool) -> None:
+    """The result line must say what game-over says: it is outside the chain and the sig."""
+    line, text = result
+    if not rules_ok:
+        return  # the events are already wrong; what they would say is unknown
+    if not report.complete or report.totals is None or report.winners is None:
+        report.add(line, "a result line in a record without game-over")
+        return
+    expected = result_line([(k, v) for _, k, v in headers], report.totals, report.winners)
+    if text != expected:
+        report.add(line, f"the result line says {escape(text.removeprefix('result '), 200)!r}"
+                   f" but game-over says {expected.removeprefix('result ')!r}")
 
 
 def _hidden(event: Event) -> str | None:

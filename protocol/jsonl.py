@@ -28,6 +28,7 @@ from xactika.protocol.records import (
     MAX_HEADERS,
     MAX_LINE,
     MAX_RECORD_LINES,
+    RESULT_WORD,
     Record,
     RecordError,
     decode_line,
@@ -36,7 +37,7 @@ from xactika.protocol.records import (
 )
 from xactika.protocol.signing import SIG_WORD, parse_sig_line
 from xactika.protocol.tamper import split_hash
-from xactika.protocol.untrusted import escape
+from xactika.protocol.untrusted import escape, is_safe
 
 TAG = "type"
 CHAIN_KEY = "h"  # an event line's hash-chain token, kept as it was
@@ -227,6 +228,8 @@ def record_to_jsonl(record: Record) -> str:
         if isinstance(event, GameStarted):
             game = event.config.game
         lines.append(_dump(event_to_json(event, game)))
+    if record.result is not None:
+        lines.append(_dump(_result_to_json(record.result)))
     if record.sig is not None:
         lines.append(_dump(_sig_to_json(record.sig, 0)))
     return "".join(line + "\n" for line in lines)
@@ -252,6 +255,9 @@ def text_to_jsonl(lines: Iterable[str | bytes]) -> str:
             continue
         if kind == SIG_WORD:
             out.append(_dump(_sig_to_json(value, lineno)))
+            continue
+        if kind == RESULT_WORD:
+            out.append(_dump(_result_to_json(value)))
             continue
         if isinstance(value, GameStarted):
             game = value.config.game
@@ -300,6 +306,12 @@ def iter_jsonl(
             if obj[TAG] == SIG_WORD:
                 _only(obj, {TAG, "events", "head", "ed25519"})
                 yield lineno, SIG_WORD, _sig_from_json(obj)
+                continue
+            if obj[TAG] == RESULT_WORD:
+                _only(obj, {TAG, "text"})
+                if not isinstance(obj["text"], str) or not is_safe(obj["text"]):
+                    raise ValueError("a result's text must be one line of printable text")
+                yield lineno, RESULT_WORD, f"{RESULT_WORD} {obj['text']}"
                 continue
             if obj[TAG] == "game-started":
                 game = str(obj["config"]["game"])
@@ -359,7 +371,7 @@ def _as_text(lines: Iterable[str | bytes]) -> Iterator[str]:
         if kind == "header":
             yield format_header(*value)
             continue
-        if kind == SIG_WORD:
+        if kind in (SIG_WORD, RESULT_WORD):
             yield value
             continue
         event, chain = value
@@ -402,9 +414,17 @@ def read_jsonl(lines: Iterable[str | bytes]) -> Record:
     headers: list[tuple[str, str]] = []
     events: list[Event] = []
     sig: list[str] = []
+    result: list[str] = []
     for _, kind, value in iter_jsonl(lines):
-        {"header": headers, "event": events, SIG_WORD: sig}[kind].append(value)
-    return Record(tuple(headers), tuple(events), sig[0] if sig else None)
+        {"header": headers, "event": events, SIG_WORD: sig, RESULT_WORD: result}[kind].append(
+            value)
+    return Record(tuple(headers), tuple(events), sig[0] if sig else None,
+                  result[0] if result else None)
+
+
+def _result_to_json(line: str) -> dict[str, Any]:
+    """The result line (spec/RECORDS.md) as an object: its words after ``result``."""
+    return {TAG: RESULT_WORD, "text": line.split(" ", 1)[1] if " " in line else ""}
 
 
 def _sig_to_json(line: str, lineno: int) -> dict[str, Any]:

@@ -84,6 +84,7 @@ USAGE: dict[str, str] = {
     "record": "record <path> | record off",
     "view": "view all | view <seat>",
     "sig": "sig events=<n> head=<hex> ed25519=<hex>",
+    "result": "result <words>",
     "quit": "quit",
 }
 
@@ -673,6 +674,15 @@ class Session:
             raise WrongPhase("sig closes a record: it follows the record's events")
         return ["ok sig"]
 
+    def _cmd_result(self, args: list[str], rest: str) -> list[str]:
+        """A finished record's result line, so a record is engine input as is.
+
+        It says in words what game-over says; xactika audit checks that it does.
+        """
+        if not self.state.over:
+            raise WrongPhase("result follows game-over: it says who won")
+        return ["ok result"]
+
     def _cmd_record(self, args: list[str], rest: str) -> list[str]:
         if not rest:
             raise ProtocolError("usage", f"usage: {USAGE['record']}")
@@ -724,7 +734,7 @@ class Session:
                     if kind == "header":
                         headers.append(value)
                         continue
-                    if kind == "sig":
+                    if kind in ("sig", "result"):
                         continue  # xactika audit checks signatures; a copy is re-signed
                     try:
                         check, state, new = advance(check, state, value)

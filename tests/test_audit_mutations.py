@@ -121,6 +121,13 @@ def mutations(text: str, config: Config, seed: int) -> Iterator[Mutation]:
             new = [*lines[:i], f"header {key} {changed}", *lines[i + 1 :]]
             yield Mutation(f"line {no} header {key}", "header", key, tuple(new), first_event)
             continue
+        if line.startswith("result "):
+            # outside the chain, derived from game-over: a changed word is caught at its
+            # line; a deleted one changes nothing that happened (no record must have it)
+            forged = line.replace(" win", " lose", 1)
+            yield Mutation(f"line {no} result", "field", "result",
+                           (*lines[:i], forged, *lines[i + 1 :]), no)
+            continue
         tokens = line.split(" ")
         kind = tokens[2]
         for t, token in enumerate(tokens[1:], 1):

@@ -335,7 +335,7 @@ def test_seeded_games_commit_to_the_seed_and_reveal_it_at_the_end() -> None:
     assert f"commit={config.commit}" in out[0]
     assert "seed=" not in out[0] and "nonce=" not in out[0]
     play_through(s, 3)
-    last = s.feed("log")[-2]
+    last = s.feed("log")[-3]  # then the result line (spec/RECORDS.md) and ok log
     assert last.startswith("event ") and " game-over " in last
     assert f"seed=42 nonce={NONCE}" in last
     assert "commit" in error(s, f"newgame seed=1 nonce={NONCE} commit={'ab' * 32}", "config")

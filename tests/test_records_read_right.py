@@ -20,7 +20,13 @@ from xactika.frontends import replay
 from xactika.frontends.repl.play import _load as play_load
 from xactika.protocol.audit import OK, UNREADABLE, audit_file
 from xactika.protocol.jsonl import text_to_jsonl
-from xactika.protocol.records import Record, RecordError, format_record, read_record
+from xactika.protocol.records import (
+    Record,
+    RecordError,
+    format_record,
+    read_record,
+    result_line,
+)
 from xactika.protocol.session import Session
 from xactika.protocol.tamper import commit_config, sign_record
 from xactika.protocol.text import format_event
@@ -48,7 +54,7 @@ def test_every_reader_takes_jsonl_by_content(files: tuple[Path, Path, str]) -> N
     got = read_record(as_json)
     assert got == want and got.events and got.header("seats") == "ann,bob,cy"
     assert replay.load(str(as_json)).events == want.events
-    events, _ = play_load(str(as_json))
+    events, _, _ = play_load(str(as_json))
     assert events == list(want.events)
     # the engine's load, inside its files folder
     engine = Session(files=as_json.parent)
@@ -152,3 +158,61 @@ def test_a_play_where_a_lead_is_due_is_said_so(tmp_path: Path) -> None:
     reason = problem(tmp_path, sign_record(forged + "\n"))
     assert reason.startswith(f"illegal play of {lead.card} by seat {lead.seat}: leading "
                              f"{lead.card} needs one of the calls ")
+
+
+# --------------------------------------------------------------------------- date, result
+
+
+def test_the_date_is_when_the_game_started_in_the_z_form(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from xactika.core import start
+    from xactika.core.bots.agents import make_agent
+    from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec
+    from xactika.frontends.repl.session import Session as Repl
+
+    clock = [1_700_000_000.0]
+    real = time.gmtime
+    monkeypatch.setattr(time, "gmtime", lambda t=None: real(clock[0] if t is None else t))
+    seats = [SeatSpec(HUMAN), SeatSpec(BOT, "random")]
+    repl = Repl(start(Config(players=2, rounds=1, seed=4)), seats,
+                lambda s: make_agent("random", s))
+    clock[0] += 3600  # saved an hour later
+    assert "saved" in repl.save(str(tmp_path / "g.log"))
+    date = read_record(tmp_path / "g.log").header("date")
+    assert date == "2023-11-14T22:13:20Z"
+
+
+def test_a_finished_record_ends_with_its_result_and_audit_checks_it(tmp_path: Path) -> None:
+    text = game_text()
+    lines = text.splitlines()
+    record = read_record_text(text)
+    over = record.events[-1]
+    names = ["ann", "bob", "cy"]
+    (winner,) = over.winners  # type: ignore[attr-defined]
+    want = (f"result seat {winner} ({names[winner]}) wins; totals: "
+            + ", ".join(f"{n} {t}" for n, t in zip(names, over.totals, strict=True)))  # type: ignore[attr-defined]
+    assert lines[-1] == want and record.result == want
+    assert lines[-2].split()[2] == "game-over"
+    # a tie names every winner
+    assert result_line([("seats", "a,b,c")], (5, 5, 1), (0, 1)) == (
+        "result seats 0 (a) and 1 (b) share the win; totals: a 5, b 5, c 1")
+    assert result_line([], (1, 7), (1,)) == "result seat 1 wins; totals: seat 0 1, seat 1 7"
+    # outside the chain, so a forger could change it: audit derives it again
+    path = tmp_path / "g.log"
+    path.write_text(text.replace(want, want.replace(f"({names[winner]}) wins",
+                                                     "(mallory) wins")), encoding="utf-8")
+    report = audit_file(str(path))
+    assert report.status == "invalid"
+    assert (report.problems[0].line, report.problems[0].reason.split(" but ")[1]) == (
+        len(lines), f"game-over says {want.removeprefix('result ')!r}")
+    # JSONL carries it, and the engine takes it as input
+    jsonl = text_to_jsonl(lines)
+    assert '{"type":"result","text":"seat ' in jsonl
+    assert read_record_text(jsonl).result == want
+    engine = Session()
+    answers = [engine.feed(line)[-1] for line in lines]
+    assert answers[-1] == "ok result" and all(a.startswith("ok") for a in answers)
+    assert engine.feed("newgame players=2 rounds=1 seed=1")[-1] == "ok newgame"
+    assert engine.feed(want)[0].startswith("error ")  # before game-over it is refused

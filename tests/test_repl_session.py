@@ -240,8 +240,9 @@ def test_save_writes_a_record_that_loads_and_plays_on(tmp_path: Path) -> None:
     record = read_record(path)
     assert list(record.events) == session.events
     assert record.header("seed") == "8"
-    events, seats = play._load(str(path))
+    events, seats, started = play._load(str(path))
     assert events == session.events
+    assert started == record.header("date") == session.started  # when it began, kept
     assert seats == session.seats
     again = Session(events, seats, lambda s: make_agent("random", s),
                     make_hint=lambda s: make_agent("random", s))

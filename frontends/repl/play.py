@@ -155,7 +155,8 @@ def _config(args: argparse.Namespace) -> Config:
     return config
 
 
-def _load(path: str) -> tuple[list[Event], list[SeatSpec] | None]:
+def _load(path: str) -> tuple[list[Event], list[SeatSpec] | None, str | None]:
+    """The game so far, its seats and its start date (older saves wrote +00:00 for Z)."""
     from xactika.core.check import check_log
     from xactika.protocol.records import read_record
 
@@ -167,7 +168,8 @@ def _load(path: str) -> tuple[list[Event], list[SeatSpec] | None]:
     except XactikaError as exc:
         raise UsageError(f"cannot load {path}: {exc}") from None
     events += list(check.pending)  # a record cut short after an action: finish its effects
-    return events, seats
+    date = record.header("date")
+    return events, seats, date.replace("+00:00", "Z") if date else None
 
 
 def _agent_factory(
@@ -212,13 +214,13 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
             raise UsageError(f"--load takes the settings from the file; drop {clashing[0]}")
         if args.tutorial:
             raise UsageError("--tutorial starts a new game; drop --load")
-        events, saved = _load(args.load)
+        events, saved, started = _load(args.load)
         config = events[0].config
     else:
         # a seeded game commits to its seed, revealed at game-over (spec/TAMPER.md)
         config = commit_config(_config(args))
         events = start(config)
-        saved = None
+        saved = started = None
     if args.level is not None and args.bots is not None:
         raise UsageError("--level picks the bots: drop --bots (or --level)")
     bot = args.bots or (f"strong:{args.level}" if args.level is not None else default_bot())
@@ -241,7 +243,7 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
         make_hint=lambda seat: make_agent(hint, base * 1000 + 500 + seat, game=config.game),
         style=style, practice=not args.no_undo,
         show_seed=args.seed is not None or args.load is not None or args.tutorial,
-        tutorial=args.tutorial,
+        tutorial=args.tutorial, started=started,
     )
     if args.key is not None:
         from xactika.protocol.signing import KeyFileError, load_signer
