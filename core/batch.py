@@ -29,6 +29,7 @@ rest of the core does not import this module.
 from __future__ import annotations
 
 import hashlib
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -280,11 +281,7 @@ def simulate(
     ``keys`` key the random policy's draws (default: the seeds). ``record`` keeps every
     move, for :meth:`BatchResult.events`. Settings are checked as the core checks them.
     """
-    seeds_arr = np.asarray(seeds, dtype=np.int64)
-    if seeds_arr.ndim != 1 or len(seeds_arr) == 0:
-        raise ValueError("seeds must be a non-empty list of seeds")
-    if (seeds_arr < 0).any():
-        raise ValueError("seeds must be 0 or more")
+    seeds_arr = _whole_numbers(seeds, "seeds")
     game_rules("xactika").validate(Config(mode=mode, players=players, rounds=rounds,
                                           dealer=dealer, seed=0))
     seat_policy: tuple[Policy, ...]
@@ -297,7 +294,7 @@ def simulate(
     ):
         raise ValueError(f"policy must be one of {', '.join(POLICIES)} or a function, "
                          "or one per seat")
-    keys_arr = (seeds_arr if keys is None else np.asarray(keys, dtype=np.int64)).astype(np.uint64)
+    keys_arr = (seeds_arr if keys is None else _whole_numbers(keys, "keys")).astype(np.uint64)
     if keys_arr.shape != seeds_arr.shape:
         raise ValueError("keys must have one key per seed")
     parts = []
@@ -315,6 +312,19 @@ def simulate(
         for name in _ARRAYS
     ]
     return BatchResult(first.mode, first.players, first.rounds, first.dealer, *arrays)
+
+
+def _whole_numbers(values: Sequence[int] | NDArray[Any], what: str) -> NDArray[np.int64]:
+    """``values`` as int64, or one clear error: not floats silently cut, nor wrapped."""
+    try:
+        numbers = [operator.index(v) for v in values]
+    except TypeError:
+        raise ValueError(f"{what} must be whole numbers") from None
+    if not numbers:
+        raise ValueError(f"{what} must be a non-empty list")
+    if min(numbers) < 0 or max(numbers) >= 1 << 63:
+        raise ValueError(f"{what} must be from 0 to 2**63 - 1")
+    return np.array(numbers, dtype=np.int64)
 
 
 CHUNK = 8192

@@ -133,10 +133,16 @@ def test_bad_settings_get_one_clear_error(kwargs: dict[str, object], error: type
         simulate([1, 2, 3], **kwargs)  # type: ignore[arg-type]
 
 
-def test_bad_seeds_get_one_clear_error() -> None:
-    for seeds in ([], [-1]):
-        with pytest.raises(ValueError, match="seeds must be"):
-            simulate(seeds)
+@pytest.mark.parametrize(
+    ("seeds", "message"),
+    [([], "non-empty"), ([-1], "from 0 to"), ([2**63], "from 0 to"), ([1.5], "whole numbers"),
+     (["7"], "whole numbers")],
+)
+def test_bad_seeds_get_one_clear_error(seeds: list[object], message: str) -> None:
+    with pytest.raises(ValueError, match=f"seeds must be .*{message}|seeds must be {message}"):
+        simulate(seeds)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="keys must be"):
+        simulate([1] * max(1, len(seeds)), keys=seeds)  # type: ignore[arg-type]
 
 
 def test_events_need_a_recorded_batch() -> None:
