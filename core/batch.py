@@ -4,8 +4,8 @@ Every game of a batch has the same mode, players, rounds and first dealer, so ev
 is at the same point of its round at each step (the n-th bid, the n-th card of the t-th
 trick); only who acts and what is held differ, and those are arrays: a hand is its
 eight dealt card indices (into :data:`DECK`) and a byte of which are still held, and
-leaders, calls, bids and tricks taken are ``N``-long vectors. One step decides one move in all N
-games with a few array operations, so a batch costs about what one game costs.
+leaders, calls, bids and tricks taken are ``N``-long vectors. One step decides one move
+in all N games with a few array operations, so a batch costs about what one game costs.
 
 The deals are the core's (:func:`deal_orders` is spec/DEALS.md's shuffle, vectorised), so
 a batch game with seed ``s`` is dealt exactly what ``new_game(Config(seed=s, ...))`` is.
@@ -37,7 +37,14 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from xactika.core.games.xactika import CALLS, DECK, HAND_SIZE, TRICKS_PER_ROUND, Card
+from xactika.core.games.xactika import (
+    CALLS,
+    DECK,
+    HAND_SIZE,
+    TRICKS_PER_ROUND,
+    Card,
+    card_sort_key,
+)
 from xactika.core.rng import deal_key, shuffled
 from xactika.core.table import (
     Bid,
@@ -192,7 +199,7 @@ class BatchResult:
             order = [DECK[i] for i in self.orders[game, r]]
             count = HAND_SIZE * n
             hands = tuple(
-                tuple(sorted(order[(s - dealer - 1) % n : count : n], key=_sort_key))
+                tuple(sorted(order[(s - dealer - 1) % n : count : n], key=card_sort_key))
                 for s in range(n)
             )
             events.append(Dealt(len(events) + 1, r + 1, dealer, hands, tuple(order[count:])))
@@ -223,10 +230,6 @@ class BatchResult:
         events.append(GameOver(len(events) + 1, tuple(totals),
                                tuple(s for s in range(n) if won[s])))
         return events
-
-
-def _sort_key(card: Card) -> Any:
-    return card.sort_key
 
 
 # --------------------------------------------------------------------------- the simulator
