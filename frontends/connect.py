@@ -87,7 +87,8 @@ def relay(seat: RemoteSeat, argv: Sequence[str]) -> int:
         code = 1
     finally:
         if seat.reconnects:
-            print(f"xactika connect: reconnected {seat.reconnects} time(s), resuming after the "
+            times = "once" if seat.reconnects == 1 else f"{seat.reconnects} times"
+            print(f"xactika connect: reconnected {times}, resuming after the "
                   "last event the bot had", file=sys.stderr)
         seat.close()
         with contextlib.suppress(OSError):
