@@ -286,3 +286,23 @@ def test_limits_end_a_bot_that_spins_or_writes_without_end(
     player = PlayerProcess([PY, "-c", code], sandbox=box, startup_timeout=20)
     with pytest.raises(BotCrashed, match=why):
         player.start()
+
+
+def test_private_directories_of_a_killed_runner_are_swept_by_the_next(tmp_path: Path) -> None:
+    from xactika.frontends.match.sandbox import PRIVATE_PREFIX, Sandbox
+
+    dead = subprocess.Popen([PY, "-c", "pass"])
+    dead.wait()  # a runner that died (SIGKILL leaves its bots' folders behind)
+    left = tmp_path / f"{PRIVATE_PREFIX}{dead.pid}-abc"
+    (left / "sub").mkdir(parents=True)
+    (left / "sub" / "kept").write_text("what it saw\n")
+    (left / "sub").chmod(0o500)  # a bot may make its folders read-only
+    alive = tmp_path / f"{PRIVATE_PREFIX}{os.getpid()}-xyz"
+    alive.mkdir()
+    launch = Sandbox("none", base=str(tmp_path)).launch([PY, "-c", "pass"])
+    try:
+        assert not left.exists() and alive.exists()
+        assert Path(launch.private).name.startswith(f"{PRIVATE_PREFIX}{os.getpid()}-")
+    finally:
+        launch.close()
+    assert not Path(launch.private).exists()

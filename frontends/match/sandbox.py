@@ -274,6 +274,33 @@ class Launch:
         shutil.rmtree(self.private, ignore_errors=True)
 
 
+PRIVATE_PREFIX = "xactika-bot-"
+
+
+@functools.cache
+def _sweep(base: str | None) -> None:
+    """Remove private directories left by runners that died without cleaning up (SIGKILL):
+    each is named after its runner's pid. Once per process and folder."""
+    folder = base or tempfile.gettempdir()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        pid = entry.name[len(PRIVATE_PREFIX):].partition("-")[0]
+        if not entry.name.startswith(PRIVATE_PREFIX) or not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # its runner lives
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue  # another user's
+        _make_writable(entry.path)
+        shutil.rmtree(entry.path, ignore_errors=True)
+
+
 def _empty(directory: str) -> None:
     try:
         entries = list(os.scandir(directory))
@@ -317,7 +344,8 @@ class Sandbox:
     def launch(self, argv: Sequence[str], cwd: str | os.PathLike[str] | None = None,
                extra_ro: Sequence[str] = ()) -> Launch:
         """The argv, cwd and env to start ``argv`` with; makes a private directory."""
-        private = tempfile.mkdtemp(prefix="xactika-bot-", dir=self.base)
+        _sweep(self.base)
+        private = tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{os.getpid()}-", dir=self.base)
         host_cwd = os.path.abspath(cwd) if cwd is not None else os.getcwd()
         if not self.sandboxed:
             env = dict(os.environ, HOME=private, TMPDIR=private)
