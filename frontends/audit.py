@@ -9,12 +9,23 @@ hundred thousand logs takes no more memory than auditing one.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
+from xactika.frontends.cluster import (
+    Backend,
+    ClusterError,
+    ProcessBackend,
+    RayBackend,
+    RaySession,
+    batches,
+    ordered,
+    parse_cluster,
+)
 from xactika.protocol.audit import (
     BAD_SIGNATURE,
     INVALID,
@@ -25,11 +36,19 @@ from xactika.protocol.audit import (
     Summary,
     Trusted,
     audit_file,
+    audit_lines,
 )
+from xactika.protocol.files import MAX_RECORD_BYTES, bounded_lines, open_regular
 from xactika.protocol.manifest import MANIFEST_FILE, check_manifest, compare
 from xactika.protocol.signing import KeyFileError, PublicKey, public_key_arg
 
 RECORD_SUFFIXES = (".log", ".rec")
+BATCH = 16  # records a parallel job audits: amortises a task's cost over many small files
+
+# one record to audit: its path (read where it is audited), its bytes (read by the driver
+# for a cluster node that may not see the file), or a report already made by the driver
+Item = tuple[str, str] | tuple[str, str, bytes] | tuple[str, LogReport]
+Job = tuple[list[Item], bool, frozenset[PublicKey]]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
                     f"(a folder holding {MANIFEST_FILE} is checked without it)")
     ap.add_argument("--quiet", "-q", action="store_true",
                     help="print problems only, no per-log lines or summary")
+    ap.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                    help="audit in N processes (default 1); the output is the serial run's")
+    ap.add_argument("--cluster", default=None, metavar="ray[=ADDRESS]",
+                    help="audit on a Ray cluster (pip install 'xactika[ray]'): the driver "
+                    "reads the records and reports in input order, as a serial run does")
     return ap
 
 
@@ -80,33 +104,84 @@ def expand(paths: Iterable[str]) -> Iterator[str]:
 
 
 def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = (),
-            manifests: Sequence[str] = ()) -> Iterator[LogReport]:
-    """Each path's reports; a match folder's (with its manifest) ends in the manifest's."""
+            manifests: Sequence[str] = (), pool: Pool | None = None) -> Iterator[LogReport]:
+    """Each path's reports; a match folder's (with its manifest) ends in the manifest's.
+
+    With a ``pool`` the records are audited there, and reported in the same order.
+    """
     folders = [(os.path.dirname(m) or ".", m) for m in manifests]
     for path in paths:
         if path != "-" and os.path.isfile(os.path.join(path, MANIFEST_FILE)):
             folders.append((path, os.path.join(path, MANIFEST_FILE)))
         else:
-            yield from _records([path], strict, trusted)
+            yield from _records([path], strict, trusted, pool)
     for folder, manifest in folders:
         heads: list[tuple[str, str | None]] = []
         files = [p for p in expand([folder]) if not os.path.isdir(p)]
-        for report in _records(files, strict, trusted):
+        for report in _records(files, strict, trusted, pool):
             rel = os.path.relpath(report.file, folder).replace(os.sep, "/")
             heads.append((rel, report.head))
             yield report
         yield manifest_report(manifest, heads, strict, trusted)
 
 
-def _records(paths: Iterable[str], strict: bool, trusted: Trusted) -> Iterator[LogReport]:
-    for path in expand(paths):
-        if os.path.isdir(path):
-            report = LogReport(path, status=UNREADABLE)
-            report.problems.append(Problem(0, "a directory with no record files "
-                                              f"({', '.join('*' + s for s in RECORD_SUFFIXES)})"))
-            yield report
-        else:
-            yield audit_file(path, strict=strict, trusted=trusted)
+def _records(paths: Iterable[str], strict: bool, trusted: Trusted,
+             pool: Pool | None = None) -> Iterator[LogReport]:
+    if pool is None:
+        for path in expand(paths):
+            yield audit_item(("path", path), strict, trusted)
+        return
+    items = (pool.item(path, strict, trusted) for path in expand(paths))
+    jobs = ((batch, strict, frozenset(trusted)) for batch in batches(items, BATCH))
+    for found in ordered(jobs, pool.backend, pool.window):
+        yield from found
+
+
+def audit_item(item: Item, strict: bool, trusted: Trusted) -> LogReport:
+    """One record's report, wherever it runs: the serial loop, a process, a Ray task."""
+    if isinstance(item[1], LogReport):
+        return item[1]
+    path = item[1]
+    if len(item) == 3:
+        return audit_lines(bounded_lines(io.BytesIO(item[2])), path, strict=strict,
+                           trusted=trusted)
+    if os.path.isdir(path):
+        report = LogReport(path, status=UNREADABLE)
+        report.problems.append(Problem(0, "a directory with no record files "
+                                          f"({', '.join('*' + s for s in RECORD_SUFFIXES)})"))
+        return report
+    return audit_file(path, strict=strict, trusted=trusted)
+
+
+def audit_job(job: Job) -> list[LogReport]:
+    """A batch of records audited in a worker process or a Ray task."""
+    items, strict, trusted = job
+    return [audit_item(item, strict, trusted) for item in items]
+
+
+class Pool:
+    """Where records are audited besides the serial loop: N processes or a Ray cluster."""
+
+    def __init__(self, backend: Backend[Job, list[LogReport]], window: int,
+                 ship: bool) -> None:
+        self.backend = backend
+        self.window = window
+        self.ship = ship  # send the bytes: cluster nodes need not see the driver's files
+
+    def item(self, path: str, strict: bool, trusted: Trusted) -> Item:
+        if path == "-":  # standard input is the driver's
+            return ("report", audit_file(path, strict=strict, trusted=trusted))
+        if not self.ship or os.path.isdir(path):
+            return ("path", path)
+        try:
+            fh = open_regular(path)
+        except OSError:  # reported by audit_file as a serial run reports it
+            return ("report", audit_file(path, strict=strict, trusted=trusted))
+        with fh:  # bounded_lines stops past MAX_RECORD_BYTES at the same line
+            return ("bytes", path, fh.read(MAX_RECORD_BYTES + 1))
+
+    def close(self) -> None:
+        self.backend.close()
 
 
 def manifest_report(path: str, heads: Iterable[tuple[str, str | None]], strict: bool,
@@ -143,13 +218,14 @@ def trusted_keys(keys: Sequence[str], files: Sequence[str]) -> frozenset[PublicK
 
 
 def run(paths: Iterable[str], out: TextIO, *, as_json: bool = False, strict: bool = False,
-        quiet: bool = False, trusted: Trusted = (), manifests: Sequence[str] = ()) -> int:
+        quiet: bool = False, trusted: Trusted = (), manifests: Sequence[str] = (),
+        pool: Pool | None = None) -> int:
     """Audit and report, one log at a time; returns the exit status."""
     summary = Summary()
     if as_json:
         out.write('{"logs": [')
     for n, report in enumerate(reports(paths, strict=strict, trusted=trusted,
-                                       manifests=manifests)):
+                                       manifests=manifests, pool=pool)):
         summary.add(report)
         if as_json:
             out.write(("\n " if n == 0 else ",\n ") + json.dumps(report.to_json()))
@@ -168,13 +244,28 @@ def main(argv: Sequence[str]) -> int:
     args = ap.parse_args(argv)
     if not args.logs and not args.manifest:
         ap.error("give a LOG, a folder or --manifest FILE")
+    if args.jobs < 1:
+        ap.error(f"-j must be at least 1, not {args.jobs}")
+    session: RaySession | None = None
+    pool: Pool | None = None
     try:
         trusted = trusted_keys(args.key, args.trusted_keys)
-    except KeyFileError as exc:
+        if args.cluster is not None:
+            session = RaySession(parse_cluster(args.cluster),
+                                 args.jobs if args.jobs > 1 else None)
+            pool = Pool(RayBackend(audit_job, session), 4 * session.cpus(), ship=True)
+        elif args.jobs > 1:
+            pool = Pool(ProcessBackend(audit_job, args.jobs), 4 * args.jobs, ship=False)
+        return run(args.logs, sys.stdout, as_json=args.json, strict=args.strict,
+                   quiet=args.quiet, trusted=trusted, manifests=args.manifest, pool=pool)
+    except (KeyFileError, ClusterError) as exc:
         print(f"xactika audit: {exc}", file=sys.stderr)
         return 2
-    return run(args.logs, sys.stdout, as_json=args.json, strict=args.strict, quiet=args.quiet,
-               trusted=trusted, manifests=args.manifest)
+    finally:
+        if pool is not None:
+            pool.close()
+        if session is not None:
+            session.close()
 
 
 def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None:

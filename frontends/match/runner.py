@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import attrs
 
@@ -41,6 +41,7 @@ from xactika.core.table import (
     step,
 )
 from xactika.core.views import view, visible
+from xactika.frontends.cluster import ClusterError, import_ray, parse_cluster
 from xactika.frontends.match.sandbox import (
     UNSANDBOXED,
     Sandbox,
@@ -95,6 +96,9 @@ from xactika.protocol.signing import (
     signer_for,
 )
 from xactika.protocol.tamper import commit_config
+
+if TYPE_CHECKING:
+    from xactika.frontends.match.cluster import Cluster
 
 # a seat's player: a local process, or a bot connected from elsewhere (remote=TOKEN)
 Seated = PlayerProcess | RemotePlayer
@@ -177,27 +181,37 @@ class Aborted(Exception):
 # --------------------------------------------------------------------------- one game
 
 
-class Runner:
-    """Plays games of one match; thread-safe, one call of play() per game."""
+@attrs.frozen
+class Played:
+    """One game as played, before its record is signed and written (by the driver)."""
 
-    def __init__(self, settings: MatchSettings, deals: DealSet, out: Path,
-                 signer: Signer | None = None, sandbox: Sandbox | None = None,
-                 stderr_keep: int = STDERR_KEEP, listener: SeatListener | None = None) -> None:
+    config: Config
+    events: tuple[Event, ...]
+    result: GameResult
+    started: dt.datetime
+
+
+class GamePlayer:
+    """Plays games with bot processes; thread-safe, one call of play_game() per game.
+
+    It holds no key and writes no record, so a cluster worker runs it as it is
+    (frontends/match/cluster.py); Runner adds the records on the driver's disk.
+    """
+
+    def __init__(self, settings: MatchSettings, deals: DealSet, stderr_dir: Path,
+                 sandbox: Sandbox | None = None, stderr_keep: int = STDERR_KEEP,
+                 listener: SeatListener | None = None) -> None:
         self.settings = settings
         self.deals = deals
-        self.out = out
+        self.stderr_dir = stderr_dir
         self.sandbox = sandbox or Sandbox("none")  # how bots start (frontends/match/sandbox.py)
         self.stderr_keep = stderr_keep
-        self.signer = signer or signer_for(None)
-        self.rejected: list[str] = []  # records --resume refused, and why
-        self.manifest = self._open_manifest()
         self.aborted = threading.Event()
         self.listener = listener  # where remote=TOKEN bots connect (protocol/remote_bots.py)
         self._live: set[Seated] = set()
         self._idle: dict[int, list[Seated]] = {}  # restart=off bots between games
         self._lock = threading.Lock()
-        (out / "games").mkdir(parents=True, exist_ok=True)
-        (out / "stderr").mkdir(parents=True, exist_ok=True)
+        stderr_dir.mkdir(parents=True, exist_ok=True)
 
     # -- process registry: everything started is killed on abort and at exit
     def _register(self, p: Seated) -> None:
@@ -245,27 +259,11 @@ class Runner:
                 ignored.append(self.settings.bots[b].name)
         return ignored
 
-    def _open_manifest(self) -> ManifestWriter:
-        """The match's manifest, continued; one that fails its own check is set aside."""
-        path = self.out / MANIFEST_FILE
-        if path.exists():
-            found = check_manifest(path)
-            if found.problems and found.signer == self.signer.public:
-                line, reason = found.problems[0]
-                self.rejected.append(f"{MANIFEST_FILE}:{line}: {reason}; set aside as "
-                                     f"{MANIFEST_FILE}.rejected, every game is checked "
-                                     "against a new one")
-                os.replace(path, path.with_name(MANIFEST_FILE + ".rejected"))
-        return ManifestWriter(path, self.signer)
-
-    def record_path(self, game: GameSpec) -> Path:
-        return self.out / "games" / f"{game.id}.log"
-
     def _check(self) -> None:
         if self.aborted.is_set():
             raise Aborted
 
-    def play(self, game: GameSpec) -> GameResult:
+    def play_game(self, game: GameSpec) -> Played:
         s = self.settings
         started = dt.datetime.now(dt.UTC)
         # seeded deals commit to their seed, revealed at game-over (spec/TAMPER.md)
@@ -298,7 +296,7 @@ class Runner:
                                  startup_timeout=bot.startup, move_timeout=bot.hard_limit)
             else:
                 p = PlayerProcess(
-                    bot.cmd, cwd=bot.dir, stderr_path=self.out / "stderr" / f"{bot.name}.txt",
+                    bot.cmd, cwd=bot.dir, stderr_path=self.stderr_dir / f"{bot.name}.txt",
                     startup_timeout=bot.startup, move_timeout=bot.hard_limit, name=bot.name,
                     sandbox=self.sandbox, stderr_keep=self.stderr_keep,
                 )
@@ -383,8 +381,45 @@ class Runner:
         over = events[-1]
         result = GameResult(game, over.totals, over.winners, state.round, tuple(faults),
                             config.mode == "lose", Reveal.of(config))
-        self.write_record(game, config, events, result, started)
-        return result
+        return Played(config, tuple(events), result, started)
+
+
+class Runner(GamePlayer):
+    """Plays the games of one match here and keeps their signed records in ``out``."""
+
+    def __init__(self, settings: MatchSettings, deals: DealSet, out: Path,
+                 signer: Signer | None = None, sandbox: Sandbox | None = None,
+                 stderr_keep: int = STDERR_KEEP, listener: SeatListener | None = None) -> None:
+        super().__init__(settings, deals, out / "stderr", sandbox, stderr_keep, listener)
+        self.out = out
+        self.signer = signer or signer_for(None)
+        self.rejected: list[str] = []  # records --resume refused, and why
+        self.manifest = self._open_manifest()
+        (out / "games").mkdir(parents=True, exist_ok=True)
+
+    def play(self, game: GameSpec) -> GameResult:
+        return self.store(game, self.play_game(game))
+
+    def store(self, game: GameSpec, played: Played) -> GameResult:
+        """Sign and write a game's record (wherever it was played); its result."""
+        self.write_record(game, played.config, played.events, played.result, played.started)
+        return played.result
+
+    def _open_manifest(self) -> ManifestWriter:
+        """The match's manifest, continued; one that fails its own check is set aside."""
+        path = self.out / MANIFEST_FILE
+        if path.exists():
+            found = check_manifest(path)
+            if found.problems and found.signer == self.signer.public:
+                line, reason = found.problems[0]
+                self.rejected.append(f"{MANIFEST_FILE}:{line}: {reason}; set aside as "
+                                     f"{MANIFEST_FILE}.rejected, every game is checked "
+                                     "against a new one")
+                os.replace(path, path.with_name(MANIFEST_FILE + ".rejected"))
+        return ManifestWriter(path, self.signer)
+
+    def record_path(self, game: GameSpec) -> Path:
+        return self.out / "games" / f"{game.id}.log"
 
     def write_record(self, game: GameSpec, config: Config, events: Sequence[Event],
                      result: GameResult, started: dt.datetime) -> None:
@@ -627,6 +662,9 @@ def build_parser() -> argparse.ArgumentParser:
     mp.add_argument("--write-deals", default=None, metavar="FILE",
                     help="also write the match's deals to FILE (read back with --deal-file)")
     mp.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
+    mp.add_argument("--cluster", default=None, metavar="ray[=ADDRESS]",
+                    help="play every game as a task on a Ray cluster (pip install "
+                    "'xactika[ray]'); records, table and key stay here (docs/SCALE.md)")
     mp.add_argument("--out", default=None, help="output directory (default: match-<time>)")
     mp.add_argument("--resume", action="store_true",
                     help="continue the match in --out, skipping finished games whose records "
@@ -653,6 +691,22 @@ def build_parser() -> argparse.ArgumentParser:
     return mp
 
 
+def missing_program(bot: BotSpec) -> str | None:
+    """Why ``bot``'s program cannot run here (checked on every node of a cluster too)."""
+    if bot.remote is not None:
+        return None  # it runs on its own machine
+    program = bot.cmd[0]
+    if os.sep in program:
+        found = os.access(os.path.join(bot.dir or ".", program), os.X_OK)
+    else:
+        found = shutil.which(program) is not None
+    if found:
+        return None
+    where = ("on PATH" if os.sep not in program
+             else f"in dir={bot.dir}" if bot.dir else "(or it is not executable)")
+    return f"bot {bot.name}: cannot run {program!r}: no such executable {where}"
+
+
 def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet]:
     if not args.bot:
         raise MatchError("no bots: give --bot name=N cmd=\"COMMAND\" (or a built-in name) "
@@ -660,18 +714,9 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
     builtins = agent_names()
     bots = tuple(parse_bot(tokens, args.each, builtins) for tokens in args.bot)
     for bot in bots:
-        if bot.remote is not None:
-            continue  # it runs on its own machine
-        program = bot.cmd[0]
-        if os.sep in program:
-            found = os.access(os.path.join(bot.dir or ".", program), os.X_OK)
-        else:
-            found = shutil.which(program) is not None
-        if not found:
-            where = ("on PATH" if os.sep not in program
-                     else f"in dir={bot.dir}" if bot.dir else "(or it is not executable)")
-            raise MatchError(f"bot {bot.name}: cannot run {program!r}: no such executable "
-                             f"{where}")
+        problem = missing_program(bot)
+        if problem is not None:
+            raise MatchError(problem)
     names = [b.name for b in bots]
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
@@ -823,8 +868,13 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
               progress: Progress, sprt: tuple[int, int, Sprt] | None,
               signer: Signer | None = None, sandbox: Sandbox | None = None,
               stderr_keep: int = STDERR_KEEP,
-              listener: SeatListener | None = None) -> dict[str, Any]:
+              listener: SeatListener | None = None,
+              cluster: Cluster | None = None) -> dict[str, Any]:
     runner = Runner(settings, deals, out, signer, sandbox, stderr_keep, listener)
+    # each game is played here, or on the cluster and stored here (frontends/match/cluster.py)
+    play = runner.play if cluster is None else cluster.player(runner)
+    if cluster is not None:
+        concurrency = cluster.window(concurrency)
     names = [b.name for b in settings.bots]
     plan = settings.schedule()
     results: dict[int, GameResult] = {}
@@ -869,7 +919,7 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
                     nxt = next(todo, None)
                     if nxt is None:
                         break
-                    inflight[pool.submit(runner.play, nxt)] = nxt
+                    inflight[pool.submit(play, nxt)] = nxt
                 if not inflight:
                     break
                 done, _ = cf.wait(inflight, timeout=0.2, return_when=cf.FIRST_COMPLETED)
@@ -920,6 +970,7 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
         "ignored_quit_at_end": ignored_quit, "rejected_on_resume": list(runner.rejected),
         "signer": runner.signer.public.text,
         "sandbox": runner.sandbox.kind,
+        **({} if cluster is None else {"cluster": cluster.info()}),
         "warnings": [] if runner.sandbox.sandboxed else [UNSANDBOXED],
         "notes": deal_notes(settings.bots, plan, settings.seed),
         "reveals": [r.reveal.to_dict(r.game) for _, r in sorted(results.items())
@@ -944,6 +995,9 @@ def main(argv: Sequence[str]) -> int:
     try:
         if args.concurrency < 1:
             raise MatchError(f"--concurrency must be at least 1, not {args.concurrency}")
+        if args.cluster is not None:  # before the match folder is made
+            parse_cluster(args.cluster)
+            import_ray()
         out, settings, deals = prepare_out(args)
         if args.write_deals:
             Path(args.write_deals).write_text(format_deal_file(deals), encoding="utf-8")
@@ -955,7 +1009,13 @@ def main(argv: Sequence[str]) -> int:
         box = from_args(args, hide=[p for p in secret if p is not None])
         stderr_keep = parse_size(args.stderr_keep, "--stderr-keep") or STDERR_KEEP
         listener = remote_listener(args.listen, settings.bots, stream=sys.stderr)
-    except (XactikaError, OSError, KeyFileError, SandboxError, ValueError) as exc:
+        cluster = None
+        if args.cluster is not None:
+            from xactika.frontends.match.cluster import join
+
+            cluster = join(args.cluster, settings, box, args.concurrency)
+    except (XactikaError, OSError, KeyFileError, SandboxError, ValueError,
+            ClusterError) as exc:
         print(f"xactika match: {exc}", file=sys.stderr)
         return 2
     total = len(settings.schedule())
@@ -972,9 +1032,13 @@ def main(argv: Sequence[str]) -> int:
           flush=True)
     try:
         result = run_match(settings, deals, out, args.concurrency, progress, sprt, signer,
-                           box, stderr_keep, listener)
+                           box, stderr_keep, listener, cluster)
         if listener is not None:
             listener.close()
+    except ClusterError as exc:
+        print(f"xactika match: {exc}; finished games are in {out}/games, continue with "
+              "--resume", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         from xactika.frontends.invocation import xactika_command
 
@@ -990,6 +1054,9 @@ def main(argv: Sequence[str]) -> int:
               + (f": {exc.filename}" if exc.filename else "")
               + f"; finished games are in {out}/games", file=sys.stderr)
         return 1
+    finally:
+        if cluster is not None:
+            cluster.close()
     summary = result.pop("_summary")
     (out / RESULTS_FILE).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     if args.json:
