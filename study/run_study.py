@@ -34,7 +34,7 @@ def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent:
         return StrongAgent(seed, think_ms=think_ms)
     if name == "random":
         return RandomAgent(seed)
-    return make_agent(name, seed)
+    return make_agent(name, seed, game="xactika")  # the bot itself, so its times are read
 
 
 def arrangements(fmt: str, players: int) -> list[list[str]]:
