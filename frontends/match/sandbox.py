@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import attrs
 
 BACKENDS = ("auto", "bwrap", "none")
-UNSANDBOXED = "unsandboxed: bots can read the deals"
+UNSANDBOXED = "unsandboxed: bots can read the deals, the records and the signing key"
 INSIDE_TMP = "/tmp"  # where the private writable directory appears inside the sandbox
 
 # Read-only system paths a program needs to run; those missing here are skipped.
