@@ -178,8 +178,8 @@ def _header_problems(config: Config, headers: list[tuple[int, str, str]],
             actual = getattr(config, key)
             shown = "(none)" if actual is None else str(actual)
             if value != shown:
-                yield line, (f"header {key} (line {hline}) says {value!r} but game-started "
-                             f"says {key}={shown}")
+                yield line, (f"header {key} (line {hline}) says {escape(value, 80)!r} but "
+                             f"game-started says {key}={shown}")
         elif key == "seats":
             names = value.split(",")
             if len(names) != config.players:
@@ -304,8 +304,8 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
         if word != "event":
             if not first_event and not headers:
                 raise Unreadable(lineno, f"not a record: expected a header or event line, "
-                                 f"not {word[:40]!r}")
-            report.add(lineno, f"expected a header or event line, not {word[:40]!r}")
+                                 f"not {escape(word, 40)!r}")
+            report.add(lineno, f"expected a header or event line, not {escape(word, 40)!r}")
             continue
         # ---- an event line
         last_line = lineno

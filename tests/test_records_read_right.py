@@ -216,3 +216,12 @@ def test_a_finished_record_ends_with_its_result_and_audit_checks_it(tmp_path: Pa
     assert answers[-1] == "ok result" and all(a.startswith("ok") for a in answers)
     assert engine.feed("newgame players=2 rounds=1 seed=1")[-1] == "ok newgame"
     assert engine.feed(want)[0].startswith("error ")  # before game-over it is refused
+
+
+def test_audit_quotes_a_strange_word_escaped_and_marks_the_cut() -> None:
+    from xactika.protocol.audit import audit_lines
+
+    report = audit_lines(["header record 1", "\x1b[2J" + "x" * 60 + " 1"], "hostile")
+    reason = report.problems[0].reason
+    assert "\x1b" not in reason and "\\x1b[2J" in reason
+    assert reason.endswith("...'")  # cut, and says so
