@@ -5,8 +5,8 @@ Run by hand (it takes about a minute):
     .venv/bin/python bench/bot_speed.py [--deals 20] [--think-ms 100]
 
 It plays Play to Bid rounds (4 players: strong, heuristic, random, heuristic), times
-every decision of each bot and prints percentiles; the strong bot's p95 is the figure
-its budget promises (default 100 ms). Then it plays whole rounds with the heuristic on
+every decision of each bot (then of levels 1, 2 and 4 among heuristics) and prints
+percentiles; the strong bot's p95 is the figure its budget promises (default 100 ms). Then it plays whole rounds with the heuristic on
 every seat twice: through the core (``step`` and ``view``) and through the strong bot's
 private simulator, and prints the ratio: the simulator is what makes search affordable.
 """
@@ -30,6 +30,7 @@ from xactika.core import (
 )
 from xactika.core.bots.agents import Agent, self_play
 from xactika.core.bots.heuristic import HeuristicAgent
+from xactika.core.bots.levels import make_level
 from xactika.core.bots.search import CARDS, MODE_BID, StrongAgent, fast_bid, legal_bids, playout
 
 
@@ -67,6 +68,13 @@ def main() -> None:
         self_play(Config(mode="bid", rounds=1, seed=deal, dealer=deal % 4), seats)
     print(f"decision time, ms ({args.deals} Play to Bid rounds, budget {args.think_ms:g} ms)")
     print(f"{'bot':<10} {'n':>5} {'p50':>8} {'p90':>8} {'p95':>8} {'p99':>8} {'max':>8}")
+    for level in (1, 2, 4):  # the levels for people (core/bots/levels.py), among heuristics
+        timed = bots[f"strong:{level}"] = Timed(make_level(level, 1))
+        for deal in range(args.deals):
+            seats: list[Agent] = [timed, HeuristicAgent(), HeuristicAgent(), HeuristicAgent()]
+            k = deal % 4
+            self_play(Config(mode="bid", rounds=1, seed=deal, dealer=deal % 4),
+                      seats[k:] + seats[:k])
     for name, bot in bots.items():
         t = bot.times
         print(f"{name:<10} {len(t):>5} {pct(t, .5):8.2f} {pct(t, .9):8.2f} {pct(t, .95):8.2f} "
