@@ -72,7 +72,10 @@ def test_three_bots_get_plackett_luce_ratings_and_the_report_prints_them() -> No
             return plan
 
     text = report(summary, Settings(), {"normal": 12}, None)  # type: ignore[arg-type]
-    assert text.splitlines()[0].startswith("match: 12 games on 3 complete deals")
+    assert text.splitlines()[0] == ("match: 12 games on 3 complete deals (xactika bid, 4 "
+                                    "players, 2 hands a game)")
+    Settings.rounds = 1
+    assert "4 players, 1 hand a game)" in report(summary, Settings(), {}, None)  # type: ignore[arg-type]
     rows = {line.split()[0]: line.split() for line in text.splitlines()
             if line[:1] in ("a", "b", "c") and line[1:2] == " "}
     assert rows["c"][1] == "12" and rows["c"][6] == "1.000"  # games, then win share

@@ -587,9 +587,10 @@ def _diff(est: Any, digits: int = 3) -> str:
 def report(summary: Summary, settings: MatchSettings, terminations: dict[str, int],
            sprt_note: str | None) -> str:
     s = settings
+    hands = f"{s.rounds} hand" + ("s" if s.rounds != 1 else "")
     lines = [
         f"match: {summary.games} games on {summary.deals} complete deals "
-        f"({s.game} {s.mode}, {s.players} players, {s.rounds} hands a game)",
+        f"({s.game} {s.mode}, {s.players} players, {hands} a game)",
     ]
     if summary.uncounted:
         lines.append(f"  ({summary.uncounted} finished games of incomplete deals not counted)")
