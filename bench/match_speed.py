@@ -9,19 +9,33 @@ Peer: the core benchmark's in-process random play (bench/random_play.py ``ours_h
 ``legal_actions`` + ``step`` in a loop, no processes), measured in the same run and
 turned into games per second (8 hands a game).
 
-Also shown: the cost of starting the four bot processes alone (spawn, handshake, quit),
-which bounds how fast a fresh-process-per-game runner can go, and the rate with the
-standard-library example bot (which parses nothing), the runner's own ceiling.
+The pipe floor (issue 15): a bare line-echo round trip through two Python processes,
+measured in the same run; a game's floor is its decisions (288: 32 bids and 256 plays,
+counted from a game) times one round trip: a protocol that waits for each answer cannot
+beat it. The runner's
+rate with the standard-library example bot (which parses nothing) is printed as a
+fraction of that floor (goal >= 50% at concurrency 1, restart=off), and ``xactika bot
+random`` as a fraction of the example bot's rate (goal >= 50%).
 
-Run by hand (not a test): ``.venv/bin/python bench/match_speed.py [--games 16] [--seconds 3]``.
+Also shown: the cost of starting four bot processes (spawn, handshake, quit), with and
+without the bubblewrap sandbox, against four bare ``python3 -c pass`` (goal <= 2x).
+
+Every figure is the median of ``--repeat`` runs, taken in rounds (each round measures
+every row once) so that load from other users falls on all rows alike.
+
+Run by hand (not a test):
+``.venv/bin/python bench/match_speed.py [--games 16] [--seconds 3] [--repeat 3]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -30,10 +44,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from random_play import ROUNDS, ours_hands
 
 from xactika.frontends.match.runner import MatchSettings, Progress, run_match
+from xactika.frontends.match.sandbox import Sandbox, bwrap_works
 from xactika.frontends.match.tournament import parse_bot, seeded_deals
 from xactika.protocol.client import PlayerProcess
 
 PLAYERS = 4
+ECHO = ("import sys\n"
+        "for line in sys.stdin.buffer:\n"
+        "    sys.stdout.buffer.write(line); sys.stdout.buffer.flush()\n")
 
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
@@ -59,14 +77,49 @@ def match_rate(games: int, concurrency: int, restart: bool = True,
     return played / elapsed
 
 
-def startup_cost(rounds: int = 5) -> float:
-    """Seconds to start four bots in parallel, handshake and quit them (one game's overhead)."""
-    import threading
+def decisions_per_game() -> int:
+    """Bids and plays in one game of the benchmark's shape (every seed has as many)."""
+    from xactika.core import Config, RandomAgent, legal_actions, new_game, step, view
 
-    bot = parse_bot(["random"], builtins=["random"])
+    state = new_game(Config(mode="bid", players=PLAYERS, rounds=ROUNDS, seed=1))
+    agent, n = RandomAgent(1), 0
+    while (legal := legal_actions(state)).seat is not None:
+        state, _ = step(state, agent.choose(view(state, legal.seat), legal))
+        n += 1
+    return n
+
+
+def pipe_round_trip(trips: int = 3000) -> float:
+    """Seconds of one line-echo round trip through a second Python process (the floor)."""
+    child = subprocess.Popen([sys.executable, "-S", "-c", ECHO], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE)
+    assert child.stdin is not None and child.stdout is not None
+    w, r = child.stdin.fileno(), child.stdout.fileno()
+    line = b"go play options=AB1,AC2,BC3,CA1,CB2,CC3,AA1,BB2 time=1000\n"
+    try:
+        for _ in range(100):  # warm up
+            os.write(w, line)
+            os.read(r, 4096)
+        t0 = time.perf_counter()
+        for _ in range(trips):
+            os.write(w, line)
+            got = os.read(r, 4096)
+            while not got.endswith(b"\n"):
+                got += os.read(r, 4096)
+        return (time.perf_counter() - t0) / trips
+    finally:
+        child.stdin.close()
+        child.wait()
+
+
+def startup_cost(sandbox: Sandbox | None, example: bool = False, rounds: int = 5) -> float:
+    """Seconds to start four bots in parallel, handshake and quit them (one game's overhead)."""
+    cmd = (f"name=ex cmd={sys.executable} {EXAMPLE} 1" if example else "random").split(" ", 1)
+    bot = parse_bot(cmd, builtins=["random"])
     times = []
     for _ in range(rounds):
-        players = [PlayerProcess(bot.cmd, name="random") for _ in range(PLAYERS)]
+        players = [PlayerProcess(bot.cmd, name=bot.name, sandbox=sandbox)
+                   for _ in range(PLAYERS)]
         t0 = time.perf_counter()
         threads = [threading.Thread(target=p.start) for p in players]
         for t in threads:
@@ -76,7 +129,19 @@ def startup_cost(rounds: int = 5) -> float:
         for p in players:
             p.quit(1.0)
         times.append(time.perf_counter() - t0)
-    return sorted(times)[len(times) // 2]
+    return statistics.median(times)
+
+
+def bare_python(rounds: int = 5) -> float:
+    """Seconds to run four bare ``python3 -c pass`` in parallel (the start-up peer)."""
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, "-c", "pass"]) for _ in range(PLAYERS)]
+        for p in procs:
+            p.wait()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
 
 
 def main(argv: list[str]) -> int:
@@ -84,29 +149,60 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=16, help="games per match run (16)")
     parser.add_argument("--seconds", type=float, default=3.0,
                         help="time for the in-process figure (3)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of measures (3)")
+    parser.add_argument("--quick", action="store_true",
+                        help="only the pipe floor and the restart=off rows")
     args = parser.parse_args(argv)
     print(f"xactika bid, {PLAYERS} players, {ROUNDS} hands a game; Python "
-          f"{sys.version.split()[0]}, {os.cpu_count()} CPUs")
+          f"{sys.version.split()[0]}, {os.cpu_count()} CPUs; medians of {args.repeat}")
+    decisions = decisions_per_game()
     hands, elapsed = ours_hands(args.seconds)
     inproc = hands / ROUNDS / elapsed
     print(f"in-process random play (step loop):   {inproc:9.1f} games/s")
-    start = startup_cost()
-    print(f"start + handshake + quit of 4 bots:   {start * 1000:9.1f} ms "
-          f"(at most {1 / start:.1f} games/s at concurrency 1)")
-    for restart in (True, False):
-        rates = {}
-        label = "restart=on " if restart else "restart=off"
-        for conc in (1, 2):
-            rates[conc] = match_rate(args.games, conc, restart)
-            print(f"xactika match {label}, concurrency {conc}: {rates[conc]:7.2f} games/s  "
-                  f"ratio to in-process {rates[conc] / inproc:.4f} "
-                  f"(1 : {inproc / rates[conc]:.0f})")
-        print(f"  {label}: concurrency 2 / concurrency 1 = {rates[2] / rates[1]:.2f}x")
-    # the runner's own ceiling: a bot that does no work (examples/random_bot.py)
-    for conc in (1, 2):
-        rate = match_rate(args.games, conc, restart=False, example=True)
-        print(f"examples/random_bot.py restart=off, concurrency {conc}: {rate:7.2f} games/s  "
-              f"ratio to in-process {rate / inproc:.4f}")
+    sandbox = Sandbox("bwrap") if bwrap_works() is None else None
+    rows: dict[str, list[float]] = {}
+
+    def put(key: str, value: float) -> None:
+        rows.setdefault(key, []).append(value)
+
+    kinds = [("example", True, False), ("bot random", False, False)]
+    if not args.quick:
+        kinds.append(("bot random", False, True))
+    for _ in range(args.repeat):
+        put("trip", pipe_round_trip())
+        put("bare", bare_python())
+        put("start ex", startup_cost(None, example=True))
+        put("start", startup_cost(None))
+        if sandbox is not None:
+            put("start bwrap", startup_cost(sandbox))
+        for label, example, restart in kinds:
+            for conc in (1, 2):
+                put(f"{label} {restart} {conc}",
+                    match_rate(args.games, conc, restart=restart, example=example))
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    trip = med["trip"]
+    floor = 1 / (decisions * trip)
+    print(f"pipe floor: one round trip {trip * 1e6:.1f} us x {decisions} decisions = "
+          f"{floor:.1f} games/s")
+    bare = med["bare"]
+    print(f"four bare python3 -c pass:            {bare * 1000:9.1f} ms")
+    for key, what in (("start ex", "examples/random_bot.py, no sandbox"),
+                      ("start", "xactika bot random, no sandbox"),
+                      ("start bwrap", "xactika bot random, bwrap")):
+        if key in med:
+            print(f"start + handshake + quit of 4 bots ({what}): {med[key] * 1000:7.1f} ms "
+                  f"= {med[key] / bare:.2f}x the bare start (goal <= 2x)")
+    for label, example, restart in kinds:
+        one, two = med[f"{label} {restart} 1"], med[f"{label} {restart} 2"]
+        name = "examples/random_bot.py" if example else "xactika bot random"
+        for conc, rate in ((1, one), (2, two)):
+            print(f"{name} restart={'on' if restart else 'off'}, concurrency {conc}: "
+                  f"{rate:7.2f} games/s = {rate / floor:.0%} of the pipe floor, "
+                  f"1 : {inproc / rate:.0f} of in-process")
+        print(f"  concurrency 2 / concurrency 1 = {two / one:.2f}x (goal >= 1.6x)")
+    ex, ours = med["example False 1"], med["bot random False 1"]
+    print(f"xactika bot random / examples/random_bot.py, restart=off, concurrency 1: "
+          f"{ours / ex:.0%} (goal >= 50%)")
     return 0
 
 
