@@ -8,6 +8,7 @@ In Play to Lose fewer points are better, so the sign is turned: a positive diffe
 always means A did better.
 
     python study/run_study.py --a heuristic --b random --mode bid --deals 2000
+    python study/run_study.py ... --cluster ray   # each deal a Ray task (docs/SCALE.md)
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import Agent, make_agent
 from xactika.core.bots.cheater import CheaterAgent, play_with_cheaters
 from xactika.core.bots.search import StrongAgent
+from xactika.frontends.cluster import ClusterError, RayBackend, RaySession, ordered, parse_cluster
 
 
 def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent:
@@ -99,14 +101,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--procs", type=int, default=2)
     p.add_argument("--think-ms", type=float, default=100.0, help="strong bot's budget")
     p.add_argument("--out", help="write the summary and per-deal rows here (JSON)")
+    p.add_argument("--cluster", metavar="ray[=ADDRESS]",
+                   help="play each deal as a task on a Ray cluster instead of --procs "
+                   "processes (pip install '.[ray]'); the rows come back in deal order")
     args = p.parse_args(argv)
     if args.format == "2v2" and args.players % 2:
         p.error("--format 2v2 needs an even number of players")
     jobs = [(args.a, args.b, args.mode, args.format, args.players, args.seed, d,
              args.think_ms) for d in range(args.first, args.first + args.deals)]
     t0 = time.time()
-    with ProcessPoolExecutor(args.procs) as pool:
-        rows = list(pool.map(play_deal, jobs, chunksize=4))
+    if args.cluster:
+        try:
+            with RaySession(parse_cluster(args.cluster)) as session:
+                rows = list(ordered(jobs, RayBackend(play_deal, session), 2 * session.cpus()))
+        except ClusterError as exc:
+            p.exit(2, f"run_study.py: {exc}\n")
+    else:
+        with ProcessPoolExecutor(args.procs) as pool:
+            rows = list(pool.map(play_deal, jobs, chunksize=4))
     summary = summarize(rows)
     summary.update(a=args.a, b=args.b, mode=args.mode, format=args.format,
                    players=args.players, seed=args.seed, first=args.first,

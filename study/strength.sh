@@ -9,7 +9,8 @@ py=${PYTHON:-.venv/bin/python}
 deals=${DEALS:-1000}
 out=${OUT:-study/results/strength}
 mkdir -p "$out"
-run() { $py study/run_study.py --deals "$deals" "$@"; }
+# CLUSTER=ray (or ray=ADDRESS) plays every deal on a Ray cluster (docs/SCALE.md)
+run() { $py study/run_study.py --deals "$deals" ${CLUSTER:+--cluster "$CLUSTER"} "$@"; }
 for mode in bid win lose; do
   # the bound: one cheater (or strong bot) against three heuristic seats, on the same deals
   run --a cheater --b heuristic --format 1v3 --mode $mode --out $out/cheater-heuristic-$mode-1v3.json
