@@ -148,9 +148,16 @@ def parse_count(text: str, what: str, unit: str = "") -> int | None:
 
 
 def bwrap_flags() -> list[str]:
-    """The namespace and life-cycle flags: no signals to, or sight of, other processes."""
+    """The namespace and life-cycle flags: no signals to, or sight of, other processes.
+
+    Run by root, bubblewrap keeps every capability in the sandbox unless told otherwise:
+    with CAP_SYS_ADMIN a bot could unmount the tmpfs hiding the match folder, or remount
+    its read-only binds (our own sources) writable. ``--cap-drop ALL`` is only for root
+    (bubblewrap refuses it from others, who get no capabilities anyway).
+    """
+    caps = ["--cap-drop", "ALL"] if os.getuid() == 0 else []
     return ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-            "--unshare-net", "--die-with-parent", "--new-session"]
+            "--unshare-net", "--die-with-parent", "--new-session", *caps]
 
 
 @functools.cache

@@ -1,0 +1,59 @@
+"""Red team of issue 11 after its fixes: attacks that got past a stated guarantee.
+
+Each test replays one attack that did harm on the code as it was and checks that it now
+does none; the tries and harms before and after are in the test's docstring.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from xactika.frontends.match import runner as match
+from xactika.frontends.match.sandbox import bwrap_works
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = ROOT / "tests" / "hostile"
+EXAMPLE = ROOT / "examples" / "random_bot.py"
+PY = sys.executable
+GAME = ["--players", "2", "--rounds", "1", "--seed", "3", "--each", "move=2s", "startup=10s"]
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+BWRAP = pytest.mark.skipif(bwrap_works() is not None, reason=f"no sandbox: {bwrap_works()}")
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict, str]:
+    code = match.main([*args, "--json", "--progress", "none"])
+    captured = capsys.readouterr()
+    return code, (json.loads(captured.out) if code == 0 else {}), captured.err
+
+
+# --------------------------------------------------------------------------- capabilities
+
+
+@BWRAP
+def test_a_sandboxed_bot_cannot_unmount_the_cover_or_remount_its_folder_writable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run by root, bubblewrap kept every capability but one: the bot unmounted the tmpfs
+    over the match folder and read deals.txt, and remounted its "read-only" folder (the
+    engine's own sources, for a bot of ours) writable. Before: 1/1 runs leaked the deals
+    and planted a file. After (--cap-drop ALL): 0/1."""
+    home = tmp_path / "bot"
+    home.mkdir()
+    for name in ("mount_bot.py", "common.py"):
+        shutil.copy(HOSTILE / name, home / name)
+    out = home / "out"  # the worst case: the match folder inside the bot's own folder
+    code, _, _ = run(["--bot", "name=honest", f"cmd={PY} {EXAMPLE} 1",
+                      "--bot", "name=mount", f"cmd={PY} {home / 'mount_bot.py'} {out} "
+                      f"{out / 'deals.txt'}",
+                      "--out", str(out), "--deals", "1", "--sandbox", "bwrap", *GAME], capsys)
+    assert code == 0
+    seen = (out / "stderr" / "mount.txt").read_text()
+    assert "mount: tried" in seen
+    assert "LEAKED" not in seen and "WROTE" not in seen, seen
+    assert not (home / "planted.txt").exists()
