@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -163,3 +166,27 @@ def test_a_bad_cluster_value_is_one_clear_line(
     assert match.main([*args, "--out", str(tmp_path / "m")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("xactika match: --cluster") and err.count("\n") == 1
+
+
+def test_resume_after_the_driver_is_killed_gives_the_local_table(
+        ray: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    address = ray.get_runtime_context().gcs_address  # the driver joins the module's Ray
+    args = [*bots(f"{PY} {EXAMPLE} 1", f"{PY} {EXAMPLE} 2"), "--deals", "6", "--seed", "5",
+            "--rounds", "2", "--progress", "none"]
+    out = tmp_path / "ray"
+    driver = subprocess.Popen([PY, "-m", "xactika.frontends.cli", "match", *args, "--out",
+                               str(out), "--cluster", f"ray={address}"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(list((out / "games").glob("*.log"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    driver.send_signal(signal.SIGKILL)
+    driver.wait()
+    kept = len(list((out / "games").glob("*.log")))
+    assert 2 <= kept < 12 and not (out / "results.json").exists()
+    resumed = play(["--resume", "--cluster", "ray"], out, capsys)
+    result = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert result["resumed_games"] >= kept - 1  # the newest may have been set aside
+    assert result["terminations"] == {"normal": 12}
+    local = play(args[:-2], tmp_path / "local", capsys)
+    assert resumed == local and local[0] == 0
