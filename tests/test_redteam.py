@@ -57,3 +57,35 @@ def test_a_sandboxed_bot_cannot_unmount_the_cover_or_remount_its_folder_writable
     assert "mount: tried" in seen
     assert "LEAKED" not in seen and "WROTE" not in seen, seen
     assert not (home / "planted.txt").exists()
+
+
+# --------------------------------------------------------------------------- the REPL's key
+
+
+@BWRAP
+def test_a_repl_cmd_seat_cannot_read_the_key_that_signs_saves(tmp_path: Path) -> None:
+    """``xactika play --seat 1=cmd:PROG --key K``: the match runner hides its key from
+    bots, the REPL hid only ``--load``; a bot kept beside the key (its folder is mounted
+    read-only) printed the private key. Before: 1/1 read it. After: 0/1."""
+    import subprocess
+
+    from xactika.frontends.repl import play
+    from xactika.frontends.repl.play import CMD, SeatSpec
+    from xactika.protocol.signing import write_key
+
+    key = tmp_path / "key.pem"
+    write_key(key)
+    spy = tmp_path / "spy.sh"
+    spy.write_text(f"#!/bin/sh\ncat {key}\necho spy ran >&2\n")
+    spy.chmod(0o755)
+    args = play.build_parser().parse_args(
+        ["--seat", f"1=cmd:{spy}", "--key", str(key), "--sandbox", "bwrap"])
+    box = play._sandbox(args, [SeatSpec(CMD, str(spy))])
+    launch = box.launch([str(spy)])
+    try:
+        done = subprocess.run(launch.argv, env=launch.env, preexec_fn=launch.preexec,
+                              capture_output=True, text=True, timeout=30, check=False)
+    finally:
+        launch.close()
+    assert "spy ran" in done.stderr
+    assert "PRIVATE KEY" not in done.stdout, done.stdout

@@ -195,9 +195,12 @@ def _sandbox(args: argparse.Namespace, seats: Sequence[SeatSpec]) -> Any:
     if not any(spec.kind == CMD for spec in seats):
         return None
     from xactika.frontends.match.sandbox import SandboxError, describe, from_args
+    from xactika.protocol.signing import default_key_path
 
+    # the saved game and the key that signs saves are never mounted, as in a match
+    secret = [args.load, args.key or default_key_path()]
     try:
-        box = from_args(args, hide=[args.load] if args.load else [])
+        box = from_args(args, hide=[p for p in secret if p is not None])
     except (SandboxError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     if not box.sandboxed:
