@@ -220,12 +220,14 @@ class PlayerBase:
         self._send(f"newgame seat={seat}")
         for event in events:
             self.tell(event)
+        self._flush()  # the game starts now: a move before its first go is early
 
-    def tell(self, event: Event) -> None:
-        """Send an event the bot's seat may see (the caller has applied ``visible``)."""
+    def tell(self, event: Event, text: str | None = None) -> None:
+        """Send an event the bot's seat may see (the caller has applied ``visible``);
+        ``text`` is its line when the caller formatted it once for every seat."""
         if isinstance(event, GameStarted):
             self._rules = game_rules(event.config.game)
-        self._send(format_event(event, self._rules))
+        self._send(format_event(event, self._rules) if text is None else text)
 
     def ask(self, legal: Legal, rules: TrickGame, time_ms: int | None = None) -> Command:
         """Send ``go`` and return the bot's legal command, or raise a BotError."""
@@ -339,6 +341,9 @@ class PlayerBase:
         """A line already received that nobody asked for, if any."""
         return None
 
+    def _flush(self) -> None:
+        """Send now what a transport that batches lines still holds."""
+
     def _begin(self) -> None:
         """A request went out: the count of lines it may get starts again."""
 
@@ -437,6 +442,7 @@ def human_bytes(n: int) -> str:
 
 
 _LIVE: set[PlayerProcess] = set()
+BATCH_LINES = 64  # lines held for one write at most (a decision owes a bot about ten)
 _SPAWN: list[concurrent.futures.ThreadPoolExecutor] = []
 _SPAWN_LOCK = threading.Lock()
 
@@ -508,6 +514,7 @@ class PlayerProcess(PlayerBase):
         self._lines: collections.deque[tuple[str, str, str]] = collections.deque()
         self._out_open = False  # still reading stdout (no end, no fault yet)
         self._count = 0
+        self._pending: list[str] = []  # lines owed to the bot, sent with the next request
 
     @property
     def sandboxed(self) -> bool:
@@ -548,6 +555,31 @@ class PlayerProcess(PlayerBase):
             assert stream is not None
             os.set_blocking(stream.fileno(), False)
 
+    # -- batching: a line that needs no answer (newgame, event) waits for the next request
+    # or quit and goes out with it in one write: one wake-up of the bot per decision, not
+    # one per event
+    def _send(self, line: str) -> None:
+        if self.on_line is not None:
+            self.on_line(">", line)
+        self._pending.append(line)
+        if len(self._pending) >= BATCH_LINES:  # bounded: a bot that stops reading times out
+            self._flush()
+
+    def _request(self, line: str) -> None:
+        self._send(line)
+        self._flush()
+        self._begin()
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        # the bot has been sent nothing since its last answer (``_answered`` still names
+        # that go), so a bid or play that came unasked meanwhile is a second answer to it
+        self._unasked()
+        lines, self._pending = self._pending, []
+        self._write("\n".join(lines))
+        self._answered = None
+
     def quit(self, grace: float = 1.0) -> int | None:
         """Send ``quit``, wait ``grace`` seconds, then kill the group; the exit code."""
         proc = self._proc
@@ -557,7 +589,8 @@ class PlayerProcess(PlayerBase):
             try:
                 if self.on_line is not None:
                     self.on_line(">", "quit")
-                self._write("quit", limit=grace)
+                lines, self._pending = [*self._pending, "quit"], []
+                self._write("\n".join(lines), limit=grace)
             except BotTimeout:  # it does not even read its input: that is ignoring quit
                 self.killed = True
             except (BotError, OSError, RuntimeError):
@@ -582,6 +615,7 @@ class PlayerProcess(PlayerBase):
             self.launched.wipe()
 
     def _kill(self) -> None:
+        self._pending.clear()
         proc = self._proc
         if proc is None:
             return
@@ -754,12 +788,13 @@ class PlayerProcess(PlayerBase):
         proc = self._proc
         assert proc is not None
         deadline = None if timeout is None else time.monotonic() + timeout
+        waited = False  # wait for output before asking whether it exited: one syscall less
         while True:
             if self._lines:
                 kind, text, message = self._lines.popleft()
                 self._handle(kind, text, message, doing)
                 return text
-            if proc.poll() is not None:
+            if waited and proc.poll() is not None:
                 # it has exited: read what it wrote last, if anything, else it crashed
                 self._pump(0.0)
                 if self._lines:
@@ -772,6 +807,7 @@ class PlayerProcess(PlayerBase):
                     bot=self.name, startup=self._startup,
                 ), doing))
             self._pump(left)
+            waited = True
 
     def _handle(self, kind: str, text: str, message: str, doing: str) -> None:
         if kind == "fault":

@@ -96,6 +96,7 @@ from xactika.protocol.signing import (
     signer_for,
 )
 from xactika.protocol.tamper import commit_config
+from xactika.protocol.text import format_event
 
 if TYPE_CHECKING:
     from xactika.frontends.match.cluster import Cluster
@@ -350,12 +351,19 @@ class GamePlayer:
                     command = fallback[seat].choose(view(state, seat), legal)
                 state, new = step(state, command)
                 events.extend(new)
+                public: dict[int, str] = {}  # a line every seat sees alike, formatted once
                 for other, q in enumerate(players):
                     if q is None:
                         continue
                     try:
-                        for event in new:
-                            q.tell(seat_event(event, other))
+                        for i, event in enumerate(new):
+                            seen = seat_event(event, other)
+                            if seen is not event:
+                                q.tell(seen)
+                                continue
+                            if i not in public:
+                                public[i] = format_event(event, rules)
+                            q.tell(seen, public[i])
                     except BotError as exc:
                         fault(other, fault_reason(exc), str(exc))
             for seat, p in enumerate(players):
