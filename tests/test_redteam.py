@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from xactika.frontends.match import runner as match
-from xactika.frontends.match.sandbox import bwrap_works
+from xactika.frontends.match.sandbox import bwrap_works, choose
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile"
@@ -67,8 +68,6 @@ def test_a_repl_cmd_seat_cannot_read_the_key_that_signs_saves(tmp_path: Path) ->
     """``xactika play --seat 1=cmd:PROG --key K``: the match runner hides its key from
     bots, the REPL hid only ``--load``; a bot kept beside the key (its folder is mounted
     read-only) printed the private key. Before: 1/1 read it. After: 0/1."""
-    import subprocess
-
     from xactika.frontends.repl import play
     from xactika.frontends.repl.play import CMD, SeatSpec
     from xactika.protocol.signing import write_key
@@ -89,3 +88,36 @@ def test_a_repl_cmd_seat_cannot_read_the_key_that_signs_saves(tmp_path: Path) ->
         launch.close()
     assert "spy ran" in done.stderr
     assert "PRIVATE KEY" not in done.stdout, done.stdout
+
+
+# --------------------------------------------------------------------------- a bot in ~
+
+
+def _run_launched(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    launch = choose("bwrap").launch(argv)
+    try:
+        return subprocess.run(launch.argv, env=launch.env, preexec_fn=launch.preexec,
+                              capture_output=True, text=True, timeout=30, check=False)
+    finally:
+        launch.close()
+
+
+@BWRAP
+def test_a_bot_kept_in_the_home_folder_does_not_see_the_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--bot cmd=python3 ~/bot.py``: the folder of a bot's file is mounted whole, so a
+    bot kept in the home folder read ``~/.ssh`` and every key and project there (spec
+    MATCH.md's table said it cannot). Before: 2/2 commands (the script, ``sh script``)
+    read the key. After: 0/2; the file itself is still mounted and runs."""
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_ed25519").write_text("SECRET KEY\n")
+    bot = home / "bot.sh"
+    bot.write_text(f"#!/bin/sh\ncat {home}/.ssh/id_ed25519\necho bot ran\n")
+    bot.chmod(0o755)
+    monkeypatch.setenv("HOME", str(home))
+    for argv in ([str(bot)], ["sh", str(bot)]):
+        done = _run_launched(argv)
+        assert "bot ran" in done.stdout, done.stderr
+        assert "SECRET" not in done.stdout, argv

@@ -238,10 +238,20 @@ def bot_files(argv: Sequence[str], cwd: str) -> list[str]:
         candidate = word if os.path.isabs(word) else os.path.join(cwd, word)
         if (os.sep in word or word == argv[0] or os.path.exists(candidate)) \
                 and os.path.isfile(candidate):
-            found.append(os.path.dirname(os.path.realpath(candidate)))
+            found.append(_folder_or_file(os.path.realpath(candidate)))
             if os.path.islink(candidate):  # the link itself lives in the folder named
-                found.append(os.path.dirname(os.path.abspath(candidate)))
+                found.append(_folder_or_file(os.path.abspath(candidate)))
     return found
+
+
+def _folder_or_file(path: str) -> str:
+    """The folder of a bot's file, or the file alone when that folder is a home (or holds
+    homes): ``python3 ~/bot.py`` must not show the bot ``~/.ssh`` or ``~/.config``."""
+    folder = os.path.dirname(path)
+    home = os.path.realpath(os.path.expanduser("~"))
+    broad = folder in ("/", "/home") or _under(home, [folder]) \
+        or os.path.dirname(folder) == "/home"
+    return path if broad else folder
 
 
 def other_matches(folders: Iterable[str], depth: int = 2) -> list[str]:
