@@ -121,3 +121,56 @@ def test_a_bot_kept_in_the_home_folder_does_not_see_the_home(
         done = _run_launched(argv)
         assert "bot ran" in done.stdout, done.stderr
         assert "SECRET" not in done.stdout, argv
+
+
+# --------------------------------------------------------------------------- collusion
+
+SEND = """\
+import fcntl, os, sys, time
+fd = os.open(os.path.abspath(__file__), os.O_RDONLY)
+for i, b in enumerate(sys.argv[1].encode()):  # byte i as a read lock at 1000*i + b
+    fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, 1000 * i + b)
+print("sent", flush=True)
+sys.stdin.read()
+"""
+RECEIVE = """\
+import fcntl, os, struct, sys
+fd = os.open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "send.py"), os.O_RDONLY)
+out = []
+for i in range(64):
+    asked = struct.pack("hhqqi4x", fcntl.F_WRLCK, 0, 1000 * i, 1000, 0)
+    kind, _, start, _, _ = struct.unpack("hhqqi4x", fcntl.fcntl(fd, fcntl.F_GETLK, asked))
+    if kind == fcntl.F_UNLCK:
+        break
+    out.append(start - 1000 * i)
+print(bytes(out).decode())
+"""
+
+
+@BWRAP
+def test_two_sandboxed_seats_of_one_bot_can_still_pass_a_hand_between_them(
+    tmp_path: Path,
+) -> None:
+    """A limit, not a fix: the sandbox cuts files, network, signals and IPC between bots,
+    but two processes that share any read-only file (the bot's own folder, Python) can
+    signal through POSIX record locks on it, F_GETLK showing one the other's locks. A bot
+    in two seats of a game can so see both hands: spec/MATCH.md says so. 1/1 hands
+    passed; this test checks that the spec's warning is not an empty one."""
+    (tmp_path / "send.py").write_text(SEND)
+    (tmp_path / "receive.py").write_text(RECEIVE)
+    box = choose("bwrap")
+    hand = "hand=2112,2121,1123,3211,2313,2322,2331,3312"
+    sender = box.launch([PY, str(tmp_path / "send.py"), hand])
+    receiver = box.launch([PY, str(tmp_path / "receive.py")])
+    proc = subprocess.Popen(sender.argv, env=sender.env, preexec_fn=sender.preexec,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "sent\n"
+        done = subprocess.run(receiver.argv, env=receiver.env, preexec_fn=receiver.preexec,
+                              capture_output=True, text=True, timeout=30, check=False)
+    finally:
+        proc.kill()
+        proc.wait()
+        sender.close()
+        receiver.close()
+    assert done.stdout.strip() == hand, done.stderr
