@@ -291,7 +291,7 @@ def iter_jsonl(
         try:
             if _too_deep(text):  # json.loads would recurse until RecursionError
                 raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels")
-            obj = json.loads(text)
+            obj = json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant)
             if not isinstance(obj, dict) or TAG not in obj:
                 raise ValueError(f"expected an object with a {TAG!r} key")
             if obj[TAG] == "header":
@@ -323,6 +323,22 @@ def iter_jsonl(
             yield lineno, "event", (event, chain) if with_chain else event
         except (ValueError, KeyError, TypeError, XactikaError, cattrs.BaseValidationError) as exc:
             raise RecordError(f"line {lineno}: {_message(exc)}") from None
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different: with ``"card"`` twice, a reader that keeps
+    the first would see another game than the audit (which kept the last) verified."""
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError(f"the key {escape(key, 40)!r} appears twice in one object")
+        obj[key] = value
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON (RFC 8259); Python's reader alone takes them."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 MAX_DEPTH = 16  # a record's objects nest 6 deep (an event, its config, deals, hands)

@@ -14,8 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from xactika.core import Config, RandomAgent
+from xactika.core.bots.agents import self_play
 from xactika.frontends.match import runner as match
 from xactika.frontends.match.sandbox import bwrap_works, choose
+from xactika.protocol.audit import VERIFIED, audit_lines
+from xactika.protocol.jsonl import read_jsonl, text_to_jsonl
+from xactika.protocol.records import RecordError, format_record
+from xactika.protocol.signing import Signer
+from xactika.protocol.tamper import commit_config
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile"
@@ -174,3 +181,33 @@ def test_two_sandboxed_seats_of_one_bot_can_still_pass_a_hand_between_them(
         sender.close()
         receiver.close()
     assert done.stdout.strip() == hand, done.stderr
+
+
+# --------------------------------------------------------------------------- JSONL
+
+
+def _signed_jsonl() -> tuple[Signer, str]:
+    config = commit_config(Config(mode="bid", players=2, rounds=1, seed=5))
+    _, events = self_play(config, [RandomAgent(1), RandomAgent(2)])
+    key = Signer.generate()
+    text = format_record([("game", "xactika"), ("seats", "ann,bob")], events, signer=key)
+    return key, text_to_jsonl(text.splitlines())
+
+
+def test_a_jsonl_object_with_a_key_twice_is_refused_not_verified() -> None:
+    """A forger adds ``"card":"3333"`` before each play's own ``card``: Python's reader
+    keeps the last, so the chain and signature held and audit said ``verified``, while a
+    reader that keeps the first (several do) sees other cards. Before: 1/1 verified.
+    After: refused at its line; the honest JSONL still verified."""
+    key, jsonl = _signed_jsonl()
+    honest = audit_lines(jsonl.splitlines(), "g.jsonl", trusted={key.public})
+    assert honest.signature == VERIFIED
+    forged = jsonl.replace('{"type":"play",', '{"type":"play","card":"3333",')
+    assert forged != jsonl
+    report = audit_lines(forged.splitlines(), "g.jsonl", trusted={key.public})
+    assert report.signature != VERIFIED
+    assert any("appears twice" in p.reason for p in report.problems), report.problems
+    with pytest.raises(RecordError, match="appears twice"):
+        read_jsonl(forged.splitlines())
+    with pytest.raises(RecordError, match="NaN is not a JSON value"):
+        read_jsonl(jsonl.replace('"seq":3,', '"seq":3,"x":NaN,').splitlines())
