@@ -41,6 +41,7 @@ from xactika.protocol.audit import (
 from xactika.protocol.files import MAX_RECORD_BYTES, bounded_lines, open_regular
 from xactika.protocol.manifest import MANIFEST_FILE, check_manifest, compare
 from xactika.protocol.signing import KeyFileError, PublicKey, public_key_arg
+from xactika.protocol.untrusted import escape
 
 RECORD_SUFFIXES = (".log", ".rec")
 BATCH = 16  # records a parallel job audits: amortises a task's cost over many small files
@@ -195,6 +196,9 @@ def manifest_report(path: str, heads: Iterable[tuple[str, str | None]], strict: 
         report.signer = check.signer
         for line, reason in compare(check, heads):
             report.add(line, reason)
+        for file, times in sorted(check.replaced.items()):  # a re-rolled game is visible
+            report.notes.append(f"{escape(file, 200)}: played {times + 1} times: --resume "
+                                "set the earlier records aside and the last one counts")
         if check.signer in trusted:
             report.signature = VERIFIED
         else:
@@ -277,7 +281,8 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
         return
     if report.game is None:
         extra = f" ({_signature_fact(report)})" if report.signer is not None else ""
-        print(f"{report.file}: {report.status}{extra}", file=out)
+        notes = "".join(f"\n  note: {note}" for note in report.notes)
+        print(f"{report.file}: {report.status}{extra}{notes}", file=out)
         return
     facts = [f"{report.game} {report.mode}", _count(report.players, "player"),
              _count(report.rounds, "round"), _count(report.events, "event")]

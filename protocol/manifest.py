@@ -65,6 +65,7 @@ class ManifestCheck:
     entries: dict[str, Entry] = attrs.Factory(dict)  # file -> its latest entry
     count: int = 0  # entries, superseded ones included
     ended: bool = False  # the last line is the end of every entry
+    replaced: dict[str, int] = attrs.Factory(dict)  # file -> entries of it superseded
     problems: list[tuple[int, str]] = attrs.Factory(list)
 
     @property
@@ -154,6 +155,8 @@ def _entry(number: int, f: dict[str, str], result: ManifestCheck) -> None:
     if not events.isdigit() or not is_hash(head) or not f.get("file"):
         result.problems.append((number, "expected game n=N file=F id=I events=N head=H"))
         return
+    if f["file"] in result.entries:
+        result.replaced[f["file"]] = result.replaced.get(f["file"], 0) + 1
     result.entries[f["file"]] = Entry(number, result.count, f["file"], f.get("id", ""),
                                       int(events), head)
 

@@ -16,12 +16,13 @@ import pytest
 
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
+from xactika.frontends import audit as audit_cli
 from xactika.frontends.match import runner as match
 from xactika.frontends.match.sandbox import bwrap_works, choose
 from xactika.protocol.audit import VERIFIED, audit_lines
 from xactika.protocol.jsonl import read_jsonl, text_to_jsonl
 from xactika.protocol.records import RecordError, format_record
-from xactika.protocol.signing import Signer
+from xactika.protocol.signing import Signer, write_key
 from xactika.protocol.tamper import commit_config
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -211,3 +212,39 @@ def test_a_jsonl_object_with_a_key_twice_is_refused_not_verified() -> None:
         read_jsonl(forged.splitlines())
     with pytest.raises(RecordError, match="NaN is not a JSON value"):
         read_jsonl(jsonl.replace('"seq":3,', '"seq":3,"x":NaN,').splitlines())
+
+
+# --------------------------------------------------------------------------- re-rolls
+
+
+def test_a_game_played_again_on_resume_is_named_by_the_audit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A re-roll: whoever can write the match folder breaks a record it dislikes, and
+    ``--resume`` sets it aside and plays the game again. The manifest keeps both entries,
+    signed, but the audit said nothing of it. Before: 1/1 re-rolled game unmentioned
+    (plain and --json). After: a note names the file and how often it was played.
+
+    A limit, stated in spec/TAMPER.md: cutting the manifest back to the earlier ``end``
+    line and putting the first record back audits clean; only an end line published
+    when the run finished tells the two apart."""
+    key = tmp_path / "key.pem"
+    write_key(key)
+    out = tmp_path / "m"
+    bots = ["--bot", "name=a", f"cmd={PY} {EXAMPLE} 1", "--bot", "name=b", f"cmd={PY} {EXAMPLE} 2"]
+    flags = ["--key", str(key), "--sandbox", "none", "--progress", "none"]
+    assert match.main([*bots, "--out", str(out), "--deals", "1", *flags, *GAME]) == 0
+    first = out / "games" / "d00001-t0-r0.log"
+    kept = first.read_text()
+    manifest = (out / "manifest.txt").read_text()
+    first.write_text(kept.replace("header seats a,b", "header seats b,a"))
+    assert match.main(["--resume", "--out", str(out), *flags]) == 0
+    capsys.readouterr()
+    assert audit_cli.main(["--strict", "--key", f"{key}.pub", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "games/d00001-t0-r0.log: played 2 times" in said, said
+    # the limit: the earlier manifest and record, put back, pass
+    (out / "manifest.txt").write_text(manifest)
+    first.write_text(kept)
+    assert audit_cli.main(["--strict", "--key", f"{key}.pub", str(out)]) == 0
+    assert "played 2 times" not in capsys.readouterr().out
