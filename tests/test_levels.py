@@ -2,7 +2,8 @@
 
 The ordering test plays a few duplicate deals by default (the flawed levels never look at
 the clock, so the figures are exact and the test cannot flake); under
-HYPOTHESIS_PROFILE=thorough it plays more deals and orders every level up to 4.
+HYPOTHESIS_PROFILE=thorough it plays more deals and orders levels 1 and 2 as well. Level 4
+is not ordered against 3 here: the small runs in study/README.md could not separate them.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ def _duplicate(a: str, b: str, deals: int) -> tuple[float, float]:
 @pytest.mark.parametrize(
     ("low", "high"),
     [("strong:1", "strong:3"), ("strong:2", "strong:3")]
-    + ([("strong:1", "strong:2"), ("strong:3", "strong:4")] if THOROUGH else []),
+    + ([("strong:1", "strong:2")] if THOROUGH else []),
 )
 def test_levels_are_ordered(low: str, high: str) -> None:
     mean, se = _duplicate(high, low, 60 if THOROUGH else 12)
