@@ -7,6 +7,7 @@ does none; the tries and harms before and after are in the test's docstring.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -248,3 +249,41 @@ def test_a_game_played_again_on_resume_is_named_by_the_audit(
     first.write_text(kept)
     assert audit_cli.main(["--strict", "--key", f"{key}.pub", str(out)]) == 0
     assert "played 2 times" not in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- keyrings
+
+
+def _forget(name: str) -> None:
+    """Invalidate the key ``name`` in this user's keyring, if a bot left one."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    found = libc.syscall(250, 10, ctypes.c_long(-4), b"user", name.encode(), 0)
+    if found > 0:
+        libc.syscall(250, 21, ctypes.c_long(found))  # KEYCTL_INVALIDATE
+
+
+@BWRAP
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="the bot uses x86_64 syscalls")
+def test_a_sandboxed_bot_cannot_carry_a_note_to_the_next_seating_in_a_keyring(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The private folder is new each game, but the kernel's user keyring is one per user:
+    a bot stored a note there in one seating and read it in the rotated seating of the
+    same deal (fresh process, fresh folder). Before: 1/1 remembered (2 seatings). After
+    (a user namespace, where the kernel allows one): 0/1."""
+    name = f"xactika-redteam-{os.getpid()}-{tmp_path.name}"
+    out = tmp_path / "out"
+    try:
+        code, _, _ = run(["--bot", "name=honest", f"cmd={PY} {EXAMPLE} 1",
+                          "--bot", "name=keyring", f"cmd={PY} {HOSTILE / 'keyring_bot.py'} {name}",
+                          "--out", str(out), "--deals", "1", "--sandbox", "bwrap", *GAME],
+                         capsys)
+    finally:
+        _forget(name)
+    assert code == 0
+    seen = (out / "stderr" / "keyring.txt").read_text()
+    assert seen.count("keyring: tried") == 2, seen  # both seatings ran
+    assert "REMEMBERED" not in seen, seen

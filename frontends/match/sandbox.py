@@ -153,11 +153,15 @@ def bwrap_flags() -> list[str]:
     Run by root, bubblewrap keeps every capability in the sandbox unless told otherwise:
     with CAP_SYS_ADMIN a bot could unmount the tmpfs hiding the match folder, or remount
     its read-only binds (our own sources) writable. ``--cap-drop ALL`` is only for root
-    (bubblewrap refuses it from others, who get no capabilities anyway).
+    (bubblewrap refuses it from others, who get no capabilities anyway). The user
+    namespace (where the kernel allows one) gives the bot its own kernel keyrings: the
+    user keyring is otherwise shared by every process of the user, and a bot stored the
+    hands of one seating there and read them back in the next.
     """
     caps = ["--cap-drop", "ALL"] if os.getuid() == 0 else []
-    return ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-            "--unshare-net", "--die-with-parent", "--new-session", *caps]
+    return ["--unshare-user-try", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--unshare-net", "--die-with-parent", "--new-session",
+            *caps]
 
 
 @functools.cache
