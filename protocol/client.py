@@ -461,6 +461,18 @@ def _spawner() -> concurrent.futures.ThreadPoolExecutor:
         return _SPAWN[0]
 
 
+def _forked() -> None:
+    """In a forked child (a match worker): the parent's spawner thread and bots are not
+    ours; start our own spawner when needed and never kill the parent's bots."""
+    global _SPAWN_LOCK
+    _SPAWN_LOCK = threading.Lock()
+    _SPAWN.clear()
+    _LIVE.clear()
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
 @atexit.register
 def _kill_all() -> None:
     for player in list(_LIVE):

@@ -882,6 +882,13 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
     runner = Runner(settings, deals, out, signer, sandbox, stderr_keep, listener)
     # each game is played here, or on the cluster and stored here (frontends/match/cluster.py)
     play = runner.play if cluster is None else cluster.player(runner)
+    workers = None
+    if cluster is None and concurrency > 1 and listener is None:
+        # several games at once in worker processes, not threads sharing one GIL
+        from xactika.frontends.match.workers import Workers
+
+        workers = Workers(runner, concurrency)
+        play = workers.play
     if cluster is not None:
         concurrency = cluster.window(concurrency)
     names = [b.name for b in settings.bots]
@@ -949,6 +956,8 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
     except BaseException:
         runner.aborted.set()
         runner.kill_all()
+        if workers is not None:
+            workers.kill()
         pool.shutdown(wait=True, cancel_futures=True)
         runner.kill_all()
         raise
@@ -957,7 +966,7 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
     pool.shutdown(wait=True)
     runner.manifest.end()  # the run is over: no game of it can be missing
     runner.manifest.close()
-    ignored_quit = runner.close_idle()
+    ignored_quit = runner.close_idle() + (workers.close() if workers is not None else [])
     summary = summarize(results, plan, names, stop_at)
     terminations: dict[str, int] = {}
     for res in results.values():
