@@ -20,6 +20,7 @@ from xactika.core.bots.heuristic import HeuristicAgent
 from xactika.core.bots.levels import FlawedAgent, Flaws, make_level, softmax_pick
 from xactika.core.bots.search import StrongAgent
 from xactika.core.table import State
+from xactika.frontends.match.tournament import parse_bot
 from xactika.frontends.repl import play
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
@@ -157,3 +158,9 @@ def test_play_level_seats_every_bot_at_that_level() -> None:
         assert {s.name for s in default.seats[1:]} == {"heuristic"}  # = level 3, fair
     finally:
         default.close()
+
+
+def test_a_match_takes_a_level_as_a_built_in_bot() -> None:
+    bot = parse_bot(["strong:3"], [], agent_names())  # xactika match --bot strong:3
+    assert bot.name == "strong-3"
+    assert bot.cmd[-2:] == ("bot", "strong:3")

@@ -199,7 +199,9 @@ def parse_bot(tokens: Sequence[str], each: Sequence[str] = (),
             f"bot {' '.join(tokens)!r} has no cmd=: expected cmd=\"COMMAND ARGS\" or the "
             "name of a built-in bot"
         )
-    name = values["name"] if "name" in values else builtin or os.path.basename(cmd[0])
+    # a level's name (strong:3) is no bot name: it defaults to strong-3
+    default = builtin.replace(":", "-") if builtin else os.path.basename(cmd[0])
+    name = values["name"] if "name" in values else default
     if not NAME.match(name):
         raise MatchError(
             f"bad bot name {name!r}: expected 1-40 letters, digits or . _ + -"
