@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import socket
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
@@ -53,6 +54,7 @@ class RaySession:
         _notices_to_stderr()
         self.owned = not self.ray.is_initialized()
         if self.owned:
+            reachable(address)
             try:
                 self.ray.init(address=address, num_cpus=None if address else num_cpus,
                               log_to_driver=False, include_dashboard=False,
@@ -73,6 +75,21 @@ class RaySession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def reachable(address: str | None, timeout: float = 5.0) -> None:
+    """ClusterError at once for a head that does not answer (Ray itself retries for
+    minutes before it gives up)."""
+    if address is None or address == "auto" or "://" in address:
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise ClusterError(f"--cluster ray={address}: expected HOST:PORT, auto, or ray://...")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the Ray head at {address}: "
+                           f"{exc.strerror or exc}") from None
 
 
 def _notices_to_stderr() -> None:

@@ -159,13 +159,22 @@ def test_without_ray_the_cluster_flag_says_how_to_install_it_and_exits_2(
     assert "pip install 'xactika[ray]'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("bad", ["dask", "ray="])
-def test_a_bad_cluster_value_is_one_clear_line(
-        bad: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("bad", "said"), [
+    ("dask", "--cluster 'dask': expected ray"), ("ray=", "--cluster ray=: give"),
+    ("ray=nohost", "--cluster ray=nohost: expected HOST:PORT"),
+    ("ray=127.0.0.1:1", "cannot reach the Ray head at 127.0.0.1:1: Connection refused"),
+])
+def test_a_bad_cluster_value_is_one_clear_line_and_makes_nothing(
+        bad: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if bad.startswith("ray=") and bad != "ray=":
+        pytest.importorskip("ray")  # without Ray the install hint comes first
     args = [*bots(f"{PY} {EXAMPLE} 1", f"{PY} {EXAMPLE} 2"), *MATCH, "--cluster", bad]
     assert match.main([*args, "--out", str(tmp_path / "m")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("xactika match: --cluster") and err.count("\n") == 1
+    assert err.startswith(f"xactika match: {said}") and err.count("\n") == 1
+    assert not (tmp_path / "m").exists()
+    assert audit.main([str(tmp_path), "--cluster", bad]) == 2
+    assert said in capsys.readouterr().err
 
 
 def test_resume_after_the_driver_is_killed_gives_the_local_table(

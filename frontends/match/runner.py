@@ -41,7 +41,7 @@ from xactika.core.table import (
     step,
 )
 from xactika.core.views import view, visible
-from xactika.frontends.cluster import ClusterError, import_ray, parse_cluster
+from xactika.frontends.cluster import ClusterError, import_ray, parse_cluster, reachable
 from xactika.frontends.match.sandbox import (
     UNSANDBOXED,
     Sandbox,
@@ -1014,8 +1014,9 @@ def main(argv: Sequence[str]) -> int:
         if args.concurrency < 1:
             raise MatchError(f"--concurrency must be at least 1, not {args.concurrency}")
         if args.cluster is not None:  # before the match folder is made
-            parse_cluster(args.cluster)
+            address = parse_cluster(args.cluster)
             import_ray()
+            reachable(address)
         out, settings, deals = prepare_out(args)
         if args.write_deals:
             Path(args.write_deals).write_text(format_deal_file(deals), encoding="utf-8")
