@@ -9,7 +9,6 @@ Ray is an optional extra (``pip install 'xactika[ray]'``); docs/SCALE.md.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import os
 import socket
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -179,7 +178,3 @@ def batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
             batch = []
     if batch:
         yield batch
-
-
-def default_jobs() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
