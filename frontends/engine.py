@@ -62,7 +62,8 @@ def main(argv: Sequence[str]) -> int:
             return 2
     try:
         session = Session(seat=seat, record=record, fsync=fsync,
-                          signer=lambda: signer_for(key), files=files)
+                          signer=lambda: signer_for(key), files=files,
+                          lock_view=seat is not None)
     except OSError as exc:
         print(f"xactika engine: --files: {exc.strerror}", file=sys.stderr)
         return 2

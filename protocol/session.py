@@ -245,8 +245,12 @@ class Session:
         fsync: bool = False,
         signer: Signer | Callable[[], Signer] | None = None,
         files: str | os.PathLike[str] | None = None,
+        lock_view: bool = False,
     ) -> None:
         self.seat = seat
+        # ``engine --seat S``: the controller may never leave S's view nor roll a game
+        # back with ``load`` (play another seat's card, see it taken, load, try the next)
+        self.view_locked = lock_view and seat is not None
         # the only folder ``load`` and ``record`` may name files in; None: they are off
         self.files = Folder(files) if files is not None else None
         self.record_confined = False  # record_path came from the protocol, not the operator
@@ -655,6 +659,9 @@ class Session:
     def _cmd_view(self, args: list[str], rest: str) -> list[str]:
         if len(args) != 1:
             raise ProtocolError("usage", f"usage: {USAGE['view']}")
+        if self.view_locked and args[0] != str(self.seat):
+            raise ProtocolError("locked", f"this engine shows seat {self.seat}'s view only "
+                                f"(--seat {self.seat}): no other view")
         if args[0] == "all":
             self.seat = None
             return ["ok view"]
@@ -721,6 +728,10 @@ class Session:
     def _cmd_load(self, args: list[str], rest: str) -> list[str]:
         if not rest:
             raise ProtocolError("usage", f"usage: {USAGE['load']}")
+        if self.view_locked:
+            raise ProtocolError("locked", f"load is refused in seat {self.seat}'s view (--seat "
+                                f"{self.seat}): rolling a game back would let another seat's "
+                                "moves be tried again and again")
         headers: list[tuple[str, str]] = []
         check = LogCheck()
         log: list[Event] = []

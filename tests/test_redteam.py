@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -287,3 +288,70 @@ def test_a_sandboxed_bot_cannot_carry_a_note_to_the_next_seating_in_a_keyring(
     seen = (out / "stderr" / "keyring.txt").read_text()
     assert seen.count("keyring: tried") == 2, seen  # both seatings ran
     assert "REMEMBERED" not in seen, seen
+
+
+# --------------------------------------------------------------------------- engine --seat
+
+
+def _engine(*args: str) -> tuple[subprocess.Popen[str], Callable[[str], list[str]]]:
+    proc = subprocess.Popen([PY, "-m", "xactika.frontends.cli", "engine", *args],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def send(line: str) -> list[str]:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        out = []
+        while not out or not out[-1].startswith(("ok", "error")):
+            out.append(proc.stdout.readline().rstrip("\n"))
+        return out
+
+    return proc, send
+
+
+def test_engine_seat_view_cannot_be_left_with_view_all() -> None:
+    """``xactika engine --seat 0`` promises a controller learns nothing seat 0 may not
+    know, but ``view all`` switched to the omniscient view: every hand at once. Before:
+    1/1 tries showed seat 1's hand. After: ``error locked``, the view unchanged."""
+    proc, send = _engine("--seat", "0")
+    try:
+        send("newgame players=2 rounds=1 mode=bid")
+        assert send("view all")[-1].startswith("error locked ")
+        assert send("view 1")[-1].startswith("error locked ")
+        assert send("view 0") == ["ok view"]
+        shown = send("show")
+        assert "state seat=1 cards=8 hand=? " in "\n".join(shown) + " ", shown
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_engine_seat_view_cannot_roll_back_to_probe_another_hand(tmp_path: Path) -> None:
+    """In ``--seat 0 --files DIR`` a refused move of seat 1 gets one redacted answer, but
+    a legal one is played: the controller saved the game (``record``, ``record off``),
+    tried seat 1's leads card by card, and after each success ``load``-ed the save and
+    went on. Before: seat 1's whole hand (8/8 cards) in under 1000 probes. After:
+    ``load`` is refused in a locked seat view, so one card, the move really played."""
+    import itertools
+
+    proc, send = _engine("--seat", "0", "--files", str(tmp_path))
+    found = []
+    try:
+        send("newgame players=2 rounds=1 mode=bid")
+        send("bid 1 0")
+        send("bid 0 0")
+        assert send("record save.log") == ["ok record"]
+        assert send("record off") == ["ok record"]
+        calls = [f"{n}{s}" for n in "123" for s in ("ba", "cu", "co", "st")]
+        for card in ("".join(t) for t in itertools.product("123", repeat=4)):
+            answers = [send(f"play 1 {card} {call}")[-1] for call in calls]
+            if any(a == "ok play" for a in answers):
+                found.append(card)
+                if not send("load save.log")[-1] == "ok load":
+                    break
+            assert all(a == "ok play" or a.startswith("error illegal ") for a in answers)
+        assert send("load save.log")[-1].startswith("error locked ")
+    finally:
+        proc.kill()
+        proc.wait()
+    assert len(found) == 1, found
