@@ -2,8 +2,9 @@
 
 Match: Xactika, Play to Bid, 4 players, 8 hands a game, four ``xactika bot random``
 processes per game, every line through the player protocol, every game's record
-fsynced; at concurrency 1 and 2, with a fresh process per seat and game (the default,
-``restart=on``) and with processes kept between games (``restart=off``).
+fsynced; at concurrency 1 and 2 (two games at once, each in a worker process), with a
+fresh process per seat and game (the default, ``restart=on``) and with processes kept
+between games (``restart=off``).
 
 Peer: the core benchmark's in-process random play (bench/random_play.py ``ours_hands``:
 ``legal_actions`` + ``step`` in a loop, no processes), measured in the same run and
