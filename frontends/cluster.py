@@ -51,9 +51,9 @@ class RaySession:
     def __init__(self, address: str | None, num_cpus: int | None = None) -> None:
         self.ray = import_ray()
         _notices_to_stderr()
+        reachable(address)
         self.owned = not self.ray.is_initialized()
         if self.owned:
-            reachable(address)
             try:
                 self.ray.init(address=address, num_cpus=None if address else num_cpus,
                               log_to_driver=False, include_dashboard=False,
