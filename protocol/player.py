@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.bots.agents import Agent
+from xactika.core.bots.agents import Agent, RandomAgent
 from xactika.core.errors import XactikaError
 from xactika.core.table import (
     EMPTY,
@@ -130,6 +130,9 @@ class PlayerSession:
         self.done = False  # set by quit
         self.last_view: SeatView | None = None
         self.last_time_ms: int | None = None
+        # an agent that chooses from the legal moves alone needs no view: its events are
+        # parsed (a bad one still gets an info) but not folded, most of a line's cost
+        self._blind = agent if type(agent) is RandomAgent else None
 
     def feed(self, line: str) -> list[str]:
         words = line.split()
@@ -164,7 +167,8 @@ class PlayerSession:
         if tracker is None:
             return ["info event before newgame: ignored"]
         event = parse_event(line, tracker.rules)
-        tracker.apply(event)
+        if self._blind is None or isinstance(event, GameStarted):  # its rules parse the rest
+            tracker.apply(event)
         observe = getattr(self.agent, "observe", None)
         if observe is not None:
             observe(tracker.seat, event)
@@ -180,8 +184,11 @@ class PlayerSession:
             setattr(self.agent, "think_ms", self.last_time_ms)  # noqa: B010 (budgeted agents)
         fallback = next(legal.commands())
         try:
-            self.last_view = tracker.view()
-            command = self.agent.choose(self.last_view, legal)
+            if self._blind is not None:
+                command = self._blind.choose(None, legal)
+            else:
+                self.last_view = tracker.view()
+                command = self.agent.choose(self.last_view, legal)
         except Exception as exc:  # a bot's bug must not cost it the game: play legally
             return [f"info agent failed ({exc}); playing the first option",
                     answer_line(fallback, rules)]

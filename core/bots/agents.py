@@ -49,7 +49,9 @@ class RandomAgent:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: SeatView, legal: Legal) -> Command:
+    def choose(self, view: SeatView | None, legal: Legal) -> Command:
+        """From ``legal`` alone: the view is never read, so a protocol session need not
+        fold the game's events into one for this agent (protocol/player.py)."""
         if legal.seat is None:
             raise ValueError("nobody may act")
         if legal.kind == "bid":
