@@ -200,7 +200,7 @@ def parse_bot(tokens: Sequence[str], each: Sequence[str] = (),
             "name of a built-in bot"
         )
     # a level's name (strong:3) is no bot name: it defaults to strong-3
-    default = builtin.replace(":", "-") if builtin else os.path.basename(cmd[0])
+    default = builtin.replace(":", "-") if builtin else os.path.basename(cmd[0]) if cmd else ""
     name = values["name"] if "name" in values else default
     if not NAME.match(name):
         raise MatchError(
