@@ -310,6 +310,9 @@ def _signature_fact(report: LogReport) -> str:
         return "bad signature"
     if report.signer is None:
         return "no signature"
+    if report.signature == VERIFIED and report.status == INVALID:
+        fingerprint = report.signer.fingerprint
+        return f"not verified: the signature by {fingerprint} holds, the game does not"
     if report.signature == VERIFIED:
         return f"verified: signed by {report.signer.fingerprint}"
     return f"signer unknown: {report.signer.fingerprint}"

@@ -525,7 +525,8 @@ class Summary:
         self.events += r.events
         self.rounds += r.rounds
         self.problems += len(r.problems) + r.dropped
-        self.verified += r.signature == VERIFIED
+        # verified means the whole record holds: a good signature over an invalid game does not
+        self.verified += r.signature == VERIFIED and r.status != INVALID
         if r.status != OK or r.totals is None:
             return
         for seat, name in enumerate(r.names()):

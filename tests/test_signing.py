@@ -371,3 +371,17 @@ def test_a_second_signer_or_id_header_is_refused() -> None:
         report = audit_lines(forged, "g", trusted={HONEST.public})
         assert report.signature != VERIFIED
         assert any(p.reason.startswith("a second") for p in report.problems), extra
+
+
+def test_a_good_signature_over_an_invalid_record_is_not_called_verified(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The result line stands outside the signature: changed, the game no longer holds."""
+    text = format_record(headers(), game(11), signer=HONEST)
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("result "))
+    lines[at] = "result seat 0 (ann) wins; totals: ann 99, bob 0, cy 0"
+    code, out = strict_audit(tmp_path, "\n".join(lines) + "\n", capsys)
+    assert code == 1, out
+    assert "verified: signed by" not in out.replace("not verified:", "")
+    assert "not verified: the signature by" in out
+    assert "; 0 verified by a trusted key" in out
