@@ -6,9 +6,10 @@ Run by hand (it takes about a minute):
 
 It plays Play to Bid rounds (4 players: strong, heuristic, random, heuristic), times
 every decision of each bot (then of levels 1, 2 and 4 among heuristics) and prints
-percentiles; the strong bot's p95 is the figure its budget promises (default 100 ms). Then it plays whole rounds with the heuristic on
-every seat twice: through the core (``step`` and ``view``) and through the strong bot's
-private simulator, and prints the ratio: the simulator is what makes search affordable.
+percentiles; the strong bot's p95 is the figure its budget promises (default 100 ms).
+Then it plays whole rounds with the heuristic on every seat twice: through the core
+(``step`` and ``view``) and through the strong bot's private simulator, and prints the
+ratio: the simulator is what makes search affordable.
 """
 
 from __future__ import annotations
