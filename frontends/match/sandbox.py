@@ -230,22 +230,49 @@ def _minimal(paths: Iterable[str]) -> list[str]:
     return out
 
 
+def _named_file(word: str, argv: Sequence[str], cwd: str) -> tuple[str, str] | None:
+    """(prefix, path) when a word of a command names a file: ``bot.py``, ``--weights=w.bin``."""
+    if word.startswith("-") and "=" not in word:
+        return None
+    prefix, value = (word.partition("=")[0] + "=", word.partition("=")[2]) \
+        if word.startswith("-") else ("", word)
+    if not value:
+        return None
+    candidate = value if os.path.isabs(value) else os.path.join(cwd, value)
+    if (os.sep in value or word == argv[0] or os.path.exists(candidate)) \
+            and os.path.isfile(candidate):
+        return prefix, candidate
+    return None
+
+
 def bot_files(argv: Sequence[str], cwd: str) -> list[str]:
     """The folders of the files a command names (its program, its script): bound read-only."""
     found = []
     for word in argv:
-        if word.startswith("-") and "=" not in word:
+        named = _named_file(word, argv, cwd)
+        if named is None:
             continue
-        word = word.partition("=")[2] if word.startswith("-") else word
-        if not word:
-            continue
-        candidate = word if os.path.isabs(word) else os.path.join(cwd, word)
-        if (os.sep in word or word == argv[0] or os.path.exists(candidate)) \
-                and os.path.isfile(candidate):
-            found.append(_folder_or_file(os.path.realpath(candidate)))
-            if os.path.islink(candidate):  # the link itself lives in the folder named
-                found.append(_folder_or_file(os.path.abspath(candidate)))
+        candidate = named[1]
+        found.append(_folder_or_file(os.path.realpath(candidate)))
+        if os.path.islink(candidate):  # the link itself lives in the folder named
+            found.append(_folder_or_file(os.path.abspath(candidate)))
     return found
+
+
+def absolute_argv(argv: Sequence[str], cwd: str) -> list[str]:
+    """The command with each file it names made absolute.
+
+    Inside the sandbox the bot starts in its private directory unless its ``dir=`` is
+    bound, so ``python3 examples/bot.py`` must name its script by the path that is bound.
+    """
+    out = []
+    for word in argv:
+        named = _named_file(word, argv, cwd)
+        if named is None or (word == argv[0] and os.sep not in word):
+            out.append(word)  # not a file, or a program found on PATH
+        else:
+            out.append(named[0] + os.path.abspath(named[1]))
+    return out
 
 
 def _folder_or_file(path: str) -> str:
@@ -391,6 +418,7 @@ class Sandbox:
         if not _under(inside_cwd, binds) or any(
                 _under(inside_cwd, [os.path.realpath(h)]) for h in self.hide):
             inside_cwd = INSIDE_TMP
+            argv = absolute_argv(argv, host_cwd)
         args += ["--setenv", "HOME", INSIDE_TMP, "--setenv", "TMPDIR", INSIDE_TMP,
                  "--chdir", inside_cwd, "--", *argv]
         env = {k: v for k, v in os.environ.items() if k in KEEP_ENV}
