@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TextIO
@@ -873,6 +873,19 @@ def _install_signals() -> Callable[[], None]:
     return undo
 
 
+def _next_game(queue: list[GameSpec], inflight: Iterable[GameSpec]) -> GameSpec | None:
+    """The first game in schedule order whose deal is not being played at this moment.
+
+    Two seatings of one deal never run at once, so a bot's process in one cannot pass the
+    deal's hands to its process in the other (spec/MATCH.md, "What a bot can know").
+    """
+    busy = {g.deal for g in inflight}
+    for i, game in enumerate(queue):
+        if game.deal not in busy:
+            return queue.pop(i)
+    return None
+
+
 def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: int,
               progress: Progress, sprt: tuple[int, int, Sprt] | None,
               signer: Signer | None = None, sandbox: Sandbox | None = None,
@@ -927,12 +940,12 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
     undo = _install_signals()
     pool = cf.ThreadPoolExecutor(max(1, concurrency), thread_name_prefix="game")
     inflight: dict[cf.Future[GameResult], GameSpec] = {}
-    todo = iter(pending)
+    queue = list(pending)
     try:
         with progress:
             while True:
                 while stop_at is None and len(inflight) < max(1, concurrency):
-                    nxt = next(todo, None)
+                    nxt = _next_game(queue, inflight.values())
                     if nxt is None:
                         break
                     inflight[pool.submit(play, nxt)] = nxt
