@@ -111,11 +111,16 @@ def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = ()
     With a ``pool`` the records are audited there, and reported in the same order.
     """
     folders = [(os.path.dirname(m) or ".", m) for m in manifests]
-    for path in paths:
-        if path != "-" and os.path.isfile(os.path.join(path, MANIFEST_FILE)):
-            folders.append((path, os.path.join(path, MANIFEST_FILE)))
-        else:
-            yield from _records([path], strict, trusted, pool)
+
+    def plain() -> Iterator[str]:
+        for path in paths:
+            if path != "-" and os.path.isfile(os.path.join(path, MANIFEST_FILE)):
+                folders.append((path, os.path.join(path, MANIFEST_FILE)))
+            else:
+                yield path
+
+    # one stream for all the plain paths: a pool works on many of them at once
+    yield from _records(plain(), strict, trusted, pool)
     for folder, manifest in folders:
         heads: list[tuple[str, str | None]] = []
         files = [p for p in expand([folder]) if not os.path.isdir(p)]
