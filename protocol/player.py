@@ -30,9 +30,9 @@ from xactika.core.table import (
     game_rules,
 )
 from xactika.core.views import SeatView, view
+from xactika.protocol.lean_player import PROTOCOL_VERSION as PROTOCOL_VERSION
+from xactika.protocol.lean_player import go_options
 from xactika.protocol.text import parse_event
-
-PROTOCOL_VERSION = 1
 
 _UNSEEN = None  # stands for a card in another seat's hand (and is how views hide one)
 _NO_CARD = object()  # an event without a card field
@@ -95,12 +95,7 @@ def _reveal(hands: tuple[Any, ...], seat: int, card: Any) -> tuple[Any, ...]:
 
 def legal_from_go(words: list[str], seat: int, rules: TrickGame) -> tuple[Legal, int | None]:
     """The Legal a ``go`` line offers, and its time budget in ms (None if not given)."""
-    if len(words) < 3 or words[1] not in ("bid", "lead", "play"):
-        raise ValueError("expected go <bid|lead|play> options=... [time=<ms>]")
-    fields = dict(w.partition("=")[::2] for w in words[2:])
-    options = [o for o in fields.get("options", "").split(",") if o]
-    if not options:
-        raise ValueError("go without options=")
+    options, fields = go_options(words)
     time_ms = int(fields["time"]) if fields.get("time", "").isdigit() else None
     if words[1] == "bid":
         return Legal(seat, "bid", bids=tuple(int(o) for o in options)), time_ms

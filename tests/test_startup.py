@@ -1,0 +1,96 @@
+"""``xactika bot random`` starts without the core (protocol/lean_player.py), and answers
+exactly as PlayerSession with RandomAgent, the reference, would for the same seed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from xactika.core import Config, RandomAgent, game_rules, games
+from xactika.core.bots.agents import agent_factory, self_play
+from xactika.protocol.client import LoopbackPlayer, ProcessAgent
+from xactika.protocol.lean_player import LeanRandomSession
+from xactika.protocol.player import PlayerSession
+
+BOT = [sys.executable, "-m", "xactika.frontends.cli", "bot", "random", "--seed", "5"]
+HEAVY = ("xactika.core", "attrs", "attr", "xactika.protocol.player", "xactika.protocol.text")
+
+
+def imported(stderr: str) -> list[str]:
+    """The modules a ``python -X importtime`` run imported, from its stderr."""
+    return [line.rsplit("|", 1)[1].strip() for line in stderr.splitlines()
+            if line.startswith("import time:") and "|" in line]
+
+
+def test_the_random_bot_process_plays_without_importing_the_core() -> None:
+    script = ("hello 1\nisready\nnewgame seat=0\n"
+              "event 1 game-started game=xactika mode=bid players=2 rounds=1 dealer=0\n"
+              "event 2 deal round=1 dealer=0 hands=2112,2121/? aside=?\n"
+              "go bid options=0,1,2\n"
+              "go lead options=2112:2ba,2112:1cu,2112:1co,2112:2st,2121:2ba\nquit\n")
+    out = subprocess.run([sys.executable, "-X", "importtime", *BOT[1:]], input=script,
+                         capture_output=True, text=True, timeout=60, check=True)
+    lines = out.stdout.splitlines()
+    assert lines[:2] == ["hello 1 name=random", "readyok"]
+    assert lines[2] in ("bid 0", "bid 1", "bid 2") and lines[3].startswith("play 21")
+    modules = imported(out.stderr)
+    assert "xactika.protocol.lean_player" in modules  # the probe sees our own imports
+    heavy = [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+    assert heavy == []
+
+
+def test_no_game_has_a_random_bot_of_its_own() -> None:
+    """The lean session stands for RandomAgent in every game; a per-game ``random`` bot
+    registered later would need ``xactika bot random`` to take the full path again."""
+    assert all(agent_factory("random", game) is RandomAgent for game in games())
+
+
+def answers(session: object, config: Config, seat: int) -> list[str]:
+    """Every line ``session`` says while playing ``seat`` of a whole game."""
+    said: list[str] = []
+    player = LoopbackPlayer(session, on_line=lambda d, line: d == "<" and said.append(line))
+    player.start()
+    agents = [ProcessAgent(player) if s == seat else RandomAgent(100 + s)
+              for s in range(config.players)]
+    state, _ = self_play(config, agents)
+    assert state.over
+    player.quit()
+    return said
+
+
+SHAPES = [(game, mode, players)
+          for game in games()
+          for mode in game_rules(game).modes
+          for players in sorted({game_rules(game).min_players, game_rules(game).max_players})]
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), SHAPES)
+def test_the_lean_session_answers_as_random_agent(game: str, mode: str, players: int) -> None:
+    for seed in range(4):
+        config = Config(game=game, mode=mode, players=players, rounds=2, seed=seed)
+        seat = seed % players
+        lean = answers(LeanRandomSession(seed), config, seat)
+        full = answers(PlayerSession(RandomAgent(seed), "random"), config, seat)
+        assert lean == full
+        assert sum(line.startswith(("bid ", "play ")) for line in lean) > 2
+        assert not any(line.startswith("info") for line in lean)
+
+
+ODD_LINES = [
+    "hello 1", "  isready  \r\n", "", "# a comment", "frobnicate now",
+    "event 1 deal round=1", "go bid options=0,1", "newgame seat=x", "newgame", "newgame seat=1",
+    "go bid options=0,1",  # before game-started
+    "event 1 game-started game=xactika mode=bid players=2 rounds=1 dealer=0",
+    "go", "go pass options=1", "go bid", "go bid options=", "go bid options=a,1",
+    "go bid options=,,3 time=soon", "go play options=1123 extra=field",
+    "go lead options=1123:1ba,1123:1cu,1123:2co,1123:3st time=100", "isready", "quit",
+]
+
+
+def test_odd_lines_get_the_same_answers_and_infos() -> None:
+    lean, full = LeanRandomSession(9), PlayerSession(RandomAgent(9), "random")
+    for line in ODD_LINES:
+        assert lean.feed(line) == full.feed(line), line
+    assert lean.done and full.done
