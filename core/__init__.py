@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from xactika.core.bots.agents import Agent, RandomAgent
+from typing import TYPE_CHECKING, Any
+
 from xactika.core.errors import (
     BadBid,
     BadCall,
@@ -51,7 +52,22 @@ from xactika.core.table import (
 )
 from xactika.core.views import SeatView, view, visible
 
+if TYPE_CHECKING:
+    from xactika.core.bots.agents import Agent, RandomAgent
+
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """The bots' module (and ``random``) loads on first use: ``xactika engine`` never needs it."""
+    if name in ("Agent", "RandomAgent"):
+        from xactika.core.bots import agents
+
+        value = getattr(agents, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CALLS", "DECK", "SHAPES", "Agent", "BadBid", "BadCall", "Bid", "BidMade", "Call",

@@ -7,8 +7,6 @@ byte stream of the key, 8 bytes big-endian per draw, with rejection to stay unbi
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 import struct
 from collections.abc import Sequence
 from operator import lt, mod
@@ -24,6 +22,8 @@ SEED_BITS = 128
 
 def fresh_seed() -> int:
     """A secret seed for one game: too many bits for a seat to search from its own hand."""
+    import secrets  # here, not at the top: a process that never draws a seed starts faster
+
     return secrets.randbits(SEED_BITS)
 
 
@@ -45,6 +45,8 @@ _DESCENDING_BOUNDS = tuple(range(127, 1, -1))
 
 def _draws(key: bytes, count: int) -> tuple[int, ...]:
     """The first ``count`` 64-bit big-endian words of SHAKE-256(key)."""
+    import hashlib  # here, not at the top: loading OpenSSL waits for the first deal
+
     return struct.unpack(f">{count}Q", hashlib.shake_256(key).digest(8 * count))
 
 

@@ -14,14 +14,29 @@ from xactika.protocol.client import LoopbackPlayer, ProcessAgent
 from xactika.protocol.lean_player import LeanRandomSession
 from xactika.protocol.player import PlayerSession
 
-BOT = [sys.executable, "-m", "xactika.frontends.cli", "bot", "random", "--seed", "5"]
 HEAVY = ("xactika.core", "attrs", "attr", "xactika.protocol.player", "xactika.protocol.text")
+# Runs ``python -m xactika.frontends.cli ARGS...`` as the match runner does, and names on
+# stderr, at exit, every module the process loaded (-X importtime would miss those that
+# importlib.import_module loads).
+PROBE = """
+import atexit, runpy, sys
+atexit.register(lambda: print("MODULES", *sorted(sys.modules), file=sys.stderr))
+sys.argv[0] = "xactika"
+runpy.run_module("xactika.frontends.cli", run_name="__main__", alter_sys=True)
+"""
 
 
-def imported(stderr: str) -> list[str]:
-    """The modules a ``python -X importtime`` run imported, from its stderr."""
-    return [line.rsplit("|", 1)[1].strip() for line in stderr.splitlines()
-            if line.startswith("import time:") and "|" in line]
+def run_cli(*args: str, script: str = "") -> tuple[list[str], set[str]]:
+    """What ``xactika ARGS`` prints given ``script`` on stdin, and the modules it loaded."""
+    out = subprocess.run([sys.executable, "-c", PROBE, *args], input=script,
+                         capture_output=True, text=True, timeout=60, check=True)
+    listed = [line for line in out.stderr.splitlines() if line.startswith("MODULES ")]
+    assert len(listed) == 1, out.stderr
+    return out.stdout.splitlines(), set(listed[0].split()[1:])
+
+
+def under(modules: set[str], *packages: str) -> list[str]:
+    return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in packages))
 
 
 def test_the_random_bot_process_plays_without_importing_the_core() -> None:
@@ -30,15 +45,31 @@ def test_the_random_bot_process_plays_without_importing_the_core() -> None:
               "event 2 deal round=1 dealer=0 hands=2112,2121/? aside=?\n"
               "go bid options=0,1,2\n"
               "go lead options=2112:2ba,2112:1cu,2112:1co,2112:2st,2121:2ba\nquit\n")
-    out = subprocess.run([sys.executable, "-X", "importtime", *BOT[1:]], input=script,
-                         capture_output=True, text=True, timeout=60, check=True)
-    lines = out.stdout.splitlines()
+    lines, modules = run_cli("bot", "random", "--seed", "5", script=script)
     assert lines[:2] == ["hello 1 name=random", "readyok"]
     assert lines[2] in ("bid 0", "bid 1", "bid 2") and lines[3].startswith("play 21")
-    modules = imported(out.stderr)
     assert "xactika.protocol.lean_player" in modules  # the probe sees our own imports
-    heavy = [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
-    assert heavy == []
+    assert under(modules, *HEAVY) == []
+
+
+def test_the_engine_answers_readyok_without_the_bots() -> None:
+    lines, modules = run_cli("engine", script="isready\n")
+    assert lines == ["readyok"]
+    assert "xactika.protocol.session" in modules
+    assert under(modules, "xactika.core.bots") == []
+
+
+def test_the_core_loads_the_bots_and_seed_hashing_only_when_used() -> None:
+    code = ("import sys, xactika.core as core\n"
+            "print(*sorted(sys.modules))\n"
+            "core.RandomAgent(1)\n"
+            "print('xactika.core.bots.agents' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, check=True).stdout.splitlines()
+    modules = set(out[0].split())
+    assert "xactika.core.table" in modules
+    assert under(modules, "xactika.core.bots", "hashlib", "secrets") == []
+    assert out[1] == "True"
 
 
 def test_no_game_has_a_random_bot_of_its_own() -> None:
