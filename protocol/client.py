@@ -108,8 +108,9 @@ def format_go(legal: Legal, rules: TrickGame, time_ms: int | None = None) -> str
     else:
         options = []
         for card in legal.cards:
+            text = str(card)
             for call in legal.calls(card):
-                options.append(str(card) if call is None else f"{card}:{rules.format_call(call)}")
+                options.append(text if call is None else f"{text}:{rules.format_call(call)}")
     line = f"go {legal.kind} options={','.join(options)}"
     return line if time_ms is None else f"{line} time={time_ms}"
 
@@ -118,12 +119,9 @@ def parse_answer(line: str, legal: Legal, rules: TrickGame) -> Command:
     """The command a ``bid``/``play`` answer names; ParseError says why it is not legal."""
     words = line.split()
     seat = legal.seat if legal.seat is not None else -1
-    expected = "bid <n>" if legal.kind == "bid" else (
-        "play <card> <call>" if _has_calls(legal) else "play <card>"
-    )
     if legal.kind == "bid":
         if len(words) != 2 or words[0] != "bid":
-            raise ParseError(f"expected {expected} to answer go bid")
+            raise ParseError("expected bid <n> to answer go bid")
         try:
             bid = int(words[1])
         except ValueError:
@@ -131,17 +129,22 @@ def parse_answer(line: str, legal: Legal, rules: TrickGame) -> Command:
         command: Command = Bid(seat, bid)
     else:
         if words[0] != "play" or len(words) not in (2, 3):
-            raise ParseError(f"expected {expected} to answer go {legal.kind}")
+            raise ParseError(f"expected {_expected(legal)} to answer go {legal.kind}")
         card = rules.parse_card(words[1])
         call = rules.parse_call(words[2]) if len(words) == 3 else None
         command = Play(seat, card, call)
         if legal.kind == "lead" and call is None and _has_calls(legal):
-            raise ParseError(f"a lead must name its call: expected {expected}")
+            raise ParseError(f"a lead must name its call: expected {_expected(legal)}")
         if legal.kind == "play" and call is not None:
-            raise ParseError(f"only the leader makes a call: expected {expected}")
+            raise ParseError(f"only the leader makes a call: expected {_expected(legal)}")
     if command not in legal:
         raise ParseError("not one of the options offered")
     return command
+
+
+def _expected(legal: Legal) -> str:
+    """The answer's shape, for an error message (not worked out for a good answer)."""
+    return "play <card> <call>" if _has_calls(legal) else "play <card>"
 
 
 def _has_calls(legal: Legal) -> bool:
@@ -237,7 +240,7 @@ class PlayerBase:
             timeout = time_ms / 1000 + 1.0
         started = time.monotonic()
         self._request(go)
-        line = self._answer(("bid", "play"), timeout, f"answering {go.split(' options')[0]!r}")
+        line = self._answer(("bid", "play"), timeout, f"answering 'go {legal.kind}'")
         self.last_think_s = time.monotonic() - started
         self._answered = go
         last, self._last_answer = self._last_answer, line
@@ -525,6 +528,8 @@ class PlayerProcess(PlayerBase):
         self._buf = bytearray()  # stdout bytes not yet a whole line
         self._lines: collections.deque[tuple[str, str, str]] = collections.deque()
         self._out_open = False  # still reading stdout (no end, no fault yet)
+        self._poller: select.poll | None = None  # stdout and stderr while they are read
+        self._out_fd = self._err_fd = -1
         self._count = 0
         self._pending: list[str] = []  # lines owed to the bot, sent with the next request
 
@@ -566,6 +571,12 @@ class PlayerProcess(PlayerBase):
         for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
             assert stream is not None
             os.set_blocking(stream.fileno(), False)
+        assert self._proc.stdout is not None and self._proc.stderr is not None
+        # one poll object for the bot's life: a wait costs one system call, no lists built
+        self._poller = select.poll()
+        self._out_fd, self._err_fd = self._proc.stdout.fileno(), self._proc.stderr.fileno()
+        for fd in (self._out_fd, self._err_fd):
+            self._poller.register(fd, select.POLLIN)
 
     # -- batching: a line that needs no answer (newgame, event) waits for the next request
     # or quit and goes out with it in one write: one wake-up of the bot per decision, not
@@ -646,6 +657,7 @@ class PlayerProcess(PlayerBase):
                 except OSError:
                     pass
         self._out_open = False
+        self._poller = None
         if self._err is not None:
             self._err.close()
         if self.launched is not None:
@@ -678,11 +690,13 @@ class PlayerProcess(PlayerBase):
         data = memoryview((line + "\n").encode("utf-8"))
         if limit is None:
             limit = self.startup_timeout if self._startup else (self.move_timeout or 10.0)
-        deadline = time.monotonic() + limit
+        deadline = None  # the clock is read only when the pipe is full (seldom)
         while data:
             try:
                 data = data[os.write(fd, data):]
             except BlockingIOError:
+                if deadline is None:
+                    deadline = time.monotonic() + limit
                 left = deadline - time.monotonic()
                 if left <= 0 or not self._pump(left, fd):
                     self._fail(self._closed_or(BotTimeout(
@@ -696,10 +710,36 @@ class PlayerProcess(PlayerBase):
                 ), "reading its input")
                 return
 
-    # -- reading: select on stdout and stderr in the caller's own waits
+    # -- reading: poll stdout and stderr in the caller's own waits
     def _pump(self, timeout: float, write_fd: int | None = None) -> bool:
         """Wait up to ``timeout`` for output (or for ``write_fd`` to take input) and read
         what there is; True when ``write_fd`` became writable."""
+        if write_fd is not None:  # the pipe to the bot is full (seldom)
+            return self._pump_writing(timeout, write_fd)
+        poller = self._poller
+        if poller is None:
+            time.sleep(max(0.0, timeout))
+            return False
+        try:
+            ready = poller.poll(max(0.0, timeout) * 1000.0)
+        except (OSError, ValueError):
+            return False
+        for fd, _ in ready:
+            if fd == self._out_fd:
+                self._read_stdout()
+            elif fd == self._err_fd:
+                self._read_stderr()
+        return False
+
+    def _unwatch(self, fd: int) -> None:
+        """Stop polling ``fd`` (at its end, or when the bot's output is no longer read)."""
+        if self._poller is not None:
+            try:
+                self._poller.unregister(fd)
+            except KeyError:
+                pass
+
+    def _pump_writing(self, timeout: float, write_fd: int) -> bool:
         proc = self._proc
         assert proc is not None
         readers = []
@@ -731,6 +771,7 @@ class PlayerProcess(PlayerBase):
         if data:
             self._err.feed(data)
         elif data is not None:  # end of stderr: stop watching it
+            self._unwatch(self._err_fd)
             proc.stderr.close()
 
     def _read_stdout(self) -> None:
@@ -742,6 +783,7 @@ class PlayerProcess(PlayerBase):
         if not data:  # end of output (a partial last line is dropped)
             self._lines.append(("eof", "", ""))
             self._out_open = False
+            self._unwatch(self._out_fd)
             return
         self._buf += data
         while self._out_open:
@@ -760,6 +802,7 @@ class PlayerProcess(PlayerBase):
     def _stop_reading(self, reason: str, message: str) -> None:
         self._lines.append(("fault", reason, message))
         self._out_open = False
+        self._unwatch(self._out_fd)
         self._buf.clear()
 
     def _line(self, raw: bytes) -> None:

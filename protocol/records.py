@@ -124,36 +124,41 @@ def result_line(headers: Headers, totals: Sequence[int], winners: Sequence[int])
 
 
 def format_record(headers: Headers, events: Iterable[Event], *, sign: bool = True,
-                  signer: Signer | None = None) -> str:
+                  signer: Signer | None = None,
+                  lines: Sequence[str | None] = ()) -> str:
     """The record text; a ``record`` version header is put first when missing.
 
     With ``sign`` (the default) each event line ends in its hash-chain token
     (spec/TAMPER.md); with a ``signer`` the record also names its key and identity in
-    headers and ends in the key's ``sig`` line over the head.
+    headers and ends in the key's ``sig`` line over the head. ``lines[i]``, where given
+    and not None, is ``format_event`` of event ``i`` already made by the caller (the
+    match runner formats each public event once for the bots), used as it is.
     """
     items = _header_items(headers)
     if signer is not None:
         from xactika.protocol.signing import signed_headers
 
         items = signed_headers(items, signer.public)
-    lines = [format_header(k, v) for k, v in items]
+    out = [format_header(k, v) for k, v in items]
     chain = Chain() if sign or signer is not None else None
-    for line in lines:
+    for line in out:
         if chain is not None:
             chain.header(line)
     game: TrickGame | None = None
     event: Event | None = None
-    for event in events:
+    made = len(lines)
+    for i, event in enumerate(events):
         if isinstance(event, GameStarted):
             game = game_rules(event.config.game)
-        line = format_event(event, game)
-        lines.append(f"{line} h={chain.link(line)}" if chain is not None else line)
-    events_written = len(lines) - len(items)
+        given = lines[i] if i < made else None
+        text = format_event(event, game) if given is None else given
+        out.append(f"{text} h={chain.link(text)}" if chain is not None else text)
+    events_written = len(out) - len(items)
     if isinstance(event, GameOver):
-        lines.append(result_line(items, event.totals, event.winners))
+        out.append(result_line(items, event.totals, event.winners))
     if signer is not None and chain is not None:
-        lines.append(_sig_line(signer, items, events_written, chain.head))
-    return "".join(line + "\n" for line in lines)
+        out.append(_sig_line(signer, items, events_written, chain.head))
+    return "".join(line + "\n" for line in out)
 
 
 def _sig_line(signer: Signer, items: Sequence[tuple[str, str]], events: int,

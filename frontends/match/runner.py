@@ -175,6 +175,18 @@ def seat_event(event: Event, seat: int) -> Event:
     return seen
 
 
+_PASSES = visible.dispatch(object)  # what ``visible`` does with an event it never redacts
+
+
+def public_event(event: Event) -> bool:
+    """Whether every seat is told ``event`` exactly as it is (so one line serves all).
+
+    True when ``visible`` has no redaction registered for its type, i.e. passes it
+    through for every seat, and :func:`seat_event` does not strip it (game-over).
+    """
+    return visible.dispatch(type(event)) is _PASSES and not isinstance(event, GameOver)
+
+
 class Aborted(Exception):
     """The run is being stopped (Ctrl-C, SIGTERM): abandon the game, write nothing."""
 
@@ -190,6 +202,9 @@ class Played:
     events: tuple[Event, ...]
     result: GameResult
     started: dt.datetime
+    # each event's line as the bots were sent it, where that is the record's line too
+    # (a public event), None elsewhere: the record does not format those again
+    lines: tuple[str | None, ...] = ()
 
 
 class GamePlayer:
@@ -286,11 +301,6 @@ class GamePlayer:
 
         def start_seat(seat: int) -> None:
             bot = bots[seat]
-            if not bot.restart:
-                kept = self._take_idle(game.seats[seat])
-                if kept is not None:
-                    players[seat] = kept
-                    return
             p: Seated
             if bot.remote is not None:
                 p = RemotePlayer(self.listener, bot.remote, name=bot.name,
@@ -310,7 +320,11 @@ class GamePlayer:
 
         errors: list[BotError | None] = [None] * n
         try:
-            threads = [threading.Thread(target=start_seat, args=(seat,)) for seat in range(n)]
+            for seat in range(n):  # kept processes first: no thread to hand one over
+                if not bots[seat].restart:
+                    players[seat] = self._take_idle(game.seats[seat])
+            threads = [threading.Thread(target=start_seat, args=(seat,)) for seat in range(n)
+                       if players[seat] is None]
             for t in threads:
                 t.start()
             for t in threads:
@@ -321,6 +335,7 @@ class GamePlayer:
             opening = start(config)
             state = replay(opening)
             events: list[Event] = list(opening)
+            lines: list[str | None] = [None] * len(opening)
             for seat, p in enumerate(players):
                 if p is not None:
                     try:
@@ -351,21 +366,21 @@ class GamePlayer:
                     command = fallback[seat].choose(view(state, seat), legal)
                 state, new = step(state, command)
                 events.extend(new)
-                public: dict[int, str] = {}  # a line every seat sees alike, formatted once
-                for other, q in enumerate(players):
-                    if q is None:
-                        continue
-                    try:
-                        for i, event in enumerate(new):
-                            seen = seat_event(event, other)
-                            if seen is not event:
-                                q.tell(seen)
-                                continue
-                            if i not in public:
-                                public[i] = format_event(event, rules)
-                            q.tell(seen, public[i])
-                    except BotError as exc:
-                        fault(other, fault_reason(exc), str(exc))
+                for event in new:
+                    # a line every seat sees alike is formatted once, here, for the
+                    # bots and the record; another is redacted and formatted per seat
+                    text = format_event(event, rules) if public_event(event) else None
+                    lines.append(text)
+                    for other, q in enumerate(players):
+                        if q is None:
+                            continue
+                        try:
+                            if text is None:
+                                q.tell(seat_event(event, other))
+                            else:
+                                q.tell(event, text)
+                        except BotError as exc:
+                            fault(other, fault_reason(exc), str(exc))
             for seat, p in enumerate(players):
                 if p is None:
                     continue
@@ -389,7 +404,7 @@ class GamePlayer:
         over = events[-1]
         result = GameResult(game, over.totals, over.winners, state.round, tuple(faults),
                             config.mode == "lose", Reveal.of(config))
-        return Played(config, tuple(events), result, started)
+        return Played(config, tuple(events), result, started, tuple(lines))
 
 
 class Runner(GamePlayer):
@@ -410,7 +425,8 @@ class Runner(GamePlayer):
 
     def store(self, game: GameSpec, played: Played) -> GameResult:
         """Sign and write a game's record (wherever it was played); its result."""
-        self.write_record(game, played.config, played.events, played.result, played.started)
+        self.write_record(game, played.config, played.events, played.result, played.started,
+                          played.lines)
         return played.result
 
     def _open_manifest(self) -> ManifestWriter:
@@ -430,8 +446,11 @@ class Runner(GamePlayer):
         return self.out / "games" / f"{game.id}.log"
 
     def write_record(self, game: GameSpec, config: Config, events: Sequence[Event],
-                     result: GameResult, started: dt.datetime) -> None:
-        """Write the whole record to a temporary file, flush it to disk, then rename."""
+                     result: GameResult, started: dt.datetime,
+                     lines: Sequence[str | None] = ()) -> None:
+        """Write the whole record to a temporary file, flush it to disk, then rename.
+
+        ``lines``: events' lines already formatted while playing (see :class:`Played`)."""
         s = self.settings
         headers: list[tuple[str, str]] = [
             ("game", config.game), ("mode", config.mode), ("players", str(config.players)),
@@ -454,7 +473,7 @@ class Runner(GamePlayer):
         headers.append((ID_HEADER, record_id))
         path = self.record_path(game)
         tmp = path.with_suffix(".tmp")
-        text = format_record(headers, events, signer=self.signer)
+        text = format_record(headers, events, signer=self.signer, lines=lines)
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()

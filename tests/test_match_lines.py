@@ -1,0 +1,55 @@
+"""The runner formats an event's line once for every seat and for the record
+(frontends/match/runner.py): only events every seat sees alike may share a line, and the
+record made from those lines is the one made by formatting every event again."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from xactika.core import Config
+from xactika.core.bots.agents import RandomAgent, self_play
+from xactika.core.table import Dealt, GameOver, GameStarted
+from xactika.frontends.match.runner import GamePlayer, MatchSettings, public_event, seat_event
+from xactika.frontends.match.tournament import parse_bot, schedule, seeded_deals
+from xactika.protocol.records import format_record
+from xactika.protocol.signing import ID_HEADER, Signer
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), [("xactika", "bid", 4),
+                                                       ("xactika", "lose", 3),
+                                                       ("dix", "draw", 2)])
+def test_an_event_shared_by_all_seats_is_the_same_for_each(game: str, mode: str,
+                                                            players: int) -> None:
+    config = Config(game=game, mode=mode, players=players, rounds=2, dealer=0, seed=5)
+    _, events = self_play(config, [RandomAgent(s) for s in range(players)])
+    kinds = {type(e) for e in events if not public_event(e)}
+    # the hidden parts: the config's seed, the other hands, game-over's reveal
+    assert {GameStarted, Dealt, GameOver} <= kinds
+    for event in events:
+        if public_event(event):
+            assert all(seat_event(event, s) is event for s in range(players)), event
+
+
+def test_the_record_from_the_lines_sent_is_the_record_formatted_afresh(
+        tmp_path: Path) -> None:
+    bot = parse_bot(["restart=off", "name=ex", f"cmd={sys.executable} {EXAMPLE} 3"],
+                    builtins=["random"])
+    settings = MatchSettings((bot,), "xactika", "bid", 3, 2, 1, 9)
+    player = GamePlayer(settings, seeded_deals("xactika", "bid", 3, 2, 9, 1),
+                        tmp_path / "stderr")
+    try:
+        played = player.play_game(schedule(1, 3, 1)[0])
+    finally:
+        assert player.close_idle() == []
+    assert played.result.faults == ()
+    shared = [line for line in played.lines if line is not None]
+    assert len(played.lines) == len(played.events) and len(shared) > 20
+    headers = [("game", "xactika"), ("seats", "ex,ex,ex"), (ID_HEADER, "m/1")]
+    signer = Signer.generate()
+    assert format_record(headers, played.events, signer=signer, lines=played.lines) \
+        == format_record(headers, played.events, signer=signer)
