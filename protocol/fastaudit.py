@@ -33,7 +33,7 @@ from binascii import hexlify
 from collections.abc import Collection
 
 from xactika.core.errors import XactikaError
-from xactika.core.games.xactika import DECK, TRICKS_PER_ROUND, XACTIKA, Card, bid_points
+from xactika.core.games.xactika import DECK, TRICKS_PER_ROUND, XACTIKA, bid_points
 from xactika.core.table import Config, GameStarted
 from xactika.protocol.audit import (
     LogReport,
@@ -59,13 +59,14 @@ _HASH_TAIL = 67  # b" h=" and 64 hex digits
 # Cards are their index in DECK; a hand is a bitmask of indices. A call is shape*3 +
 # count-1, and SHOWS[call] is the mask of the cards showing it.
 
-_INDEX: dict[Card, int] = {c: i for i, c in enumerate(DECK)}
 _VALUE: tuple[int, ...] = tuple(c.value for c in DECK)
 _SHOWS: tuple[int, ...] = tuple(
     sum(1 << i for i, c in enumerate(DECK) if c.counts[shape] == count)
     for shape in range(4) for count in (1, 2, 3)
 )
-_TEXT: dict[Card, str] = {c: str(c) for c in DECK}
+_BY_ID: dict[int, tuple[str, int]] = {id(c): (str(c), 1 << i) for i, c in enumerate(DECK)}
+"""A dealt card's text and bit, by identity: the deal hands out DECK's own instances,
+and hashing an attrs card costs more than the rest of formatting a deal."""
 _CARD: dict[bytes, int] = {str(c).encode(): i for i, c in enumerate(DECK)}
 """A play's ``card=`` text -> its index."""
 _LEAD: dict[bytes, tuple[int, int]] = {
@@ -96,12 +97,10 @@ def _deal(config: Config, seq: int, round_no: int, dealer: int) -> tuple[bytes, 
     for hand in dealt.hands:
         if not hand:
             raise ValueError("an empty hand")  # never: every seat gets eight cards
-        hands.append(",".join(map(_TEXT.__getitem__, hand)))
-        mask = 0
-        for card in hand:
-            mask |= 1 << _INDEX[card]
-        masks.append(mask)
-    aside = ",".join(map(_TEXT.__getitem__, dealt.aside)) or "-"
+        found = [_BY_ID[id(card)] for card in hand]  # KeyError: not a DECK card
+        hands.append(",".join([text for text, _ in found]))
+        masks.append(sum([bit for _, bit in found]))
+    aside = ",".join([_BY_ID[id(card)][0] for card in dealt.aside]) or "-"
     text = (f"event {seq} deal round={round_no} dealer={dealer} hands={'/'.join(hands)} "
             f"aside={aside}")
     return text.encode(), masks
@@ -128,7 +127,7 @@ def fast_audit(data: bytes, name: str, *, strict: bool = False,
         return None
     try:
         return _verify(lines, name, strict, trusted)
-    except (XactikaError, ValueError):
+    except (XactikaError, ValueError, KeyError):
         return None
 
 
