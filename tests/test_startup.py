@@ -10,6 +10,7 @@ import pytest
 
 from xactika.core import Config, RandomAgent, game_rules, games
 from xactika.core.bots.agents import agent_factory, self_play
+from xactika.frontends.bot import build_parser, plain_args
 from xactika.protocol.client import LoopbackPlayer, ProcessAgent
 from xactika.protocol.lean_player import LeanRandomSession
 from xactika.protocol.player import PlayerSession
@@ -125,3 +126,20 @@ def test_odd_lines_get_the_same_answers_and_infos() -> None:
     for line in ODD_LINES:
         assert lean.feed(line) == full.feed(line), line
     assert lean.done and full.done
+
+
+@pytest.mark.parametrize("argv", [
+    ["random"], ["random", "--seed", "5"], ["heuristic", "--seed", "-4"],
+    ["strong:3", "--seed", "+7"], ["random", "--seed", " 8 "], ["random", "--seed", "1_0"],
+])
+def test_the_plain_forms_read_as_argparse_reads_them(argv: list[str]) -> None:
+    args = build_parser(list_names=False).parse_args(argv)
+    assert plain_args(argv) == (args.name, args.seed)
+
+
+@pytest.mark.parametrize("argv", [
+    [], ["-h"], ["random", "--seed", "x"], ["random", "--seed=3"], ["--seed", "3", "random"],
+    ["random", "--seed"], ["random", "extra"], ["random", "--sed", "3"],
+])
+def test_every_other_form_goes_to_argparse(argv: list[str]) -> None:
+    assert plain_args(argv) is None
