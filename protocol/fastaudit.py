@@ -3,13 +3,13 @@
 ``xactika audit`` spends most of its time building objects nobody reads: every event
 line parsed into attrs events, each command re-decided through ``step``, which folds a
 17-field state per event (bench/audit_throughput.py has the profile). This module checks
-the common case, a signed, committed, seeded Xactika record that is clean, with card
-indices and bitmasks, and compares every event line with the exact text the rules call
-for (the text ``format_event`` writes).
+the common case, a clean Xactika record with a hash chain (seeded or with preset deals,
+committed or not), with card indices and bitmasks, and compares every event line with
+the exact text the rules call for (the text ``format_event`` writes).
 
 It can only ever say "clean": :func:`fast_audit` returns the report the full auditor
 (:func:`xactika.protocol.audit.audit_lines`) makes, or ``None`` at the first thing it
-does not expect (an unsigned or uncommitted record, Dix, preset deals, non-ASCII text, a
+does not expect (a record without a hash chain, Dix, JSONL, non-ASCII text, a
 field written in any way but the canonical one, any rule broken, any problem at all),
 and then the caller runs the full auditor, which stays the one authority for every
 verdict, message and line number. Records are evidence that a forger rewrites with full
@@ -20,8 +20,8 @@ that on seeded games and on thousands of single edits, re-chained like a forger 
 
 What stays shared with the full auditor, so it cannot drift: header parsing and the
 header/settings comparison, the game-started settings (parsed, validated, committed),
-the deals (``Xactika.deal``, formatted by ``format_event``), the signature and result
-checks. What is written again here: the turn order, bids, the follow rule, trick
+the deals (``Xactika.deal``; only their text is written here), the signature and
+result checks. What is written again here: the turn order, bids, the follow rule, trick
 winners and scoring of Xactika (``core/games/xactika.py``, ``core/table.py``).
 """
 
@@ -38,6 +38,7 @@ from xactika.core.table import Config, GameStarted
 from xactika.protocol.audit import (
     LogReport,
     _header_problems,
+    _note,
     _result,
     _signature,
     audit_file,
@@ -171,8 +172,7 @@ def _verify(lines: list[bytes], name: str, strict: bool,
             or format_event(started) != body.decode():
         return None
     config = started.config
-    if config.game != XACTIKA.name or config.deals is not None or config.seed is None \
-            or config.commit is None:
+    if config.game != XACTIKA.name:
         return None
     XACTIKA.validate(config)
     if commitment_problem(config) is not None \
@@ -285,9 +285,10 @@ def _verify(lines: list[bytes], name: str, strict: bool,
         if round_no >= rounds:
             best = min(totals) if config.mode == "lose" else max(totals)
             winners = [s for s, t in enumerate(totals) if t == best]
-            pending.append(b"event %d game-over totals=%s winners=%s seed=%d nonce=%s"
-                           % (seq + 2, _ints(totals), _ints(winners), config.seed,
-                              (config.nonce or "").encode()))
+            reveal = b"" if config.commit is None else (  # what a commitment opens
+                b" seed=%s nonce=%s" % (str(config.seed).encode(), str(config.nonce).encode()))
+            pending.append(b"event %d game-over totals=%s winners=%s%s"
+                           % (seq + 2, _ints(totals), _ints(winners), reveal))
             over = True
             continue
         round_no += 1
@@ -323,8 +324,10 @@ def _verify(lines: list[bytes], name: str, strict: bool,
 
     report = LogReport(name, events=events, rounds=rounds, lines=len(lines),
                        game=config.game, mode=config.mode, players=n, seats=seats,
-                       signed=True, committed=True, head=link.hex(), totals=tuple(totals),
-                       winners=tuple(winners), complete=True)
+                       signed=True, committed=config.commit is not None, head=link.hex(),
+                       totals=tuple(totals), winners=tuple(winners), complete=True)
+    if config.commit is None:  # preset deals, or a seed nobody committed to
+        _note(report, first_event, strict, "no commitment: the deals' seed was not committed")
     _signature(report, sig, headers, first_event, strict, trusted)
     if result is not None:
         _result(report, result, headers, True)

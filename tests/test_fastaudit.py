@@ -14,6 +14,7 @@ import io
 import random
 import re
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,12 +23,13 @@ import xactika.protocol.fastaudit as fastaudit
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
 from xactika.core.bots.heuristic import HeuristicAgent
-from xactika.core.games.xactika import CALLS, DECK
+from xactika.core.games.xactika import CALLS, DECK, XACTIKA
 from xactika.core.table import (
     BidMade,
     Event,
     Led,
     Played,
+    PresetDeal,
     State,
     _end_of_trick,
     evolve,
@@ -50,16 +52,24 @@ SIGNER = Signer.generate()
 
 
 def record(mode: str, players: int, rounds: int, seed: int, *, signer: Signer | None = None,
-           heuristic: bool = False, commit: bool = True, sign: bool = True) -> bytes:
+           heuristic: bool = False, commit: bool = True, sign: bool = True,
+           preset: int = 0) -> bytes:
+    """A whole game's record; ``preset``: that many rounds dealt from preset deals."""
     config = Config(game="xactika", mode=mode, players=players, rounds=rounds, seed=seed,
                     dealer=seed % players)
-    if commit:
+    if preset:
+        deals = tuple(PresetDeal(XACTIKA.deal(config, r, 0).hands) for r in range(1, preset + 1))
+        config = attrs.evolve(config, deals=deals,
+                              seed=None if preset >= rounds else seed)
+    if commit and config.seed is not None:
         config = commit_config(config, NONCE)
     agents = [HeuristicAgent(seed + s) if heuristic else RandomAgent(seed + s)
               for s in range(players)]
     _, events = self_play(config, agents)
     headers = [("game", "xactika"), ("mode", mode), ("players", str(players)),
-               ("seats", ",".join(f"p{s}" for s in range(players))), ("seed", str(seed))]
+               ("seats", ",".join(f"p{s}" for s in range(players)))]
+    if config.seed is not None:
+        headers.append(("seed", str(seed)))
     return format_record(headers, events, sign=sign, signer=signer).encode()
 
 
@@ -93,6 +103,15 @@ def test_clean_games_get_the_full_report(mode: str, players: int, rounds: int,
     assert agree(data)  # decided here, and identical to the full audit's report
 
 
+@pytest.mark.parametrize(("mode", "preset", "rounds"), [("bid", 2, 2), ("win", 1, 3),
+                                                      ("lose", 0, 2)])
+def test_preset_deals_and_uncommitted_seeds(mode: str, preset: int, rounds: int) -> None:
+    data = record(mode, 3 + preset, rounds, 50 + preset, commit=False, preset=preset)
+    assert agree(data)
+    assert fast_audit(data, "r.log").notes[0].startswith("no commitment")
+    assert fast_audit(data, "r.log", strict=True) is None  # a problem under --strict
+
+
 def test_signed_records_verified_untrusted_and_strict() -> None:
     data = record("bid", 4, 3, 7, signer=SIGNER)
     trusted = frozenset({SIGNER.public})
@@ -109,8 +128,6 @@ def test_signed_records_verified_untrusted_and_strict() -> None:
 def test_what_it_does_not_handle_goes_to_the_full_auditor() -> None:
     plain = record("win", 3, 1, 5, sign=False)
     assert full(plain).status == OK and fast_audit(plain, "r.log") is None
-    uncommitted = record("win", 3, 1, 5, commit=False)
-    assert full(uncommitted).status == OK and fast_audit(uncommitted, "r.log") is None
     data = record("win", 3, 1, 5)
     renamed = data.replace(b"p0,p1,p2", "ann,bé,cy".encode())  # non-ASCII: headers differ
     assert fast_audit(sign_record(renamed.decode()).encode(), "r.log") is None
@@ -158,6 +175,8 @@ BASES = [record(mode, players, 2, seed, heuristic=seed % 2 == 1)
          for seed, (mode, players) in enumerate(
              [("win", 2), ("lose", 3), ("bid", 4), ("bid", 3), ("win", 5), ("bid", 2)])]
 BASES.append(record("bid", 3, 1, 40, signer=SIGNER))
+BASES.append(record("win", 3, 2, 41, commit=False, preset=1))  # a seed for round 2
+BASES.append(record("bid", 4, 1, 42, preset=1))  # preset deals only
 CARD_TEXTS = [str(c) for c in DECK]
 CALL_TEXTS = [str(c) for c in CALLS]
 TOKEN = re.compile(r"[^ ]+")
