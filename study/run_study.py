@@ -25,6 +25,7 @@ from typing import Any
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import Agent, make_agent
 from xactika.core.bots.cheater import CheaterAgent, play_with_cheaters
+from xactika.core.bots.plan import PlanningAgent
 from xactika.core.bots.search import StrongAgent
 from xactika.frontends.cluster import ClusterError, RayBackend, RaySession, ordered, parse_cluster
 
@@ -32,8 +33,12 @@ from xactika.frontends.cluster import ClusterError, RayBackend, RaySession, orde
 def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent:
     if name == "cheater":  # study only: it sees every hand (core/bots/cheater.py)
         return CheaterAgent()
-    if name == "strong":
-        return StrongAgent(seed, think_ms=think_ms)
+    base, *opts = name.split(",")  # variants for experiments: plan,exact=2,depth=1
+    kwargs = {k: float(v) if "." in v else int(v) for k, v in (o.split("=", 1) for o in opts)}
+    if base == "strong":
+        return StrongAgent(seed, think_ms=think_ms, **kwargs)
+    if base == "plan":
+        return PlanningAgent(seed, think_ms=think_ms, **kwargs)
     if name == "random":
         return RandomAgent(seed)
     return make_agent(name, seed, game="xactika")  # the bot itself, so its times are read

@@ -62,3 +62,14 @@ def test_the_bound_fraction_pairs_the_deals(tmp_path: Path,
     other = _result(tmp_path / "win.json", "cheater", "heuristic", [2.0], mode="win")
     assert bound.main([str(bot), str(other)]) == 2
     assert "differ in mode" in capsys.readouterr().err
+
+
+def test_the_paired_difference_of_two_variants(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    bound = _study("bound")
+    new = _result(tmp_path / "new.json", "plan", "heuristic", [1.0, 0.5, 0.0, 1.5])
+    old = _result(tmp_path / "old.json", "strong", "heuristic", [0.5, 0.5, -0.5, 1.0])
+    mean, lo, hi = bound.difference(bound.paired(new, old))
+    assert mean == pytest.approx(0.375) and lo < mean < hi
+    assert bound.main(["--difference", str(new), str(old)]) == 0
+    assert "paired difference +0.375" in capsys.readouterr().out

@@ -237,16 +237,21 @@ class StrongAgent:
     machine, the 95th percentile stays under it. ``max_deals`` caps the deals per
     decision (reproducible tests); ``prune_z`` is how many standard errors behind an
     option must fall to be dropped; ``tries`` bounds the rejections per deal when
-    conditioning on the bids (0 turns that off).
+    conditioning on the bids (0 turns that off); ``bid_miss`` is the modelled odds that
+    a seat's bid misses the rule of thumb by one (:meth:`_bid_aware`); ``bid_span`` how
+    far from the rule of thumb the candidate bids reach.
     """
 
     name = "strong"
 
     def __init__(self, seed: int | None = None, think_ms: float = 100.0,
                  max_deals: int | None = None, min_deals: int = 2,
-                 prune_z: float = 2.0, tries: int = 60) -> None:
+                 prune_z: float = 2.0, tries: int = 60, bid_miss: float = 0.25,
+                 bid_span: float = 2.5) -> None:
         self.rng = random.Random(seed)
         self.tries = tries
+        self.bid_miss = bid_miss
+        self.bid_span = bid_span
         self.prune_z = prune_z
         self.think_ms = think_ms
         self.max_deals = max_deals
@@ -339,11 +344,10 @@ class StrongAgent:
             played = played0 | 1 << c
             if count + 1 == n:
                 taken[win] += 1
-                playout(hands, win, -1, -1, win, 0, taken, bids, mode, played, voids)
-            else:
-                playout(hands, (seat + 1) % n, call, best, win, count + 1, taken, bids,
-                        mode, played, voids)
-            return score(mode, bids[seat], taken[seat])
+                return self._finish(seat, hands, win, -1, -1, win, 0, taken, bids, mode,
+                                    played, voids)
+            return self._finish(seat, hands, (seat + 1) % n, call, best, win, count + 1,
+                                taken, bids, mode, played, voids)
 
         # ties go to the heuristic's own move: the search then never does worse by noise
         j, means, deals = self._race(len(moves), deal, evaluate, deadline,
@@ -356,6 +360,22 @@ class StrongAgent:
             why += f" (next best {rest[0]:+.2f})"
         return cmd, why
 
+    def _finish(self, seat: int, hands: list[list[int]], to_act: int, call: int,
+                best_v: int, winner: int, count: int, taken: list[int], bids: Sequence[int],
+                mode: int, played: int, voids: list[int]) -> int:
+        """``seat``'s points when the round in one sampled deal is played out after its
+        move (the arguments as :func:`playout`'s): every seat on the heuristic's policy."""
+        playout(hands, to_act, call, best_v, winner, count, taken, bids, mode, played, voids)
+        return score(mode, bids[seat], taken[seat])
+
+    def _bid_value(self, seat: int, hands: list[list[int]], leader: int,
+                   bids: list[int]) -> int:
+        """``seat``'s points for a whole round of one sampled deal, every bid made."""
+        n = len(hands)
+        taken = playout(hands, leader, -1, -1, leader, 0, [0] * n, bids, MODE_BID, 0,
+                        [0] * n)
+        return bid_points(bids[seat], taken[seat])
+
     @staticmethod
     def _command(seat: int, move: tuple[int, int]) -> Play:
         c, k = move
@@ -367,7 +387,7 @@ class StrongAgent:
         n = view.config.players
         dealer = view.dealer
         est = bid_estimate(view.hand)
-        cands = [b for b in legal.bids if est - 2.5 <= b <= est + 2.5]
+        cands = [b for b in legal.bids if est - self.bid_span <= b <= est + self.bid_span]
         if not cands:
             cands = [nearest_bid(est, legal.bids)]
         if len(cands) == 1:
@@ -383,9 +403,7 @@ class StrongAgent:
             for s in after:
                 bids[s] = fast_bid(base[s], legal_bids(bids, s, dealer))
             full = [x if x is not None else 0 for x in bids]
-            taken = playout([list(h) for h in base], leader, -1, -1, leader, 0,
-                            [0] * n, full, MODE_BID, 0, [0] * n)
-            return bid_points(cands[j], taken[seat])
+            return self._bid_value(seat, [list(h) for h in base], leader, full)
 
         prefer = cands.index(nearest_bid(round(est + 1e-9), cands))
         j, means, deals = self._race(len(cands), deal, evaluate, deadline, prefer)
@@ -420,10 +438,11 @@ class StrongAgent:
 
         Bids are public and say much about a hand. A seat's bid is modelled as the rule of
         thumb on its hand as dealt (its current hand plus what it has played), missed by
-        one with odds 1 in 4, by two 1 in 30, by more 1 in 200; the sampler's uniform
-        deals are accepted with that probability (rejection sampling, so the accepted
-        deals follow the posterior under this model). After ``tries`` rejections a deal
-        is taken as it comes, which bounds the cost when the model fits a seat badly.
+        one with odds ``bid_miss`` (by default 1 in 4), by two 1 in 30, by more 1 in 200
+        (those two scaled with it); the sampler's uniform deals are accepted with that
+        probability (rejection sampling, so the accepted deals follow the posterior under
+        this model). After ``tries`` rejections a deal is taken as it comes, which bounds
+        the cost when the model fits a seat badly.
         """
         if view.config.mode != "bid" or all(
             b is None for s, b in enumerate(view.bids) if s != view.seat
@@ -445,7 +464,8 @@ class StrongAgent:
                 before = [view.bids[x] if x != s else None for x in range(n)]
                 checks.append((i, s, bid, legal_bids(before, s, dealer)))
         rng = self.rng
-        odds = (1.0, 0.25, 1 / 30)
+        miss1 = self.bid_miss
+        odds = (1.0, miss1, miss1 * 2 / 15, miss1 / 50)
 
         def draw() -> Deal:
             deal = sampler.sample()
@@ -454,7 +474,7 @@ class StrongAgent:
                 for i, s, bid, legal in checks:
                     hand = [INDEX[c] for c in deal[i]] + shown[s]
                     miss = abs(fast_bid(hand, legal) - bid)
-                    p *= odds[miss] if miss < 3 else 1 / 200
+                    p *= odds[min(miss, 3)]
                 if rng.random() < p:
                     return deal
                 deal = sampler.sample()
