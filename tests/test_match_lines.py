@@ -1,9 +1,12 @@
 """The runner formats an event's line once for every seat and for the record
 (frontends/match/runner.py): only events every seat sees alike may share a line, and the
-record made from those lines is the one made by formatting every event again."""
+record made from those lines is the one made by formatting every event again. Records
+are written while the next game plays: all are in place when the run ends, and a failed
+write stops the run."""
 
 from __future__ import annotations
 
+import errno
 import sys
 from pathlib import Path
 
@@ -12,8 +15,10 @@ import pytest
 from xactika.core import Config
 from xactika.core.bots.agents import RandomAgent, self_play
 from xactika.core.table import Dealt, GameOver, GameStarted
+from xactika.frontends.match import runner as match
 from xactika.frontends.match.runner import GamePlayer, MatchSettings, public_event, seat_event
 from xactika.frontends.match.tournament import parse_bot, schedule, seeded_deals
+from xactika.protocol.manifest import MANIFEST_FILE
 from xactika.protocol.records import format_record
 from xactika.protocol.signing import ID_HEADER, Signer
 
@@ -53,3 +58,35 @@ def test_the_record_from_the_lines_sent_is_the_record_formatted_afresh(
     signer = Signer.generate()
     assert format_record(headers, played.events, signer=signer, lines=played.lines) \
         == format_record(headers, played.events, signer=signer)
+
+
+def test_every_record_is_in_place_and_pinned_when_the_run_returns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Records are written while the next game plays; the run waits for the last."""
+    out = tmp_path / "m"
+    code = match.main(["--bot", "name=ex", f"cmd={sys.executable} {EXAMPLE} 2",
+                       "--players", "2", "--rounds", "1", "--deals", "3", "--seed", "3",
+                       "--sandbox", "none", "--progress", "none", "--out", str(out)])
+    assert code == 0
+    games = sorted(p.name for p in (out / "games").iterdir())
+    assert games == sorted(f"{g.id}.log" for g in schedule(1, 2, 3))
+    manifest = (out / MANIFEST_FILE).read_text()
+    assert all(f"file=games/{name} " in manifest for name in games)
+    assert manifest.splitlines()[-1].startswith("end entries=3 ")
+
+
+def test_a_record_that_cannot_be_written_stops_the_run_with_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(self: object, game: object, path: Path, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(match.Runner, "_put_record", full)
+    out = tmp_path / "m"
+    code = match.main(["--bot", "name=ex", f"cmd={sys.executable} {EXAMPLE} 2",
+                       "--players", "2", "--rounds", "1", "--deals", "4", "--seed", "3",
+                       "--sandbox", "none", "--progress", "none", "--out", str(out)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1
+    assert err[-1].startswith("xactika match: No space left on device: ")
+    assert not list((out / "games").glob("*.log"))

@@ -419,15 +419,46 @@ class Runner(GamePlayer):
         self.rejected: list[str] = []  # records --resume refused, and why
         self.manifest = self._open_manifest()
         (out / "games").mkdir(parents=True, exist_ok=True)
+        # records made by play() reach the disk here, in order, while the next game plays
+        self._writer = cf.ThreadPoolExecutor(1, thread_name_prefix="record")
+        self._writes: list[cf.Future[None]] = []
+        self._writes_lock = threading.Lock()
 
     def play(self, game: GameSpec) -> GameResult:
-        return self.store(game, self.play_game(game))
+        """Play a game here; its record is made now and written (fsync, manifest entry,
+        rename) by the writer thread while the next game plays: two fsyncs a game are
+        milliseconds no bot need wait for. A write that failed fails the next play()."""
+        self._written(wait=False)
+        played = self.play_game(game)
+        path, text = self.make_record(game, played.config, played.events, played.result,
+                                      played.started, played.lines)
+        future = self._writer.submit(self._put_record, game, path, text)
+        with self._writes_lock:
+            self._writes.append(future)
+        return played.result
+
+    def flush_records(self) -> None:
+        """Wait until every record play() made is in place; raise the first failed write."""
+        self._written(wait=True)
+
+    def _written(self, wait: bool) -> None:
+        """Raise the error of a write that failed: of any (``wait``), or of those done."""
+        while True:
+            with self._writes_lock:
+                if not self._writes or not (wait or self._writes[0].done()):
+                    return
+                future = self._writes.pop(0)
+            future.result()  # its OSError, raised where the game's caller sees it
 
     def store(self, game: GameSpec, played: Played) -> GameResult:
         """Sign and write a game's record (wherever it was played); its result."""
         self.write_record(game, played.config, played.events, played.result, played.started,
                           played.lines)
         return played.result
+
+    def close(self) -> None:
+        """Let the writer thread go once the records are in place (flush_records)."""
+        self._writer.shutdown(wait=True)
 
     def _open_manifest(self) -> ManifestWriter:
         """The match's manifest, continued; one that fails its own check is set aside."""
@@ -451,6 +482,12 @@ class Runner(GamePlayer):
         """Write the whole record to a temporary file, flush it to disk, then rename.
 
         ``lines``: events' lines already formatted while playing (see :class:`Played`)."""
+        self._put_record(game, *self.make_record(game, config, events, result, started, lines))
+
+    def make_record(self, game: GameSpec, config: Config, events: Sequence[Event],
+                    result: GameResult, started: dt.datetime,
+                    lines: Sequence[str | None] = ()) -> tuple[Path, str]:
+        """The record's path and its signed text."""
         s = self.settings
         headers: list[tuple[str, str]] = [
             ("game", config.game), ("mode", config.mode), ("players", str(config.players)),
@@ -469,11 +506,13 @@ class Runner(GamePlayer):
             ("termination", result.termination),
         ]
         headers += [("fault", f.header()) for f in result.faults]
-        record_id = self._record_id(game)
-        headers.append((ID_HEADER, record_id))
-        path = self.record_path(game)
+        headers.append((ID_HEADER, self._record_id(game)))
+        return self.record_path(game), format_record(headers, events, signer=self.signer,
+                                                     lines=lines)
+
+    def _put_record(self, game: GameSpec, path: Path, text: str) -> None:
+        """The record on disk: a temporary file, fsynced, pinned in the manifest, renamed."""
         tmp = path.with_suffix(".tmp")
-        text = format_record(headers, events, signer=self.signer, lines=lines)
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()
@@ -481,7 +520,8 @@ class Runner(GamePlayer):
         # the manifest pins the record before it appears (spec/TAMPER.md section 7): a
         # kill in between leaves an entry without its record, and --resume plays it again
         sig = parse_sig_line(text.rstrip("\n").rpartition("\n")[2])
-        self.manifest.add(self._manifest_name(game), record_id, sig.events, sig.head)
+        self.manifest.add(self._manifest_name(game), self._record_id(game), sig.events,
+                          sig.head)
         os.replace(tmp, path)
 
     def _record_id(self, game: GameSpec) -> str:
@@ -992,10 +1032,16 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
             workers.kill()
         pool.shutdown(wait=True, cancel_futures=True)
         runner.kill_all()
+        try:  # the games that finished are kept
+            runner.flush_records()
+        except OSError:
+            pass
         raise
     finally:
         undo()
+        runner.close()
     pool.shutdown(wait=True)
+    runner.flush_records()
     runner.manifest.end()  # the run is over: no game of it can be missing
     runner.manifest.close()
     ignored_quit = runner.close_idle() + (workers.close() if workers is not None else [])
