@@ -20,6 +20,11 @@ random`` as a fraction of the example bot's rate (goal >= 50%).
 
 Also shown: the cost of starting four bot processes (spawn, handshake, quit), with and
 without the bubblewrap sandbox, against four bare ``python3 -c pass`` (goal <= 2x).
+``xactika bot random`` was 4.95x on the idle machine (336 vs 68 ms); since it answers
+from the go line without the core (protocol/lean_player.py), measured 2026-11-23 on the
+busy machine (load 6 to 11), 8 interleaved rounds: 326 ms against 1009 ms for the old
+code, 300 ms for the example bot and 373 ms for the bare starts; per process, CPU time to
+``readyok`` 1.25x ``python -c pass`` (bench/engine_startup.py).
 
 Every figure is the median of ``--repeat`` runs, taken in rounds (each round measures
 every row once) so that load from other users falls on all rows alike.
