@@ -34,28 +34,34 @@ T = TypeVar("T")
 
 
 def fast_constructor(cls: type[T]) -> Callable[..., T]:
-    """A positional constructor for the frozen attrs class ``cls``, four times faster.
+    """A positional constructor for the frozen attrs class ``cls``, several times faster.
 
     attrs fills a frozen slots instance through ``object.__setattr__`` field by field,
     which made building a 17-field ``State`` most of the referee's time per event
-    (bench/random_play.py). This fills a twin class with the same slots by plain
-    attribute stores and then turns the instance into ``cls``, so what comes out is an
-    ordinary, frozen ``cls`` equal to ``cls(*args)``. ``cls`` must have
-    ``weakref_slot=False`` (a weakref slot blocks the class change) and no converters,
-    validators or defaults that the caller relies on: every field is given.
+    (bench/random_play.py). This is a plain function that makes a blank twin with the
+    same slots, fills it by plain attribute stores and then turns it into ``cls``, so
+    what comes out is an ordinary, frozen ``cls`` equal to ``cls(*args)``. A function,
+    not the twin's ``__init__``: calling a class with many arguments costs CPython a
+    copy of them all (about a thousand machine instructions for ``State``). ``cls``
+    must have ``weakref_slot=False`` (a weakref slot blocks the class change) and no
+    converters, validators or defaults that the caller relies on: every field is given.
     """
     names = [a.name for a in attrs.fields(cls)]  # type: ignore[arg-type]
     slots = getattr(cls, "__slots__", None)
     if slots is None or tuple(slots) != tuple(names):
         raise TypeError(f"{cls.__name__} needs slots=True and weakref_slot=False")
-    params = ", ".join(names)
-    body = "".join(f"    self.{n} = {n}\n" for n in names)
-    namespace: dict[str, Any] = {"_cls": cls}
-    exec(f"def __init__(self, {params}):\n{body}    self.__class__ = _cls\n", namespace)
-    twin = type(f"_{cls.__name__}Builder", (), {
-        "__slots__": tuple(names), "__init__": namespace["__init__"],
-    })
-    return twin
+    if {"_cls", "_blank", "_obj"} & set(names):
+        raise TypeError(f"{cls.__name__} has a field named like a builder variable")
+    blank = type(f"_{cls.__name__}Blank", (), {"__slots__": tuple(names)})
+    body = "".join(f"    _obj.{n} = {n}\n" for n in names)
+    namespace: dict[str, Any] = {"_cls": cls, "_blank": blank}
+    exec(
+        f"def new_{cls.__name__}({', '.join(names)}):\n    _obj = _blank()\n{body}"
+        "    _obj.__class__ = _cls\n    return _obj\n",
+        namespace,
+    )
+    built: Callable[..., T] = namespace[f"new_{cls.__name__}"]
+    return built
 
 # --------------------------------------------------------------------------- settings
 
@@ -245,7 +251,8 @@ EMPTY = State(config=Config())
 # The referee builds these once or more per move: see fast_constructor.
 _new_state = fast_constructor(State)
 _new_trick = fast_constructor(Trick)
-_new_dealt = fast_constructor(Dealt)
+new_dealt = fast_constructor(Dealt)
+"""``Dealt(...)`` with every field given, faster: games deal with it every round."""
 _new_round_scored = fast_constructor(RoundScored)
 _new_bid_made = fast_constructor(BidMade)
 _new_led = fast_constructor(Led)
@@ -753,7 +760,7 @@ def replay(events: Iterable[Event], state: State = EMPTY) -> State:
 
 def _renumber(event: Event, seq: int) -> Event:
     if event.__class__ is Dealt:  # once a round: attrs.evolve is the slow way
-        return _new_dealt(seq, event.round, event.dealer, event.hands, event.aside, event.turned)
+        return new_dealt(seq, event.round, event.dealer, event.hands, event.aside, event.turned)
     return attrs.evolve(event, seq=seq)
 
 
@@ -780,15 +787,19 @@ _new_legal = fast_constructor(Legal)
 def legal_actions(state: State) -> Legal:
     """Who must act and what is legal. ``kind`` is "none" when nobody may act."""
     seat = state.to_act
-    phase = state.phase
-    if seat is None or phase is PHASE_OVER or phase == PHASE_NEW or phase == PHASE_SCORED:
+    if seat is None:
         return _NOBODY
-    rules = _GAMES.get(state.config.game) or game_rules(state.config.game)
+    phase = state.phase
+    # the card play first, as it is asked most (``==``, not ``is``: an unpickled state
+    # holds its own copies of the phase strings)
+    if phase == PHASE_PLAY:
+        rules = _GAMES.get(state.config.game) or game_rules(state.config.game)
+        return _new_legal(seat, "play" if state.trick else "lead", (),
+                          rules.legal_cards(state, seat), rules)
     if phase == PHASE_BID:
+        rules = _GAMES.get(state.config.game) or game_rules(state.config.game)
         return _new_legal(seat, "bid", rules.legal_bids(state), (), None)
-    if state.trick:
-        return _new_legal(seat, "play", (), rules.legal_cards(state, seat), rules)
-    return _new_legal(seat, "lead", (), rules.legal_cards(state, seat), rules)
+    return _NOBODY
 
 
 def _check(state: State, command: Command) -> None:
@@ -935,10 +946,12 @@ def _end_of_trick(state: State, events: list[Event], rules: TrickGame) -> tuple[
         return state, events
     config = state.config
     points = rules.score_round(state)
-    totals = tuple(t + p for t, p in zip(state.totals, points, strict=True))
-    bids = (
-        tuple(b if b is not None else 0 for b in state.bids) if rules.has_bidding(config) else None
-    )
+    totals = tuple([t + p for t, p in zip(state.totals, points, strict=True)])
+    bids = None
+    if rules.has_bidding(config):
+        bids = state.bids
+        if None in bids:
+            bids = tuple([0 if b is None else b for b in bids])
     state = _emit(state, events, _new_round_scored(state.seq + 1, state.round, bids,
                                                    state.taken, points, totals))
     if rules.game_over(state):

@@ -16,6 +16,7 @@ from xactika.core.table import (
     Dealt,
     State,
     TrickGame,
+    new_dealt,
     register_game,
 )
 
@@ -47,6 +48,9 @@ class Card:
     """The four calls a lead of this card may make, in shape order."""
     sort_key: tuple[int, int, int, int, int] = attrs.field(init=False, eq=False, repr=False)
     """Hands are sorted by this: value, then balls, cubes, cones, stars."""
+    rank: int = attrs.field(init=False, eq=False, repr=False)
+    """``sort_key`` as one number in the same order: a deal sorts by it (ints compare
+    faster than tuples, and the referee deals every round)."""
 
     def __attrs_post_init__(self) -> None:
         counts = (self.balls, self.cubes, self.cones, self.stars)
@@ -59,6 +63,8 @@ class Card:
         setattr_(self, "value", value)
         setattr_(self, "calls", tuple(_CALLS[c - 1][s] for s, c in enumerate(counts)))
         setattr_(self, "sort_key", (value, *counts))
+        setattr_(self, "rank", ((value * 3 + counts[0]) * 3 + counts[1]) * 9 + counts[2] * 3
+                 + counts[3])
 
     def count(self, shape: int) -> int:
         return self.counts[shape]
@@ -152,7 +158,7 @@ def card_sort_key(card: Card) -> tuple[int, int, int, int, int]:
     return card.sort_key
 
 
-_SORT_KEY = attrgetter("sort_key")
+_RANK = attrgetter("rank")
 
 
 class Xactika(TrickGame):
@@ -184,7 +190,7 @@ class Xactika(TrickGame):
         n = config.players
         if config.deals is not None and round_no <= len(config.deals):
             preset = config.deals[round_no - 1]
-            hands = tuple(tuple(sorted(h, key=_SORT_KEY)) for h in preset.hands)
+            hands = tuple(tuple(sorted(h, key=_RANK)) for h in preset.hands)
             dealt = {c for h in hands for c in h}
             aside = preset.rest if preset.rest is not None else tuple(
                 c for c in DECK if c not in dealt
@@ -197,10 +203,10 @@ class Xactika(TrickGame):
         # One card at a time clockwise from the dealer's left: deck[i] goes to seat
         # (dealer + 1 + i) % n, so seat s gets every n-th card from (s - dealer - 1) % n.
         hands = tuple(
-            tuple(sorted(deck[(seat - dealer - 1) % n : count : n], key=_SORT_KEY))
+            tuple(sorted(deck[(seat - dealer - 1) % n : count : n], key=_RANK))
             for seat in range(n)
         )
-        return Dealt(0, round_no, dealer, hands, tuple(deck[count:]))
+        return new_dealt(0, round_no, dealer, hands, tuple(deck[count:]), None)
 
     def has_bidding(self, config: Config) -> bool:
         return config.mode == "bid"
@@ -255,10 +261,11 @@ class Xactika(TrickGame):
     def score_round(self, state: State) -> tuple[int, ...]:
         if state.config.mode != "bid":
             return state.taken
-        return tuple(
-            bid_points(b if b is not None else 0, t)
-            for b, t in zip(state.bids, state.taken, strict=True)
-        )
+        # bid_points written out: once a round on the referee's path
+        # bid_points written out (an unmade bid, None, counts as 0): the referee scores
+        # every round
+        return tuple([t if b == t else -abs((b or 0) - t)
+                      for b, t in zip(state.bids, state.taken, strict=True)])
 
     def winners(self, config: Config, totals: tuple[int, ...]) -> tuple[int, ...]:
         best = min(totals) if config.mode == "lose" else max(totals)
