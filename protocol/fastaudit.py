@@ -199,6 +199,7 @@ def _verify(lines: list[bytes], name: str, strict: bool,
     events = 1
     over = False
     winners: list[int] = []
+    sha256, card_of, lead_of, show_masks = hashlib.sha256, _CARD.get, _LEAD.get, _SHOWS
     start = at + 1
     for at in range(start, len(lines)):
         text = lines[at].strip(_BLANKS)
@@ -207,7 +208,7 @@ def _verify(lines: list[bytes], name: str, strict: bool,
         if text[-_HASH_TAIL:-64] != b" h=":
             return None
         body = text[:-_HASH_TAIL]
-        link = hashlib.sha256(link + body).digest()
+        link = sha256(link + body).digest()
         if hexlify(link) != text[-64:]:
             return None
         events += 1
@@ -238,7 +239,7 @@ def _verify(lines: list[bytes], name: str, strict: bool,
             prefix = b"event %d lead seat=%d card=" % (seq, to_act)
             if not body.startswith(prefix):
                 return None
-            lead = _LEAD.get(body[len(prefix):])
+            lead = lead_of(body[len(prefix):])
             if lead is None:
                 return None
             card, call = lead
@@ -246,11 +247,11 @@ def _verify(lines: list[bytes], name: str, strict: bool,
             prefix = b"event %d play seat=%d card=" % (seq, to_act)
             if not body.startswith(prefix):
                 return None
-            found = _CARD.get(body[len(prefix):])
+            found = card_of(body[len(prefix):])
             if found is None:
                 return None
             card = found
-            if not _SHOWS[call] >> card & 1 and hands[to_act] & _SHOWS[call]:
+            if not show_masks[call] >> card & 1 and hands[to_act] & show_masks[call]:
                 return None  # a slough while holding a card that follows
         bit = 1 << card
         if not hands[to_act] & bit:
@@ -262,7 +263,7 @@ def _verify(lines: list[bytes], name: str, strict: bool,
         if len(trick) < n:
             continue
         # ---- the trick is complete: its winner, and at the round's end the score
-        shows = _SHOWS[call]
+        shows = show_masks[call]
         winner, best = trick[0][0], -1
         for seat, played in trick:
             if shows >> played & 1 and _VALUE[played] >= best:  # later equal cards win
