@@ -16,7 +16,38 @@ counted from a game) times one round trip: a protocol that waits for each answer
 beat it. The runner's
 rate with the standard-library example bot (which parses nothing) is printed as a
 fraction of that floor (goal >= 50% at concurrency 1, restart=off), and ``xactika bot
-random`` as a fraction of the example bot's rate (goal >= 50%).
+random`` as a fraction of the example bot's rate (goal >= 50%). Beside the example bot's
+rows: the runner's CPU time (all its threads) and its children's (the bots, and the
+workers at concurrency 2) per decision, which load from other users distorts less than
+games per second.
+
+Where a decision's time goes (examples/random_bot.py, restart=off, concurrency 1),
+profiled 2026-11-23 on the busy 2-core machine (load 2 to 10: the pipe floor there is
+10-20 us, not the idle 40; CPU figures are thread CPU time, the least of several runs):
+
+- wake-ups: one each way, as in the floor. The lines a bot is owed (events, newgame) go
+  out in one write with its next go; the bot reads them in one read and answers in one
+  write. The runner's system calls per decision: a poll(0) for lines sent unasked (the
+  spec's check before every send), the write, a poll that waits, a read; before, the same
+  with select(), which builds its lists each time (2 select + 1 write + 1 read).
+- runner CPU per decision: 70-90 us before, 50-65 us now (Python function calls 234 ->
+  177 per decision). Of the 50-65: the four system calls about half (the write that wakes
+  the bot ~12 us, each poll ~8, the read ~5 on this virtual machine); the referee
+  (legal_actions + step, core) ~12 us; the go line and parsing the answer ~10 us; each
+  event formatted once (1.3 a decision) and queued for four bots ~10 us. The record
+  (made from the lines already formatted for the bots, hash chain, signature) ~4 us a
+  decision, and its two fsyncs (4-5 ms each here, 10 ms a game = 35 us a decision) now
+  happen in a writer thread while the next game plays.
+- bot CPU per decision: examples/random_bot.py driven alone with a game's lines: 8 us of
+  Python (split, pick, print), 15-20 us with its read, write and wake-up; 40-80 us in a
+  match on the busy machine (four interpreters take turns on two cores).
+
+50% of the floor means the runner's and the bot's CPU per decision together at most one
+round trip (~40 us idle). The bot is near its floor; the runner would have to come down
+to ~25 us, of which the spec's four system calls take ~15 here: the referee's step and
+legal set in a few microseconds (issue 15's referee row: compact state, cached legal
+sets), and the protocol's lines without per-line Python work (options and event lines
+from tables built once per deal, the answer looked up instead of parsed). Not reached.
 
 Also shown: the cost of starting four bot processes (spawn, handshake, quit), with and
 without the bubblewrap sandbox, against four bare ``python3 -c pass`` (goal <= 2x).
@@ -66,6 +97,12 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
 def match_rate(games: int, concurrency: int, restart: bool = True,
                example: bool = False) -> float:
     """Games per second of a whole match of ``games`` games at ``concurrency``."""
+    return match_costs(games, concurrency, restart, example)[0]
+
+
+def match_costs(games: int, concurrency: int, restart: bool = True,
+                example: bool = False) -> tuple[float, float, float]:
+    """Games per second, and the runner's and its children's CPU seconds per game."""
     deals = max(1, games)
     tokens = [f"restart={'on' if restart else 'off'}"]
     tokens += ["name=ex", f"cmd={sys.executable} {EXAMPLE} 1"] if example else ["random"]
@@ -74,13 +111,18 @@ def match_rate(games: int, concurrency: int, restart: bool = True,
     deal_set = seeded_deals("xactika", "bid", PLAYERS, ROUNDS, 1, deals)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "match"
+        before = os.times()
         t0 = time.perf_counter()
         result = run_match(settings, deal_set, out, concurrency, Progress(0, None), None)
         elapsed = time.perf_counter() - t0
+        after = os.times()  # every bot has been quit and waited for: children counted
     played = result["summary"]["games"]
     assert played == deals, result["summary"]  # one lineup of 4 identical bots: 1 rotation
     assert result["terminations"] == {"normal": played}
-    return played / elapsed
+    own = after.user + after.system - before.user - before.system
+    children = (after.children_user + after.children_system
+                - before.children_user - before.children_system)
+    return played / elapsed, own / played, children / played
 
 
 def decisions_per_game() -> int:
@@ -183,8 +225,10 @@ def main(argv: list[str]) -> int:
             put("start bwrap", startup_cost(sandbox))
         for label, example, restart in kinds:
             for conc in (1, 2):
-                put(f"{label} {restart} {conc}",
-                    match_rate(args.games, conc, restart=restart, example=example))
+                rate, own, children = match_costs(args.games, conc, restart, example)
+                put(f"{label} {restart} {conc}", rate)
+                put(f"{label} {restart} {conc} cpu", own)
+                put(f"{label} {restart} {conc} children", children)
     med = {k: statistics.median(v) for k, v in rows.items()}
     trip = med["trip"]
     floor = 1 / (decisions * trip)
@@ -205,6 +249,12 @@ def main(argv: list[str]) -> int:
             print(f"{name} restart={'on' if restart else 'off'}, concurrency {conc}: "
                   f"{rate:7.2f} games/s = {rate / floor:.0%} of the pipe floor, "
                   f"1 : {inproc / rate:.0f} of in-process")
+            if example:
+                own, kids = (med[f"{label} {restart} {conc} {k}"] / decisions * 1e6
+                             for k in ("cpu", "children"))
+                print(f"  CPU per decision: runner {own:.0f} us, bots"
+                      f"{' and workers' if conc > 1 else ''} {kids:.0f} us (start-up "
+                      f"included); one round trip {trip * 1e6:.0f} us")
         print(f"  concurrency 2 / concurrency 1 = {two / one:.2f}x (goal >= 1.6x)")
     ex, ours = med["example False 1"], med["bot random False 1"]
     print(f"xactika bot random / examples/random_bot.py, restart=off, concurrency 1: "
