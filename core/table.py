@@ -33,6 +33,31 @@ Hand = tuple[Card, ...]
 T = TypeVar("T")
 
 
+def _builder(cls: type, params: list[str], defaults: dict[str, Any], with_cls: bool) -> Any:
+    """The source of :func:`fast_constructor` and :func:`fast_new`, compiled: a function
+    that makes a blank twin of ``cls`` (the same slots, no frozen ``__setattr__``),
+    fills it by plain attribute stores and turns it into ``cls`` (or into its first
+    argument ``_cls``, as a ``__new__``)."""
+    names = [a.name for a in attrs.fields(cls)]
+    slots = getattr(cls, "__slots__", None)
+    if slots is None or tuple(slots) != tuple(names):
+        raise TypeError(f"{cls.__name__} needs slots=True and weakref_slot=False")
+    if {"_cls", "_blank", "_obj"} & set(names):
+        raise TypeError(f"{cls.__name__} has a field named like a builder variable")
+    namespace: dict[str, Any] = {
+        "_cls": cls, "_blank": type(f"_{cls.__name__}Blank", (), {"__slots__": tuple(names)}),
+        **{f"_default_{n}": d for n, d in defaults.items()},
+    }
+    head = ", ".join(["_cls", *params] if with_cls else params)
+    body = "".join(f"    _obj.{n} = {n}\n" for n in names)
+    exec(
+        f"def build({head}):\n    _obj = _blank()\n{body}    _obj.__class__ = _cls\n"
+        "    return _obj\n",
+        namespace,
+    )
+    return namespace["build"]
+
+
 def fast_constructor(cls: type[T]) -> Callable[..., T]:
     """A positional constructor for the frozen attrs class ``cls``, several times faster.
 
@@ -47,21 +72,44 @@ def fast_constructor(cls: type[T]) -> Callable[..., T]:
     converters, validators or defaults that the caller relies on: every field is given.
     """
     names = [a.name for a in attrs.fields(cls)]  # type: ignore[arg-type]
-    slots = getattr(cls, "__slots__", None)
-    if slots is None or tuple(slots) != tuple(names):
-        raise TypeError(f"{cls.__name__} needs slots=True and weakref_slot=False")
-    if {"_cls", "_blank", "_obj"} & set(names):
-        raise TypeError(f"{cls.__name__} has a field named like a builder variable")
-    blank = type(f"_{cls.__name__}Blank", (), {"__slots__": tuple(names)})
-    body = "".join(f"    _obj.{n} = {n}\n" for n in names)
-    namespace: dict[str, Any] = {"_cls": cls, "_blank": blank}
-    exec(
-        f"def new_{cls.__name__}({', '.join(names)}):\n    _obj = _blank()\n{body}"
-        "    _obj.__class__ = _cls\n    return _obj\n",
-        namespace,
-    )
-    built: Callable[..., T] = namespace[f"new_{cls.__name__}"]
+    built: Callable[..., T] = _builder(cls, names, {}, with_cls=False)
     return built
+
+
+def fast_new(cls: type[T]) -> type[T]:
+    """Make calling the frozen attrs class ``cls`` as fast as :func:`fast_constructor`.
+
+    For the commands, which a caller builds for every move: attrs' frozen ``__init__``
+    stores each field through ``object.__setattr__`` and cost more than the fold of a
+    plain card. This gives ``cls`` a ``__new__`` with the ``__init__``'s signature and
+    defaults that builds it as :func:`fast_constructor` does, drops the ``__init__``,
+    and pickles and copies by calling ``cls`` again. Equality, hashing, repr and
+    ``attrs.evolve`` stay attrs' own; type checkers still read attrs' ``__init__``.
+    """
+    params: list[str] = []
+    defaults: dict[str, Any] = {}
+    for a in attrs.fields(cls):  # type: ignore[arg-type]
+        if a.converter is not None or a.validator is not None or a.name.startswith("_"):
+            raise TypeError(f"{cls.__name__}.{a.name}: fast_new takes plain fields only")
+        if a.default is attrs.NOTHING:
+            params.append(a.name)
+        elif isinstance(a.default, type(attrs.Factory(list))):
+            raise TypeError(f"{cls.__name__}.{a.name}: fast_new takes plain defaults only")
+        else:
+            defaults[a.name] = a.default
+            params.append(f"{a.name}=_default_{a.name}")
+    names = [a.name for a in attrs.fields(cls)]  # type: ignore[arg-type]
+
+    def reduce(self: Any) -> tuple[type, tuple[Any, ...]]:
+        return type(self), tuple(getattr(self, n) for n in names)
+
+    for name, value in {
+        "__new__": staticmethod(_builder(cls, params, defaults, with_cls=True)),
+        "__init__": object.__init__,  # object's: the fields are set by then
+        "__reduce__": reduce,
+    }.items():
+        setattr(cls, name, value)
+    return cls
 
 # --------------------------------------------------------------------------- settings
 
@@ -175,13 +223,15 @@ Event = Any  # one of the classes above, or a game's own (Dix's draws)
 # --------------------------------------------------------------------------- commands
 
 
-@attrs.frozen(slots=True)
+@fast_new
+@attrs.frozen(slots=True, weakref_slot=False)
 class Bid:
     seat: int
     bid: int
 
 
-@attrs.frozen(slots=True)
+@fast_new
+@attrs.frozen(slots=True, weakref_slot=False)
 class Play:
     """Play a card; ``call`` is required when leading a game that has calls."""
 
@@ -509,7 +559,10 @@ def _without(hand: Hand, card: Card, seat: int) -> Hand:
 
 
 def _replace_at(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return items[:i] + (value,) + items[i + 1 :]
+    # through a list: two allocations, where slicing and joining make five
+    out = list(items)
+    out[i] = value
+    return tuple(out)
 
 
 @singledispatch
@@ -627,15 +680,15 @@ def _evolve_bid_made(event: BidMade, state: State) -> State:
 def _after_card(state: State, seq: int, seat: int, card: Card, trick: tuple[Any, ...],
                 call: Any) -> State:
     n = state.config.players
-    hands = state.hands
-    hands = hands[:seat] + (_without(hands[seat], card, seat),) + hands[seat + 1 :]
+    hands = list(state.hands)
+    hands[seat] = _without(hands[seat], card, seat)
     return _new_state(
         state.config,  # config
         seq,  # seq
         state.phase,  # phase
         state.round,  # round
         state.dealer,  # dealer
-        hands,  # hands
+        tuple(hands),  # hands
         state.aside,  # aside
         state.turned,  # turned
         state.bids,  # bids
@@ -661,17 +714,17 @@ def _evolve_played(event: Played, state: State) -> State:
     # _after_card written out: this is the most frequent event of all
     seat = event.seat
     card = event.card
-    hands = state.hands
+    hands = list(state.hands)  # _replace_at written out
     hand = hands[seat]
     i = 0
     for held in hand:
         if held is card:
-            hand = hand[:i] + hand[i + 1 :]
+            hands[seat] = hand[:i] + hand[i + 1 :]
             break
         i += 1
     else:
-        hand = _without(hand, card, seat)
-    trick = (*state.trick, (seat, card))
+        hands[seat] = _without(hand, card, seat)
+    trick = state.trick + ((seat, card),)
     n = state.config.players
     return _new_state(
         state.config,  # config
@@ -679,7 +732,7 @@ def _evolve_played(event: Played, state: State) -> State:
         state.phase,  # phase
         state.round,  # round
         state.dealer,  # dealer
-        hands[:seat] + (hand,) + hands[seat + 1 :],  # hands
+        tuple(hands),  # hands
         state.aside,  # aside
         state.turned,  # turned
         state.bids,  # bids
@@ -697,8 +750,8 @@ def _evolve_played(event: Played, state: State) -> State:
 @_evolve.register
 def _evolve_trick_won(event: TrickWon, state: State) -> State:
     seat = event.seat
-    taken = state.taken
-    taken = taken[:seat] + (taken[seat] + 1,) + taken[seat + 1 :]
+    taken = list(state.taken)
+    taken[seat] += 1
     return _new_state(
         state.config,  # config
         event.seq,  # seq
@@ -709,13 +762,13 @@ def _evolve_trick_won(event: TrickWon, state: State) -> State:
         state.aside,  # aside
         state.turned,  # turned
         state.bids,  # bids
-        taken,  # taken
+        tuple(taken),  # taken
         (),  # trick
         None,  # call
         seat,  # leader
         seat,  # to_act
         state.totals,  # totals
-        (*state.tricks, _new_trick(state.call, state.trick, seat)),  # tricks
+        state.tricks + (_new_trick(state.call, state.trick, seat),),  # tricks
         state.extra,  # extra
     )
 
@@ -908,13 +961,19 @@ def step(state: State, command: Command) -> tuple[State, list[Event]]:
                 return state, [first]
             return _end_of_trick(state, [first], rules)
         first = _new_led(seq, seat, card, command.call)
-        return _after_command(_evolve_led(first, state), first, rules)
+        state = _evolve_led(first, state)
+        if state.to_act is not None:
+            return state, [first]
+        return _end_of_trick(state, [first], rules)
     if seat is not None and type(command) is Bid and command.seat is seat and phase == PHASE_BID:
         bid = command.bid
         if type(bid) is not int or bid not in rules.legal_bids(state):
             _check(state, command)
         first = _new_bid_made(seq, seat, bid)
-        return _after_command(_evolve_bid_made(first, state), first, rules)
+        state = _evolve_bid_made(first, state)
+        if state.to_act is not None:
+            return state, [first]
+        return _end_of_trick(state, [first], rules)
     _check(state, command)
     if isinstance(command, Bid):
         first = BidMade(seq, command.seat, command.bid)

@@ -1,4 +1,4 @@
-"""The referee's shortcuts: fast_constructor and step's identity tests.
+"""The referee's shortcuts: fast_constructor, fast_new and step's identity tests.
 
 ``step`` recognises a legal move by identity (the seat object is ``to_act``, the card
 object is in the hand) and sends everything else through the full check; objects that
@@ -7,6 +7,9 @@ are equal but not the same must still be accepted, and look-alikes (``True`` for
 """
 
 from __future__ import annotations
+
+import copy
+import pickle
 
 import attrs
 import pytest
@@ -30,7 +33,7 @@ from xactika.core import (
     new_game,
     step,
 )
-from xactika.core.table import Legal, Trick, TrickWon, _check, fast_constructor
+from xactika.core.table import Legal, Trick, TrickWon, _check, fast_constructor, fast_new
 
 
 def _fresh(card: Card) -> Card:
@@ -58,6 +61,48 @@ def test_fast_constructor_builds_the_frozen_class(cls: type) -> None:
     assert built == cls(*values)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         setattr(built, names[0], 1)
+
+
+@pytest.mark.parametrize(
+    "command", [Play(1, Card(1, 2, 3, 1)), Play(0, Card(1, 1, 1, 1), CALLS[3]),
+                Play(seat=2, card=Card(3, 3, 3, 3), call=None), Bid(3, 0), Bid(seat=1, bid=8)],
+)
+def test_commands_built_by_fast_new_behave_as_attrs_classes(command: Bid | Play) -> None:
+    cls = type(command)
+    values = [getattr(command, a.name) for a in attrs.fields(cls)]
+    assert type(command) is cls and command == cls(*values) and hash(command) == hash(cls(*values))
+    assert repr(command).startswith(f"{cls.__name__}(seat=")
+    for clone in (pickle.loads(pickle.dumps(command)), copy.copy(command), copy.deepcopy(command)):
+        assert type(clone) is cls and clone == command
+    assert attrs.evolve(command, seat=command.seat) == command
+    assert attrs.evolve(command, seat=command.seat + 1) != command
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        command.seat = 0  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        cls(*values, None)  # one argument too many
+    with pytest.raises(TypeError):
+        cls()
+
+
+def test_play_keeps_its_default_call() -> None:
+    card = Card(2, 2, 2, 2)
+    assert Play(1, card) == Play(1, card, None) and Play(1, card).call is None
+
+
+def test_fast_new_refuses_what_it_cannot_build() -> None:
+    @attrs.frozen(slots=True, weakref_slot=False)
+    class WithFactory:
+        a: list[int] = attrs.Factory(list)
+
+    with pytest.raises(TypeError, match="plain defaults"):
+        fast_new(WithFactory)
+
+    @attrs.frozen(slots=True)
+    class Weak:
+        a: int
+
+    with pytest.raises(TypeError, match="weakref_slot=False"):
+        fast_new(Weak)
 
 
 def test_fast_constructor_refuses_a_class_with_a_weakref_slot() -> None:

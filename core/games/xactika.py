@@ -228,7 +228,10 @@ class Xactika(TrickGame):
         if not state.trick or call is None:
             return hand
         shape, count = call.shape, call.count
-        following = [c for c in hand if c.counts[shape] == count]
+        following = []  # a loop, not a comprehension: no function call (asked every move)
+        for c in hand:
+            if c.counts[shape] == count:
+                following.append(c)
         return tuple(following) if following else hand
 
     def may_play(self, state: State, seat: int, card: Card) -> bool:
