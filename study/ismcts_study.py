@@ -103,16 +103,26 @@ def play_deal(args: tuple[int, int, float]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=12)
+    p.add_argument("--first", type=int, default=0, help="first deal number")
     p.add_argument("--seed", type=int, default=1, help="names the set of deals")
+    p.add_argument("--join", nargs="*", default=[], metavar="FILE",
+                   help="earlier --out files of other deals to count in the summary "
+                        "(decision times are this run's only)")
     p.add_argument("--think-ms", type=float, default=100.0, help="per decision, both sides")
     p.add_argument("--procs", type=int, default=1)
     p.add_argument("--out", help="write the summary and per-deal rows here (JSON)")
     args = p.parse_args(argv)
-    jobs = [(args.seed, d, args.think_ms) for d in range(args.deals)]
+    jobs = [(args.seed, d, args.think_ms) for d in range(args.first, args.first + args.deals)]
     t0 = time.time()
     with ProcessPoolExecutor(args.procs) as pool:
         rows = list(pool.map(play_deal, jobs))
-    summary = summarize(rows)
+    earlier: list[dict[str, Any]] = []
+    for name in args.join:
+        with open(name, encoding="utf-8") as f:
+            earlier.extend({**r, "times": []} for r in json.load(f)["rows"])
+    if {r["deal"] for r in earlier} & {r["deal"] for r in rows}:
+        p.error("--join: a deal is in both the earlier files and this run")
+    summary = summarize(rows + earlier)
     theirs = sorted(t for r in rows for t in r["ismcts_times"])
     if theirs:
         summary["ismcts_decision_ms"] = {
@@ -123,13 +133,14 @@ def main(argv: list[str] | None = None) -> int:
     if sims:
         summary["ismcts_simulations_p50"] = sims[len(sims) // 2]
     summary.update(a="strong", b="openspiel-ismcts", mode="bid", players=4,
-                   seed=args.seed, think_ms=args.think_ms, wall_s=round(time.time() - t0, 1))
+                   seed=args.seed, think_ms=args.think_ms, wall_s=round(time.time() - t0, 1),
+                   parts=1 + len(args.join))
     print(json.dumps(summary, indent=1))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump({"summary": summary, "rows": [
                 {k: v for k, v in r.items() if not k.endswith("times") and k != "sims"}
-                for r in rows]}, f)
+                for r in sorted(rows + earlier, key=lambda r: r["deal"])]}, f)
     return 0
 
 
