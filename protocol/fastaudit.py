@@ -65,7 +65,8 @@ _SHOWS: tuple[int, ...] = tuple(
     sum(1 << i for i, c in enumerate(DECK) if c.counts[shape] == count)
     for shape in range(4) for count in (1, 2, 3)
 )
-_BY_ID: dict[int, tuple[str, int]] = {id(c): (str(c), 1 << i) for i, c in enumerate(DECK)}
+_TEXT_BY_ID: dict[int, str] = {id(c): str(c) for c in DECK}
+_BIT_BY_ID: dict[int, int] = {id(c): 1 << i for i, c in enumerate(DECK)}
 """A dealt card's text and bit, by identity: the deal hands out DECK's own instances,
 and hashing an attrs card costs more than the rest of formatting a deal."""
 _CARD: dict[bytes, int] = {str(c).encode(): i for i, c in enumerate(DECK)}
@@ -93,15 +94,15 @@ def _deal(config: Config, seq: int, round_no: int, dealer: int) -> tuple[bytes, 
     dealt = XACTIKA.deal(config, round_no, dealer)
     if dealt.turned is not None or dealt.aside is None:
         raise ValueError("not a plain Xactika deal")  # never: Xactika turns no card up
+    text_of, bit_of = _TEXT_BY_ID.__getitem__, _BIT_BY_ID.__getitem__  # KeyError: not DECK's
     hands = []
     masks = []
     for hand in dealt.hands:
         if not hand:
             raise ValueError("an empty hand")  # never: every seat gets eight cards
-        found = [_BY_ID[id(card)] for card in hand]  # KeyError: not a DECK card
-        hands.append(",".join([text for text, _ in found]))
-        masks.append(sum([bit for _, bit in found]))
-    aside = ",".join([_BY_ID[id(card)][0] for card in dealt.aside]) or "-"
+        hands.append(",".join(map(text_of, map(id, hand))))
+        masks.append(sum(map(bit_of, map(id, hand))))
+    aside = ",".join(map(text_of, map(id, dealt.aside))) or "-"
     text = (f"event {seq} deal round={round_no} dealer={dealer} hands={'/'.join(hands)} "
             f"aside={aside}")
     return text.encode(), masks
