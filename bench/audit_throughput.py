@@ -131,8 +131,15 @@ def chess_rate(pgn: str, moves: int) -> float:
     return moves / elapsed
 
 
-def scaling_rate(paths: list[str], jobs: int, ray: bool) -> float:
-    """Records a second through ``xactika audit``'s -j N (or --cluster ray) path."""
+def _cpu(who: int) -> float:
+    use = resource.getrusage(who)
+    return use.ru_utime + use.ru_stime
+
+
+def scaling_rate(paths: list[str], jobs: int, ray: bool) -> tuple[float, float, float]:
+    """Records a second through ``xactika audit``'s -j N (or --cluster ray) path, and the
+    CPU seconds a record cost the driver and the worker processes (0 for Ray's): on a
+    busy machine the wall clock hides whether the driver or the workers limit -j N."""
     session = None
     if ray:
         import ray as ray_module
@@ -147,16 +154,20 @@ def scaling_rate(paths: list[str], jobs: int, ray: bool) -> float:
         pool = Pool(ProcessBackend(audit_job, jobs), 4 * jobs, ship=False) if jobs > 1 else None
     try:
         with open(os.devnull, "w") as sink:
+            children = _cpu(resource.RUSAGE_CHILDREN)
+            driver = _cpu(resource.RUSAGE_SELF)
             start = time.perf_counter()
             code = run(paths, sink, quiet=True, pool=pool)
             elapsed = time.perf_counter() - start
+            driver = _cpu(resource.RUSAGE_SELF) - driver
     finally:
         if pool is not None:
-            pool.close()
+            pool.close()  # the workers' CPU time is counted once they are waited for
         if ray:
             ray_module.shutdown()
     assert code == 0
-    return len(paths) / elapsed
+    workers = _cpu(resource.RUSAGE_CHILDREN) - children
+    return len(paths) / elapsed, driver / len(paths), workers / len(paths)
 
 
 def child(pool_dir: str, count: int) -> None:
@@ -210,14 +221,16 @@ def main() -> None:
             many = write_games(scale, args.scale_games, players=4, rounds=8)
             counts = [int(j) for j in args.jobs.split(",")]
             for kind in ("-j", "--cluster ray") if args.ray else ("-j",):
-                best = dict.fromkeys(counts, 0.0)
+                best = dict.fromkeys(counts, (0.0, 0.0, 0.0))
                 for _ in range(args.repeat):  # interleaved, best of each: a busy machine
                     for n in counts:
                         best[n] = max(best[n], scaling_rate(many, n, kind != "-j"))
                 for n in counts:
-                    print(f"{kind} {n}: {len(many)} records: {best[n]:>8,.0f} records/s, "
-                          f"{best[n] / best[counts[0]]:.2f}x of {kind} {counts[0]} "
-                          f"(goal >= {0.8 * n / counts[0]:.1f}x)")
+                    rate, driver, workers = best[n]
+                    print(f"{kind} {n}: {len(many)} records: {rate:>8,.0f} records/s, "
+                          f"{rate / best[counts[0]][0]:.2f}x of {kind} {counts[0]} "
+                          f"(goal >= {0.8 * n / counts[0]:.1f}x); CPU a record: driver "
+                          f"{driver * 1e3:.2f} ms, workers {workers * 1e3:.2f} ms")
         if not args.memory:
             return
         pool = folder / "pool"

@@ -54,7 +54,6 @@ FAST_MAX_BYTES = 4 * 1024 * 1024  # larger files stream through the full auditor
 """A 10-player, 8-round record is about 60 KB; past this the audit keeps constant memory."""
 
 _BLANKS = b" \t\r\n"  # records.BLANKS, as bytes
-_HASH_TAIL = 67  # b" h=" and 64 hex digits
 
 # --------------------------------------------------------------------------- tables
 # Cards are their index in DECK; a hand is a bitmask of indices. A call is shape*3 +
@@ -161,13 +160,12 @@ def _verify(lines: list[bytes], name: str, strict: bool,
     first_event = at + 1
 
     # ---- game-started: parsed and checked by the full auditor's own functions
-    text = lines[at].strip(_BLANKS)
-    if text[-_HASH_TAIL:-64] != b" h=":
-        return None  # unsigned: the full auditor notes it
-    body = text[:-_HASH_TAIL]
+    # A line is its body, " h=" and the link, 64 lower-case hex digits: hexlify's. The
+    # full auditor then splits it at the same place (the last blank, before "h=").
+    body, _, recorded = lines[at].strip(_BLANKS).rpartition(b" h=")
     link = hashlib.sha256(chain.digest() + body).digest()
-    if hexlify(link) != text[-64:]:
-        return None
+    if hexlify(link) != recorded:
+        return None  # unsigned (the full auditor notes it) or a broken chain
     started = parse_event(body.decode(), None)
     if not isinstance(started, GameStarted) or started.seq != 1 \
             or format_event(started) != body.decode():
@@ -193,24 +191,24 @@ def _verify(lines: list[bytes], name: str, strict: bool,
     taken = [0] * n
     totals = [0] * n
     to_act = (dealer + 1) % n  # the first bidder, and the first leader
-    trick: list[tuple[int, int]] = []  # (seat, card) in play order
-    call = 0
+    played = 0  # cards in the trick so far
+    shows = 0  # the cards that show the lead's call, as a mask
+    winner = best = 0  # the trick's winner so far and the value of its card
     tricks = 0
     seq = 2
     events = 1
     over = False
     winners: list[int] = []
     sha256, card_of, lead_of, show_masks = hashlib.sha256, _CARD.get, _LEAD.get, _SHOWS
+    values = _VALUE
     start = at + 1
     for at in range(start, len(lines)):
         text = lines[at].strip(_BLANKS)
         if not text or text[0] == 35:
             continue
-        if text[-_HASH_TAIL:-64] != b" h=":
-            return None
-        body = text[:-_HASH_TAIL]
+        body, _, recorded = text.rpartition(b" h=")
         link = sha256(link + body).digest()
-        if hexlify(link) != text[-64:]:
+        if hexlify(link) != recorded:
             return None
         events += 1
         if pending:
@@ -236,7 +234,7 @@ def _verify(lines: list[bytes], name: str, strict: bool,
             to_act = (to_act + 1) % n  # after the dealer: the first leader
             seq += 1
             continue
-        if not trick:
+        if not played:
             prefix = b"event %d lead seat=%d card=" % (seq, to_act)
             if not body.startswith(prefix):
                 return None
@@ -244,6 +242,8 @@ def _verify(lines: list[bytes], name: str, strict: bool,
             if lead is None:
                 return None
             card, call = lead
+            shows = show_masks[call]
+            winner, best = to_act, values[card]  # a lead shows its own call (_LEAD)
         else:
             prefix = b"event %d play seat=%d card=" % (seq, to_act)
             if not body.startswith(prefix):
@@ -252,24 +252,22 @@ def _verify(lines: list[bytes], name: str, strict: bool,
             if found is None:
                 return None
             card = found
-            if not show_masks[call] >> card & 1 and hands[to_act] & show_masks[call]:
+            if shows >> card & 1:
+                if values[card] >= best:  # of equal values the card played later wins
+                    winner, best = to_act, values[card]
+            elif hands[to_act] & shows:
                 return None  # a slough while holding a card that follows
         bit = 1 << card
         if not hands[to_act] & bit:
             return None
         hands[to_act] ^= bit
-        trick.append((to_act, card))
+        played += 1
         to_act = (to_act + 1) % n
         seq += 1
-        if len(trick) < n:
+        if played < n:
             continue
         # ---- the trick is complete: its winner, and at the round's end the score
-        shows = show_masks[call]
-        winner, best = trick[0][0], -1
-        for seat, played in trick:
-            if shows >> played & 1 and _VALUE[played] >= best:  # later equal cards win
-                winner, best = seat, _VALUE[played]
-        trick = []
+        played = 0
         tricks += 1
         taken[winner] += 1
         to_act = winner
