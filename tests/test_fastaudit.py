@@ -103,6 +103,14 @@ def test_clean_games_get_the_full_report(mode: str, players: int, rounds: int,
     assert agree(data)  # decided here, and identical to the full audit's report
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["win", "lose", "bid"]), st.integers(2, 10), st.integers(1, 3),
+       st.integers(0, 2**128), st.booleans())
+def test_any_seeded_game_gets_the_full_report(mode: str, players: int, rounds: int,
+                                              seed: int, heuristic: bool) -> None:
+    assert agree(record(mode, players, rounds, seed, heuristic=heuristic))
+
+
 @pytest.mark.parametrize(("mode", "preset", "rounds"), [("bid", 2, 2), ("win", 1, 3),
                                                       ("lose", 0, 2)])
 def test_preset_deals_and_uncommitted_seeds(mode: str, preset: int, rounds: int) -> None:
