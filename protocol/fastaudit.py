@@ -283,8 +283,8 @@ def _verify(lines: list[bytes], name: str, strict: bool,
                        % (seq + 1, round_no, _ints(bids) if bidding else b"-", _ints(taken),
                           _ints(points), _ints(totals)))
         if round_no >= rounds:
-            best = min(totals) if config.mode == "lose" else max(totals)
-            winners = [s for s, t in enumerate(totals) if t == best]
+            top = min(totals) if config.mode == "lose" else max(totals)
+            winners = [s for s, t in enumerate(totals) if t == top]
             reveal = b"" if config.commit is None else (  # what a commitment opens
                 b" seed=%s nonce=%s" % (str(config.seed).encode(), str(config.nonce).encode()))
             pending.append(b"event %d game-over totals=%s winners=%s%s"
