@@ -30,9 +30,11 @@ profiled 2026-11-23 on the busy 2-core machine (load 2 to 10: the pipe floor the
   write. The runner's system calls per decision: a poll(0) for lines sent unasked (the
   spec's check before every send), the write, a poll that waits, a read; before, the same
   with select(), which builds its lists each time (2 select + 1 write + 1 read).
-- runner CPU per decision: 70-90 us before, 50-65 us now (Python function calls 234 ->
-  177 per decision). Of the 50-65: the four system calls about half (the write that wakes
-  the bot ~12 us, each poll ~8, the read ~5 on this virtual machine); the referee
+- runner CPU per decision: 70-90 us before, 50-65 us now; user-space instructions per
+  decision (callgrind, all threads, a 4-game match less a 1-game one): 282k -> 212k;
+  Python function calls 234 -> 177 per decision. Of the 50-65 us: the four system
+  calls about half (the write that wakes the bot ~12 us, each poll ~8, the read ~5 on
+  this virtual machine); the referee
   (legal_actions + step, core) ~12 us; the go line and parsing the answer ~10 us; each
   event formatted once (1.3 a decision) and queued for four bots ~10 us. The record
   (made from the lines already formatted for the bots, hash chain, signature) ~4 us a
@@ -48,6 +50,8 @@ to ~25 us, of which the spec's four system calls take ~15 here: the referee's st
 legal set in a few microseconds (issue 15's referee row: compact state, cached legal
 sets), and the protocol's lines without per-line Python work (options and event lines
 from tables built once per deal, the answer looked up instead of parsed). Not reached.
+Whole runs on the busy machine (load ~10, floor 7-9 us): example bot, concurrency 1,
+7.62 games/s before, 9.05 after; concurrency 2, 8.28 and 9.87.
 
 Also shown: the cost of starting four bot processes (spawn, handshake, quit), with and
 without the bubblewrap sandbox, against four bare ``python3 -c pass`` (goal <= 2x).
