@@ -31,7 +31,7 @@ profiled 2026-11-23 on the busy 2-core machine (load 2 to 10: the pipe floor the
   spec's check before every send), the write, a poll that waits, a read; before, the same
   with select(), which builds its lists each time (2 select + 1 write + 1 read).
 - runner CPU per decision: 70-90 us before, 50-65 us now; user-space instructions per
-  decision (callgrind, all threads, a 4-game match less a 1-game one): 282k -> 212k;
+  decision (callgrind, all threads, a 4-game match less a 1-game one): 282k -> 207k;
   Python function calls 234 -> 177 per decision. Of the 50-65 us: the four system
   calls about half (the write that wakes the bot ~12 us, each poll ~8, the read ~5 on
   this virtual machine); the referee

@@ -785,6 +785,9 @@ class PlayerProcess(PlayerBase):
             self._out_open = False
             self._unwatch(self._out_fd)
             return
+        if not self._buf and data.find(b"\n") == len(data) - 1 <= MAX_LINE + 1:
+            self._line(data)  # one whole line, the usual answer: no buffer work
+            return
         self._buf += data
         while self._out_open:
             end = self._buf.find(b"\n")

@@ -176,6 +176,7 @@ def seat_event(event: Event, seat: int) -> Event:
 
 
 _PASSES = visible.dispatch(object)  # what ``visible`` does with an event it never redacts
+_PUBLIC: dict[type, bool] = {}  # by event type (visible's redactions are registered at import)
 
 
 def public_event(event: Event) -> bool:
@@ -184,7 +185,12 @@ def public_event(event: Event) -> bool:
     True when ``visible`` has no redaction registered for its type, i.e. passes it
     through for every seat, and :func:`seat_event` does not strip it (game-over).
     """
-    return visible.dispatch(type(event)) is _PASSES and not isinstance(event, GameOver)
+    kind = type(event)
+    public = _PUBLIC.get(kind)
+    if public is None:
+        public = _PUBLIC[kind] = (visible.dispatch(kind) is _PASSES
+                                  and not issubclass(kind, GameOver))
+    return public
 
 
 class Aborted(Exception):
