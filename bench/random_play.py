@@ -14,17 +14,45 @@ with the same cheap ``random()`` arithmetic, so the harness costs the same on ea
 Run by hand (not a test): ``.venv/bin/python bench/random_play.py [--seconds 3] [--repeat 3]``.
 OpenSpiel is optional: ``pip install -e '.[bench]'`` (package ``open_spiel``).
 
-Where our time goes (2026-11-23, after the fast constructors; per hand of 36 commands,
-CPU time on a loaded 2-core machine, OpenSpiel ~167 us a hand in the same run):
-``legal_actions`` ~55 us (1.5 us a call: a ``Legal`` and the follow filter), building
-the 36 ``Play``/``Bid`` commands ~35 us (attrs' frozen ``__init__``, the bench's own
-code), ``step`` ~183 us: a plain card 3.7 us, a lead 4.1 us, a trick's last card 7.3 us,
-a round's last card 35 us (its shuffle alone ~10 us). The loop and the commands, with
-``legal_actions``, already take ~125 us of OpenSpiel's 167, so 1.0x would need ``step``
-at about 1.2 us a command with the deals included; the two objects every step must
-build (the event and the 17-field ``State``) cost ~0.8 us of that on their own. That is
-out of reach of CPython without compiling the hot loop (mypyc on ``core/table.py`` and
-``core/games/xactika.py`` is the candidate); OpenSpiel does its state changes in C++.
+Counting instructions: this machine is shared, so CPU seconds wander by 20% from one
+run to the next; callgrind's count of machine instructions does not. ``--games N``
+plays exactly N games (ours only) and exits, and the instructions a hand are
+``(Ir(--games N+1) - Ir(--games 1)) / (8 N)``, start-up cancelling out, with ``Ir`` the
+"Collected" of ``valgrind --tool=callgrind --callgrind-out-file=/dev/null``.
+
+Where the time goes (2026-11-23, per hand of 36 commands, callgrind instructions; the
+OpenSpiel loop below takes 1.14M instructions a hand under callgrind, start-up subtracted):
+
+- a whole hand, the loop included: 1.77M before, 1.47M now
+- ``legal_actions`` for a bid, a lead, a follow: 6.1k, 6.6k, 10.4k; now 5.3k, 5.1k, 7.6k
+- building ``Play(...)``, ``Bid(...)``: 5.1k, 4.2k; now 3.1k, 3.0k
+- ``step`` for a bid, a lead, a plain card: 16.9k, 24.4k, 22.1k; now 14.2k, 21.6k, 19.6k
+- ``step`` for a trick's last card: 40.7k, now 35.9k; a round's last card: 306k, now 264k
+
+CPU time in the same runs: 0.70x OpenSpiel (about 4.4k vs 6.2k hands/s), from 0.57x.
+What changed: ``fast_constructor`` is a function (calling a class with 17 arguments
+made CPython copy them all), the commands are built by ``fast_new`` (attrs' frozen
+``__init__`` stores each field through ``object.__setattr__``), tuples are replaced at
+an index through a list (two allocations, not five), the follow filter is a loop (a
+comprehension is a function call in 3.11), a deal sorts by an int rank, and
+``shuffled`` tests for rejections with one ``max``.
+
+A hand now: 16 plain cards 313k (21%), the round's last card 264k (18%; the shuffle
+alone 144k: SHAKE-256 29k, unpacking 81 words 22k, the rejection test 14k, 80 mods
+34k, 80 swaps 45k), 7 trick ends 251k (17%), 24 follow ``legal_actions`` 183k (12%),
+8 leads 173k (12%), the 36 commands 112k (8%), bids, ``Legal.calls`` and the loop
+the rest. The floor of this design is per object: every event and every state is a
+blank twin (about 750 instructions), its field stores and a class change that
+freezes it (about 500), so an event and its 17-field state cost about 5k before any
+rule is applied, 46 times a hand. 1.0x needs about 1.0M instructions a hand, 0.45M
+fewer than now, and nothing left in pure Python is that large: a compact state
+(a few per-move fields and one shared part for the round) saves about 1k an event
+(45k a hand) but breaks ``attrs.evolve(state, aside=...)`` in callers; folding a
+command's events into one state saves more but makes ``step`` a second definition
+of state beside the fold (refused). What would reach it is compiling the hot loop
+with the state, events and commands as native classes (mypyc native classes or
+Cython ``cdef`` classes, which the attrs classes are not: why mypyc on the attrs
+modules gave nothing) plus the shuffle in C; that changes the public attrs types.
 """
 
 from __future__ import annotations
@@ -47,13 +75,14 @@ ROUNDS = 8
 _clock = time.process_time
 
 
-def ours_hands(budget: float, seed: int = 0) -> tuple[int, float]:
-    """Play whole games until ``budget`` seconds pass; (hands played, seconds)."""
+def ours_hands(budget: float, seed: int = 0, games: int | None = None) -> tuple[int, float]:
+    """Play whole games until ``budget`` seconds pass, or ``games`` games when given;
+    (hands played, seconds)."""
     rand = random.Random(seed).random
     hands = 0
     game_seed = seed
     t0 = _clock()
-    while _clock() - t0 < budget:
+    while _clock() - t0 < budget if games is None else game_seed - seed < games:
         game_seed += 1
         state = new_game(Config(mode="bid", players=PLAYERS, rounds=ROUNDS, seed=game_seed))
         while True:
@@ -154,7 +183,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per run (default 3)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per engine (default 3)")
     parser.add_argument("--agents", action="store_true", help="also time the agent path")
+    parser.add_argument("--games", type=int, default=None,
+                        help="play exactly N games of ours and exit (for instruction counts)")
     args = parser.parse_args(argv)
+    if args.games is not None:
+        hands, _ = ours_hands(float("inf"), 0, games=args.games)
+        print(f"{hands} hands")
+        return 0
 
     print(f"random legal play: {PLAYERS} players, {TRICKS} tricks a hand, Python "
           f"{sys.version.split()[0]}, CPU seconds")

@@ -843,16 +843,14 @@ def legal_actions(state: State) -> Legal:
     if seat is None:
         return _NOBODY
     phase = state.phase
-    # the card play first, as it is asked most (``==``, not ``is``: an unpickled state
-    # holds its own copies of the phase strings)
+    # ``==``, not ``is``: an unpickled state holds its own copies of the phase strings
+    if phase != PHASE_PLAY and phase != PHASE_BID:
+        return _NOBODY
+    rules = _GAMES.get(state.config.game) or game_rules(state.config.game)
     if phase == PHASE_PLAY:
-        rules = _GAMES.get(state.config.game) or game_rules(state.config.game)
         return _new_legal(seat, "play" if state.trick else "lead", (),
                           rules.legal_cards(state, seat), rules)
-    if phase == PHASE_BID:
-        rules = _GAMES.get(state.config.game) or game_rules(state.config.game)
-        return _new_legal(seat, "bid", rules.legal_bids(state), (), None)
-    return _NOBODY
+    return _new_legal(seat, "bid", rules.legal_bids(state), (), None)
 
 
 def _check(state: State, command: Command) -> None:

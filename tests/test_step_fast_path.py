@@ -184,3 +184,30 @@ def test_the_last_public_config_is_reused_only_for_the_same_config() -> None:
             seen = view(state, 0).config
             assert seen == attrs.evolve(state.config, seed=None, deals=None, nonce=None)
             assert seen.seed is None and seen.players == state.config.players
+
+
+def test_interleaved_games_each_get_their_own_rules() -> None:
+    """Nothing step or legal_actions keep between calls (a cache of rules or of legal
+    moves) may leak from one game into another: two games played move by move in turn
+    (Xactika and Dix) fold exactly as each played alone."""
+    configs = [Config(mode="bid", players=4, rounds=2, seed=5),
+               Config(game="dix", mode="draw", players=2, rounds=1, seed=5)]
+
+    def alone(config: Config) -> list[object]:
+        state, log = new_game(config), []
+        while (legal := legal_actions(state)).seat is not None:
+            state, events = step(state, next(legal.commands()))
+            log += events
+        return log
+
+    expected = [alone(c) for c in configs]
+    states = [new_game(c) for c in configs]
+    logs: list[list[object]] = [[], []]
+    while any(legal_actions(s).seat is not None for s in states):
+        for i, state in enumerate(states):
+            legal = legal_actions(state)
+            if legal.seat is not None:
+                states[i], events = step(state, next(legal.commands()))
+                logs[i] += events
+    assert logs == expected
+    assert all(s.over for s in states)
