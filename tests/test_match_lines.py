@@ -60,13 +60,15 @@ def test_the_record_from_the_lines_sent_is_the_record_formatted_afresh(
         == format_record(headers, played.events, signer=signer)
 
 
+@pytest.mark.parametrize("concurrency", ["1", "2"])
 def test_every_record_is_in_place_and_pinned_when_the_run_returns(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        concurrency: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Records are written while the next game plays; the run waits for the last."""
     out = tmp_path / "m"
     code = match.main(["--bot", "name=ex", f"cmd={sys.executable} {EXAMPLE} 2",
                        "--players", "2", "--rounds", "1", "--deals", "3", "--seed", "3",
-                       "--sandbox", "none", "--progress", "none", "--out", str(out)])
+                       "--concurrency", concurrency, "--sandbox", "none", "--progress",
+                       "none", "--out", str(out)])
     assert code == 0
     games = sorted(p.name for p in (out / "games").iterdir())
     assert games == sorted(f"{g.id}.log" for g in schedule(1, 2, 3))
@@ -75,8 +77,9 @@ def test_every_record_is_in_place_and_pinned_when_the_run_returns(
     assert manifest.splitlines()[-1].startswith("end entries=3 ")
 
 
+@pytest.mark.parametrize("concurrency", ["1", "2"])
 def test_a_record_that_cannot_be_written_stops_the_run_with_one_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        concurrency: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     def full(self: object, game: object, path: Path, text: str) -> None:
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
@@ -85,7 +88,8 @@ def test_a_record_that_cannot_be_written_stops_the_run_with_one_line(
     out = tmp_path / "m"
     code = match.main(["--bot", "name=ex", f"cmd={sys.executable} {EXAMPLE} 2",
                        "--players", "2", "--rounds", "1", "--deals", "4", "--seed", "3",
-                       "--sandbox", "none", "--progress", "none", "--out", str(out)])
+                       "--concurrency", concurrency, "--sandbox", "none", "--progress",
+                       "none", "--out", str(out)])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1
     assert err[-1].startswith("xactika match: No space left on device: ")

@@ -431,11 +431,15 @@ class Runner(GamePlayer):
         self._writes_lock = threading.Lock()
 
     def play(self, game: GameSpec) -> GameResult:
-        """Play a game here; its record is made now and written (fsync, manifest entry,
-        rename) by the writer thread while the next game plays: two fsyncs a game are
-        milliseconds no bot need wait for. A write that failed fails the next play()."""
+        """Play a game here and store it with :meth:`store_behind`."""
         self._written(wait=False)
-        played = self.play_game(game)
+        return self.store_behind(game, self.play_game(game))
+
+    def store_behind(self, game: GameSpec, played: Played) -> GameResult:
+        """Make a game's record now; the writer thread writes it (fsync, manifest entry,
+        rename) while the next game plays: two fsyncs a game are milliseconds no bot
+        need wait for. A write that failed fails the next play() or flush_records()."""
+        self._written(wait=False)
         path, text = self.make_record(game, played.config, played.events, played.result,
                                       played.started, played.lines)
         future = self._writer.submit(self._put_record, game, path, text)

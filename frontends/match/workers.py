@@ -84,7 +84,7 @@ class Workers:
             self._idle.put((proc, ours))
 
     def play(self, game: GameSpec) -> GameResult:
-        """Play ``game`` in an idle worker and store its record here."""
+        """Play ``game`` in an idle worker and store its record here (written behind)."""
         proc, conn = self._idle.get()
         try:
             conn.send(("play", game))
@@ -99,7 +99,7 @@ class Workers:
             self._idle.put((proc, conn))
         if status == "error":
             raise value
-        return self.runner.store(game, value)
+        return self.runner.store_behind(game, value)
 
     def close(self) -> list[str]:
         """Quit every worker's kept bots; the names of those that ignored quit."""
