@@ -50,8 +50,10 @@ to ~25 us, of which the spec's four system calls take ~15 here: the referee's st
 legal set in a few microseconds (issue 15's referee row: compact state, cached legal
 sets), and the protocol's lines without per-line Python work (options and event lines
 from tables built once per deal, the answer looked up instead of parsed). Not reached.
-Whole runs on the busy machine (load ~10, floor 7-9 us): example bot, concurrency 1,
-7.62 games/s before, 9.05 after; concurrency 2, 8.28 and 9.87.
+Whole matches on the busy machine (load ~5, floor ~10 us), 16 games, the old and the new
+runner and client taking turns, medians of 6 pairs: example bot, concurrency 1, 12.0 ->
+14.5 games/s, runner CPU 93 -> 78 us a decision; concurrency 2, 15.8 -> 17.5 games/s.
+At this load 2/1 stays near 1.2-1.3x either way (1.6x needs two free cores).
 
 Also shown: the cost of starting four bot processes (spawn, handshake, quit), with and
 without the bubblewrap sandbox, against four bare ``python3 -c pass`` (goal <= 2x).
