@@ -22,7 +22,7 @@ from xactika.core import (
     view,
 )
 from xactika.core.bots.agents import make_agent, self_play
-from xactika.core.bots.heuristic import HeuristicAgent, knowledge, wants_tricks
+from xactika.core.bots.heuristic import HeuristicAgent, heuristic_bid, knowledge, wants_tricks
 from xactika.core.bots.search import (
     _MODES,
     CALL_INDEX,
@@ -30,6 +30,7 @@ from xactika.core.bots.search import (
     CARDS,
     INDEX,
     StrongAgent,
+    fast_bid,
     playout,
     policy,
 )
@@ -179,3 +180,14 @@ def test_strong_beats_random_in_a_short_duplicate_match() -> None:
                 per[x].append(state.totals[s])
         diffs.append(statistics.fmean(per["S"]) - statistics.fmean(per["R"]))
     assert statistics.fmean(diffs) > 1.5, diffs
+
+
+def test_fast_bid_is_the_heuristics_bid() -> None:
+    """The bid model behind the sampler's bid weights: the heuristic's rule of thumb over
+    card indices, the dealer's hook included, from its table of half-tricks."""
+    rng = random.Random(11)
+    for _ in range(3000):
+        hand = rng.sample(range(len(CARDS)), rng.randrange(0, 9))
+        banned = rng.randrange(12)  # sometimes a bid the hook forbids, sometimes none
+        legal = tuple(b for b in range(9) if b != banned)
+        assert fast_bid(hand, legal) == heuristic_bid([CARDS[i] for i in hand], legal)

@@ -82,7 +82,7 @@ class FlawedAgent(StrongAgent):
 
     def _race(self, k: int, deal: Callable[[], list[list[int]]],
               evaluate: Callable[[list[list[int]], int], int], deadline: float,
-              prefer: int) -> tuple[int, list[float], int]:
+              prefer: int, switch_z: float = 0.0) -> tuple[int, list[float], int]:
         _, means, deals = super()._race(k, deal, evaluate, deadline, prefer)
         return softmax_pick(means, self.flaws.temperature, self.rng.random()), means, deals
 

@@ -209,8 +209,7 @@ class DealSampler:
                         lo = mid + 1
                 _, split, after = allocs[lo]
             if any(split):
-                pool = list(cards)
-                rng.shuffle(pool)
+                pool = rng.sample(cards, sum(split))  # as a shuffle's head, drawing fewer
                 pos = 0
                 for i, k in zip(seats, split, strict=True):
                     hands[i].extend(pool[pos:pos + k])

@@ -66,6 +66,9 @@ GE: tuple[int, ...] = tuple(  # the cards other than i whose value is at least i
     for i in range(len(CARDS))
 )
 ALL = (1 << len(CARDS)) - 1
+HALF: tuple[int, ...] = tuple(2 if v >= 11 else 1 if v >= 9 else 0 for v in VAL)
+"""A card's worth to the rule-of-thumb bid, in half tricks (:func:`fast_bid`)."""
+HALF_OF: dict[Card, int] = {c: HALF[i] for i, c in enumerate(CARDS)}
 AKEY: tuple[int, ...] = tuple((k // 4 + 1) * 8 + 3 - k % 4 for k in range(len(CALLS)))
 """Orders a card's calls as the heuristic does to lose: by count, then by shape first."""
 MODE_WIN, MODE_LOSE, MODE_BID = 0, 1, 2
@@ -209,10 +212,8 @@ def score(mode: int, bid: int, taken: int) -> int:
 
 
 def fast_bid(hand: Sequence[int], legal: Sequence[int]) -> int:
-    """The heuristic's bid over card indices."""
-    high = sum(1 for c in hand if VAL[c] >= 11)
-    mid = sum(1 for c in hand if 9 <= VAL[c] <= 10)
-    return nearest_bid(round(high + mid / 2 + 1e-9), legal)
+    """The heuristic's bid over card indices: round(high + mid / 2), halves rounded up."""
+    return nearest_bid((sum(HALF[c] for c in hand) + 1) // 2, legal)
 
 
 def legal_bids(bids: Sequence[int | None], seat: int, dealer: int) -> tuple[int, ...]:
@@ -239,7 +240,8 @@ class StrongAgent:
     option must fall to be dropped; ``tries`` bounds the rejections per deal when
     conditioning on the bids (0 turns that off); ``bid_miss`` is the modelled odds that
     a seat's bid misses the rule of thumb by one (:meth:`_bid_aware`); ``bid_span`` how
-    far from the rule of thumb the candidate bids reach.
+    far from the rule of thumb the candidate bids reach; ``bid_z`` how clearly another
+    bid must beat the rule of thumb's to be chosen (:meth:`_race`).
     """
 
     name = "strong"
@@ -247,11 +249,12 @@ class StrongAgent:
     def __init__(self, seed: int | None = None, think_ms: float = 100.0,
                  max_deals: int | None = None, min_deals: int = 2,
                  prune_z: float = 2.0, tries: int = 60, bid_miss: float = 0.25,
-                 bid_span: float = 2.5) -> None:
+                 bid_span: float = 2.5, bid_z: float = 0.0) -> None:
         self.rng = random.Random(seed)
         self.tries = tries
         self.bid_miss = bid_miss
         self.bid_span = bid_span
+        self.bid_z = bid_z
         self.prune_z = prune_z
         self.think_ms = think_ms
         self.max_deals = max_deals
@@ -406,7 +409,8 @@ class StrongAgent:
             return self._bid_value(seat, [list(h) for h in base], leader, full)
 
         prefer = cands.index(nearest_bid(round(est + 1e-9), cands))
-        j, means, deals = self._race(len(cands), deal, evaluate, deadline, prefer)
+        j, means, deals = self._race(len(cands), deal, evaluate, deadline, prefer,
+                                     self.bid_z)
         return Bid(seat, cands[j]), (
             f"bid {cands[j]}: {means[j]:+.2f} expected points over {deals} "
             f"simulated rounds (rule of thumb says {est:g})"
@@ -457,24 +461,28 @@ class StrongAgent:
                 shown[s].append(INDEX[card])
         for s, card in view.trick:
             shown[s].append(INDEX[card])
-        checks = []
+        miss1 = self.bid_miss
+        odds = (1.0, miss1, miss1 * 2 / 15, miss1 / 50)
+        # fast_bid depends on a hand only through its half-points (HALF: 2 per card of 11
+        # or more, 1 per 9 or 10), so each seat's acceptance odds are a table over them
+        checks: list[tuple[int, int, tuple[float, ...]]] = []
         for i, s in enumerate(seats):
             bid = view.bids[s]
             if bid is not None:
                 before = [view.bids[x] if x != s else None for x in range(n)]
-                checks.append((i, s, bid, legal_bids(before, s, dealer)))
+                legal = legal_bids(before, s, dealer)
+                accept = tuple(odds[min(abs(nearest_bid((w + 1) // 2, legal) - bid), 3)]
+                               for w in range(2 * TRICKS_PER_ROUND + 1))
+                checks.append((i, sum(HALF[x] for x in shown[s]), accept))
         rng = self.rng
-        miss1 = self.bid_miss
-        odds = (1.0, miss1, miss1 * 2 / 15, miss1 / 50)
+        half = HALF_OF.__getitem__
 
         def draw() -> Deal:
             deal = sampler.sample()
             for _ in range(self.tries):
                 p = 1.0
-                for i, s, bid, legal in checks:
-                    hand = [INDEX[c] for c in deal[i]] + shown[s]
-                    miss = abs(fast_bid(hand, legal) - bid)
-                    p *= odds[min(miss, 3)]
+                for i, w, accept in checks:
+                    p *= accept[w + sum(map(half, deal[i]))]
                 if rng.random() < p:
                     return deal
                 deal = sampler.sample()
@@ -484,12 +492,15 @@ class StrongAgent:
 
     def _race(self, k: int, deal: Callable[[], list[list[int]]],
               evaluate: Callable[[list[list[int]], int], int], deadline: float,
-              prefer: int) -> tuple[int, list[float], int]:
+              prefer: int, switch_z: float = 0.0) -> tuple[int, list[float], int]:
         """Score ``k`` options on shared sampled deals until the budget is spent.
 
         Every few deals, an option whose paired difference from the leader is clearly
         negative (two standard errors) is dropped, so the rollouts go to the contenders.
         Returns the best option (ties to ``prefer``), every option's mean, the deals.
+        With ``switch_z`` the best must beat ``prefer`` by that many standard errors of
+        their paired difference, or ``prefer`` is kept: the maximum of noisy means is
+        biased up (the winner's curse), most for the options with the widest spread.
         """
         scores: list[list[int]] = [[] for _ in range(k)]
         active = list(range(k))
@@ -517,6 +528,12 @@ class StrongAgent:
         means = [sum(sc) / len(sc) if sc else float("-inf") for sc in scores]
         best = max(active, key=lambda j: (sum(scores[j]) / max(1, len(scores[j])),
                                           j == prefer))
+        if switch_z > 0 and best != prefer and prefer in active:
+            d = [a - b for a, b in zip(scores[best], scores[prefer], strict=True)]
+            mean = sum(d) / len(d)
+            var = sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1)
+            if mean * mean * len(d) <= switch_z ** 2 * var:
+                best = prefer
         return best, means, deals
 
 register_agent("strong", StrongAgent, game="xactika")
