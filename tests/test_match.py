@@ -323,7 +323,10 @@ def test_sprt_stops_once_the_difference_is_settled(
     assert 10 <= deals < 100 and result["summary"]["deals"] == deals  # counted up to the stop
     assert sprt["llr"] >= sprt["bounds"][1]
     played = len(list((tmp_path / "out" / "games").glob("*.log")))
-    assert played <= 2 * deals + 2  # only games in flight at the stop go beyond it
+    # beyond the counted deals: the two games in flight at the stop, and at most one game
+    # a worker of a later deal that finished before an earlier deal's last game (two
+    # seatings of one deal never run at once, so a deal's second game can finish last)
+    assert played <= 2 * deals + 4
     pair = result["summary"]["pairs"][0]
     assert pair["points_per_hand"]["lo"] > 0
 
