@@ -74,7 +74,7 @@ from xactika.frontends.match.tournament import (
     seeded_deals,
     summarize,
 )
-from xactika.protocol.audit import OK, VERIFIED, audit_file
+from xactika.protocol.audit import OK, VERIFIED
 from xactika.protocol.client import (
     STDERR_KEEP,
     BotCrashed,
@@ -84,6 +84,7 @@ from xactika.protocol.client import (
     BotTimeout,
     PlayerProcess,
 )
+from xactika.protocol.fastaudit import audit_path
 from xactika.protocol.manifest import MANIFEST_FILE, ManifestError, ManifestWriter, check_manifest
 from xactika.protocol.records import RecordError, format_record, read_record
 from xactika.protocol.remote_bots import RemotePlayer, SeatListener, remote_listener
@@ -566,7 +567,7 @@ class Runner(GamePlayer):
 
     def _resume_problem(self, game: GameSpec, path: Path) -> str | None:
         """Why a kept record is not this match's honest game: audit, key, manifest, id."""
-        report = audit_file(str(path), strict=True, trusted={self.signer.public})
+        report = audit_path(str(path), strict=True, trusted={self.signer.public})
         if report.status != OK or report.signature != VERIFIED:
             first = report.problems[0] if report.problems else None
             return (f"fails its audit at line {first.line}: {first.reason}" if first
