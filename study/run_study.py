@@ -34,7 +34,15 @@ def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent:
     if name == "cheater":  # study only: it sees every hand (core/bots/cheater.py)
         return CheaterAgent()
     base, *opts = name.split(",")  # variants for experiments: plan,exact=2,depth=1
-    kwargs = {k: float(v) if "." in v else int(v) for k, v in (o.split("=", 1) for o in opts)}
+    kwargs: dict[str, float] = {}
+    for o in opts:
+        key, eq, value = o.partition("=")
+        try:
+            kwargs[key] = float(value) if "." in value else int(value)
+        except ValueError:
+            eq = ""
+        if not eq or not key.isidentifier():
+            raise ValueError(f"{o!r}: a variant's options are name=number, as in plan,exact=2")
     if base == "strong":
         return StrongAgent(seed, think_ms=think_ms, **kwargs)
     if base == "plan":
@@ -112,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.format == "2v2" and args.players % 2:
         p.error("--format 2v2 needs an even number of players")
+    for name in (args.a, args.b):
+        try:  # a misspelt bot or variant option is one line here, not a worker's traceback
+            build(name, 0, args.think_ms)
+        except (ValueError, TypeError) as exc:
+            p.error(f"bad bot {name!r}: {exc}")
     jobs = [(args.a, args.b, args.mode, args.format, args.players, args.seed, d,
              args.think_ms) for d in range(args.first, args.first + args.deals)]
     t0 = time.time()

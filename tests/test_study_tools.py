@@ -73,3 +73,18 @@ def test_the_paired_difference_of_two_variants(tmp_path: Path,
     assert mean == pytest.approx(0.375) and lo < mean < hi
     assert bound.main(["--difference", str(new), str(old)]) == 0
     assert "paired difference +0.375" in capsys.readouterr().out
+
+
+def test_a_variant_is_built_with_its_options_and_a_bad_one_is_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    run = _study("run_study")
+    agent = run.build("plan,exact=2,bid=1", 1, 100.0)
+    assert (agent.planner.exact, agent.plan_bid) == (2, True)
+    assert run.build("strong,bid_z=1.5", 1, 100.0).bid_z == 1.5
+    for bad in ("strong,foo", "strong,bid_z=x", "strong,nosuch=1", "nosuch"):
+        with pytest.raises(SystemExit) as exit_:
+            run.main(["--a", bad, "--deals", "1"])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        errors = [line for line in err.splitlines() if "error:" in line]  # after usage
+        assert len(errors) == 1 and f"bad bot {bad!r}" in errors[0]
