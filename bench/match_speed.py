@@ -180,6 +180,8 @@ def startup_cost(sandbox: Sandbox | None, example: bool = False, rounds: int = 5
             t.start()
         for t in threads:
             t.join()
+        for p in players:  # as the runner ends a game: every quit sent, then the waits
+            p.send_quit(1.0)
         for p in players:
             p.quit(1.0)
         times.append(time.perf_counter() - t0)

@@ -262,6 +262,14 @@ class PlayerBase:
     def quit(self, grace: float = 1.0) -> int | None:
         raise NotImplementedError
 
+    def send_quit(self, grace: float = 1.0) -> None:
+        """Ask the bot to quit without waiting; the next :meth:`quit` waits for it.
+
+        A host ending several bots sends every ``quit`` first and then waits, so their
+        exits overlap instead of adding up. A transport with nothing to overlap keeps
+        this default, and its :meth:`quit` does all.
+        """
+
     def __enter__(self) -> Self:
         """Start the bot (spawn, ``hello``, ``isready``) unless started: ``with`` is the
         whole life cycle; a start-up fault raises here, the bot already killed."""
@@ -532,6 +540,7 @@ class PlayerProcess(PlayerBase):
         self._out_fd = self._err_fd = -1
         self._count = 0
         self._pending: list[str] = []  # lines owed to the bot, sent with the next request
+        self._quit_at: float | None = None  # when quit was sent: its grace counts from there
 
     @property
     def sandboxed(self) -> bool:
@@ -609,24 +618,58 @@ class PlayerProcess(PlayerBase):
         if proc is None:
             return None
         if proc.poll() is None:
-            try:
-                if self.on_line is not None:
-                    self.on_line(">", "quit")
-                lines, self._pending = [*self._pending, "quit"], []
-                self._write("\n".join(lines), limit=grace)
-            except BotTimeout:  # it does not even read its input: that is ignoring quit
-                self.killed = True
-            except (BotError, OSError, RuntimeError):
-                pass
-            deadline = time.monotonic() + grace
+            self.send_quit(grace)
+            assert self._quit_at is not None
+            self._wait_exit(proc, self._quit_at + grace)
+        self._kill()
+        return proc.returncode
+
+    def _wait_exit(self, proc: subprocess.Popen[bytes], deadline: float) -> None:
+        """Wait for the process to end by ``deadline`` (else mark it killed), reading its
+        output meanwhile. A pidfd wakes the wait the moment it exits: its pipes close
+        just before it does, and a poll with nothing left to watch would sleep it out."""
+        try:
+            pidfd = os.pidfd_open(proc.pid)
+        except (AttributeError, OSError):  # not Linux 5.3+: 50 ms steps at worst
+            pidfd = -1
+        poller = self._poller
+        if pidfd >= 0 and poller is not None:
+            poller.register(pidfd, select.POLLIN)
+        try:
             while proc.poll() is None and not self.killed:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     self.killed = True
                     break
-                self._pump(min(left, 0.05))  # keep its stderr flowing while it finishes
-        self._kill()
-        return proc.returncode
+                if pidfd >= 0 and poller is None:
+                    select.select([pidfd], [], [], min(left, 0.05))
+                else:
+                    self._pump(min(left, 0.05))  # keep its stderr flowing while it ends
+        finally:
+            if pidfd >= 0:
+                if poller is not None:
+                    try:
+                        poller.unregister(pidfd)
+                    except KeyError:
+                        pass
+                os.close(pidfd)
+
+    def send_quit(self, grace: float = 1.0) -> None:
+        proc = self._proc
+        if proc is None or self._quit_at is not None:
+            return
+        self._quit_at = time.monotonic()
+        if proc.poll() is not None:
+            return
+        try:
+            if self.on_line is not None:
+                self.on_line(">", "quit")
+            lines, self._pending = [*self._pending, "quit"], []
+            self._write("\n".join(lines), limit=grace)
+        except BotTimeout:  # it does not even read its input: that is ignoring quit
+            self.killed = True
+        except (BotError, OSError, RuntimeError):
+            pass
 
     def kill(self) -> None:
         """Kill the bot's whole process group now (no quit); safe to call twice."""

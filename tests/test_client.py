@@ -217,6 +217,26 @@ def test_a_well_behaved_quit_exits_cleanly() -> None:
     assert_gone(player)
 
 
+def test_quits_sent_first_reach_every_bot_before_any_wait() -> None:
+    """A host ending a game sends every quit, then waits: the exits overlap."""
+    players = [fault_player("none") for _ in range(3)]
+    for player in players:
+        player.start()
+    for player in players:
+        player.send_quit(1.0)
+    pids = [player.pid for player in players]
+    assert None not in pids
+    deadline = time.monotonic() + 10
+    while any(group_members(pid) for pid in pids if pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    # every bot ended on its own, though quit() had not yet been called on any of them
+    assert not any(group_members(pid) for pid in pids if pid)
+    assert [player.quit(1.0) for player in players] == [0, 0, 0]
+    assert not any(player.killed for player in players)
+    for player in players:
+        assert_gone(player)
+
+
 def test_slow_answers_are_measured_not_faulted() -> None:
     player = fault_player("slow")
     with player:

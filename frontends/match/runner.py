@@ -275,6 +275,8 @@ class GamePlayer:
             idle = [(b, p) for b, pool in self._idle.items() for p in pool]
             self._idle.clear()
         ignored = []
+        for _, p in idle:  # every quit sent first: the exits overlap
+            p.send_quit(self.settings.quit_grace)
         for b, p in idle:
             p.quit(self.settings.quit_grace)
             self._forget(p)
@@ -388,6 +390,9 @@ class GamePlayer:
                                 q.tell(event, text)
                         except BotError as exc:
                             fault(other, fault_reason(exc), str(exc))
+            for seat, p in enumerate(players):  # every quit sent first: the exits overlap
+                if p is not None and bots[seat].restart:
+                    p.send_quit(s.quit_grace)
             for seat, p in enumerate(players):
                 if p is None:
                     continue
