@@ -198,7 +198,10 @@ def test_ctrl_c_and_sigterm_leave_no_process(sandbox: str, tmp_path: Path) -> No
                "--each", "move=30s", "--players", "2", "--deals", "3", "--seed", "1",
                "--concurrency", "2", "--progress", "none", "--out", str(out),
                "--sandbox", sandbox]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # Ctrl-C as at a terminal: a test run started in the background (`cmd &` in a
+        # script) would pass SIGINT on ignored, and an ignored SIGINT stays ignored
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         deadline = time.monotonic() + 20
         while len(list(pgids.glob("*.pgid"))) < 4 and time.monotonic() < deadline:
             if sandbox != "none" and time.monotonic() > deadline - 18:
