@@ -1,5 +1,7 @@
-"""``xactika bot random`` does not fold events into a view it never reads (protocol/player.py):
-same answers as a session that folds, and a bad event line still gets its info."""
+"""A ``PlayerSession`` with ``RandomAgent`` does not fold events into a view it never reads
+(protocol/player.py): same answers as a session that folds, and a bad event line still gets
+its info. (``xactika bot random`` itself answers from the go line: protocol/lean_player.py,
+tests/test_startup.py.)"""
 
 from __future__ import annotations
 
