@@ -26,12 +26,12 @@ from typing import IO, Any, NoReturn, Protocol, Self
 from xactika.core.errors import ParseError, XactikaError
 from xactika.core.table import Bid, Command, Event, GameStarted, Legal, Play, TrickGame, game_rules
 from xactika.core.views import SeatView, visible
+from xactika.protocol.lean_player import PROTOCOL_VERSION as PROTOCOL_VERSION
 from xactika.protocol.text import format_event
 from xactika.protocol.untrusted import escape
 
 log = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 1
 MAX_LINE = 4096  # bytes in one bot line, newline not counted
 MAX_LINES = 1000  # lines (info included) a bot may send between two requests
 

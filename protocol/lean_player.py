@@ -20,6 +20,8 @@ import random
 from collections.abc import Callable
 
 PROTOCOL_VERSION = 1
+"""The player protocol's version (spec/PLAYER.md); the host's client and PlayerSession
+import it from here, the one module every side of that protocol can load cheaply."""
 
 
 def go_options(words: list[str]) -> tuple[list[str], dict[str, str]]:
