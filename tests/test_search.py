@@ -23,6 +23,7 @@ from xactika.core import (
 )
 from xactika.core.bots.agents import make_agent, self_play
 from xactika.core.bots.heuristic import HeuristicAgent, heuristic_bid, knowledge, wants_tricks
+from xactika.core.bots.sampler import DealSampler, hidden_of
 from xactika.core.bots.search import (
     _MODES,
     CALL_INDEX,
@@ -31,6 +32,7 @@ from xactika.core.bots.search import (
     INDEX,
     StrongAgent,
     fast_bid,
+    play_misses,
     playout,
     policy,
 )
@@ -191,3 +193,62 @@ def test_fast_bid_is_the_heuristics_bid() -> None:
         banned = rng.randrange(12)  # sometimes a bid the hook forbids, sometimes none
         legal = tuple(b for b in range(9) if b != banned)
         assert fast_bid(hand, legal) == heuristic_bid([CARDS[i] for i in hand], legal)
+
+
+def _heuristic_positions(players: int = 4) -> list[tuple[State, int]]:
+    """Play positions of heuristic-only games, in every mode, with their seat to act."""
+    out = []
+    for game_no in range(9):
+        mode = ("bid", "win", "lose")[game_no % 3]
+        state = new_game(Config(mode=mode, players=players, seed=game_no, rounds=1))
+        agent = HeuristicAgent()
+        while True:
+            legal = legal_actions(state)
+            if legal.seat is None:
+                break
+            if legal.kind != "bid":
+                out.append((state, legal.seat))
+            state, _ = step(state, agent.choose(view(state, legal.seat), legal))
+    return out
+
+
+def test_play_misses_explains_the_true_deal_and_not_a_random_one() -> None:
+    """Against heuristic seats the deal as dealt explains every play (no misses), and the
+    deals the sampler draws without the plays miss some: the weight tells them apart."""
+    drawn: list[int] = []
+    checked = 0
+    for state, seat in _heuristic_positions():
+        v = view(state, seat)
+        hidden = hidden_of(v)
+        misses = play_misses(v, hidden.seats)
+        if misses is None:
+            assert not state.tricks and all(s == seat for s, _ in state.trick)
+            continue
+        true = tuple(tuple(state.hands[s]) for s in hidden.seats)
+        assert misses(true, 99) == 0
+        checked += 1
+        sampler = DealSampler(hidden, random.Random(checked))
+        drawn.extend(misses(sampler.sample(), 99) for _ in range(3))
+    assert checked > 100
+    assert statistics.fmean(drawn) > 1.0
+
+
+def test_play_aware_draws_explain_the_plays_better() -> None:
+    """The strong bot with play weights draws deals that miss fewer plays than it would
+    without them, from the same positions."""
+    plain, aware = [], []
+    for i, (state, seat) in enumerate(_heuristic_positions()[::7]):
+        v = view(state, seat)
+        hidden = hidden_of(v)
+        misses = play_misses(v, hidden.seats)
+        if misses is None:
+            continue
+        for plays, out in ((0.0, plain), (0.2, aware)):
+            agent = StrongAgent(i, plays=plays)
+            sampler = DealSampler(hidden, agent.rng)
+            draw = agent._bid_aware(v, sampler)
+            if plays:
+                draw = agent._play_aware(v, sampler, draw)
+            out.extend(misses(draw(), 99) for _ in range(4))
+    assert len(plain) > 40
+    assert statistics.fmean(aware) < statistics.fmean(plain) / 2

@@ -17,6 +17,7 @@ and checks its policy against :class:`HeuristicAgent` move for move.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import deque
@@ -227,6 +228,67 @@ def legal_bids(bids: Sequence[int | None], seat: int, dealer: int) -> tuple[int,
     return tuple(b for b in every if others + b != TRICKS_PER_ROUND)
 
 
+def play_misses(view: SeatView, seats: Sequence[int]
+                ) -> Callable[[Deal, int], int] | None:
+    """How many of the other seats' plays this round a deal's hands fail to explain.
+
+    The model is the heuristic: a seat holding the deal's hand (plus what it has played
+    since) would have made the play it made. The returned function stops counting once
+    the misses exceed its ``cap``. None: there is no play to explain.
+    """
+    n = view.config.players
+    mode = _MODES[view.config.mode]
+    bids = [b if b is not None else 0 for b in view.bids]
+    tricks = [(t.call, t.plays) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.call, view.trick))
+    obs: list[tuple[int, int, int, int, int, int, int, tuple[int, ...], bool]] = []
+    taken = [0] * n
+    voids = [0] * n
+    played = 0
+    for t, (tcall, plays) in enumerate(tricks):
+        call = best = -1
+        for i, (s, card) in enumerate(plays):
+            c = INDEX[card]
+            k = CALL_INDEX[tcall] if i == 0 else -1
+            if s != view.seat:
+                want = mode == MODE_WIN or (mode == MODE_BID and taken[s] < bids[s])
+                obs.append((s, c, k, i, call, best, played, tuple(voids), want))
+            played |= 1 << c
+            if i == 0:
+                call, best = k, VAL[c]
+            elif SHOW[c] >> call & 1:
+                best = max(best, VAL[c])
+            else:
+                voids[s] |= 1 << call
+        if t < len(view.tricks):
+            taken[view.tricks[t].winner] += 1
+    if not obs:
+        return None
+    pos = {s: i for i, s in enumerate(seats)}
+    later: list[list[int]] = []  # the seat's cards from each observed play on
+    for j, o in enumerate(obs):
+        later.append([x[1] for x in obs[j:] if x[0] == o[0]])
+
+    def misses(deal: Deal, cap: int) -> int:
+        now = [[INDEX[c] for c in hand] for hand in deal]
+        m = 0
+        for (s, c, k, count, call, best, before, vo, want), rest in zip(obs, later,
+                                                                         strict=True):
+            hand = sorted(now[pos[s]] + rest)
+            hmask = 0
+            for x in hand:
+                hmask |= 1 << x
+            got = policy(s, hand, hmask, before, vo, n, count, call, best, want)
+            if got[0] != c or got[1] != k:
+                m += 1
+                if m > cap:
+                    break
+        return m
+
+    return misses
+
+
 # --------------------------------------------------------------------------- the bot
 
 
@@ -241,7 +303,9 @@ class StrongAgent:
     conditioning on the bids (0 turns that off); ``bid_miss`` is the modelled odds that
     a seat's bid misses the rule of thumb by one (:meth:`_bid_aware`); ``bid_span`` how
     far from the rule of thumb the candidate bids reach; ``bid_z`` how clearly another
-    bid must beat the rule of thumb's to be chosen (:meth:`_race`).
+    bid must beat the rule of thumb's to be chosen (:meth:`_race`); ``plays`` (0: off)
+    the weight a deal loses for each play of another seat this round it fails to explain
+    (:meth:`_play_aware`), over at most ``play_tries`` draws a deal.
     """
 
     name = "strong"
@@ -249,8 +313,11 @@ class StrongAgent:
     def __init__(self, seed: int | None = None, think_ms: float = 100.0,
                  max_deals: int | None = None, min_deals: int = 2,
                  prune_z: float = 2.0, tries: int = 60, bid_miss: float = 0.25,
-                 bid_span: float = 2.5, bid_z: float = 0.0) -> None:
+                 bid_span: float = 2.5, bid_z: float = 0.0, plays: float = 0.0,
+                 play_tries: int = 20) -> None:
         self.rng = random.Random(seed)
+        self.plays = plays
+        self.play_tries = play_tries
         self.tries = tries
         self.bid_miss = bid_miss
         self.bid_span = bid_span
@@ -421,6 +488,8 @@ class StrongAgent:
         sampler = DealSampler(self._hidden(view), self.rng)
         others = sampler.hidden.seats
         draw = self._bid_aware(view, sampler)
+        if self.plays > 0:
+            draw = self._play_aware(view, sampler, draw)
         mine = sorted(INDEX[c] for c in view.hand)
         n = view.config.players
 
@@ -489,6 +558,37 @@ class StrongAgent:
             return deal
 
         return draw
+
+    def _play_aware(self, view: SeatView, sampler: DealSampler,
+                    draw: Callable[[], Deal]) -> Callable[[], Deal]:
+        """Draws deals weighted by how well they explain the other seats' plays this round.
+
+        Each play another seat made that the heuristic, holding that deal's hand, would not
+        have made multiplies the deal's weight by ``plays`` (rejection sampling over the
+        deals ``draw`` gives). After ``play_tries`` draws the best-fitting one is taken.
+        """
+        misses = play_misses(view, sampler.hidden.seats)
+        if misses is None:
+            return draw
+        rng = self.rng
+        log_w = math.log(self.plays) if self.plays < 1 else -1e-300
+
+        def draw_plays() -> Deal:
+            best_deal = deal = draw()
+            fewest = 1 << 30
+            for _ in range(self.play_tries):
+                # accepted with odds plays ** misses: when misses <= log(u) / log(plays)
+                u = rng.random()
+                ok = int(math.log(u) / log_w) if u > 0 else 1 << 30
+                m = misses(deal, max(ok, fewest - 1))
+                if m <= ok:
+                    return deal
+                if m < fewest:
+                    fewest, best_deal = m, deal
+                deal = draw()
+            return best_deal
+
+        return draw_plays
 
     def _race(self, k: int, deal: Callable[[], list[list[int]]],
               evaluate: Callable[[list[list[int]], int], int], deadline: float,
