@@ -7,7 +7,8 @@ side holds every hand. A is the strong bot (``StrongAgent`` with ``--think-ms``,
 rollout evaluator, its worlds drawn by ``resample`` (uniform over the deals consistent
 with what the seat saw), searching until the same ``--think-ms`` has passed at each
 decision. The figure and the 95% interval are those of ``run_study.py``: A's mean points
-per hand minus B's, per deal, mean ± 1.96 sd / sqrt(deals); positive means A did better.
+per hand minus B's, per deal, mean ± 1.96 sd / sqrt(deals); positive means A did better
+(in Play to Lose, ``--mode lose``, the game's returns are minus the tricks taken).
 
     python study/ismcts_study.py --deals 400 --think-ms 100 --procs 2   # the full row
     python study/ismcts_study.py --deals 12 --think-ms 30               # a quick check
@@ -67,9 +68,9 @@ class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
         return self.get_final_policy(state, self._root_node)
 
 
-def play_deal(args: tuple[int, int, float]) -> dict[str, Any]:
-    seed, deal, think_ms = args
-    game = pyspiel.load_game("python_xactika", {"players": 4, "mode": "bid", "rounds": 1})
+def play_deal(args: tuple[int, int, float, str]) -> dict[str, Any]:
+    seed, deal, think_ms, mode = args
+    game = pyspiel.load_game("python_xactika", {"players": 4, "mode": mode, "rounds": 1})
     points: dict[str, list[float]] = {"A": [], "B": []}
     times: list[float] = []
     ismcts_times: list[float] = []
@@ -88,7 +89,7 @@ def play_deal(args: tuple[int, int, float]) -> dict[str, Any]:
                 bots.append(TimedISMCTS(game, think_ms / 1000, bot_seed))
         play_bots(state, bots, random.Random(deal))
         for s, side in enumerate(seats):
-            points[side].append(state.returns()[s])
+            points[side].append(state.returns()[s])  # Play to Lose: minus the tricks
             if side == "A":
                 times.extend(getattr(bots[s].agent, "times", []))
             else:
@@ -109,17 +110,22 @@ def main(argv: list[str] | None = None) -> int:
                    help="earlier --out files of other deals to count in the summary "
                         "(decision times are this run's only)")
     p.add_argument("--think-ms", type=float, default=100.0, help="per decision, both sides")
+    p.add_argument("--mode", choices=("bid", "win", "lose"), default="bid")
     p.add_argument("--procs", type=int, default=1)
     p.add_argument("--out", help="write the summary and per-deal rows here (JSON)")
     args = p.parse_args(argv)
-    jobs = [(args.seed, d, args.think_ms) for d in range(args.first, args.first + args.deals)]
+    jobs = [(args.seed, d, args.think_ms, args.mode)
+            for d in range(args.first, args.first + args.deals)]
     t0 = time.time()
     with ProcessPoolExecutor(args.procs) as pool:
         rows = list(pool.map(play_deal, jobs))
     earlier: list[dict[str, Any]] = []
     for name in args.join:
         with open(name, encoding="utf-8") as f:
-            earlier.extend({**r, "times": []} for r in json.load(f)["rows"])
+            data = json.load(f)
+        if data["summary"].get("mode", "bid") != args.mode:
+            p.error(f"--join: {name} was played in another mode")
+        earlier.extend({**r, "times": []} for r in data["rows"])
     if {r["deal"] for r in earlier} & {r["deal"] for r in rows}:
         p.error("--join: a deal is in both the earlier files and this run")
     summary = summarize(rows + earlier)
@@ -132,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     sims = sorted(n for r in rows for n in r["sims"])
     if sims:
         summary["ismcts_simulations_p50"] = sims[len(sims) // 2]
-    summary.update(a="strong", b="openspiel-ismcts", mode="bid", players=4,
+    summary.update(a="strong", b="openspiel-ismcts", mode=args.mode, players=4,
                    seed=args.seed, think_ms=args.think_ms, wall_s=round(time.time() - t0, 1),
                    parts=1 + len(args.join))
     print(json.dumps(summary, indent=1))
