@@ -253,25 +253,3 @@ def test_play_aware_draws_explain_the_plays_better() -> None:
     assert len(plain) > 40
     assert statistics.fmean(aware) < statistics.fmean(plain) / 2
 
-
-def test_play_chain_draws_consistent_deals_that_explain_the_plays() -> None:
-    """The Markov chain's deals keep every hand size and void, and they miss fewer of
-    the plays than the deals drawn without the plays."""
-    plain, chained = [], []
-    for i, (state, seat) in enumerate(_heuristic_positions()[::7]):
-        v = view(state, seat)
-        hidden = hidden_of(v)
-        misses = play_misses(v, hidden.seats)
-        if misses is None:
-            continue
-        agent = StrongAgent(i, plays=0.2, chain=8)
-        sampler = DealSampler(hidden, agent.rng)
-        bid_draw = agent._bid_aware(v, sampler)
-        draw = agent._play_chain(v, sampler, bid_draw)
-        for _ in range(4):
-            deal = draw()
-            assert hidden.consistent(deal)
-            chained.append(misses(deal, 99))
-            plain.append(misses(bid_draw(), 99))
-    assert len(plain) > 40
-    assert statistics.fmean(chained) < statistics.fmean(plain) / 2

@@ -331,9 +331,7 @@ class StrongAgent:
     far from the rule of thumb the candidate bids reach; ``bid_z`` how clearly another
     bid must beat the rule of thumb's to be chosen (:meth:`_race`); ``plays`` (0: off)
     the weight a deal loses for each play of another seat this round it fails to explain
-    (:meth:`_play_aware`), over at most ``play_tries`` draws a deal; with ``chain`` > 0
-    the same weights come from a Markov chain of that many steps a deal instead
-    (:meth:`_play_chain`; ``restart`` starts it afresh for each deal).
+    (:meth:`_play_aware`), over at most ``play_tries`` draws a deal.
     """
 
     name = "strong"
@@ -342,10 +340,8 @@ class StrongAgent:
                  max_deals: int | None = None, min_deals: int = 2,
                  prune_z: float = 2.0, tries: int = 60, bid_miss: float = 0.25,
                  bid_span: float = 2.5, bid_z: float = 0.0, plays: float = 0.0,
-                 play_tries: int = 20, chain: int = 0, restart: int = 0) -> None:
+                 play_tries: int = 20) -> None:
         self.rng = random.Random(seed)
-        self.chain = chain
-        self.restart = restart
         self.plays = plays
         self.play_tries = play_tries
         self.tries = tries
@@ -519,10 +515,7 @@ class StrongAgent:
         others = sampler.hidden.seats
         draw = self._bid_aware(view, sampler)
         if self.plays > 0:
-            if self.chain > 0:
-                draw = self._play_chain(view, sampler, draw)
-            else:
-                draw = self._play_aware(view, sampler, draw)
+            draw = self._play_aware(view, sampler, draw)
         mine = sorted(INDEX[c] for c in view.hand)
         n = view.config.players
 
@@ -601,102 +594,6 @@ class StrongAgent:
                                for w in range(2 * TRICKS_PER_ROUND + 1))
                 checks.append((i, sum(HALF[x] for x in shown[s]), accept))
         return checks
-
-    def _play_chain(self, view: SeatView, sampler: DealSampler,
-                    draw: Callable[[], Deal]) -> Callable[[], Deal]:
-        """Deals from a Markov chain whose law weights each deal by the bids (as
-        :meth:`_bid_aware`) and by ``plays`` per play it fails to explain (as
-        :meth:`_play_aware`), at a fraction of rejection's cost.
-
-        It starts from a bid-weighted draw, and each step proposes swapping a card of a
-        hidden hand with one held elsewhere (another hand or the set-aside cards), kept
-        when the voids allow it, with Metropolis odds: the proposal is symmetric, so the
-        chain's law is the uniform one times the weight. ``chain`` steps separate two
-        deals (four times as many before the first). Only the hands of the two holders
-        a swap touches are scored again.
-        """
-        each = seat_misses(view, sampler.hidden.seats)
-        if all(f is None for f in each):
-            return draw
-        hidden = sampler.hidden
-        m = len(hidden.seats)
-        allow = [0] * m
-        for card in hidden.cards:
-            for i in range(m):
-                if hidden.allows(i, card):
-                    allow[i] |= 1 << INDEX[card]
-        odds: list[tuple[int, tuple[float, ...]] | None] = [None] * m
-        for i, w, accept in self._bid_checks(view, sampler):
-            odds[i] = (w, accept)
-        log_w = math.log(self.plays)
-        rng = self.rng
-        steps = max(1, self.chain)
-        unseen = [INDEX[c] for c in hidden.cards]
-        holders: list[list[int]] = []
-
-        def restart() -> None:
-            holders[:] = [[INDEX[c] for c in hand] for hand in draw()]
-            held = {x for hand in holders for x in hand}
-            holders.append([x for x in unseen if x not in held])
-
-        restart()
-        sizes = [len(h) for h in holders]
-        seated = sum(sizes[:m])
-        total = seated + sizes[m]
-        if seated == 0:  # the hidden hands are empty: nothing to weigh
-            return draw
-
-        def log_weight(i: int) -> float:
-            hand = holders[i]
-            lw = 0.0
-            f = each[i]
-            if f is not None:
-                lw += f(hand, 1 << 30) * log_w
-            o = odds[i]
-            if o is not None:
-                lw += math.log(o[1][o[0] + sum(HALF[x] for x in hand)])
-            return lw
-
-        score = [log_weight(i) for i in range(m)]
-
-        def where(k: int) -> tuple[int, int]:
-            for h, size in enumerate(sizes):
-                if k < size:
-                    return h, k
-                k -= size
-            raise AssertionError("position out of range")
-
-        def walk(n_steps: int) -> None:
-            for _ in range(n_steps):
-                ha, ia = where(rng.randrange(seated))
-                hb, ib = where(rng.randrange(total))
-                if ha == hb:
-                    continue
-                xa, xb = holders[ha][ia], holders[hb][ib]
-                if not allow[ha] >> xb & 1 or (hb < m and not allow[hb] >> xa & 1):
-                    continue
-                holders[ha][ia], holders[hb][ib] = xb, xa
-                new_a = log_weight(ha)
-                new_b = log_weight(hb) if hb < m else 0.0
-                delta = new_a - score[ha] + (new_b - score[hb] if hb < m else 0.0)
-                if delta >= 0 or rng.random() < math.exp(delta):
-                    score[ha] = new_a
-                    if hb < m:
-                        score[hb] = new_b
-                else:
-                    holders[ha][ia], holders[hb][ib] = xa, xb
-
-        if not self.restart:
-            walk(4 * steps)
-
-        def draw_chain() -> Deal:
-            if self.restart:  # independent deals, each walked from a fresh draw
-                restart()
-                score[:] = [log_weight(i) for i in range(m)]
-            walk(steps)
-            return tuple(tuple(CARDS[x] for x in hand) for hand in holders[:m])
-
-        return draw_chain
 
     def _play_aware(self, view: SeatView, sampler: DealSampler,
                     draw: Callable[[], Deal]) -> Callable[[], Deal]:
