@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 17's table at full size: the cheater's bound, the strong bot, the levels, the
-# ratings, in all three modes. DEALS=1000 (the default) takes several hours on 2 idle
-# cores (the cheater about 3 s a deal in 1v3, the strong bot about 2 s); DEALS=40 is a
-# smoke run of a few minutes. Results land in study/results/strength/ (or $OUT).
+# ratings, in all three modes. DEALS=1000 (the default) takes about 1.5 hours on 2 idle
+# cores (the strong bot about 1 s of CPU a deal, the cheater 0.1 to 1 s, the levels less);
+# DEALS=40 is a smoke run of a few minutes. The strong bot plays on a clock: run it on an
+# idle machine. Results land in study/results/strength/ (or $OUT).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=${PYTHON:-.venv/bin/python}
