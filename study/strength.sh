@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 17's table at full size: the cheater's bound, the strong bot, the levels, the
-# ratings, in all three modes. DEALS=1000 (the default) takes about 1.5 hours on 2 idle
+# ratings, in all three modes. DEALS=1000 (the default) takes about an hour on 2 idle
 # cores (the strong bot about 1 s of CPU a deal, the cheater 0.1 to 1 s, the levels less);
 # DEALS=40 is a smoke run of a few minutes. The strong bot plays on a clock: run it on an
 # idle machine. Results land in study/results/strength/ (or $OUT).
