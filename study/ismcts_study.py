@@ -116,9 +116,6 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     jobs = [(args.seed, d, args.think_ms, args.mode)
             for d in range(args.first, args.first + args.deals)]
-    t0 = time.time()
-    with ProcessPoolExecutor(args.procs) as pool:
-        rows = list(pool.map(play_deal, jobs))
     earlier: list[dict[str, Any]] = []
     for name in args.join:
         with open(name, encoding="utf-8") as f:
@@ -126,8 +123,11 @@ def main(argv: list[str] | None = None) -> int:
         if data["summary"].get("mode", "bid") != args.mode:
             p.error(f"--join: {name} was played in another mode")
         earlier.extend({**r, "times": []} for r in data["rows"])
-    if {r["deal"] for r in earlier} & {r["deal"] for r in rows}:
+    if {r["deal"] for r in earlier} & {job[1] for job in jobs}:
         p.error("--join: a deal is in both the earlier files and this run")
+    t0 = time.time()
+    with ProcessPoolExecutor(args.procs) as pool:
+        rows = list(pool.map(play_deal, jobs))
     summary = summarize(rows + earlier)
     theirs = sorted(t for r in rows for t in r["ismcts_times"])
     if theirs:

@@ -88,3 +88,29 @@ def test_a_variant_is_built_with_its_options_and_a_bad_one_is_one_line(
         err = capsys.readouterr().err
         errors = [line for line in err.splitlines() if "error:" in line]  # after usage
         assert len(errors) == 1 and f"bad bot {bad!r}" in errors[0]
+
+
+def test_ismcts_study_plays_play_to_lose_and_refuses_to_join_another_mode(
+        tmp_path: Path) -> None:
+    """``--mode lose`` scores minus the tricks: the two sides' tricks a hand add up to the 8
+    tricks over 2 seats each, so their points sum to -4; a bid-mode file cannot be joined."""
+    pytest.importorskip("pyspiel")
+    import subprocess
+    import sys
+
+    out = tmp_path / "lose.json"
+    script = str(ROOT / "study" / "ismcts_study.py")
+    done = subprocess.run([sys.executable, script, "--mode", "lose", "--deals", "1",
+                           "--think-ms", "5", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(out.read_text())["summary"]
+    assert summary["mode"] == "lose" and summary["deals"] == 1
+    assert summary["a_points_per_hand"] + summary["b_points_per_hand"] == pytest.approx(-4)
+    assert summary["a_points_per_hand"] <= 0 and summary["b_points_per_hand"] <= 0
+    bid = _result(tmp_path / "bid.json", "strong", "openspiel-ismcts", [0.5])
+    refused = subprocess.run([sys.executable, script, "--mode", "lose", "--deals", "1",
+                              "--first", "1", "--think-ms", "5", "--join", str(bid)],
+                             capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2
+    assert "another mode" in refused.stderr.strip().splitlines()[-1]
