@@ -252,4 +252,3 @@ def test_play_aware_draws_explain_the_plays_better() -> None:
             out.extend(misses(draw(), 99) for _ in range(4))
     assert len(plain) > 40
     assert statistics.fmean(aware) < statistics.fmean(plain) / 2
-

@@ -604,10 +604,10 @@ class StrongAgent:
         deals ``draw`` gives). After ``play_tries`` draws the best-fitting one is taken.
         """
         misses = play_misses(view, sampler.hidden.seats)
-        if misses is None:
+        if misses is None or self.plays >= 1:  # a weight of 1 or more rejects nothing
             return draw
         rng = self.rng
-        log_w = math.log(self.plays) if self.plays < 1 else -1e-300
+        log_w = math.log(self.plays)
 
         def draw_plays() -> Deal:
             best_deal = deal = draw()
