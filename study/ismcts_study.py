@@ -118,11 +118,16 @@ def main(argv: list[str] | None = None) -> int:
             for d in range(args.first, args.first + args.deals)]
     earlier: list[dict[str, Any]] = []
     for name in args.join:
-        with open(name, encoding="utf-8") as f:
-            data = json.load(f)
-        if data["summary"].get("mode", "bid") != args.mode:
+        try:
+            with open(name, encoding="utf-8") as f:
+                data = json.load(f)
+            mode = data["summary"].get("mode", "bid")
+            rows_before = [{**r, "times": []} for r in data["rows"]]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            p.error(f"--join: cannot read {name}: {exc}")
+        if mode != args.mode:
             p.error(f"--join: {name} was played in another mode")
-        earlier.extend({**r, "times": []} for r in data["rows"])
+        earlier.extend(rows_before)
     if {r["deal"] for r in earlier} & {job[1] for job in jobs}:
         p.error("--join: a deal is in both the earlier files and this run")
     t0 = time.time()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -95,9 +97,6 @@ def test_ismcts_study_plays_play_to_lose_and_refuses_to_join_another_mode(
     """``--mode lose`` scores minus the tricks: the two sides' tricks a hand add up to the 8
     tricks over 2 seats each, so their points sum to -4; a bid-mode file cannot be joined."""
     pytest.importorskip("pyspiel")
-    import subprocess
-    import sys
-
     out = tmp_path / "lose.json"
     script = str(ROOT / "study" / "ismcts_study.py")
     done = subprocess.run([sys.executable, script, "--mode", "lose", "--deals", "1",
@@ -114,3 +113,9 @@ def test_ismcts_study_plays_play_to_lose_and_refuses_to_join_another_mode(
                              capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2
     assert "another mode" in refused.stderr.strip().splitlines()[-1]
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    unread = subprocess.run([sys.executable, script, "--deals", "1", "--join", str(broken)],
+                            capture_output=True, text=True, timeout=300)
+    assert unread.returncode == 2
+    assert "cannot read" in unread.stderr.strip().splitlines()[-1]
