@@ -32,6 +32,7 @@ from xactika.core.bots.search import (
     INDEX,
     StrongAgent,
     fast_bid,
+    play_bars,
     play_misses,
     playout,
     policy,
@@ -252,3 +253,69 @@ def test_play_aware_draws_explain_the_plays_better() -> None:
             out.extend(misses(draw(), 99) for _ in range(4))
     assert len(plain) > 40
     assert statistics.fmean(aware) < statistics.fmean(plain) / 2
+
+
+def test_play_bars_rule_out_cards_and_rarely_a_held_one() -> None:
+    """Against heuristic seats a barred card is almost never one the seat holds (the test
+    sees one card at a time, and a seat's other cards can tip the heuristic's counts),
+    and after the first trick the bars rule out many of the unseen cards."""
+    held = {"bid": [0, 0], "win": [0, 0], "lose": [0, 0]}
+    barred: list[int] = []
+    for state, seat in _heuristic_positions():
+        v = view(state, seat)
+        hidden = hidden_of(v)
+        for s, bar in zip(hidden.seats, play_bars(v, hidden.seats), strict=True):
+            true = sum(1 << INDEX[c] for c in state.hands[s])
+            held[state.config.mode][0] += bool(true & bar)
+            held[state.config.mode][1] += 1
+            if len(state.tricks) >= 2:
+                barred.append(bar.bit_count())
+    assert held["bid"][0] / held["bid"][1] < 0.05
+    assert held["win"][0] / held["win"][1] < 0.05
+    assert held["lose"][0] / held["lose"][1] < 0.15
+    assert statistics.fmean(barred) > 10
+
+
+def test_play_bars_trust_no_seat_whose_plays_the_heuristic_would_not_make() -> None:
+    """A seat seen to play what the heuristic, holding its known cards, would not have
+    played gets no bars: the model is wrong for it."""
+    state = new_game(Config(mode="bid", players=4, seed=3, rounds=1))
+    agents = [HeuristicAgent(), RandomAgent(1), HeuristicAgent(), RandomAgent(2)]
+    untrusted = 0
+    while (legal := legal_actions(state)).seat is not None:
+        if legal.kind != "bid" and len(state.tricks) >= 3:
+            v = view(state, legal.seat)
+            hidden = hidden_of(v)
+            bars = dict(zip(hidden.seats, play_bars(v, hidden.seats), strict=True))
+            for s, bar in bars.items():
+                true = sum(1 << INDEX[c] for c in state.hands[s])
+                if s % 2 == 1:
+                    untrusted += bar == 0
+                else:
+                    assert not true & bar
+        state, _ = step(state, agents[legal.seat].choose(view(state, legal.seat), legal))
+    assert untrusted > 0
+
+
+@pytest.mark.parametrize("mode", ["win", "lose", "bid"])
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_strong_with_bars_plays_legal_games(mode: str, players: int) -> None:
+    """With ``bars=1`` the deals come from the barred sampler whenever a seat's plays
+    bar cards; the games stay legal and the draws honour the bars."""
+    config = Config(mode=mode, players=players, seed=players + 10, rounds=1)
+    agents: list[StrongAgent | HeuristicAgent] = [HeuristicAgent() for _ in range(players)]
+    strong = StrongAgent(1, think_ms=1e9, max_deals=2, bars=1)
+    agents[0] = strong
+    barred = 0
+    state = new_game(config)
+    while (legal := legal_actions(state)).seat is not None:
+        v = view(state, legal.seat)
+        if legal.seat == 0 and legal.kind != "bid":
+            hidden = hidden_of(v)
+            bars = play_bars(v, hidden.seats)
+            deal = strong._deals(v, 0)()
+            for s, bar in zip(hidden.seats, bars, strict=True):
+                barred += bar.bit_count()
+                assert not any(bar >> x & 1 for x in deal[s])
+        state, _ = step(state, agents[legal.seat].choose(v, legal))
+    assert state.over and barred > 0

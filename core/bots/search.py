@@ -23,6 +23,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 
+import attrs
+
 from xactika.core.bots.agents import register_agent
 from xactika.core.bots.heuristic import (
     HeuristicAgent,
@@ -31,7 +33,7 @@ from xactika.core.bots.heuristic import (
     knowledge,
     nearest_bid,
 )
-from xactika.core.bots.sampler import Deal, DealSampler, Hidden, hidden_of
+from xactika.core.bots.sampler import BarredSampler, Deal, DealSampler, Hidden, hidden_of
 from xactika.core.games.xactika import (
     CALLS,
     DECK,
@@ -228,18 +230,20 @@ def legal_bids(bids: Sequence[int | None], seat: int, dealer: int) -> tuple[int,
     return tuple(b for b in every if others + b != TRICKS_PER_ROUND)
 
 
-def seat_misses(view: SeatView, seats: Sequence[int]
-                ) -> list[Callable[[list[int], int], int] | None]:
-    """For each hidden seat (``seats`` order), how many of its plays this round a hand
-    (its current cards, as indices) fails to explain, counted up to a cap; None for a
-    seat that has not played. See :func:`play_misses`."""
+Observed = tuple[int, int, int, int, int, int, int, tuple[int, ...], bool]
+"""Another seat's play as its policy saw it: (seat, card, call or -1, cards already in
+the trick, the trick's call, its best value, the round's played mask, voids, want)."""
+
+
+def observed_plays(view: SeatView) -> list[Observed]:
+    """The other seats' plays this round, each with the public state it was made in."""
     n = view.config.players
     mode = _MODES[view.config.mode]
     bids = [b if b is not None else 0 for b in view.bids]
     tricks = [(t.call, t.plays) for t in view.tricks]
     if view.trick:
         tricks.append((view.call, view.trick))
-    obs: list[tuple[int, int, int, int, int, int, int, tuple[int, ...], bool]] = []
+    obs: list[Observed] = []
     taken = [0] * n
     voids = [0] * n
     played = 0
@@ -260,19 +264,27 @@ def seat_misses(view: SeatView, seats: Sequence[int]
                 voids[s] |= 1 << call
         if t < len(view.tricks):
             taken[view.tricks[t].winner] += 1
+    return obs
+
+
+def seat_misses(view: SeatView, seats: Sequence[int]
+                ) -> list[Callable[[list[int], int], int] | None]:
+    """For each hidden seat (``seats`` order), how many of its plays this round a hand
+    (its current cards, as indices) fails to explain, counted up to a cap; None for a
+    seat that has not played. See :func:`play_misses`."""
+    n = view.config.players
+    obs = observed_plays(view)
     pos = {s: i for i, s in enumerate(seats)}
     later: list[list[int]] = []  # the seat's cards from each observed play on
     for j, o in enumerate(obs):
         later.append([x[1] for x in obs[j:] if x[0] == o[0]])
-    per_seat: list[list[tuple[tuple[int, int, int, int, int, int, int, tuple[int, ...], bool],
-                              list[int]]]] = [[] for _ in seats]
+    per_seat: list[list[tuple[Observed, list[int]]]] = [[] for _ in seats]
     for o, rest in zip(obs, later, strict=True):
         per_seat[pos[o[0]]].append((o, rest))
     return [_seat_misses(n, checks) if checks else None for checks in per_seat]
 
 
-def _seat_misses(n: int, checks: list[tuple[tuple[int, int, int, int, int, int, int,
-                                                    tuple[int, ...], bool], list[int]]]
+def _seat_misses(n: int, checks: list[tuple[Observed, list[int]]]
                  ) -> Callable[[list[int], int], int]:
     def misses(now: list[int], cap: int) -> int:
         m = 0
@@ -289,6 +301,48 @@ def _seat_misses(n: int, checks: list[tuple[tuple[int, int, int, int, int, int, 
         return m
 
     return misses
+
+
+def play_bars(view: SeatView, seats: Sequence[int]) -> list[int]:
+    """For each hidden seat (``seats`` order), the unseen cards (a mask of indices) whose
+    presence in its hand would have changed one of its plays this round under the
+    heuristic: the seat's known cards at that play (the card played and those it played
+    later) plus that one card, shown to the heuristic, give another move.
+
+    The heuristic picks the best of its hand by a key, so a card that would have been
+    picked over the card played was not held. A seat whose known cards alone do not
+    give its plays is not playing the heuristic: nothing is barred for it.
+    """
+    n = view.config.players
+    obs = observed_plays(view)
+    seen = [*view.hand, *(c for t in view.tricks for _, c in t.plays),
+            *(c for _, c in view.trick)]
+    free = ALL
+    for card in seen:
+        free &= ~(1 << INDEX[card])
+    cand = [x for x in range(len(CARDS)) if free >> x & 1]
+    out = []
+    for q in seats:
+        bar = 0
+        checks = [(j, o) for j, o in enumerate(obs) if o[0] == q]
+        for j, (s, c, k, count, call, best, before, vo, want) in checks:
+            known = [x[1] for x in obs[j:] if x[0] == q]
+            kmask = 0
+            for x in known:
+                kmask |= 1 << x
+            hand = sorted(known)
+            if policy(s, hand, kmask, before, vo, n, count, call, best, want) != (c, k):
+                bar = 0
+                break
+            for x in cand:
+                if bar >> x & 1:
+                    continue
+                h2 = sorted([*known, x])
+                if policy(s, h2, kmask | 1 << x, before, vo, n, count, call, best,
+                          want) != (c, k):
+                    bar |= 1 << x
+        out.append(bar)
+    return out
 
 
 def play_misses(view: SeatView, seats: Sequence[int]
@@ -331,7 +385,10 @@ class StrongAgent:
     far from the rule of thumb the candidate bids reach; ``bid_z`` how clearly another
     bid must beat the rule of thumb's to be chosen (:meth:`_race`); ``plays`` (0: off)
     the weight a deal loses for each play of another seat this round it fails to explain
-    (:meth:`_play_aware`), over at most ``play_tries`` draws a deal.
+    (:meth:`_play_aware`), over at most ``play_tries`` draws a deal; ``bars`` (0: off)
+    rules out, for each other seat, the cards :func:`play_bars` says its plays deny, and
+    draws the deals from :class:`.sampler.BarredSampler`. The last two are study options,
+    off by default: at the clock neither measured better (study/README.md).
     """
 
     name = "strong"
@@ -340,8 +397,9 @@ class StrongAgent:
                  max_deals: int | None = None, min_deals: int = 2,
                  prune_z: float = 2.0, tries: int = 60, bid_miss: float = 0.25,
                  bid_span: float = 2.5, bid_z: float = 0.0, plays: float = 0.0,
-                 play_tries: int = 20) -> None:
+                 play_tries: int = 20, bars: int = 0) -> None:
         self.rng = random.Random(seed)
+        self.bars = bars
         self.plays = plays
         self.play_tries = play_tries
         self.tries = tries
@@ -511,7 +569,19 @@ class StrongAgent:
 
     def _deals(self, view: SeatView, seat: int) -> Callable[[], list[list[int]]]:
         """Draws whole deals consistent with the view, every hand as sorted card indices."""
-        sampler = DealSampler(self._hidden(view), self.rng)
+        hidden = self._hidden(view)
+        sampler: DealSampler | BarredSampler | None = None
+        if self.bars:
+            bars = play_bars(view, hidden.seats)
+            if any(bars):
+                barred = tuple(frozenset(CARDS[x] for x in range(len(CARDS)) if b >> x & 1)
+                               for b in bars)
+                try:
+                    sampler = BarredSampler(attrs.evolve(hidden, barred=barred), self.rng)
+                except ValueError:  # the model rules out every deal: it is wrong here
+                    sampler = None
+        if sampler is None:
+            sampler = DealSampler(hidden, self.rng)
         others = sampler.hidden.seats
         draw = self._bid_aware(view, sampler)
         if self.plays > 0:
@@ -532,7 +602,8 @@ class StrongAgent:
         """What the deals must be consistent with (levels for people may forget some)."""
         return hidden_of(view)
 
-    def _bid_aware(self, view: SeatView, sampler: DealSampler) -> Callable[[], Deal]:
+    def _bid_aware(self, view: SeatView, sampler: DealSampler | BarredSampler
+                   ) -> Callable[[], Deal]:
         """Draws deals weighted by how well they explain the bids already made.
 
         Bids are public and say much about a hand. A seat's bid is modelled as the rule of
@@ -562,7 +633,7 @@ class StrongAgent:
 
         return draw
 
-    def _bid_checks(self, view: SeatView, sampler: DealSampler
+    def _bid_checks(self, view: SeatView, sampler: DealSampler | BarredSampler
                     ) -> list[tuple[int, int, tuple[float, ...]]]:
         """For each hidden seat that has bid: (its number in ``sampler.hidden.seats``, the
         half-points of the cards it has shown, the odds of its bid by the half-points of
@@ -595,7 +666,7 @@ class StrongAgent:
                 checks.append((i, sum(HALF[x] for x in shown[s]), accept))
         return checks
 
-    def _play_aware(self, view: SeatView, sampler: DealSampler,
+    def _play_aware(self, view: SeatView, sampler: DealSampler | BarredSampler,
                     draw: Callable[[], Deal]) -> Callable[[], Deal]:
         """Draws deals weighted by how well they explain the other seats' plays this round.
 
