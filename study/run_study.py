@@ -24,16 +24,19 @@ from typing import Any
 
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import Agent, make_agent
-from xactika.core.bots.cheater import CheaterAgent, play_with_cheaters
+from xactika.core.bots.cheater import CheaterAgent, OracleSearch, play_with_cheaters
 from xactika.core.bots.plan import PlanningAgent
 from xactika.core.bots.search import StrongAgent
 from xactika.frontends.cluster import ClusterError, RayBackend, RaySession, ordered, parse_cluster
 
 
-def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent:
+def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent | OracleSearch:
     if name == "cheater":  # study only: it sees every hand (core/bots/cheater.py)
         return CheaterAgent()
     base, *opts = name.split(",")  # variants for experiments: plan,exact=2,depth=1
+    at = ""
+    if base.startswith("oracle-"):  # oracle-play: the true deal at the plays only
+        base, _, at = base.partition("-")
     kwargs: dict[str, float] = {}
     for o in opts:
         key, eq, value = o.partition("=")
@@ -45,6 +48,8 @@ def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent:
             raise ValueError(f"{o!r}: a variant's options are name=number, as in plan,exact=2")
     if base == "strong":
         return StrongAgent(seed, think_ms=think_ms, **kwargs)
+    if base == "oracle":  # study only, like the cheater
+        return OracleSearch(seed, at=at or "both", think_ms=think_ms, **kwargs)
     if base == "plan":
         return PlanningAgent(seed, think_ms=think_ms, **kwargs)
     if name == "random":

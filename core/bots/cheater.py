@@ -9,6 +9,9 @@ near-exact before it. Leads are tried with the call that the fewest and the most
 left in the other hands could beat. It bids the bid whose solved round scores best,
 the seats still to bid bidding by the rule of thumb on their real hands. The search
 itself is :mod:`.plan`'s, which the strong bot's planning variant runs in sampled deals.
+:class:`OracleSearch` is the other study-only bot here: the strong bot's own search
+handed the true deal, which splits the bound into what inference could give the strong
+bot as it is and what a better search would have to add.
 
 This module is deliberately not among ``agents.BOT_MODULES`` and registers no name:
 an agent that reads the omniscient state must never be offered to ``--seat``,
@@ -18,7 +21,8 @@ an agent that reads the omniscient state must never be offered to ``--seat``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from xactika.core import (
     Bid,
@@ -27,6 +31,7 @@ from xactika.core import (
     Event,
     Legal,
     Play,
+    SeatView,
     State,
     legal_actions,
     replay,
@@ -46,6 +51,7 @@ from xactika.core.bots.search import (
     INDEX,
     MODE_BID,
     MODE_WIN,
+    StrongAgent,
     fast_bid,
     legal_bids,
 )
@@ -122,17 +128,51 @@ class CheaterAgent:
 
 
 
-def play_with_cheaters(config: Config, agents: Sequence[Agent | CheaterAgent]
+class OracleSearch(StrongAgent):
+    """The strong bot's own search handed the true deal instead of sampled ones.
+
+    It measures what perfect inference would give the strong bot's search as it is:
+    ``at`` is "both" (every decision), "play" (the plays; bids as the strong bot) or
+    "bid" (the bids; plays as the strong bot). With the true deal there is nothing to
+    average, so one deal a decision is the whole search. Study only, like the cheater.
+    """
+
+    name = "oracle"
+
+    def __init__(self, seed: int | None = None, at: str = "both", **kwargs: Any) -> None:
+        if at not in ("both", "play", "bid"):
+            raise ValueError(f"at={at!r}: expected both, play or bid")
+        super().__init__(seed, **kwargs)
+        self.at = at
+        self.state: State | None = None
+        self._bidding = False
+        self._sampled = (self.max_deals, self.min_deals)
+
+    def decide(self, state: State, legal: Legal) -> Command:
+        self.state, self._bidding = state, legal.kind == "bid"
+        return self.choose(view(state, legal.seat or 0), legal)
+
+    def _deals(self, view: SeatView, seat: int) -> Callable[[], list[list[int]]]:
+        if self.state is None or self.at == ("play" if self._bidding else "bid"):
+            self.max_deals, self.min_deals = self._sampled
+            return super()._deals(view, seat)
+        self.max_deals = self.min_deals = 1
+        hands = [sorted(INDEX[c] for c in h) for h in self.state.hands]
+        return lambda: [list(h) for h in hands]
+
+
+def play_with_cheaters(config: Config, agents: Sequence[Agent | CheaterAgent | OracleSearch]
                        ) -> tuple[State, list[Event]]:
-    """A whole game; a :class:`CheaterAgent` is handed the state, the others their view
-    (without a cheater, exactly :func:`self_play`)."""
-    if not any(isinstance(a, CheaterAgent) for a in agents):
-        return self_play(config, [a for a in agents if not isinstance(a, CheaterAgent)])
+    """A whole game; a :class:`CheaterAgent` or :class:`OracleSearch` is handed the
+    state, the others their view (without either, exactly :func:`self_play`)."""
+    omniscient = (CheaterAgent, OracleSearch)
+    if not any(isinstance(a, omniscient) for a in agents):
+        return self_play(config, [a for a in agents if not isinstance(a, omniscient)])
     events = start(config)
     state = replay(events)
     while (legal := legal_actions(state)).seat is not None:
         agent = agents[legal.seat]
-        if isinstance(agent, CheaterAgent):
+        if isinstance(agent, (CheaterAgent, OracleSearch)):
             command = agent.decide(state, legal)
         else:
             command = agent.choose(view(state, legal.seat), legal)
