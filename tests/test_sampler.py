@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from itertools import combinations
+from typing import Any
 
 import attrs
 import pytest
@@ -233,3 +234,21 @@ def test_barred_sampler_without_a_deal_is_an_error() -> None:
                     barred=(frozenset(cards("1112 2112")),))
     with pytest.raises(ValueError, match="no deal"):
         BarredSampler(hidden)
+
+
+def test_barred_sampler_falls_back_on_its_last_deal_at_a_dead_end() -> None:
+    """Seat-by-seat draws can corner a later seat; after 100 dead ends in a row the last
+    completed deal comes back instead of an error, so a search never stops short."""
+    a, b, c = cards("1111 1112 1113")
+    hidden = Hidden((a, b, c), (1, 2), (2, 1), (frozenset(), frozenset()),
+                    barred=(frozenset(), frozenset({c})))
+    sampler = BarredSampler(hidden, random.Random(4))
+    first = sampler.sample()
+    assert hidden.consistent(first)
+
+    class Cornering(random.Random):
+        def sample(self, population: Any, k: int, *, counts: Any = None) -> list[Any]:
+            return sorted(population, key=str)[:k]  # seat 1 takes 1111 and 1112: a dead end
+
+    sampler.rng = Cornering()
+    assert sampler.sample() == first

@@ -298,7 +298,7 @@ def test_play_bars_trust_no_seat_whose_plays_the_heuristic_would_not_make() -> N
 
 
 @pytest.mark.parametrize("mode", ["win", "lose", "bid"])
-@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("players", [2, 4, 6, 10])
 def test_strong_with_bars_plays_legal_games(mode: str, players: int) -> None:
     """With ``bars=1`` the deals come from the barred sampler whenever a seat's plays
     bar cards; the games stay legal and the draws honour the bars."""
