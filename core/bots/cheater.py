@@ -172,7 +172,7 @@ def play_with_cheaters(config: Config, agents: Sequence[Agent | CheaterAgent | O
     state = replay(events)
     while (legal := legal_actions(state)).seat is not None:
         agent = agents[legal.seat]
-        if isinstance(agent, (CheaterAgent, OracleSearch)):
+        if isinstance(agent, omniscient):
             command = agent.decide(state, legal)
         else:
             command = agent.choose(view(state, legal.seat), legal)

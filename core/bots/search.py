@@ -273,15 +273,19 @@ def seat_misses(view: SeatView, seats: Sequence[int]
     (its current cards, as indices) fails to explain, counted up to a cap; None for a
     seat that has not played. See :func:`play_misses`."""
     n = view.config.players
-    obs = observed_plays(view)
+    return [_seat_misses(n, checks) if checks else None
+            for checks in _per_seat(observed_plays(view), seats)]
+
+
+def _per_seat(obs: list[Observed], seats: Sequence[int]
+              ) -> list[list[tuple[Observed, list[int]]]]:
+    """Each seat's observed plays (``seats`` order), each with the cards the seat played
+    from that play on: what it is known to have held when it made it."""
     pos = {s: i for i, s in enumerate(seats)}
-    later: list[list[int]] = []  # the seat's cards from each observed play on
-    for j, o in enumerate(obs):
-        later.append([x[1] for x in obs[j:] if x[0] == o[0]])
     per_seat: list[list[tuple[Observed, list[int]]]] = [[] for _ in seats]
-    for o, rest in zip(obs, later, strict=True):
-        per_seat[pos[o[0]]].append((o, rest))
-    return [_seat_misses(n, checks) if checks else None for checks in per_seat]
+    for j, o in enumerate(obs):
+        per_seat[pos[o[0]]].append((o, [x[1] for x in obs[j:] if x[0] == o[0]]))
+    return per_seat
 
 
 def _seat_misses(n: int, checks: list[tuple[Observed, list[int]]]
@@ -314,19 +318,11 @@ def play_bars(view: SeatView, seats: Sequence[int]) -> list[int]:
     give its plays is not playing the heuristic: nothing is barred for it.
     """
     n = view.config.players
-    obs = observed_plays(view)
-    seen = [*view.hand, *(c for t in view.tricks for _, c in t.plays),
-            *(c for _, c in view.trick)]
-    free = ALL
-    for card in seen:
-        free &= ~(1 << INDEX[card])
-    cand = [x for x in range(len(CARDS)) if free >> x & 1]
+    cand = sorted(INDEX[c] for c in knowledge(view).unseen)
     out = []
-    for q in seats:
+    for checks in _per_seat(observed_plays(view), seats):
         bar = 0
-        checks = [(j, o) for j, o in enumerate(obs) if o[0] == q]
-        for j, (s, c, k, count, call, best, before, vo, want) in checks:
-            known = [x[1] for x in obs[j:] if x[0] == q]
+        for (s, c, k, count, call, best, before, vo, want), known in checks:
             kmask = 0
             for x in known:
                 kmask |= 1 << x
