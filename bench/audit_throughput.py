@@ -16,13 +16,13 @@ python-chess is in the ``bench`` extra: ``pip install -e '.[bench]'``.
 
 Where the time goes (issue 15; cProfile of ``frontends.audit.run`` on the 100 games, 370
 events each). The full auditor, before the lean path, at about 38 us an event: parsing
-event text into attrs events (``protocol/text.py`` ``parse_event``, card and call
+event text into attrs events (``protocol/notation/text.py`` ``parse_event``, card and call
 objects) 32%, re-deciding through ``LogCheck.apply`` -> ``step`` (decide + evolve, a
 17-field state an event) 32% (deals 2.5% of it), the per-line loop of ``_audit`` itself
 12%, the hash chain (``split_hash``, ``Chain.link``) 12%, reading and decoding lines 6%,
 per-record reports and printing under 1%. Nothing but the verdict reads those objects.
 
-The lean path (``protocol/fastaudit.py``, tried first by ``xactika audit``) compares each
+The lean path (``protocol/trust/fastaudit.py``, tried first by ``xactika audit``) compares each
 event line with the exact text the rules call for, on card indices and bitmasks, and
 hands anything else to the full auditor. Its profile (cProfile of ``run``, same games):
 the loop's own bytecode 50% (per line: strip, split off h=, the chain, a prefix check
@@ -64,11 +64,11 @@ from pathlib import Path
 
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
-from xactika.frontends.audit import Pool, audit_job, run
-from xactika.frontends.cluster import ProcessBackend, RayBackend, RaySession
-from xactika.protocol.audit import Summary, audit_file
-from xactika.protocol.records import format_record
-from xactika.protocol.tamper import commit_config
+from xactika.frontends.parallel import ProcessBackend, RayBackend, RaySession
+from xactika.frontends.records.audit import Pool, audit_job, run
+from xactika.protocol.records.textform import format_record
+from xactika.protocol.trust.audit import Summary, audit_file
+from xactika.protocol.trust.tamper import commit_config
 
 
 def write_games(folder: Path, count: int, *, players: int, rounds: int) -> list[str]:
@@ -94,7 +94,7 @@ def audit_rate(paths: list[str], full: bool = False) -> tuple[Rates, int]:
     with open(os.devnull, "w") as sink:
         cpu = time.process_time()
         start = time.perf_counter()
-        if full:  # what every record cost before the lean path (protocol/fastaudit.py)
+        if full:  # what every record cost before the lean path (protocol/trust/fastaudit.py)
             summary = Summary()
             for path in paths:
                 summary.add(audit_file(path))

@@ -6,8 +6,9 @@ deal, scoring and chance nodes are part of the cost, not counted as moves):
 
 - ``core``: ``legal_actions`` then ``step``, the floor every bridge stands on;
 - ``host agents``: ``self_play`` with in-process agents (a view built for each move);
-- ``host processes``: ``xactika.protocol.host.play_game`` with four ``examples/random_bot.py``
-  processes over pipes; WALL time per move (the bots' own CPU is in other processes);
+- ``host processes``: ``xactika.protocol.player.host.play_game`` with four
+  ``examples/random_bot.py`` processes over pipes; WALL time per move (the bots' own CPU
+  is in other processes);
 - ``openspiel``: ``python_xactika`` through pyspiel: ``legal_actions()``, ``apply_action``;
 - ``openspiel+tensor``: the same, plus the mover's ``information_state_tensor`` (what a
   learning agent reads each move);
@@ -37,7 +38,7 @@ from collections.abc import Callable
 
 from xactika.core import Config, RandomAgent, legal_actions, new_game, step
 from xactika.core.bots.agents import self_play
-from xactika.core.table import Bid, Play
+from xactika.core.engine.table import Bid, Play
 
 PLAYERS = 4
 ROUNDS = 8
@@ -83,7 +84,7 @@ def host_processes(budget: float, seed: int) -> tuple[int, float]:
     import sys
     from pathlib import Path
 
-    from xactika.protocol.host import Bot, play_game
+    from xactika.protocol.player.host import Bot, play_game
 
     bot = [sys.executable, str(Path(__file__).resolve().parent.parent / "examples/random_bot.py")]
     bots = [Bot.popen(bot) for _ in range(PLAYERS)]
@@ -124,7 +125,7 @@ def _spiel_loop(game: object, budget: float, seed: int, tensor: bool) -> tuple[i
 def openspiel(budget: float, seed: int) -> tuple[int, float]:
     import pyspiel
 
-    import xactika.frontends.openspiel  # noqa: F401  (registers python_xactika)
+    import xactika.frontends.bridges.openspiel  # noqa: F401  (registers python_xactika)
 
     game = pyspiel.load_game("python_xactika",
                              {"players": PLAYERS, "mode": "bid", "rounds": ROUNDS})
@@ -134,7 +135,7 @@ def openspiel(budget: float, seed: int) -> tuple[int, float]:
 def openspiel_tensor(budget: float, seed: int) -> tuple[int, float]:
     import pyspiel
 
-    import xactika.frontends.openspiel  # noqa: F401
+    import xactika.frontends.bridges.openspiel  # noqa: F401
 
     game = pyspiel.load_game("python_xactika",
                              {"players": PLAYERS, "mode": "bid", "rounds": ROUNDS})
@@ -153,7 +154,7 @@ def oh_hell(budget: float, seed: int) -> tuple[int, float]:
 def pettingzoo(budget: float, seed: int) -> tuple[int, float]:
     import numpy as np
 
-    from xactika.frontends.pettingzoo import env as make_env
+    from xactika.frontends.bridges.pettingzoo import env as make_env
 
     rand = random.Random(seed).random
     env = make_env(players=PLAYERS, mode="bid", rounds=ROUNDS)

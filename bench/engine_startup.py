@@ -10,13 +10,13 @@ run) is the steadier figure on a shared machine; wall time is to ``readyok``.
 
 Measured 2026-11-23 on the 2-core machine under load (load average 6 to 10), CPU:
 ``xactika bot random`` 5.0x -> 1.25x once it answers from the go line without the core
-(protocol/lean_player.py) and reads its arguments without argparse; the engine
+(protocol/player/lean.py) and reads its arguments without argparse; the engine
 5.0x -> 4.5x (the bots' module, secrets and hashlib no longer loaded with the core).
 What the engine still pays, measured by ``-X importtime`` and a profile of the import:
 attrs itself (``import attrs`` alone about 1.3x the bare start: inspect, platform), the
-code attrs compiles for each class (about 40% of the import: 39 classes in core/table.py,
-32 in protocol/session.py), and hashlib, secrets, tempfile, shutil, bz2 and lzma from
-protocol/tamper.py and protocol/signing.py, used only once a game starts or a key is
+code attrs compiles for each class (about 40% of the import: 39 classes in core/engine/table.py,
+32 in protocol/referee/session.py), and hashlib, secrets, tempfile, shutil, bz2 and lzma from
+protocol/trust/tamper.py and protocol/trust/signing.py, used only once a game starts or a key is
 written.
 
 Run by hand: ``.venv/bin/python bench/engine_startup.py [--runs 30]``.
@@ -35,7 +35,8 @@ CLI = [sys.executable, "-m", "xactika.frontends.cli"]
 ENGINE = ["engine"]
 BOT = ["bot", "random", "--seed", "1"]
 HEAVY = ("prompt_toolkit", "cattrs", "json", "asyncio", "pexpect", "xactika.frontends.repl.play",
-         "xactika.frontends.repl.render", "xactika.protocol.jsonl", "xactika.protocol.client",
+         "xactika.frontends.repl.render", "xactika.protocol.records.jsonl",
+         "xactika.protocol.player.process",
          "xactika.core.bots")
 BOT_HEAVY = (*HEAVY, "xactika.core", "attrs", "attr", "argparse", "typing")
 

@@ -58,7 +58,7 @@ At this load 2/1 stays near 1.2-1.3x either way (1.6x needs two free cores).
 Also shown: the cost of starting four bot processes (spawn, handshake, quit), with and
 without the bubblewrap sandbox, against four bare ``python3 -c pass`` (goal <= 2x).
 ``xactika bot random`` was 4.95x on the idle machine (336 vs 68 ms); since it answers
-from the go line without the core (protocol/lean_player.py), measured 2026-11-23 on the
+from the go line without the core (protocol/player/lean.py), measured 2026-11-23 on the
 busy machine (load 6 to 11), 8 interleaved rounds: 326 ms against 1009 ms for the old
 code, 300 ms for the example bot and 373 ms for the bare starts; per process, CPU time to
 ``readyok`` 1.25x ``python -c pass`` (bench/engine_startup.py).
@@ -89,7 +89,7 @@ from random_play import ROUNDS, ours_hands
 from xactika.frontends.match.runner import MatchSettings, Progress, run_match
 from xactika.frontends.match.sandbox import Sandbox, bwrap_works
 from xactika.frontends.match.tournament import parse_bot, seeded_deals
-from xactika.protocol.client import PlayerProcess
+from xactika.protocol.player.process import PlayerProcess
 
 PLAYERS = 4
 ECHO = ("import sys\n"

@@ -31,8 +31,8 @@ import time
 from collections.abc import Callable
 
 from xactika.core import Bid, Config, RandomAgent, legal_actions, new_game, step, view
-from xactika.core.table import Command
-from xactika.protocol.session import FINAL_WORDS, Session
+from xactika.core.engine.table import Command
+from xactika.protocol.referee.session import FINAL_WORDS, Session
 
 CONFIG = Config(mode="bid", players=4, rounds=8, seed=1)
 NEWGAME = "newgame mode=bid players=4 rounds=8 seed=1"

@@ -65,7 +65,7 @@ import time
 from collections.abc import Callable
 
 from xactika.core import Config, RandomAgent, legal_actions, new_game, step
-from xactika.core.table import Bid, Play
+from xactika.core.engine.table import Bid, Play
 
 PLAYERS = 4
 TRICKS = 8

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from xactika.core.errors import (
+# The games register themselves on import. They come first: importing the subpackage
+# binds the name ``games`` here, which the function ``games`` below must then replace.
+from xactika.core.games import dix as _dix  # noqa: F401  (registers Dix)
+from xactika.core.games import xactika as _xactika  # noqa: F401  (registers the game)
+
+# isort: split
+from xactika.core.engine.errors import (
     BadBid,
     BadCall,
     ConfigError,
@@ -18,10 +24,7 @@ from xactika.core.errors import (
     WrongPhase,
     XactikaError,
 )
-from xactika.core.games import dix as _dix  # noqa: F401  (registers Dix)
-from xactika.core.games import xactika as _xactika  # noqa: F401  (registers the game)
-from xactika.core.games.xactika import CALLS, DECK, SHAPES, Call, Card, Xactika, stats_table
-from xactika.core.table import (
+from xactika.core.engine.table import (
     Bid,
     BidMade,
     Command,
@@ -50,7 +53,8 @@ from xactika.core.table import (
     start,
     step,
 )
-from xactika.core.views import SeatView, view, visible
+from xactika.core.engine.views import SeatView, view, visible
+from xactika.core.games.xactika import CALLS, DECK, SHAPES, Call, Card, Xactika, stats_table
 
 if TYPE_CHECKING:
     from xactika.core.bots.agents import Agent, RandomAgent

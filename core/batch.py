@@ -37,16 +37,8 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from xactika.core.games.xactika import (
-    CALLS,
-    DECK,
-    HAND_SIZE,
-    TRICKS_PER_ROUND,
-    Card,
-    card_sort_key,
-)
-from xactika.core.rng import deal_key, shuffled
-from xactika.core.table import (
+from xactika.core.engine.rng import deal_key, shuffled
+from xactika.core.engine.table import (
     Bid,
     BidMade,
     Command,
@@ -67,6 +59,14 @@ from xactika.core.table import (
     replay,
     start,
     step,
+)
+from xactika.core.games.xactika import (
+    CALLS,
+    DECK,
+    HAND_SIZE,
+    TRICKS_PER_ROUND,
+    Card,
+    card_sort_key,
 )
 
 POLICIES = ("random", "greedy")
@@ -119,7 +119,7 @@ bound that fits in 64 bits, less one (2**64 itself does not fit)."""
 
 def deal_orders(seeds: Sequence[int], round_no: int) -> NDArray[np.int8]:
     """The shuffled deck (card indices) of each seed's round ``round_no``, as
-    :func:`xactika.core.rng.shuffled` makes it: the SHAKE-256 words are read per game,
+    :func:`xactika.core.engine.rng.shuffled` makes it: the SHAKE-256 words are read per game,
     the Fisher-Yates swaps are done for all games at once."""
     n = len(seeds)
     digests = b"".join(

@@ -1,7 +1,7 @@
 """The strong bot against OpenSpiel's Python ISMCTS at equal think time, duplicate deals.
 
 Each deal (one round of 4-player Xactika) is played twice through the OpenSpiel game
-``python_xactika`` (``xactika.frontends.openspiel``), seats A B A B then B A B A, so each
+``python_xactika`` (``xactika.frontends.bridges.openspiel``), seats A B A B then B A B A, so each
 side holds every hand. A is the strong bot (``StrongAgent`` with ``--think-ms``, as a
 ``pyspiel.Bot``); B is ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with a random
 rollout evaluator, its worlds drawn by ``resample`` (uniform over the deals consistent
@@ -33,7 +33,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from run_study import arrangements, summarize
 
 from xactika.core.bots.search import StrongAgent
-from xactika.frontends.openspiel import AgentBot, play_bots, resample, seed_actions
+from xactika.frontends.bridges.openspiel import AgentBot, play_bots, resample, seed_actions
 
 
 class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]

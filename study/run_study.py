@@ -27,7 +27,7 @@ from xactika.core.bots.agents import Agent, make_agent
 from xactika.core.bots.cheater import CheaterAgent, OracleSearch, play_with_cheaters
 from xactika.core.bots.plan import PlanningAgent
 from xactika.core.bots.search import StrongAgent
-from xactika.frontends.cluster import ClusterError, RayBackend, RaySession, ordered, parse_cluster
+from xactika.frontends.parallel import ClusterError, RayBackend, RaySession, ordered, parse_cluster
 
 
 def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent | OracleSearch:

@@ -12,10 +12,10 @@ import pytest
 
 from xactika.core import Config, GameOver, RandomAgent
 from xactika.core.bots.agents import self_play
-from xactika.frontends import audit as audit_cli
-from xactika.protocol.audit import INVALID, OK, UNFINISHED, UNREADABLE, audit_file
-from xactika.protocol.records import format_record, read_record
-from xactika.protocol.tamper import commit_config, sign_record
+from xactika.frontends.records import audit as audit_cli
+from xactika.protocol.records.textform import format_record, read_record
+from xactika.protocol.trust.audit import INVALID, OK, UNFINISHED, UNREADABLE, audit_file
+from xactika.protocol.trust.tamper import commit_config, sign_record
 
 XACTIKA = [sys.executable, "-m", "xactika.frontends.cli"]
 
@@ -259,7 +259,7 @@ def test_a_directory_stands_for_its_records(tmp_path: Path,
 
 def test_a_seats_view_is_not_mistaken_for_a_forgery(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    from xactika.core.views import visible
+    from xactika.core.engine.views import visible
 
     config = commit_config(Config(mode="win", players=3, rounds=1, seed=6))
     _, events = self_play(config, [RandomAgent(s) for s in range(3)])

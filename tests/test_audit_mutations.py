@@ -25,9 +25,9 @@ from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
 from xactika.core.games.dix import DECK as DIX_DECK
 from xactika.core.games.xactika import CALLS, DECK
-from xactika.protocol.audit import OK, audit_lines
-from xactika.protocol.records import format_record
-from xactika.protocol.tamper import commit_config
+from xactika.protocol.records.textform import format_record
+from xactika.protocol.trust.audit import OK, audit_lines
+from xactika.protocol.trust.tamper import commit_config
 
 NONCE = "00112233445566778899aabbccddeeff"
 

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from xactika.core.bots.agents import RandomAgent, self_play
-from xactika.core.table import Config
-from xactika.frontends.audit import BATCH, Job, Pool, audit_job, reports
-from xactika.frontends.cluster import Backend
-from xactika.protocol.audit import LogReport
-from xactika.protocol.records import format_record
-from xactika.protocol.tamper import commit_config
+from xactika.core.engine.table import Config
+from xactika.frontends.parallel import Backend
+from xactika.frontends.records.audit import BATCH, Job, Pool, audit_job, reports
+from xactika.protocol.records.textform import format_record
+from xactika.protocol.trust.audit import LogReport
+from xactika.protocol.trust.tamper import commit_config
 
 
 class Recording(Backend[Job, list[LogReport]]):

@@ -25,8 +25,8 @@ from xactika.core.batch import (
     reference_game,
     simulate,
 )
+from xactika.core.engine.rng import deal_key, shuffled
 from xactika.core.games.xactika import XACTIKA
-from xactika.core.rng import deal_key, shuffled
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 GAMES = 120  # per mode and player count: 27 x 120 = 3,240 games through the batch
@@ -154,7 +154,7 @@ def test_the_core_imports_without_numpy() -> None:
     """numpy is the batch extra: importing the core, the engine and the CLI must not
     need it."""
     code = ("import sys; sys.modules['numpy'] = None; import xactika.core, "
-            "xactika.core.table, xactika.frontends.cli; print('ok')")
+            "xactika.core.engine.table, xactika.frontends.cli; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=False)
     assert out.stdout.strip() == "ok", out.stderr

@@ -12,10 +12,10 @@ from xactika.core.bots.agents import agent_names, make_agent
 from xactika.core.bots.cheater import CheaterAgent, OracleSearch, play_with_cheaters
 from xactika.core.bots.heuristic import HeuristicAgent
 from xactika.core.bots.search import INDEX
-from xactika.core.errors import XactikaError
-from xactika.frontends import bot
+from xactika.core.engine.errors import XactikaError
 from xactika.frontends.match.tournament import MatchError, parse_bot
 from xactika.frontends.repl.session import parse_seat_spec
+from xactika.frontends.stdio import bot
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 

@@ -16,7 +16,7 @@ import pytest
 
 from xactika.core import Bid, Config, Legal, Play, RandomAgent, game_rules, start, visible
 from xactika.core.bots.agents import self_play
-from xactika.protocol.client import (
+from xactika.protocol.player.process import (
     BotCrashed,
     BotError,
     BotIllegalMove,
@@ -248,7 +248,7 @@ def test_slow_answers_are_measured_not_faulted() -> None:
 def test_info_blank_lines_and_crlf_are_not_faults(caplog: pytest.LogCaptureFixture) -> None:
     seen: list[tuple[str, str]] = []
     player = fault_player("chatty", on_line=lambda d, line: seen.append((d, line)))
-    with caplog.at_level(logging.INFO, logger="xactika.protocol.client"):
+    with caplog.at_level(logging.INFO, logger="xactika.protocol.player.process"):
         with player:
             assert player.start() == "fault-chatty"
             play_game_started(player)

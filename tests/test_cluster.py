@@ -21,10 +21,10 @@ import pytest
 
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
-from xactika.frontends import audit
 from xactika.frontends.match import runner as match
-from xactika.protocol.records import format_record
-from xactika.protocol.tamper import commit_config
+from xactika.frontends.records import audit
+from xactika.protocol.records.textform import format_record
+from xactika.protocol.trust.tamper import commit_config
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable

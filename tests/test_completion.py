@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from xactika.frontends import completion
-from xactika.frontends.cli import COMMANDS
+from xactika.frontends.cli import COMMANDS, completion
 
 BASH = shutil.which("bash")
 

@@ -11,10 +11,10 @@ import pytest
 from xactika.core import Config, PresetDeal, RandomAgent
 from xactika.core.bots.agents import self_play
 from xactika.core.games.xactika import DECK
-from xactika.frontends import convert
-from xactika.protocol.audit import audit_lines
-from xactika.protocol.records import format_record
-from xactika.protocol.tamper import commit_config
+from xactika.frontends.records import convert
+from xactika.protocol.records.textform import format_record
+from xactika.protocol.trust.audit import audit_lines
+from xactika.protocol.trust.tamper import commit_config
 
 CONFIGS = [
     commit_config(Config(mode="win", players=4, rounds=2, seed=1)),

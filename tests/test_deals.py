@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xactika.core import DECK, Card, Config, Dealt, start
-from xactika.core import rng as core_rng
+from xactika.core.engine import rng as core_rng
 from xactika.core.games.xactika import XACTIKA
 
 DEALS_MD = Path(__file__).resolve().parent.parent / "spec" / "DEALS.md"
@@ -175,7 +175,7 @@ def test_worked_example_in_the_spec_is_right() -> None:
 
 def test_selfplay_seed_1_deals_the_worked_example() -> None:
     ex = example_lines()
-    from xactika.protocol.text import format_event
+    from xactika.protocol.notation.text import format_event
 
     line = format_event(start(Config(mode="bid", players=4, seed=1))[1], XACTIKA)
     hands = "/".join(",".join(ex[f"seat {s}"][0].split()) for s in range(4))

@@ -30,10 +30,10 @@ from xactika.core import (
     view,
     visible,
 )
-from xactika.core.check import check_log
+from xactika.core.engine.check import check_log
+from xactika.core.engine.table import Dealt, Event
 from xactika.core.games.dix import DECK, JOKER, DixCard, Drew, round_winner, stock_size
-from xactika.core.table import Dealt, Event
-from xactika.protocol.text import format_event, parse_event
+from xactika.protocol.notation.text import format_event, parse_event
 
 RULES = game_rules("dix")
 

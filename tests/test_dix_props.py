@@ -27,9 +27,9 @@ from xactika.core import (
     view,
     visible,
 )
+from xactika.core.engine.table import Event
 from xactika.core.games.dix import DECK, DixCard, Drew
-from xactika.core.table import Event
-from xactika.protocol.text import format_event, parse_event
+from xactika.protocol.notation.text import format_event, parse_event
 
 RULES = game_rules("dix")
 TEN_PIPS = {"A": 1, "T": 10, "J": 0, "Q": 0, "K": 0, **{str(n): n for n in range(2, 10)}}

@@ -16,7 +16,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from xactika.core import Config, RandomAgent, game_rules, visible
 from xactika.core.bots.agents import self_play
-from xactika.protocol.text import format_event
+from xactika.protocol.notation.text import format_event
 
 RULES = game_rules("dix")
 

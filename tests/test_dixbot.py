@@ -36,8 +36,8 @@ from xactika.core.bots.agents import (
     self_play,
 )
 from xactika.core.bots.dixbot import DixHeuristicAgent, knowledge, lead_swing, solve
+from xactika.core.engine.table import Command, Event
 from xactika.core.games.dix import DECK, DixCard
-from xactika.core.table import Command, Event
 
 
 def cards(text: str) -> tuple[DixCard, ...]:

@@ -132,7 +132,7 @@ def readme_commands() -> list[str]:
 
 def test_the_readme_commands_name_real_subcommands_and_flags() -> None:
     from xactika.frontends.cli import COMMANDS
-    from xactika.frontends.completion import flags
+    from xactika.frontends.cli.completion import flags
 
     commands = readme_commands()
     assert any(c.startswith("xactika play") for c in commands)

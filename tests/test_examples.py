@@ -14,7 +14,7 @@ from test_player_hidden import find_leaks
 
 from xactika.core import Config, GameOver, RandomAgent, game_rules, games
 from xactika.core.bots.agents import agent_names, self_play
-from xactika.protocol.client import PlayerProcess, ProcessAgent
+from xactika.protocol.player.process import PlayerProcess, ProcessAgent
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).parent / "xactika"  # the console script, as users run it
@@ -116,7 +116,8 @@ def test_bot_answers_a_piped_script_and_stops_at_quit() -> None:
 
 def test_the_bot_path_does_not_import_prompt_toolkit() -> None:
     code = (
-        "import sys, xactika.frontends.cli, xactika.frontends.bot, xactika.protocol.client; "
+        "import sys, xactika.frontends.cli, xactika.frontends.stdio.bot, "
+        "xactika.protocol.player.process; "
         "print(sorted(m for m in sys.modules if m.startswith('prompt_toolkit')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

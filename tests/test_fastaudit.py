@@ -1,4 +1,4 @@
-"""The lean audit path (protocol/fastaudit.py) against the full auditor.
+"""The lean audit path (protocol/trust/fastaudit.py) against the full auditor.
 
 Its one promise: it returns the full auditor's own report, or None and the full auditor
 decides. So it must never call a record clean that the full auditor does not, whatever
@@ -19,12 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import xactika.protocol.fastaudit as fastaudit
+import xactika.protocol.trust.fastaudit as fastaudit
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
 from xactika.core.bots.heuristic import HeuristicAgent
-from xactika.core.games.xactika import CALLS, DECK, XACTIKA
-from xactika.core.table import (
+from xactika.core.engine.table import (
     BidMade,
     Event,
     Led,
@@ -39,13 +38,14 @@ from xactika.core.table import (
     start,
     step,
 )
-from xactika.frontends.audit import run
-from xactika.protocol.audit import INVALID, OK, LogReport, audit_lines
-from xactika.protocol.fastaudit import audit_data, audit_path, fast_audit
-from xactika.protocol.files import bounded_lines
-from xactika.protocol.records import format_record
-from xactika.protocol.signing import Signer
-from xactika.protocol.tamper import commit_config, sign_record
+from xactika.core.games.xactika import CALLS, DECK, XACTIKA
+from xactika.frontends.records.audit import run
+from xactika.protocol.records.files import bounded_lines
+from xactika.protocol.records.textform import format_record
+from xactika.protocol.trust.audit import INVALID, OK, LogReport, audit_lines
+from xactika.protocol.trust.fastaudit import audit_data, audit_path, fast_audit
+from xactika.protocol.trust.signing import Signer
+from xactika.protocol.trust.tamper import commit_config, sign_record
 
 NONCE = "0123456789abcdef0123456789abcdef"
 SIGNER = Signer.generate()

@@ -23,20 +23,20 @@ from test_protocol_hidden import command_for
 
 from xactika.core import Config, RandomAgent, legal_actions
 from xactika.core.bots.agents import self_play
-from xactika.protocol import files
-from xactika.protocol.audit import UNREADABLE, audit_file
-from xactika.protocol.files import RecordTooLarge, bounded_lines
-from xactika.protocol.jsonl import read_jsonl
-from xactika.protocol.records import (
+from xactika.protocol.notation.text import format_event
+from xactika.protocol.notation.untrusted import is_safe
+from xactika.protocol.records import files
+from xactika.protocol.records.files import RecordTooLarge, bounded_lines
+from xactika.protocol.records.jsonl import read_jsonl
+from xactika.protocol.records.textform import (
     MAX_HEADERS,
     MAX_LINE,
     RecordError,
     format_record,
     read_record,
 )
-from xactika.protocol.session import FINAL_WORDS, Session
-from xactika.protocol.text import format_event
-from xactika.protocol.untrusted import is_safe
+from xactika.protocol.referee.session import FINAL_WORDS, Session
+from xactika.protocol.trust.audit import UNREADABLE, audit_file
 
 CLI = [sys.executable, "-m", "xactika.frontends.cli"]
 ENGINE = [*CLI, "engine"]
@@ -359,7 +359,7 @@ def pipe_events(seat: Session, ref: Session, until: type, *, owed: bool) -> Iter
 def test_event_errors_do_not_show_the_next_deal() -> None:
     """Before: an own-seat event where the next deal was owed answered 'expected
     Dealt(... hands=<both hands> ...)', unredacted because the submitted seat was 0."""
-    from xactika.core.table import Dealt
+    from xactika.core.engine.table import Dealt
 
     seat, ref = seat_and_referee(9, "newgame players=2 rounds=2")
     deal = next(e for e in pipe_events(seat, ref, Dealt, owed=True)

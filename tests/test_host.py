@@ -1,4 +1,4 @@
-"""The Python host API (protocol/host.py) and ``with PlayerProcess(...)``."""
+"""The Python host API (protocol/player/host.py) and ``with PlayerProcess(...)``."""
 
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ from readme_blocks import readme_block
 
 from xactika.core import Bid, Config, GameOver, Play, legal_actions, new_game, start, step, view
 from xactika.core.bots.agents import RandomAgent
-from xactika.core.check import check_log
-from xactika.protocol.client import (
+from xactika.core.engine.check import check_log
+from xactika.protocol.player.host import AsyncBot, Bot, play_game, play_game_async, view_events
+from xactika.protocol.player.process import (
     BotCrashed,
     BotIllegalMove,
     BotProtocolError,
     BotTimeout,
     PlayerProcess,
 )
-from xactika.protocol.host import AsyncBot, Bot, play_game, play_game_async, view_events
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = [sys.executable, str(ROOT / "examples" / "random_bot.py")]
@@ -94,7 +94,7 @@ def test_view_events_fold_back_to_the_view_without_other_hands() -> None:
     state, seat = midgame(seed=8, moves=16)
     seen = view(state, seat)
     events = view_events(seen)
-    from xactika.core.table import replay
+    from xactika.core.engine.table import replay
 
     rebuilt = view(replay(events), seat)
     # the seat's own fold cannot count the others' hands; all else is the view

@@ -22,7 +22,7 @@ import pytest
 
 from xactika.frontends.match import runner as match
 from xactika.frontends.match.sandbox import UNSANDBOXED, bwrap_works
-from xactika.protocol.records import read_record
+from xactika.protocol.records.textform import read_record
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile"
@@ -219,8 +219,8 @@ def test_a_nul_in_a_crashing_bots_stderr_is_escaped_and_resume_survives(
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_the_repl_reports_a_seat_that_closed_its_input_once_and_plays_on(sandbox: str) -> None:
+    from xactika.core.engine.table import Bid
     from xactika.core.games.xactika import SHAPE_TOKENS
-    from xactika.core.table import Bid
     from xactika.frontends.repl import play
     from xactika.frontends.repl.render import PLAIN
 
@@ -279,7 +279,7 @@ def test_limits_end_a_bot_that_spins_or_writes_without_end(
     sandbox: str, limits: dict[str, str], script: str, why: str
 ) -> None:
     from xactika.frontends.match.sandbox import choose, limits_from
-    from xactika.protocol.client import BotCrashed, PlayerProcess
+    from xactika.protocol.player.process import BotCrashed, PlayerProcess
 
     box = choose(sandbox, limits_from(limits))
     code = f"import os\nos.chdir(os.environ['TMPDIR'])\n{script}\n"

@@ -19,7 +19,7 @@ import pytest
 from xactika.frontends.match import runner as match
 from xactika.frontends.match.sandbox import bwrap_works
 from xactika.frontends.match.tournament import GameSpec, result_from_record
-from xactika.protocol.records import read_record
+from xactika.protocol.records.textform import read_record
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULT_BOT = ROOT / "tests" / "bots" / "fault_bot.py"

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from xactika.core.table import Dealt, GameStarted
-from xactika.frontends import audit
+from xactika.core.engine.table import Dealt, GameStarted
 from xactika.frontends.match import runner as match
 from xactika.frontends.match.sandbox import UNSANDBOXED, bwrap_works
 from xactika.frontends.match.tournament import MATCH_SEED_BITS, deal_seed
-from xactika.protocol.records import read_record
-from xactika.protocol.tamper import commitment
+from xactika.frontends.records import audit
+from xactika.protocol.records.textform import read_record
+from xactika.protocol.trust.tamper import commitment
 
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY_BOT = ROOT / "tests" / "hostile" / "seed_memory_bot.py"

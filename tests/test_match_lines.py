@@ -14,13 +14,13 @@ import pytest
 
 from xactika.core import Config
 from xactika.core.bots.agents import RandomAgent, self_play
-from xactika.core.table import Dealt, GameOver, GameStarted
+from xactika.core.engine.table import Dealt, GameOver, GameStarted
 from xactika.frontends.match import runner as match
 from xactika.frontends.match.runner import GamePlayer, MatchSettings, public_event, seat_event
 from xactika.frontends.match.tournament import parse_bot, schedule, seeded_deals
-from xactika.protocol.manifest import MANIFEST_FILE
-from xactika.protocol.records import format_record
-from xactika.protocol.signing import ID_HEADER, Signer
+from xactika.protocol.records.textform import format_record
+from xactika.protocol.trust.manifest import MANIFEST_FILE
+from xactika.protocol.trust.signing import ID_HEADER, Signer
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
 

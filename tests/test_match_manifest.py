@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from xactika.core.bots.agents import RandomAgent, self_play
-from xactika.core.table import Config, Event
-from xactika.frontends import audit as audit_cli
+from xactika.core.engine.table import Config, Event
 from xactika.frontends.match import runner as match
-from xactika.protocol.manifest import MANIFEST_FILE, ManifestWriter, check_manifest
-from xactika.protocol.records import format_record
-from xactika.protocol.signing import Signer, default_signer, parse_sig_line
-from xactika.protocol.tamper import commit_config
+from xactika.frontends.records import audit as audit_cli
+from xactika.protocol.records.textform import format_record
+from xactika.protocol.trust.manifest import MANIFEST_FILE, ManifestWriter, check_manifest
+from xactika.protocol.trust.signing import Signer, default_signer, parse_sig_line
+from xactika.protocol.trust.tamper import commit_config
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = Signer.generate()

@@ -1,4 +1,4 @@
-"""The OpenSpiel games (frontends/openspiel.py): OpenSpiel's own checks, the core's rules.
+"""The OpenSpiel games (frontends/bridges/openspiel.py): OpenSpiel's own checks, the core's rules.
 
 CI installs the ``[openspiel]`` extra, so these run there; ``importorskip`` only spares a
 developer machine without it.
@@ -30,7 +30,7 @@ from xactika.core import (  # noqa: E402
     step,
     view,
 )
-from xactika.frontends.openspiel import (  # noqa: E402
+from xactika.frontends.bridges.openspiel import (  # noqa: E402
     AgentBot,
     TrickTakingState,
     play_bots,

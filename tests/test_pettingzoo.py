@@ -1,4 +1,4 @@
-"""The PettingZoo environment (frontends/pettingzoo.py): PettingZoo's own tests, the rules.
+"""The PettingZoo environment (frontends/bridges/pettingzoo.py): PettingZoo's own tests, the rules.
 
 CI installs the ``[pettingzoo]`` extra, so these run there; ``importorskip`` only spares
 a developer machine without it.
@@ -19,7 +19,7 @@ np = pytest.importorskip("numpy")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from xactika.core import Config, legal_actions, new_game  # noqa: E402
-from xactika.frontends.pettingzoo import TrickTakingEnv, dix_env, env  # noqa: E402
+from xactika.frontends.bridges.pettingzoo import TrickTakingEnv, dix_env, env  # noqa: E402
 
 # api_test suggests Box or Discrete observations; an action mask needs a Dict, as in
 # PettingZoo's own card games, which get the same two notes

@@ -16,8 +16,8 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from xactika.core.check import check_log  # noqa: E402
-from xactika.protocol.records import read_record  # noqa: E402
+from xactika.core.engine.check import check_log  # noqa: E402
+from xactika.protocol.records.textform import read_record  # noqa: E402
 
 XACTIKA = Path(sys.executable).with_name("xactika")
 PROMPT = re.compile(r"(bid|lead|play)>")

@@ -48,7 +48,7 @@ from xactika.core import (
     visible,
 )
 from xactika.core.games.xactika import XACTIKA
-from xactika.protocol.text import format_event, parse_event
+from xactika.protocol.notation.text import format_event, parse_event
 
 
 @attrs.frozen

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from xactika.core import Bid, Config, RandomAgent, legal_actions, view
 from xactika.core.bots.agents import self_play
-from xactika.protocol.records import format_record, read_record
-from xactika.protocol.session import FINAL_WORDS, Session
+from xactika.protocol.records.textform import format_record, read_record
+from xactika.protocol.referee.session import FINAL_WORDS, Session
 
 ENGINE = [sys.executable, "-m", "xactika.frontends.cli", "engine"]
 NONCE = "5" * 32  # fixed, so the engine and an in-process reference commit alike

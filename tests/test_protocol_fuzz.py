@@ -12,10 +12,10 @@ from hypothesis import settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from xactika.core import Bid, game_rules, legal_actions, replay, step
-from xactika.protocol.records import MAX_LINE
-from xactika.protocol.session import FINAL_WORDS, USAGE, Session
-from xactika.protocol.text import format_event
-from xactika.protocol.untrusted import is_safe
+from xactika.protocol.notation.text import format_event
+from xactika.protocol.notation.untrusted import is_safe
+from xactika.protocol.records.textform import MAX_LINE
+from xactika.protocol.referee.session import FINAL_WORDS, USAGE, Session
 
 WORDS = [*USAGE, "BID", "Play", "go", "event", "ok", "error", "readyok", "x"]
 # what str.splitlines() or str.split() treats as a break or a blank, and other controls

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from xactika.core import Bid, legal_actions
-from xactika.protocol.session import Session
+from xactika.protocol.referee.session import Session
 
 XACTIKA_CARD = re.compile(r"(?<![0-9])[123]{4}(?![0-9])")
 NOT_CARDS = ("commit=", "nonce=", "seed=", "h=")  # hex and numbers, not cards

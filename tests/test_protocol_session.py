@@ -8,10 +8,10 @@ import pytest
 
 from xactika.core import Config, RandomAgent, game_rules, legal_actions, replay, view
 from xactika.core.bots.agents import self_play
-from xactika.protocol.records import format_record, read_record
-from xactika.protocol.session import FINAL_WORDS, Session
-from xactika.protocol.tamper import commit_config, commitment
-from xactika.protocol.text import format_event
+from xactika.protocol.notation.text import format_event
+from xactika.protocol.records.textform import format_record, read_record
+from xactika.protocol.referee.session import FINAL_WORDS, Session
+from xactika.protocol.trust.tamper import commit_config, commitment
 
 CLOCK = "2026-01-01T00:00:00Z"
 NONCE = "0" * 32

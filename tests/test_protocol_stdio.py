@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import io
 
-from xactika.protocol.records import MAX_LINE
-from xactika.protocol.session import Session
-from xactika.protocol.stdio import serve
+from xactika.protocol.records.textform import MAX_LINE
+from xactika.protocol.referee.session import Session
+from xactika.protocol.referee.stdio import serve
 
 
 class CountingOut(io.BytesIO):

@@ -10,7 +10,7 @@ import pytest
 from xactika.core import Config, PresetDeal, RandomAgent, replay
 from xactika.core.bots.agents import self_play
 from xactika.core.games.xactika import DECK
-from xactika.protocol.records import (
+from xactika.protocol.records.textform import (
     Record,
     RecordError,
     RecordWriter,

@@ -10,14 +10,14 @@ import pytest
 from xactika.core import Config, PresetDeal, RandomAgent, visible
 from xactika.core.bots.agents import self_play
 from xactika.core.games.xactika import DECK
-from xactika.protocol.jsonl import (
+from xactika.protocol.records.jsonl import (
     event_from_json,
     event_to_json,
     jsonl_to_text,
     read_jsonl,
     text_to_jsonl,
 )
-from xactika.protocol.records import RecordError, format_record, read_record
+from xactika.protocol.records.textform import RecordError, format_record, read_record
 
 
 def events_for(config: Config) -> list[object]:

@@ -15,21 +15,21 @@ import pytest
 
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
-from xactika.core.table import Dealt, RoundScored, TrickWon, game_rules
-from xactika.frontends import replay
+from xactika.core.engine.table import Dealt, RoundScored, TrickWon, game_rules
+from xactika.frontends.records import replay
 from xactika.frontends.repl.play import _load as play_load
-from xactika.protocol.audit import OK, UNREADABLE, audit_file
-from xactika.protocol.jsonl import text_to_jsonl
-from xactika.protocol.records import (
+from xactika.protocol.notation.text import format_event
+from xactika.protocol.records.jsonl import text_to_jsonl
+from xactika.protocol.records.textform import (
     Record,
     RecordError,
     format_record,
     read_record,
     result_line,
 )
-from xactika.protocol.session import Session
-from xactika.protocol.tamper import commit_config, sign_record
-from xactika.protocol.text import format_event
+from xactika.protocol.referee.session import Session
+from xactika.protocol.trust.audit import OK, UNREADABLE, audit_file
+from xactika.protocol.trust.tamper import commit_config, sign_record
 
 CONFIG = Config(mode="bid", players=3, rounds=2, seed=11)
 
@@ -219,7 +219,7 @@ def test_a_finished_record_ends_with_its_result_and_audit_checks_it(tmp_path: Pa
 
 
 def test_audit_quotes_a_strange_word_escaped_and_marks_the_cut() -> None:
-    from xactika.protocol.audit import audit_lines
+    from xactika.protocol.trust.audit import audit_lines
 
     report = audit_lines(["header record 1", "\x1b[2J" + "x" * 60 + " 1"], "hostile")
     reason = report.problems[0].reason

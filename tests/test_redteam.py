@@ -18,14 +18,14 @@ import pytest
 
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
-from xactika.frontends import audit as audit_cli
 from xactika.frontends.match import runner as match
 from xactika.frontends.match.sandbox import bwrap_works, choose
-from xactika.protocol.audit import VERIFIED, audit_lines
-from xactika.protocol.jsonl import read_jsonl, text_to_jsonl
-from xactika.protocol.records import RecordError, format_record
-from xactika.protocol.signing import Signer, write_key
-from xactika.protocol.tamper import commit_config
+from xactika.frontends.records import audit as audit_cli
+from xactika.protocol.records.jsonl import read_jsonl, text_to_jsonl
+from xactika.protocol.records.textform import RecordError, format_record
+from xactika.protocol.trust.audit import VERIFIED, audit_lines
+from xactika.protocol.trust.signing import Signer, write_key
+from xactika.protocol.trust.tamper import commit_config
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile"
@@ -80,7 +80,7 @@ def test_a_repl_cmd_seat_cannot_read_the_key_that_signs_saves(tmp_path: Path) ->
     read-only) printed the private key. Before: 1/1 read it. After: 0/1."""
     from xactika.frontends.repl import play
     from xactika.frontends.repl.play import CMD, SeatSpec
-    from xactika.protocol.signing import write_key
+    from xactika.protocol.trust.signing import write_key
 
     key = tmp_path / "key.pem"
     write_key(key)

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from xactika.core import DECK, Card, Config, start, stats_table
 from xactika.core.bots.agents import make_agent
+from xactika.core.engine.table import BidMade, Dealt, Led, Played, RoundScored, TrickWon
 from xactika.core.games.xactika import Call
-from xactika.core.table import BidMade, Dealt, Led, Played, RoundScored, TrickWon
 from xactika.frontends.repl import render
 from xactika.frontends.repl.render import PLAIN, Style, strip_ansi
 from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session

@@ -15,9 +15,9 @@ from prompt_toolkit.output import DummyOutput
 
 from xactika.core import Bid, Config, start
 from xactika.core.bots.agents import make_agent
-from xactika.core.check import check_log
+from xactika.core.engine.check import check_log
+from xactika.core.engine.table import GameOver
 from xactika.core.games.xactika import SHAPE_TOKENS
-from xactika.core.table import GameOver
 from xactika.frontends.repl import play
 from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
 

@@ -13,10 +13,10 @@ import pytest
 
 from xactika.core import Bid, Config, start
 from xactika.core.bots.agents import agent_names, make_agent
-from xactika.core.check import check_log
-from xactika.core.errors import ParseError
+from xactika.core.engine.check import check_log
+from xactika.core.engine.errors import ParseError
+from xactika.core.engine.table import BidMade, GameOver, Led, Played
 from xactika.core.games.xactika import SHAPE_TOKENS
-from xactika.core.table import BidMade, GameOver, Led, Played
 from xactika.frontends.repl import play
 from xactika.frontends.repl.render import strip_ansi
 from xactika.frontends.repl.session import (
@@ -28,7 +28,7 @@ from xactika.frontends.repl.session import (
     parse_seat_spec,
     seats_from_headers,
 )
-from xactika.protocol.records import read_record
+from xactika.protocol.records.textform import read_record
 
 CARD = re.compile(r"\b[1-3]{4}\b")
 

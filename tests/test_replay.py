@@ -11,9 +11,8 @@ import pytest
 
 from xactika.core import Config, RandomAgent, RoundScored, TrickWon
 from xactika.core.bots.agents import self_play
-from xactika.core.table import Dealt, replay
-from xactika.frontends.repl import render
-from xactika.frontends.replay import (
+from xactika.core.engine.table import Dealt, replay
+from xactika.frontends.records.replay import (
     Cursor,
     Game,
     apply_keys,
@@ -28,8 +27,9 @@ from xactika.frontends.replay import (
     run_viewer,
     screen,
 )
-from xactika.protocol.records import format_record, read_record
-from xactika.protocol.tamper import commit_config
+from xactika.frontends.repl import render
+from xactika.protocol.records.textform import format_record, read_record
+from xactika.protocol.trust.tamper import commit_config
 
 CONFIG = commit_config(Config(mode="bid", players=4, rounds=3, seed=21))
 
@@ -185,8 +185,8 @@ def test_other_games_replay_too(game: str) -> None:
 
 
 def test_jsonl_records_replay_the_same(tmp_path: Path) -> None:
-    from xactika.frontends.replay import load
-    from xactika.protocol.jsonl import text_to_jsonl
+    from xactika.frontends.records.replay import load
+    from xactika.protocol.records.jsonl import text_to_jsonl
 
     _, events = self_play(CONFIG, [RandomAgent(s) for s in range(4)])
     text = format_record([("seats", "ann,bob,cy,di")], events)

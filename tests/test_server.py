@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from netkit import Client, LiveServer, first_option, in_thread, play_first
 
-from xactika.core.check import check_log
-from xactika.core.views import visible
-from xactika.protocol.records import read_record
-from xactika.protocol.server import PUBLIC, Limits
-from xactika.protocol.text import format_event
+from xactika.core.engine.check import check_log
+from xactika.core.engine.views import visible
+from xactika.protocol.net.server import PUBLIC, Limits
+from xactika.protocol.notation.text import format_event
+from xactika.protocol.records.textform import read_record
 
 FAST = Limits(auth_timeout=0.6, fail_free=2, fail_delay=0.3, fail_delay_max=1.0)
 
@@ -33,7 +33,7 @@ def seen_as(record_events: list, seat: int) -> list[str]:
     out = []
     for event in record_events:
         if rules is None:
-            from xactika.core.table import game_rules
+            from xactika.core.engine.table import game_rules
 
             rules = game_rules(event.config.game)
         out.append(format_event(visible(event, seat), rules))
@@ -48,8 +48,8 @@ def unseen_cards(lines: list[str], record_events: list, seat: int) -> list[str]:
     """Cards in ``seat``'s event lines that it could not know yet, found without
     ``visible``: a line may name the seat's own cards (dealt or drawn), the turned-up
     card and cards already played, and nothing else of the deck."""
+    from xactika.core.engine.table import Dealt, Led, Played, game_rules
     from xactika.core.games.dix import Drew
-    from xactika.core.table import Dealt, Led, Played, game_rules
 
     deck = {str(c) for c in game_rules(record_events[0].config.game).deck}
     known: set[str] = set()
@@ -125,7 +125,7 @@ def test_reconnect_with_resume_gets_only_the_missed_events(live: LiveServer) -> 
 
 def test_seat_gone_past_the_grace_forfeits_and_the_game_ends(tmp_path: Path) -> None:
     with LiveServer(tmp_path, FAST) as live:
-        from xactika.protocol.server import table_settings
+        from xactika.protocol.net.server import table_settings
 
         table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "3"},
                                           move_timeout=5.0, grace=0.3))
@@ -381,8 +381,8 @@ def self_signed(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def test_tls_whole_game_with_a_self_signed_certificate(tmp_path: Path) -> None:
-    from xactika.protocol.remote import client_context
-    from xactika.protocol.server import tls_context
+    from xactika.protocol.net.remote import client_context
+    from xactika.protocol.net.server import tls_context
 
     cert, key = self_signed(tmp_path)
     with LiveServer(tmp_path / "records", FAST, tls_context(cert, key)) as live:

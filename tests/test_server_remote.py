@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from netkit import Client, LiveServer, Proxy, first_option, in_thread, play_first
 
-from xactika.core.check import check_log
-from xactika.core.table import game_rules
-from xactika.core.views import visible
-from xactika.protocol.audit import OK, VERIFIED, audit_file
-from xactika.protocol.records import read_record
-from xactika.protocol.server import PUBLIC, table_settings
-from xactika.protocol.signing import default_signer
-from xactika.protocol.text import format_event
+from xactika.core.engine.check import check_log
+from xactika.core.engine.table import game_rules
+from xactika.core.engine.views import visible
+from xactika.protocol.net.server import PUBLIC, table_settings
+from xactika.protocol.notation.text import format_event
+from xactika.protocol.records.textform import read_record
+from xactika.protocol.trust.audit import OK, VERIFIED, audit_file
+from xactika.protocol.trust.signing import default_signer
 
 pexpect = pytest.importorskip("pexpect")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from xactika.core.bots.agents import RandomAgent, self_play
-from xactika.core.table import (
+from xactika.core.engine.table import (
     Config,
     Event,
     GameOver,
@@ -25,13 +25,13 @@ from xactika.core.table import (
     replay,
     step,
 )
-from xactika.frontends import audit as audit_cli
-from xactika.frontends import keygen
-from xactika.protocol.audit import BAD_SIGNATURE, OK, UNTRUSTED, VERIFIED, audit_lines
-from xactika.protocol.jsonl import jsonl_to_text, read_jsonl, record_to_jsonl, text_to_jsonl
-from xactika.protocol.records import RecordWriter, format_record, read_record
-from xactika.protocol.session import Session
-from xactika.protocol.signing import (
+from xactika.frontends.records import audit as audit_cli
+from xactika.frontends.records import keygen
+from xactika.protocol.records.jsonl import jsonl_to_text, read_jsonl, record_to_jsonl, text_to_jsonl
+from xactika.protocol.records.textform import RecordWriter, format_record, read_record
+from xactika.protocol.referee.session import Session
+from xactika.protocol.trust.audit import BAD_SIGNATURE, OK, UNTRUSTED, VERIFIED, audit_lines
+from xactika.protocol.trust.signing import (
     Signer,
     config_dir,
     default_signer,
@@ -40,7 +40,7 @@ from xactika.protocol.signing import (
     parse_public,
     write_key,
 )
-from xactika.protocol.tamper import commit_config
+from xactika.protocol.trust.tamper import commit_config
 
 Headers = list[tuple[str, str]]
 HONEST = Signer.generate()
@@ -342,7 +342,7 @@ def test_keygen_and_audit_from_a_shell(tmp_path: Path) -> None:
 
 
 def test_the_repl_save_is_signed_by_its_key(tmp_path: Path) -> None:
-    from xactika.core.table import start
+    from xactika.core.engine.table import start
     from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec
     from xactika.frontends.repl.session import Session as Repl
 

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from xactika.protocol.audit import OK, UNTRUSTED, VERIFIED, audit_lines
-from xactika.protocol.signing import parse_public
+from xactika.protocol.trust.audit import OK, UNTRUSTED, VERIFIED, audit_lines
+from xactika.protocol.trust.signing import parse_public
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "TAMPER.md"
 KEY = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"  # RFC 8032 test 1

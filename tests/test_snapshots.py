@@ -19,7 +19,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from xactika.core import DECK, Config, Dealt, GameOver, RandomAgent, RoundScored
 from xactika.core.bots.agents import self_play
 from xactika.core.games.xactika import XACTIKA
-from xactika.protocol.text import format_event, parse_event
+from xactika.protocol.notation.text import format_event, parse_event
 
 
 class EventLogText(SingleFileSnapshotExtension):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from xactika.protocol.session import Session
+from xactika.protocol.referee.session import Session
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "PROTOCOL.md"
 BLOCK = re.compile(r"^```transcript\n(.*?)^```$", re.S | re.M)

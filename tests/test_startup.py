@@ -1,4 +1,4 @@
-"""``xactika bot random`` starts without the core (protocol/lean_player.py), and answers
+"""``xactika bot random`` starts without the core (protocol/player/lean.py), and answers
 exactly as PlayerSession with RandomAgent, the reference, would for the same seed."""
 
 from __future__ import annotations
@@ -10,12 +10,15 @@ import pytest
 
 from xactika.core import Config, RandomAgent, game_rules, games
 from xactika.core.bots.agents import agent_factory, self_play
-from xactika.frontends.bot import build_parser, plain_args
-from xactika.protocol.client import LoopbackPlayer, ProcessAgent
-from xactika.protocol.lean_player import LeanRandomSession
-from xactika.protocol.player import PlayerSession
+from xactika.frontends.stdio.bot import build_parser, plain_args
+from xactika.protocol.player.lean import LeanRandomSession
+from xactika.protocol.player.process import LoopbackPlayer, ProcessAgent
+from xactika.protocol.player.session import PlayerSession
 
-HEAVY = ("xactika.core", "attrs", "attr", "xactika.protocol.player", "xactika.protocol.text")
+HEAVY = (
+    "xactika.core", "attrs", "attr", "xactika.protocol.player.session",
+    "xactika.protocol.notation.text",
+)
 # Runs ``python -m xactika.frontends.cli ARGS...`` as the match runner does, and names on
 # stderr, at exit, every module the process loaded (-X importtime would miss those that
 # importlib.import_module loads).
@@ -49,14 +52,14 @@ def test_the_random_bot_process_plays_without_importing_the_core() -> None:
     lines, modules = run_cli("bot", "random", "--seed", "5", script=script)
     assert lines[:2] == ["hello 1 name=random", "readyok"]
     assert lines[2] in ("bid 0", "bid 1", "bid 2") and lines[3].startswith("play 21")
-    assert "xactika.protocol.lean_player" in modules  # the probe sees our own imports
+    assert "xactika.protocol.player.lean" in modules  # the probe sees our own imports
     assert under(modules, *HEAVY) == []
 
 
 def test_the_engine_answers_readyok_without_the_bots() -> None:
     lines, modules = run_cli("engine", script="isready\n")
     assert lines == ["readyok"]
-    assert "xactika.protocol.session" in modules
+    assert "xactika.protocol.referee.session" in modules
     assert under(modules, "xactika.core.bots") == []
 
 
@@ -68,7 +71,7 @@ def test_the_core_loads_the_bots_and_seed_hashing_only_when_used() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60, check=True).stdout.splitlines()
     modules = set(out[0].split())
-    assert "xactika.core.table" in modules
+    assert "xactika.core.engine.table" in modules
     assert under(modules, "xactika.core.bots", "hashlib", "secrets") == []
     assert out[1] == "True"
 

@@ -10,11 +10,12 @@ import pytest
 
 from xactika.core import Config, GameOver, GameStarted, ParseError, RandomAgent, game_rules
 from xactika.core.bots.agents import self_play
-from xactika.core.table import Dealt, replay
-from xactika.core.views import view, visible
-from xactika.protocol.audit import OK, audit_lines
-from xactika.protocol.records import RecordWriter, format_record, read_record
-from xactika.protocol.tamper import (
+from xactika.core.engine.table import Dealt, replay
+from xactika.core.engine.views import view, visible
+from xactika.protocol.notation.text import format_event, parse_event
+from xactika.protocol.records.textform import RecordWriter, format_record, read_record
+from xactika.protocol.trust.audit import OK, audit_lines
+from xactika.protocol.trust.tamper import (
     Chain,
     commit_config,
     commitment,
@@ -22,7 +23,6 @@ from xactika.protocol.tamper import (
     sign_record,
     split_hash,
 )
-from xactika.protocol.text import format_event, parse_event
 
 CONFIGS = [
     Config(game="xactika", mode="bid", players=4, rounds=2, seed=2**63 + 5),

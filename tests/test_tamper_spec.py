@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from xactika.protocol.audit import OK, audit_lines
-from xactika.protocol.tamper import commitment
+from xactika.protocol.trust.audit import OK, audit_lines
+from xactika.protocol.trust.tamper import commitment
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "TAMPER.md"
 

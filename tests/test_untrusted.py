@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xactika.protocol.untrusted import escape, is_safe
+from xactika.protocol.notation.untrusted import escape, is_safe
 
 
 def test_escapes_framing_and_terminal_controls() -> None:

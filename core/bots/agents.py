@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from xactika.core.table import (
+from xactika.core.engine.table import (
     Bid,
     Command,
     Config,
@@ -21,7 +21,7 @@ from xactika.core.table import (
     start,
     step,
 )
-from xactika.core.views import SeatView, view, visible
+from xactika.core.engine.views import SeatView, view, visible
 
 
 class Agent(Protocol):
@@ -51,7 +51,7 @@ class RandomAgent:
 
     def choose(self, view: SeatView | None, legal: Legal) -> Command:
         """From ``legal`` alone: the view is never read, so a protocol session need not
-        fold the game's events into one for this agent (protocol/player.py)."""
+        fold the game's events into one for this agent (protocol/player/session.py)."""
         if legal.seat is None:
             raise ValueError("nobody may act")
         if legal.kind == "bid":

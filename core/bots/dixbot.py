@@ -29,9 +29,9 @@ from math import comb
 import attrs
 
 from xactika.core.bots.agents import register_agent
+from xactika.core.engine.table import Command, Legal, Play
+from xactika.core.engine.views import SeatView
 from xactika.core.games.dix import DECK, DixCard, beats, suit_of, trump_suit
-from xactika.core.table import Command, Legal, Play
-from xactika.core.views import SeatView
 
 WIN, LOSE, WIN_TEN, LOSE_TEN = 1, -1, -3, 3  # swings, from the second player's side
 SOLVE_AT = 7  # solve the endgame exactly once both hands are down to this many cards

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import attrs
 
 from xactika.core.bots.agents import register_agent
+from xactika.core.engine.table import Bid, Command, Legal, Play
+from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import DECK, Call, Card
-from xactika.core.table import Bid, Command, Legal, Play
-from xactika.core.views import SeatView
 
 
 @attrs.frozen(slots=True)

@@ -32,8 +32,8 @@ from xactika.core.bots.agents import Agent, agent_factory, register_agent
 from xactika.core.bots.heuristic import HeuristicAgent, nearest_bid
 from xactika.core.bots.sampler import Hidden
 from xactika.core.bots.search import StrongAgent
-from xactika.core.table import Bid, Command, Legal
-from xactika.core.views import SeatView
+from xactika.core.engine.table import Bid, Command, Legal
+from xactika.core.engine.views import SeatView
 
 LEVELS = (1, 2, 3, 4, 5)
 DEFAULT_LEVEL = 3

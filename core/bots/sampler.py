@@ -28,8 +28,8 @@ from math import factorial
 import attrs
 
 from xactika.core.bots.heuristic import knowledge
+from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import Call, Card
-from xactika.core.views import SeatView
 
 Deal = tuple[tuple[Card, ...], ...]  # hands of the hidden seats, in ``Hidden.seats`` order
 

@@ -34,6 +34,8 @@ from xactika.core.bots.heuristic import (
     nearest_bid,
 )
 from xactika.core.bots.sampler import BarredSampler, Deal, DealSampler, Hidden, hidden_of
+from xactika.core.engine.table import Bid, Command, Legal, Play
+from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import (
     CALLS,
     DECK,
@@ -43,8 +45,6 @@ from xactika.core.games.xactika import (
     bid_points,
     card_sort_key,
 )
-from xactika.core.table import Bid, Command, Legal, Play
-from xactika.core.views import SeatView
 
 # --------------------------------------------------------------------------- tables
 # Card indices follow (value, counts) order, so a smaller index never has a higher value:

@@ -13,9 +13,9 @@ from typing import Any
 
 import attrs
 
-from xactika.core.errors import ConfigError, InvalidEvent, MustFollow, ParseError
-from xactika.core.rng import deal_key, shuffled
-from xactika.core.table import (
+from xactika.core.engine.errors import ConfigError, InvalidEvent, MustFollow, ParseError
+from xactika.core.engine.rng import deal_key, shuffled
+from xactika.core.engine.table import (
     PHASE_PLAY,
     Config,
     Dealt,
@@ -26,7 +26,7 @@ from xactika.core.table import (
     register_evolver,
     register_game,
 )
-from xactika.core.views import SeatView, visible
+from xactika.core.engine.views import SeatView, visible
 
 SUITS = ("S", "H", "D", "C")
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

@@ -9,9 +9,9 @@ from typing import Any
 
 import attrs
 
-from xactika.core.errors import ConfigError, MustFollow, ParseError
-from xactika.core.rng import deal_key, shuffled
-from xactika.core.table import (
+from xactika.core.engine.errors import ConfigError, MustFollow, ParseError
+from xactika.core.engine.rng import deal_key, shuffled
+from xactika.core.engine.table import (
     Config,
     Dealt,
     State,

@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xactika.core.bots.agents import RandomAgent
-from xactika.core.errors import XactikaError
-from xactika.core.table import (
+from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.table import (
     Bid,
     Command,
     Config,
@@ -33,9 +33,9 @@ from xactika.core.table import (
     start,
     step,
 )
-from xactika.core.views import view, visible
+from xactika.core.engine.views import view, visible
 from xactika.frontends.match.tournament import MatchError, parse_seconds
-from xactika.protocol.client import BotError, PlayerProcess
+from xactika.protocol.player.process import BotError, PlayerProcess
 
 
 class Checker:
@@ -329,7 +329,7 @@ def main(argv: Sequence[str]) -> int:
     if len(cmd) == 1 and " " in cmd[0]:
         cmd = shlex.split(cmd[0])
     if not cmd:
-        from xactika.frontends.invocation import xactika_command
+        from xactika.frontends.cli.invocation import xactika_command
 
         print("xactika check-bot: no bot command: expected "
               f"{xactika_command()} check-bot -- CMD [ARGS...]",

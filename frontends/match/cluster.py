@@ -21,7 +21,6 @@ from typing import Any
 
 import attrs
 
-from xactika.frontends.cluster import ClusterError, RaySession, parse_cluster
 from xactika.frontends.match.runner import (
     Aborted,
     GamePlayer,
@@ -32,6 +31,7 @@ from xactika.frontends.match.runner import (
 )
 from xactika.frontends.match.sandbox import Sandbox, bwrap_works
 from xactika.frontends.match.tournament import BotSpec, DealSet, GameResult, GameSpec
+from xactika.frontends.parallel import ClusterError, RaySession, parse_cluster
 
 RERUNS = 1  # a game whose worker died is played again this many times
 CHECK_TIMEOUT = 120.0  # seconds for every node to answer the check task

@@ -2,7 +2,7 @@
 
 The bookkeeping (deals, schedule, counting rule, statistics) is in tournament.py; this
 module runs the processes. Each game starts one fresh process per seat, plays through
-the player protocol (protocol/client.py), finishes any faulting seat by seeded random
+the player protocol (protocol/player/process.py), finishes any faulting seat by seeded random
 legal play, quits every bot, then writes the game's record atomically. The rules are
 in spec/MATCH.md.
 """
@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 import attrs
 
 from xactika.core.bots.agents import RandomAgent, agent_names
-from xactika.core.errors import XactikaError
-from xactika.core.table import (
+from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.table import (
     Command,
     Config,
     Event,
@@ -40,8 +40,7 @@ from xactika.core.table import (
     start,
     step,
 )
-from xactika.core.views import view, visible
-from xactika.frontends.cluster import ClusterError, import_ray, parse_cluster, reachable
+from xactika.core.engine.views import view, visible
 from xactika.frontends.match.sandbox import (
     UNSANDBOXED,
     Sandbox,
@@ -74,8 +73,10 @@ from xactika.frontends.match.tournament import (
     seeded_deals,
     summarize,
 )
-from xactika.protocol.audit import OK, VERIFIED
-from xactika.protocol.client import (
+from xactika.frontends.parallel import ClusterError, import_ray, parse_cluster, reachable
+from xactika.protocol.net.remote_bots import RemotePlayer, SeatListener, remote_listener
+from xactika.protocol.notation.text import format_event
+from xactika.protocol.player.process import (
     STDERR_KEEP,
     BotCrashed,
     BotError,
@@ -84,11 +85,16 @@ from xactika.protocol.client import (
     BotTimeout,
     PlayerProcess,
 )
-from xactika.protocol.fastaudit import audit_path
-from xactika.protocol.manifest import MANIFEST_FILE, ManifestError, ManifestWriter, check_manifest
-from xactika.protocol.records import RecordError, format_record, read_record
-from xactika.protocol.remote_bots import RemotePlayer, SeatListener, remote_listener
-from xactika.protocol.signing import (
+from xactika.protocol.records.textform import RecordError, format_record, read_record
+from xactika.protocol.trust.audit import OK, VERIFIED
+from xactika.protocol.trust.fastaudit import audit_path
+from xactika.protocol.trust.manifest import (
+    MANIFEST_FILE,
+    ManifestError,
+    ManifestWriter,
+    check_manifest,
+)
+from xactika.protocol.trust.signing import (
     ID_HEADER,
     KeyFileError,
     Signer,
@@ -96,8 +102,7 @@ from xactika.protocol.signing import (
     parse_sig_line,
     signer_for,
 )
-from xactika.protocol.tamper import commit_config
-from xactika.protocol.text import format_event
+from xactika.protocol.trust.tamper import commit_config
 
 if TYPE_CHECKING:
     from xactika.frontends.match.cluster import Cluster
@@ -230,7 +235,7 @@ class GamePlayer:
         self.sandbox = sandbox or Sandbox("none")  # how bots start (frontends/match/sandbox.py)
         self.stderr_keep = stderr_keep
         self.aborted = threading.Event()
-        self.listener = listener  # where remote=TOKEN bots connect (protocol/remote_bots.py)
+        self.listener = listener  # where remote=TOKEN bots connect (protocol/net/remote_bots.py)
         self._live: set[Seated] = set()
         self._idle: dict[int, list[Seated]] = {}  # restart=off bots between games
         self._lock = threading.Lock()
@@ -1153,7 +1158,7 @@ def main(argv: Sequence[str]) -> int:
               "--resume", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        from xactika.frontends.invocation import xactika_command
+        from xactika.frontends.cli.invocation import xactika_command
 
         print(f"xactika match: interrupted; finished games are in {out}/games, continue "
               f"with: {xactika_command()} match --resume --out {shlex.quote(str(out))}",

@@ -26,8 +26,8 @@ from typing import Any
 
 import attrs
 
-from xactika.core.errors import ConfigError, ParseError, XactikaError
-from xactika.core.table import (
+from xactika.core.engine.errors import ConfigError, ParseError, XactikaError
+from xactika.core.engine.table import (
     Config,
     GameOver,
     GameStarted,
@@ -46,8 +46,8 @@ from xactika.frontends.match.stats import (
     plackett_luce,
     wilson,
 )
-from xactika.protocol.records import Record
-from xactika.protocol.text import format_deals, parse_deals
+from xactika.protocol.notation.text import format_deals, parse_deals
+from xactika.protocol.records.textform import Record
 
 NAME = re.compile(r"^[A-Za-z0-9_.+-]{1,40}$")
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from xactika.core.bots.agents import Agent, agent_names, make_agent
-from xactika.core.errors import XactikaError
-from xactika.core.rng import fresh_seed
-from xactika.core.table import Config, Event, game_rules, start
+from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.rng import fresh_seed
+from xactika.core.engine.table import Config, Event, game_rules, start
 from xactika.frontends.repl import render
 from xactika.frontends.repl.session import (
     BOT,
@@ -32,8 +32,8 @@ from xactika.frontends.repl.session import (
     parse_seat_spec,
     seats_from_headers,
 )
-from xactika.frontends.selfplay import whole_number
-from xactika.protocol.tamper import commit_config
+from xactika.frontends.stdio.selfplay import whole_number
+from xactika.protocol.trust.tamper import commit_config
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen and the scrollback
 # The tutorial's deal: with 4 players, round 1 gives you two 11s (sure winners to bid on)
@@ -141,7 +141,7 @@ def _seat_overrides(args: argparse.Namespace, players: int) -> dict[int, SeatSpe
 
 
 def _config(args: argparse.Namespace) -> Config:
-    from xactika.protocol.text import config_from_pairs
+    from xactika.protocol.notation.text import config_from_pairs
 
     pairs = {"game": args.game or "xactika"}
     for key in ("mode", "players", "rounds", "dealer"):
@@ -157,8 +157,8 @@ def _config(args: argparse.Namespace) -> Config:
 
 def _load(path: str) -> tuple[list[Event], list[SeatSpec] | None, str | None]:
     """The game so far, its seats and its start date (older saves wrote +00:00 for Z)."""
-    from xactika.core.check import check_log
-    from xactika.protocol.records import read_record
+    from xactika.core.engine.check import check_log
+    from xactika.protocol.records.textform import read_record
 
     try:
         record = read_record(path)
@@ -180,7 +180,7 @@ def _agent_factory(
     def build(seat: int) -> Agent:
         spec = seats[seat]
         if spec.kind == CMD:
-            from xactika.protocol.client import PlayerProcess, ProcessAgent
+            from xactika.protocol.player.process import PlayerProcess, ProcessAgent
 
             player = PlayerProcess(spec.argv, move_timeout=move_timeout, sandbox=sandbox)
             player.start()
@@ -195,7 +195,7 @@ def _sandbox(args: argparse.Namespace, seats: Sequence[SeatSpec]) -> Any:
     if not any(spec.kind == CMD for spec in seats):
         return None
     from xactika.frontends.match.sandbox import SandboxError, describe, from_args
-    from xactika.protocol.signing import default_key_path
+    from xactika.protocol.trust.signing import default_key_path
 
     # the saved game and the key that signs saves are never mounted, as in a match
     secret = [args.load, args.key or default_key_path()]
@@ -249,7 +249,7 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
         tutorial=args.tutorial, started=started,
     )
     if args.key is not None:
-        from xactika.protocol.signing import KeyFileError, load_signer
+        from xactika.protocol.trust.signing import KeyFileError, load_signer
 
         try:
             load_signer(args.key)  # refused now, not at the first save

@@ -3,7 +3,7 @@
 The table server is the referee; here the person's seat speaks the player protocol
 (spec/PLAYER.md) like a bot would, and :class:`RemoteSession` is a
 :class:`~xactika.frontends.repl.session.Session` whose state is folded from the seat's
-own event lines (:class:`~xactika.protocol.player.SeatTracker`) and whose moves go to the
+own event lines (:class:`~xactika.protocol.player.session.SeatTracker`) and whose moves go to the
 server. What is legal comes from the server's ``go`` line. Nothing hidden ever reaches
 this process: the server sends only what this seat may see.
 """
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from xactika.core.bots.agents import Agent, make_agent
-from xactika.core.errors import IllegalCommand, XactikaError
-from xactika.core.table import (
+from xactika.core.engine.errors import IllegalCommand, XactikaError
+from xactika.core.engine.table import (
     Command,
     Event,
     GameOver,
@@ -27,10 +27,15 @@ from xactika.core.table import (
 )
 from xactika.frontends.repl import render
 from xactika.frontends.repl.session import HUMAN, SeatSpec, Session
-from xactika.protocol.player import PROTOCOL_VERSION, SeatTracker, answer_line, legal_from_go
-from xactika.protocol.remote import RemoteError, RemoteSeat, client_context, parse_address
-from xactika.protocol.text import parse_event
-from xactika.protocol.untrusted import escape
+from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
+from xactika.protocol.notation.text import parse_event
+from xactika.protocol.notation.untrusted import escape
+from xactika.protocol.player.session import (
+    PROTOCOL_VERSION,
+    SeatTracker,
+    answer_line,
+    legal_from_go,
+)
 
 REMOTE = "remote"
 NOBODY = Legal(None, "none")

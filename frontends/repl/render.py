@@ -15,8 +15,8 @@ from typing import Any
 
 import attrs
 
+from xactika.core.engine.table import BidMade, Dealt, GameOver, Led, Played, RoundScored, TrickWon
 from xactika.core.games.xactika import DECK, SHAPES, Call, Card, stats_table
-from xactika.core.table import BidMade, Dealt, GameOver, Led, Played, RoundScored, TrickWon
 
 # --------------------------------------------------------------------------- style
 

@@ -15,18 +15,8 @@ from typing import Any
 import attrs
 
 from xactika.core.bots.agents import Agent
-from xactika.core.errors import IllegalCommand, ParseError, XactikaError
-from xactika.core.games.dix import (
-    SUIT_NAMES,
-    Drew,
-    cards_in_stock,
-    round_points,
-    suit_of,
-    ten_tricks,
-    trump_suit,
-)
-from xactika.core.games.xactika import SHAPE_TOKENS, SHAPES, Call
-from xactika.core.table import (
+from xactika.core.engine.errors import IllegalCommand, ParseError, XactikaError
+from xactika.core.engine.table import (
     Bid,
     BidMade,
     Command,
@@ -44,13 +34,23 @@ from xactika.core.table import (
     replay,
     step,
 )
-from xactika.core.views import SeatView, view, visible
-from xactika.frontends.invocation import xactika_command
+from xactika.core.engine.views import SeatView, view, visible
+from xactika.core.games.dix import (
+    SUIT_NAMES,
+    Drew,
+    cards_in_stock,
+    round_points,
+    suit_of,
+    ten_tricks,
+    trump_suit,
+)
+from xactika.core.games.xactika import SHAPE_TOKENS, SHAPES, Call
+from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.repl import render, teach
 from xactika.frontends.repl.render import Style
 from xactika.frontends.repl.suggest import COMMAND_HELP, Context
-from xactika.protocol.records import utc_date
-from xactika.protocol.signing import Signer
+from xactika.protocol.records.textform import utc_date
+from xactika.protocol.trust.signing import Signer
 
 HUMAN = "human"
 BOT = "bot"
@@ -860,7 +860,7 @@ class Session:
     key_file: str | None = None  # --key: the private key that signs saves (None: the user's)
 
     def record_text(self, signer: Signer | None = None) -> str:
-        from xactika.protocol.records import format_record
+        from xactika.protocol.records.textform import format_record
 
         return format_record(self.headers(), self.events, signer=signer)
 
@@ -869,7 +869,7 @@ class Session:
             return "save needs a file name: save FILE"
         import os
 
-        from xactika.protocol.signing import KeyFileError, signer_for
+        from xactika.protocol.trust.signing import KeyFileError, signer_for
 
         target = os.path.expanduser(path)
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from xactika.core.engine.table import Config, Dealt, Led, Played, RoundScored, Trick, TrickWon
 from xactika.core.games.dix import (
     SUIT_NAMES,
     is_ten_trick,
@@ -21,7 +22,6 @@ from xactika.core.games.dix import (
     trump_suit,
 )
 from xactika.core.games.xactika import Call
-from xactika.core.table import Config, Dealt, Led, Played, RoundScored, Trick, TrickWon
 from xactika.frontends.repl.render import seat_label
 
 # --------------------------------------------------------------------------- rules

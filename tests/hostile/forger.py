@@ -28,15 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from xactika.core.bots.agents import RandomAgent, self_play
-from xactika.core.table import Config, GameOver, Played, legal_actions, replay, step
-from xactika.protocol.audit import OK, audit_lines
-from xactika.protocol.records import format_record, read_record
-from xactika.protocol.tamper import commit_config
+from xactika.core.engine.table import Config, GameOver, Played, legal_actions, replay, step
+from xactika.protocol.records.textform import format_record, read_record
+from xactika.protocol.trust.audit import OK, audit_lines
+from xactika.protocol.trust.tamper import commit_config
 
 # keyed signatures, where this version has them (its auditor takes trusted keys)
 KEYED = "trusted" in inspect.signature(audit_lines).parameters
 if KEYED:
-    from xactika.protocol.signing import Signer
+    from xactika.protocol.trust.signing import Signer
 
     REFEREE, FORGER = Signer.generate(), Signer.generate()
 ROOT = Path(__file__).resolve().parents[2]
@@ -181,8 +181,8 @@ def make_folder(folder: Path, games: int = 3) -> None:
     (folder / "games").mkdir(parents=True)
     manifest = None
     if KEYED:
-        from xactika.protocol.manifest import MANIFEST_FILE, ManifestWriter
-        from xactika.protocol.signing import parse_sig_line
+        from xactika.protocol.trust.manifest import MANIFEST_FILE, ManifestWriter
+        from xactika.protocol.trust.signing import parse_sig_line
 
         manifest = ManifestWriter(folder / MANIFEST_FILE, REFEREE)
     for n in range(1, games + 1):

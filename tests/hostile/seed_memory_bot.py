@@ -32,8 +32,8 @@ from typing import Any
 
 import attrs
 
-from xactika.core.table import Config, Dealt, GameOver, GameStarted, Led, Played, game_rules
-from xactika.protocol.text import parse_event
+from xactika.core.engine.table import Config, Dealt, GameOver, GameStarted, Led, Played, game_rules
+from xactika.protocol.notation.text import parse_event
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import answer, say  # the honest part every hostile bot shares

@@ -1,0 +1,1 @@
+"""The AI bridges: OpenSpiel games and PettingZoo environments, and their encoding."""

@@ -1,0 +1,444 @@
+"""Xactika and Dix as OpenSpiel games: ``python_xactika`` and ``python_dix``.
+
+Importing this module registers both with ``pyspiel.register_game`` (extra
+``[openspiel]``)::
+
+    import pyspiel
+    import xactika.frontends.bridges.openspiel  # noqa: F401  (registers the games)
+    game = pyspiel.load_game("python_xactika", {"players": 4, "mode": "bid", "rounds": 8})
+
+Chance: a game opens with four chance nodes of 256 outcomes each, the bytes (most
+significant first) of a 32-bit seed; the core then deals every round from that seed
+exactly as ``xactika selfplay --seed N`` does (spec/DEALS.md), so :func:`seed_actions`
+replays any seeded game. Nobody observes the seed: the deal reaches each seat only as its
+hand. Every move is decided and folded by the core's ``step``; the legal actions are
+``legal_actions`` numbered as in :mod:`xactika.frontends.bridges.encoding` (bids, plays, leads
+with their call). Strings and tensors, information state and observation alike, are
+built from ``view(state, seat)`` and nothing else. A view holds this round's tricks and
+the running totals, not earlier rounds' tricks: information states have perfect recall
+within a round, not across rounds. Returns are each seat's running total
+(negated in Play to Lose, so that more is better in every mode); rewards are the
+points of the round just scored.
+
+``resample_from_infostate`` draws the hidden hands among those consistent with what the
+seat saw (Xactika: uniformly, by :mod:`xactika.core.bots.sampler`; Dix: by the Dix bot's
+knowledge), with the later rounds dealt from a fresh seed, so OpenSpiel's ISMCTS can
+search either game. A resampled state is a determinization for search: its history does
+not replay it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import pyspiel
+
+from xactika.core.bots.agents import Agent, make_agent
+from xactika.core.engine.table import (
+    Config,
+    RoundScored,
+    State,
+    legal_actions,
+    new_game,
+    step,
+)
+from xactika.core.engine.views import view
+from xactika.frontends.bridges.encoding import Encoding
+
+SEED_BYTES = 4
+_BYTE = 256
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+def seed_actions(seed: int) -> list[int]:
+    """The chance actions that deal from ``seed`` (0 to 2**32 - 1), most significant first."""
+    if not 0 <= seed < _BYTE**SEED_BYTES:
+        raise ValueError(f"seed must be 0 to {_BYTE**SEED_BYTES - 1}, not {seed}")
+    return [(seed >> (8 * (SEED_BYTES - 1 - i))) & 0xFF for i in range(SEED_BYTES)]
+
+
+_DEFAULTS = {
+    "xactika": {"players": 4, "mode": "bid", "rounds": 8},
+    "dix": {"players": 2, "mode": "draw", "rounds": 1},
+}
+
+
+def _game_type(game: str) -> pyspiel.GameType:
+    rules_range = (2, 10) if game == "xactika" else (2, 2)
+    return pyspiel.GameType(
+        short_name=f"python_{game}",
+        long_name=f"Python {game.capitalize()} (xactika engine)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=rules_range[1],
+        min_num_players=rules_range[0],
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_DEFAULTS[game]),
+    )
+
+
+class TrickTakingGame(pyspiel.Game):
+    """One game of the core under its settings; states hold a core :class:`State`."""
+
+    game_name = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        enc = _encoding(self.game_name, params or {})  # validates the settings
+        config = enc.config
+        per_round = enc.tricks
+        lo, hi = self._round_bounds(config, per_round)
+        players_moves = config.players * (enc.tricks + (1 if enc.bids else 0))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=enc.num_actions,
+            max_chance_outcomes=_BYTE,
+            num_players=config.players,
+            min_utility=float(lo * config.rounds),
+            max_utility=float(hi * config.rounds),
+            max_game_length=players_moves * config.rounds,
+        )
+        super().__init__(_game_type(self.game_name), info, params or {})
+
+    @staticmethod
+    def _round_bounds(config: Config, tricks: int) -> tuple[int, int]:
+        """The least and most one seat can score in a round, as returns count it."""
+        if config.game == "dix":
+            return -2 * tricks, tricks  # +1 a trick, -3 for a ten-trick
+        if config.mode == "win":
+            return 0, tricks
+        if config.mode == "lose":
+            return -tricks, 0
+        return -tricks, tricks
+
+    def new_initial_state(self) -> TrickTakingState:
+        return TrickTakingState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> ViewObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return ViewObserver(_encoding_of(self))
+
+
+_ENCODINGS: dict[tuple[str, str, int, int], Encoding] = {}
+
+
+def _encoding(game: str, params: dict[str, Any]) -> Encoding:
+    """The encoding of a game's settings, made once per settings."""
+    merged = {**_DEFAULTS[game], **params}
+    key = (game, str(merged["mode"]), int(merged["players"]), int(merged["rounds"]))
+    enc = _ENCODINGS.get(key)
+    if enc is None:
+        enc = _ENCODINGS[key] = Encoding(
+            Config(game=key[0], mode=key[1], players=key[2], rounds=key[3])
+        )
+    return enc
+
+
+def _encoding_of(game: pyspiel.Game) -> Encoding:
+    """From the game's parameters: OpenSpiel may hand states a game object that has lost
+    its Python attributes (after deserializing), but never its parameters."""
+    name = game.get_type().short_name.removeprefix("python_")
+    return _encoding(name, game.get_parameters())
+
+
+class XactikaGame(TrickTakingGame):
+    game_name = "xactika"
+
+
+class DixGame(TrickTakingGame):
+    game_name = "dix"
+
+
+@attrs.frozen(slots=True)
+class _Shared:
+    """What clones of a state may share, because none of it ever changes."""
+
+    game: TrickTakingGame
+    encoding: Encoding
+    core: State | None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
+class TrickTakingState(pyspiel.State):
+    """Seed bytes first (chance), then the core's state, moved only by ``step``."""
+
+    def __init__(self, game: TrickTakingGame) -> None:
+        super().__init__(game)
+        # OpenSpiel clones a Python state with deepcopy: the game, its encoding and the
+        # immutable core state are shared through a box, not copied card by card
+        self._box = _Shared(game, _encoding_of(game), None)
+        self._player = _CHANCE  # OpenSpiel asks several times a move
+        self.seed_bytes: list[int] = []
+        self._rewards = [0.0] * self.encoding.config.players
+
+    @property
+    def _game(self) -> TrickTakingGame:
+        return self._box.game
+
+    @property
+    def encoding(self) -> Encoding:
+        return self._box.encoding
+
+    @property
+    def core(self) -> State | None:
+        """The core state, None until the seed is drawn."""
+        return self._box.core
+
+    @core.setter
+    def core(self, value: State | None) -> None:
+        self._box = _Shared(self._box.game, self._box.encoding, value)
+        if value is None:
+            self._player = _CHANCE
+        elif value.over or value.to_act is None:
+            self._player = _TERMINAL
+        else:
+            self._player = value.to_act
+
+    # -- the OpenSpiel state API
+    def current_player(self) -> int:
+        return self._player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.core is None or player != self.core.to_act:
+            return []
+        return self.encoding.legal(legal_actions(self.core))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.core is not None:
+            return []
+        p = 1.0 / _BYTE
+        return [(b, p) for b in range(_BYTE)]
+
+    def _apply_action(self, action: int) -> None:
+        if self.core is None:
+            if not 0 <= action < _BYTE:
+                raise ValueError(f"chance action {action} is not a byte")
+            self.seed_bytes.append(int(action))
+            self._rewards = [0.0] * self.encoding.config.players
+            if len(self.seed_bytes) == SEED_BYTES:
+                seed = 0
+                for b in self.seed_bytes:
+                    seed = seed * _BYTE + b
+                self.core = new_game(attrs.evolve(self.encoding.config, seed=seed))
+            return
+        command = self.encoding.command(int(action), legal_actions(self.core))
+        self.core, events = step(self.core, command)
+        rewards = [0.0] * self.encoding.config.players
+        for event in events:
+            if isinstance(event, RoundScored):
+                rewards = [self._signed(p) for p in event.points]
+        self._rewards = rewards
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed byte {action}"
+        return self.encoding.describe(action)
+
+    def is_terminal(self) -> bool:
+        return self._player == _TERMINAL
+
+    def returns(self) -> list[float]:
+        if self.core is None:
+            return [0.0] * self.encoding.config.players
+        return [self._signed(t) for t in self.core.totals]
+
+    def rewards(self) -> list[float]:
+        return list(self._rewards)
+
+    def _signed(self, points: int) -> float:
+        return float(-points if self.encoding.config.mode == "lose" else points)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return self._text(self._seat(player))
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self._text(self._seat(player))
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        return self._tensor(self._seat(player))
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        return self._tensor(self._seat(player))
+
+    def _seat(self, player: int | None) -> int:
+        seat = self.current_player() if player is None else player
+        if not 0 <= seat < self.encoding.config.players:
+            raise ValueError(f"player {seat} is not a seat")
+        return seat
+
+    def _text(self, seat: int) -> str:
+        if self.core is None:
+            return f"seat={seat} dealing"
+        return self.encoding.text(view(self.core, seat))
+
+    def _tensor(self, seat: int) -> list[float]:
+        if self.core is None:
+            out = [0.0] * self.encoding.tensor_size
+            out[seat] = 1.0
+            return out
+        return self.encoding.tensor(view(self.core, seat))
+
+    def __str__(self) -> str:
+        if self.core is None:
+            return f"dealing: {len(self.seed_bytes)} of {SEED_BYTES} seed bytes drawn"
+        core = self.core
+        hands = " | ".join(",".join(str(c) for c in h) for h in core.hands)
+        return f"round {core.round} seq {core.seq} to_act={core.to_act} hands {hands}"
+
+    # -- determinization for ISMCTS
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None,
+                                rng: random.Random | None = None) -> TrickTakingState:
+        """A state ``player_id`` cannot tell from this one, hidden hands drawn uniformly."""
+        return resample(self, player_id, rng)
+
+
+def resample(state: TrickTakingState, seat: int,
+             rng: random.Random | None = None) -> TrickTakingState:
+    """A determinization of ``state`` for ``seat``: its view is unchanged, the other
+    hands are drawn among those consistent with that view (:func:`_draw_hidden`), and
+    the rounds after this one are dealt from a fresh seed.
+
+    In Xactika the core state is the one the fold gives for the same events with this
+    round's deal holding the drawn hands and game-started the fresh seed
+    (tests/test_openspiel.py checks it); it is built by replacing those fields, as a
+    replay costs a whole game's steps and ISMCTS asks for one determinization per
+    simulation."""
+    rng = rng or random.Random()
+    core = state.core
+    game = state._game
+    if core is None:
+        return game.new_initial_state()
+    hands, aside = _draw_hidden(core, seat, rng)
+    config = attrs.evolve(core.config, seed=rng.randrange(_BYTE**SEED_BYTES), deals=None)
+    copy = game.new_initial_state()
+    copy.seed_bytes = list(state.seed_bytes)
+    copy.core = attrs.evolve(core, config=config, hands=hands, aside=aside)
+    copy._rewards = list(state._rewards)
+    return copy
+
+
+def _draw_hidden(core: State, seat: int,
+                 rng: random.Random) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Every hand (``seat``'s own kept) and the undealt cards, the hidden ones drawn anew.
+
+    Xactika: uniform over the deals consistent with the view, voids included
+    (:mod:`xactika.core.bots.sampler`). Dix: uniform over the other hands that respect
+    the Dix bot's knowledge (the unseen cards, the hand's size, and at most as many cards
+    of a suit it has shown void in as it has drawn since), by rejection; the stock in a
+    random order."""
+    seen = view(core, seat)
+    sort = core.rules.sort_key
+    hands = list(core.hands)
+    if core.config.game == "xactika":
+        from xactika.core.bots.sampler import DealSampler, hidden_of
+
+        hidden = hidden_of(seen)
+        drawn = DealSampler(hidden, rng).sample()
+        for s, hand in zip(hidden.seats, drawn, strict=True):
+            hands[s] = tuple(sorted(hand, key=sort))
+        dealt = {card for hand in drawn for card in hand}
+        return tuple(hands), tuple(c for c in hidden.cards if c not in dealt)
+    from xactika.core.bots.dixbot import knowledge
+    from xactika.core.games.dix import suit_of
+
+    know = knowledge(seen)
+    other = 1 - seat
+    size = seen.hand_sizes[other]
+    cards = list(know.unseen)
+
+    def fits(hand: Sequence[Any]) -> bool:
+        counts: dict[str, int] = {}
+        for card in hand:
+            suit = suit_of(card, seen.turned)
+            counts[suit] = counts.get(suit, 0) + 1
+        return all(counts.get(suit, 0) <= cap for suit, cap in know.suit_slots.items())
+
+    for _ in range(1000):
+        rng.shuffle(cards)
+        if fits(cards[:size]):
+            break
+    else:  # never seen: the caps are loose bounds, so a fitting hand is common
+        raise ValueError("no hidden hand fits what this seat saw")
+    hands[other] = tuple(sorted(cards[:size], key=sort))
+    return tuple(hands), tuple(cards[size:])
+
+
+class ViewObserver:
+    """OpenSpiel's PyObserver: the tensor and string of ``view(state, seat)``."""
+
+    def __init__(self, encoding: Encoding) -> None:
+        self.encoding = encoding
+        self.tensor = np.zeros(encoding.tensor_size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        for piece in encoding.pieces:
+            self.dict[piece.name] = self.tensor[piece.start:piece.start + piece.size].reshape(
+                piece.shape
+            )
+
+    def set_from(self, state: TrickTakingState, player: int) -> None:
+        self.tensor[:] = state._tensor(player)
+
+    def string_from(self, state: TrickTakingState, player: int) -> str:
+        return state._text(player)
+
+
+class AgentBot(pyspiel.Bot):
+    """A built-in bot (``random``, ``heuristic``, ``strong``) as an OpenSpiel bot.
+
+    It is given only ``view(state, seat)`` and ``legal_actions``, like every agent; it
+    plays its implementation for the game it is shown (``game`` fixes one in advance).
+    """
+
+    def __init__(self, name: str, seat: int, seed: int | None = None,
+                 game: str | None = None, agent: Agent | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        self.name = name
+        self.seat = seat
+        self.agent = agent if agent is not None else make_agent(name, seed, game)
+
+    def step(self, state: TrickTakingState) -> int:
+        core = state.core
+        if core is None or core.to_act != self.seat:
+            raise ValueError(f"bot {self.name!r} asked to move for seat {self.seat} out of turn")
+        legal = legal_actions(core)
+        command = self.agent.choose(view(core, self.seat), legal)
+        return state.encoding.action(command)
+
+    def restart_at(self, state: Any) -> None:
+        pass
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        pass
+
+    def provides_policy(self) -> bool:
+        return False
+
+
+def play_bots(state: TrickTakingState, bots: Sequence[pyspiel.Bot],
+              rng: random.Random) -> TrickTakingState:
+    """Play ``state`` to the end: chance by ``rng``, seat ``s`` by ``bots[s]``."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(int(bots[state.current_player()].step(state)))
+    return state
+
+
+pyspiel.register_game(_game_type("xactika"), XactikaGame)
+pyspiel.register_game(_game_type("dix"), DixGame)

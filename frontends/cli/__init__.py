@@ -1,0 +1,75 @@
+"""The ``xactika`` command: ``xactika COMMAND [ARGS...]``.
+
+Each command lives in its own module with a ``main(argv) -> int``, imported only when
+that command runs, so ``xactika engine`` never pays for prompt_toolkit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+# name -> (module, one-line help). Add a command with one line here.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("xactika.frontends.repl.play", "play at the terminal against bots or friends"),
+    "selfplay": ("xactika.frontends.stdio.selfplay", "play a whole game between random bots"),
+    "bot": ("xactika.frontends.stdio.bot", "run a built-in bot as a player-protocol process"),
+    "match": ("xactika.frontends.match.runner", "play bots against each other on duplicate deals"),
+    "check-bot": ("xactika.frontends.match.checkbot", "check that a bot speaks the protocol"),
+    "audit": ("xactika.frontends.records.audit", "check records: legal, complete and untampered"),
+    "keygen": (
+        "xactika.frontends.records.keygen", "make the key that signs records and match manifests"
+    ),
+    "convert": ("xactika.frontends.records.convert", "convert a record between text and JSONL"),
+    "replay": ("xactika.frontends.records.replay", "step through a recorded game"),
+    "engine": ("xactika.frontends.stdio.engine", "the referee protocol on stdin/stdout"),
+    "completion": ("xactika.frontends.cli.completion", "print a bash or zsh completion script"),
+    "serve": ("xactika.frontends.net.serve", "host tables for remote seats over TCP or TLS"),
+    "connect": ("xactika.frontends.net.connect", "play a remote seat with a local bot program"),
+}
+
+
+def usage() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = [
+        "usage: xactika COMMAND [ARGS...]",
+        "",
+        "An engine for trick-taking card games: Xactika and Dix.",
+        "",
+        "commands:",
+    ]
+    lines += [f"  {name:<{width}}  {text}" for name, (_, text) in COMMANDS.items()]
+    from xactika.frontends.cli.invocation import xactika_command
+
+    lines += ["", f"Run '{xactika_command()} COMMAND --help' for a command's options."]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0 if args else 2
+    if args[0] == "--version":
+        from xactika.core import __version__
+
+        print(f"xactika {__version__}")
+        return 0
+    name = args[0]
+    if name not in COMMANDS:
+        print(f"xactika: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    try:
+        return int(module.main(args[1:]))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): exit quietly, without a traceback
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+

@@ -1,0 +1,7 @@
+"""``python -m xactika.frontends.cli``: the ``xactika`` command without its script."""
+
+import sys
+
+from xactika.frontends.cli import main
+
+sys.exit(main())

@@ -1,0 +1,191 @@
+"""``xactika completion bash|zsh``: a shell completion script, made from the CLI itself.
+
+The script is generated from ``COMMANDS`` and each command's own argparse parser
+(``build_parser()``), so a new command or flag completes without anyone editing a
+script: subcommand names, each subcommand's flags, the choices of flags that have them
+(``--color always``), and file names everywhere else.
+
+    source <(xactika completion bash)      # in ~/.bashrc
+    source <(xactika completion zsh)       # in ~/.zshrc (after compinit)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import shlex
+import sys
+from collections.abc import Sequence
+
+import attrs
+
+from xactika.frontends.cli import COMMANDS
+
+
+@attrs.frozen
+class Flag:
+    """One option of a subcommand: its spellings, help, and what value it takes."""
+
+    names: tuple[str, ...]
+    help: str
+    takes_value: bool
+    choices: tuple[str, ...] = ()
+    repeats: bool = False
+    path: bool = False  # the value is a file name (its metavar says FILE, PATH, LOG, DIR)
+
+
+def flags(command: str) -> list[Flag]:
+    """The options of ``xactika COMMAND``, read from its parser (none if it has none)."""
+    module = importlib.import_module(COMMANDS[command][0])
+    build = getattr(module, "build_parser", None)
+    if build is None:
+        return []
+    found = [Flag(("-h", "--help"), "show the command's help", False)]
+    for action in build()._actions:
+        if not action.option_strings or isinstance(action, argparse._HelpAction):
+            continue
+        choices = tuple(str(c) for c in action.choices or ())
+        if not choices and "--game" in action.option_strings:
+            choices = _games()
+        metavar = str(action.metavar or action.dest).upper()
+        found.append(Flag(
+            tuple(action.option_strings),
+            " ".join(str(action.help or "").split()).replace("%%", "%"),
+            action.nargs != 0,
+            choices,
+            isinstance(action, argparse._AppendAction),
+            any(word in metavar for word in ("FILE", "PATH", "LOG", "DIR", "OUT", "RECORD",
+                                              "KEY", "CERT", "MANIFEST")),
+        ))
+    return found
+
+
+def _games() -> tuple[str, ...]:
+    import xactika.core  # noqa: F401  (registers the games)
+    from xactika.core.engine.table import games
+
+    return games()
+
+
+def bash() -> str:
+    """A bash completion function for ``xactika``."""
+    top = " ".join([*COMMANDS, "--help", "--version"])
+    per_command = []
+    choices = []
+    for name in COMMANDS:
+        options = flags(name)
+        valued = [n for f in options if f.takes_value and not f.choices and not f.path
+                  for n in f.names]
+        if valued:  # a number or a name follows: offer nothing rather than files
+            pattern = "|".join(f"{name}\\ {shlex.quote(n)}" for n in valued)
+            choices.append(f"        {pattern}) COMPREPLY=(); return ;;")
+        words = " ".join(n for f in options for n in f.names)
+        per_command.append(f"        {shlex.quote(name)}) opts={shlex.quote(words)} ;;")
+        for f in options:
+            if f.choices:
+                pattern = "|".join(f"{name}\\ {shlex.quote(n)}" for n in f.names)
+                values = shlex.quote(" ".join(f.choices))
+                choices.append(f"        {pattern}) COMPREPLY=($(compgen -W {values} "
+                               f'-- "$cur")); return ;;')
+    lines = [
+        "# bash completion for xactika; made by 'xactika completion bash'.",
+        "# Use: source <(xactika completion bash)   (e.g. in ~/.bashrc)",
+        "_xactika() {",
+        "    local cur prev cmd opts",
+        '    cur="${COMP_WORDS[COMP_CWORD]}"',
+        '    prev="${COMP_WORDS[COMP_CWORD-1]}"',
+        "    if [[ $COMP_CWORD -eq 1 ]]; then",
+        f'        COMPREPLY=($(compgen -W {shlex.quote(top)} -- "$cur"))',
+        "        return",
+        "    fi",
+        '    cmd="${COMP_WORDS[1]}"',
+        '    case "$cmd $prev" in',
+        *choices,
+        "    esac",
+        '    case "$cmd" in',
+        *per_command,
+        "        *) opts='' ;;",
+        "    esac",
+        '    if [[ "$cur" == -* ]]; then',
+        '        COMPREPLY=($(compgen -W "$opts" -- "$cur"))',
+        "    else",
+        '        COMPREPLY=($(compgen -f -- "$cur"))',
+        "    fi",
+        "}",
+        "complete -o filenames -F _xactika xactika",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _zsh_text(text: str) -> str:
+    """Help text safe inside a single-quoted _arguments spec's [...]."""
+    out = text.replace("\\", "").replace("'", "'\\''")
+    for ch in "[]:":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+def zsh() -> str:
+    """A zsh completion function for ``xactika`` (works sourced or from $fpath)."""
+    described = [f"    {shlex.quote(name + ':' + text)}" for name, (_, text) in COMMANDS.items()]
+    cases = []
+    for name in COMMANDS:
+        specs = []
+        for f in flags(name):
+            what = _zsh_text(f.help[:70])
+            value = ""
+            if f.takes_value:
+                value = (f":value:({' '.join(f.choices)})" if f.choices else
+                         ":file:_files" if f.path else ":value: ")
+            star = "*" if f.repeats else ""
+            for n in f.names:
+                specs.append(f"'{star}{n}[{what}]{value}'")
+        specs.append("'*:file:_files'")
+        cases.append(f"      {shlex.quote(name)}) _arguments -s " + " ".join(specs) + " ;;")
+    lines = [
+        "#compdef xactika",
+        "# zsh completion for xactika; made by 'xactika completion zsh'.",
+        "# Use: source <(xactika completion zsh)   (in ~/.zshrc, after compinit)",
+        "_xactika() {",
+        "  local -a commands",
+        "  commands=(",
+        *described,
+        "  )",
+        "  if (( CURRENT == 2 )); then",
+        "    _describe 'command' commands",
+        "    return",
+        "  fi",
+        "  local cmd=$words[2]",
+        "  words=(${words[2,-1]})",
+        "  (( CURRENT-- ))",
+        "  case $cmd in",
+        *cases,
+        "      *) _files ;;",
+        "  esac",
+        "}",
+        'if [[ "$funcstack[1]" == "_xactika" ]]; then',
+        '  _xactika "$@"',
+        "else",
+        "  compdef _xactika xactika",
+        "fi",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+SHELLS = {"bash": bash, "zsh": zsh}
+
+
+def main(argv: Sequence[str]) -> int:
+    ap = argparse.ArgumentParser(
+        prog="xactika completion",
+        description="Print a shell completion script for xactika. bash: add "
+        "'source <(xactika completion bash)' to ~/.bashrc; zsh: add "
+        "'source <(xactika completion zsh)' to ~/.zshrc after compinit.",
+    )
+    ap.add_argument("shell", choices=tuple(SHELLS), help="the shell to complete in")
+    args = ap.parse_args(argv)
+    sys.stdout.write(SHELLS[args.shell]())
+    return 0
+
+
+__all__ = ["Flag", "bash", "flags", "main", "zsh"]

@@ -1,0 +1,1 @@
+"""Tables over the network: ``xactika serve`` and ``xactika connect``."""

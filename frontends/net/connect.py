@@ -1,0 +1,167 @@
+"""``xactika connect HOST:PORT --token T -- PROGRAM ARGS``: a local bot in a remote seat.
+
+The bot runs here as a child process and never learns it is remote: this relay passes
+the server's player-protocol lines to the bot's stdin and the bot's lines back
+(spec/SERVER.md). A dropped connection is made again with the same token, resuming
+after the last event the bot was given, so the bot sees one unbroken session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from typing import IO
+
+from xactika.core.engine.table import game_rules
+from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
+from xactika.protocol.notation.untrusted import escape
+from xactika.protocol.player.process import MAX_LINE
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="xactika connect",
+        description="Play a remote seat at an 'xactika serve' table with a local bot "
+        "program (any bot that speaks spec/PLAYER.md).",
+        epilog="example: xactika connect 127.0.0.1:7000 --token 3f2a... -- "
+        "python3 examples/random_bot.py (everything after -- is the bot's command line)",
+    )
+    p.add_argument("address", metavar="HOST:PORT", help="the server")
+    p.add_argument("--token", required=True, help="the seat's token, as the server printed it")
+    p.add_argument("--tls", action="store_true", help="connect with TLS")
+    p.add_argument("--cafile", default=None, metavar="PEM",
+                   help="trust this certificate (a self-signed server's); implies --tls")
+    p.add_argument("--watch", action="store_true",
+                   help="--token is an observer token: show the table's public events as "
+                   "the REPL tells them, as they happen (no bot)")
+    p.add_argument("--reconnect", type=float, default=30.0, metavar="S",
+                   help="seconds to keep trying after a dropped connection (default 30)")
+    return p
+
+
+def _pump_bot(out: IO[bytes], seat: RemoteSeat) -> None:
+    """The bot's stdout to the server, line by line; when the bot stops talking (it
+    exited, or sent an over-long line) the seat is given up so the server knows now."""
+    while True:
+        raw = out.readline(MAX_LINE + 2)
+        if not raw.endswith(b"\n"):
+            if not seat.finished:
+                seat.abandon()
+            return
+        seat.send(raw.decode("utf-8", "replace").rstrip("\r\n"))
+
+
+def relay(seat: RemoteSeat, argv: Sequence[str]) -> int:
+    """Run the bot and relay until the server says quit or either side goes away."""
+    try:
+        proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                start_new_session=True)
+    except OSError as exc:
+        print(f"xactika connect: cannot start {argv[0]!r}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    assert proc.stdin is not None and proc.stdout is not None
+    reader = threading.Thread(target=_pump_bot, args=(proc.stdout, seat), daemon=True)
+    reader.start()
+    code = 0
+    try:
+        while True:
+            line = seat.readline()
+            try:
+                proc.stdin.write(line.encode("utf-8") + b"\n")
+                proc.stdin.flush()
+            except OSError:
+                print("xactika connect: the bot exited", file=sys.stderr)
+                code = 1
+                break
+            if line.split()[:1] == ["quit"]:
+                break
+    except RemoteError as exc:
+        print(f"xactika connect: {exc}", file=sys.stderr)
+        code = 1
+    finally:
+        if seat.reconnects:
+            times = "once" if seat.reconnects == 1 else f"{seat.reconnects} times"
+            print(f"xactika connect: reconnected {times}, resuming after the "
+                  "last event the bot had", file=sys.stderr)
+        seat.close()
+        with contextlib.suppress(OSError):
+            proc.stdin.close()  # end of input: the bot's cue to exit, as after quit
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(1.0)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)  # and whatever it started
+        proc.wait()
+    return code
+
+
+def watch(args: argparse.Namespace) -> int:
+    """Follow a table as an observer, told in the REPL's words (public events only)."""
+    from xactika.frontends.repl import render
+    from xactika.protocol.net.remote import LineSocket
+    from xactika.protocol.notation.text import parse_event
+
+    try:
+        host, port = parse_address(args.address)
+        tls = client_context(args.cafile) if args.tls or args.cafile else None
+        sock = LineSocket(host, port, tls=tls)
+        sock.send(f"observe {args.token}")
+    except (ValueError, OSError) as exc:
+        print(f"xactika connect: {escape(str(exc), 300)}", file=sys.stderr)
+        return 2 if isinstance(exc, ValueError) else 1
+    style = render.Style(color=sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    game, names, mode, rules = "xactika", [], "", None
+    try:
+        while (line := sock.readline()) is not None:
+            if line.startswith("error "):
+                print(f"xactika connect: {escape(line[6:], 300)}", file=sys.stderr)
+                return 1
+            if not line.startswith("event "):
+                print(escape(line, 200))
+                continue
+            event = parse_event(line, rules)
+            config = getattr(event, "config", None)
+            if config is not None:  # game-started: who plays what
+                game, mode = config.game, config.mode
+                names = [""] * config.players  # the server names no one: "seat N"
+                rules = game_rules(game)
+                rounds = f"{config.rounds} round" + ("s" if config.rounds != 1 else "")
+                print(f"{game} {mode}, {config.players} players, {rounds}")
+            told = render.narrate(event, names, game, style, mode=mode)
+            if told is not None:
+                print(told, flush=True)
+    finally:
+        sock.close()
+    return 0
+
+
+def main(argv: Sequence[str]) -> int:
+    argv = list(argv)
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = build_parser().parse_args(argv[:cut])
+    program = argv[cut + 1:]
+    if args.watch:
+        return watch(args)
+    if not program:
+        print("xactika connect: no bot: give -- PROGRAM ARGS", file=sys.stderr)
+        return 2
+    try:
+        host, port = parse_address(args.address)
+    except ValueError as exc:
+        print(f"xactika connect: {exc}", file=sys.stderr)
+        return 2
+    tls = client_context(args.cafile) if args.tls or args.cafile else None
+    seat = RemoteSeat(host, port, args.token, tls=tls, reconnect=args.reconnect)
+    try:
+        seat.connect()
+    except (RemoteError, OSError) as exc:
+        print(f"xactika connect: {escape(str(exc), 300)}", file=sys.stderr)
+        return 1
+    print(f"xactika connect: {seat.seated}", file=sys.stderr)
+    return relay(seat, program)

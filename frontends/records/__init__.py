@@ -1,0 +1,1 @@
+"""For auditors and players: audit, replay, convert records, and the signing key."""

@@ -1,0 +1,343 @@
+"""``xactika audit LOG... [--json]``: prove that records are legal, complete and untampered.
+
+Exit status: 0 every log is clean, 1 some log has a violation or is unfinished, 2 some
+log could not be read at all (missing, not UTF-8, not a record). spec/TAMPER.md.
+Each log's report is written as soon as it is audited and then dropped, so auditing a
+hundred thousand logs takes no more memory than auditing one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TextIO
+
+from xactika.frontends.parallel import (
+    Backend,
+    ClusterError,
+    ProcessBackend,
+    RayBackend,
+    RaySession,
+    batches,
+    ordered,
+    parse_cluster,
+)
+from xactika.protocol.notation.untrusted import escape
+from xactika.protocol.records.files import MAX_RECORD_BYTES, open_regular
+from xactika.protocol.trust.audit import (
+    BAD_SIGNATURE,
+    INVALID,
+    UNREADABLE,
+    VERIFIED,
+    LogReport,
+    Problem,
+    Summary,
+    Trusted,
+    audit_file,
+)
+from xactika.protocol.trust.fastaudit import audit_data, audit_path
+from xactika.protocol.trust.manifest import MANIFEST_FILE, check_manifest, compare
+from xactika.protocol.trust.signing import KeyFileError, PublicKey, public_key_arg
+
+RECORD_SUFFIXES = (".log", ".rec")
+BATCH = 16  # records a parallel job audits: amortises a task's cost over many small files
+
+# one record to audit: its path (read where it is audited), its bytes (read by the driver
+# for a cluster node that may not see the file), or a report already made by the driver
+Item = tuple[str, str] | tuple[str, str, bytes] | tuple[str, LogReport]
+Job = tuple[list[Item], bool, frozenset[PublicKey]]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="xactika audit",
+        description="Check record files: every bid and card legal, every derived event as "
+        "the rules compute it, headers consistent, the game complete, the hash chain and "
+        "the seed commitment intact. Problems are printed as FILE:LINE: REASON. "
+        "A directory stands for every *.log and *.rec file under it.",
+        epilog="exit status: 0 clean, 1 violations or unfinished games, 2 unreadable input",
+    )
+    ap.add_argument("logs", nargs="*", metavar="LOG",
+                    help="record files or directories ('-' for stdin)")
+    ap.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    ap.add_argument(
+        "--strict", action="store_true",
+        help="also fail logs without a hash chain, without a seed commitment, or without "
+        "a signature by a trusted key",
+    )
+    ap.add_argument("--key", action="append", default=[], metavar="PUB",
+                    help="trust this public key: a file (ed25519:<hex>, ssh-ed25519 or PEM) "
+                    "or the text ed25519:<hex>; repeatable")
+    ap.add_argument("--trusted-keys", action="append", default=[], metavar="FILE",
+                    help="trust every key in FILE (one a line, # comments)")
+    ap.add_argument("--manifest", action="append", default=[], metavar="FILE",
+                    help="check the records of FILE's match folder against this manifest "
+                    f"(a folder holding {MANIFEST_FILE} is checked without it)")
+    ap.add_argument("--quiet", "-q", action="store_true",
+                    help="print problems only, no per-log lines or summary")
+    ap.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                    help="audit in N processes (default 1); the output is the serial run's")
+    ap.add_argument("--cluster", default=None, metavar="ray[=ADDRESS]",
+                    help="audit on a Ray cluster (pip install 'xactika[ray]'): the driver "
+                    "reads the records and reports in input order, as a serial run does")
+    return ap
+
+
+def expand(paths: Iterable[str]) -> Iterator[str]:
+    """Paths, with each directory replaced by the record files under it (sorted)."""
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            yield path
+            continue
+        found = False
+        for folder, dirs, files in os.walk(path):
+            dirs.sort()
+            for name in sorted(files):
+                if name.endswith(RECORD_SUFFIXES):
+                    found = True
+                    yield os.path.join(folder, name)
+        if not found:
+            yield path  # audit_file reports it: a directory, not a record
+
+
+def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = (),
+            manifests: Sequence[str] = (), pool: Pool | None = None) -> Iterator[LogReport]:
+    """Each path's reports; a match folder's (with its manifest) ends in the manifest's.
+
+    With a ``pool`` the records are audited there, and reported in the same order.
+    """
+    folders = [(os.path.dirname(m) or ".", m) for m in manifests]
+
+    def plain() -> Iterator[str]:
+        for path in paths:
+            if path != "-" and os.path.isfile(os.path.join(path, MANIFEST_FILE)):
+                folders.append((path, os.path.join(path, MANIFEST_FILE)))
+            else:
+                yield path
+
+    # one stream for all the plain paths: a pool works on many of them at once
+    yield from _records(plain(), strict, trusted, pool)
+    for folder, manifest in folders:
+        heads: list[tuple[str, str | None]] = []
+        files = [p for p in expand([folder]) if not os.path.isdir(p)]
+        for report in _records(files, strict, trusted, pool):
+            rel = os.path.relpath(report.file, folder).replace(os.sep, "/")
+            heads.append((rel, report.head))
+            yield report
+        yield manifest_report(manifest, heads, strict, trusted)
+
+
+def _records(paths: Iterable[str], strict: bool, trusted: Trusted,
+             pool: Pool | None = None) -> Iterator[LogReport]:
+    if pool is None:
+        for path in expand(paths):
+            yield audit_item(("path", path), strict, trusted)
+        return
+    items = (pool.item(path, strict, trusted) for path in expand(paths))
+    jobs = ((batch, strict, frozenset(trusted)) for batch in batches(items, BATCH))
+    for found in ordered(jobs, pool.backend, pool.window):
+        yield from found
+
+
+def audit_item(item: Item, strict: bool, trusted: Trusted) -> LogReport:
+    """One record's report, wherever it runs: the serial loop, a process, a Ray task."""
+    if isinstance(item[1], LogReport):
+        return item[1]
+    path = item[1]
+    # the lean path first (protocol/trust/fastaudit.py): it answers only "clean" and hands
+    # everything else to the full auditor, so the report is the full auditor's either way
+    if len(item) == 3:
+        return audit_data(item[2], path, strict=strict, trusted=trusted)
+    if os.path.isdir(path):
+        report = LogReport(path, status=UNREADABLE)
+        report.problems.append(Problem(0, "a directory with no record files "
+                                          f"({', '.join('*' + s for s in RECORD_SUFFIXES)})"))
+        return report
+    return audit_path(path, strict=strict, trusted=trusted)
+
+
+def audit_job(job: Job) -> list[LogReport]:
+    """A batch of records audited in a worker process or a Ray task."""
+    items, strict, trusted = job
+    return [audit_item(item, strict, trusted) for item in items]
+
+
+class Pool:
+    """Where records are audited besides the serial loop: N processes or a Ray cluster."""
+
+    def __init__(self, backend: Backend[Job, list[LogReport]], window: int,
+                 ship: bool) -> None:
+        self.backend = backend
+        self.window = window
+        self.ship = ship  # send the bytes: cluster nodes need not see the driver's files
+
+    def item(self, path: str, strict: bool, trusted: Trusted) -> Item:
+        if path == "-":  # standard input is the driver's
+            return ("report", audit_file(path, strict=strict, trusted=trusted))
+        if not self.ship or os.path.isdir(path):
+            return ("path", path)
+        try:
+            fh = open_regular(path)
+        except OSError:  # reported by audit_file as a serial run reports it
+            return ("report", audit_file(path, strict=strict, trusted=trusted))
+        with fh:  # bounded_lines stops past MAX_RECORD_BYTES at the same line
+            return ("bytes", path, fh.read(MAX_RECORD_BYTES + 1))
+
+    def close(self) -> None:
+        self.backend.close()
+
+
+def manifest_report(path: str, heads: Iterable[tuple[str, str | None]], strict: bool,
+                    trusted: Trusted) -> LogReport:
+    """A match's manifest against the records found: deleted, added or replaced games."""
+    check = check_manifest(path)
+    report = LogReport(path)
+    for line, reason in check.problems:
+        report.add(line, f"manifest: {reason}")
+    if check.signer is not None:
+        report.signer = check.signer
+        for line, reason in compare(check, heads):
+            report.add(line, reason)
+        for file, times in sorted(check.replaced.items()):  # a re-rolled game is visible
+            report.notes.append(f"{escape(file, 200)}: played {times + 1} times: --resume "
+                                "set the earlier records aside and the last one counts")
+        if check.signer in trusted:
+            report.signature = VERIFIED
+        else:
+            text = (f"signer unknown: the manifest is signed by {check.signer.fingerprint}, "
+                    "a key not named with --key or --trusted-keys")
+            if strict:
+                report.add(1, text + " (--strict)")
+            else:
+                report.notes.append(text)
+    if report.problems or report.dropped:
+        report.status = INVALID
+    return report
+
+
+def trusted_keys(keys: Sequence[str], files: Sequence[str]) -> frozenset[PublicKey]:
+    """The keys named by --key and --trusted-keys; KeyFileError for one that is unusable."""
+    found: set[PublicKey] = set()
+    for text in (*keys, *files):
+        found.update(public_key_arg(text))
+    return frozenset(found)
+
+
+def run(paths: Iterable[str], out: TextIO, *, as_json: bool = False, strict: bool = False,
+        quiet: bool = False, trusted: Trusted = (), manifests: Sequence[str] = (),
+        pool: Pool | None = None) -> int:
+    """Audit and report, one log at a time; returns the exit status."""
+    summary = Summary()
+    if as_json:
+        out.write('{"logs": [')
+    for n, report in enumerate(reports(paths, strict=strict, trusted=trusted,
+                                       manifests=manifests, pool=pool)):
+        summary.add(report)
+        if as_json:
+            out.write(("\n " if n == 0 else ",\n ") + json.dumps(report.to_json()))
+        else:
+            print_report(report, out, quiet=quiet)
+    code = summary.exit_code
+    if as_json:
+        out.write(f'\n],\n "summary": {json.dumps(summary.to_json())},\n "exit": {code}}}\n')
+    elif not quiet:
+        print_summary(summary, out)
+    return code
+
+
+def main(argv: Sequence[str]) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if not args.logs and not args.manifest:
+        ap.error("give a LOG, a folder or --manifest FILE")
+    if args.jobs < 1:
+        ap.error(f"-j must be at least 1, not {args.jobs}")
+    session: RaySession | None = None
+    pool: Pool | None = None
+    try:
+        trusted = trusted_keys(args.key, args.trusted_keys)
+        if args.cluster is not None:
+            session = RaySession(parse_cluster(args.cluster),
+                                 args.jobs if args.jobs > 1 else None)
+            pool = Pool(RayBackend(audit_job, session), 4 * session.cpus(), ship=True)
+        elif args.jobs > 1:
+            pool = Pool(ProcessBackend(audit_job, args.jobs), 4 * args.jobs, ship=False)
+        return run(args.logs, sys.stdout, as_json=args.json, strict=args.strict,
+                   quiet=args.quiet, trusted=trusted, manifests=args.manifest, pool=pool)
+    except (KeyFileError, ClusterError) as exc:
+        print(f"xactika audit: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if pool is not None:
+            pool.close()
+        if session is not None:
+            session.close()
+
+
+def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None:
+    for p in report.problems:
+        print(f"{report.file}:{p.line}: {p.reason}", file=out)
+    if report.dropped:
+        print(f"{report.file}: ... and {report.dropped} more problems", file=out)
+    if quiet:
+        return
+    if report.game is None:
+        extra = f" ({_signature_fact(report)})" if report.signer is not None else ""
+        notes = "".join(f"\n  note: {note}" for note in report.notes)
+        print(f"{report.file}: {report.status}{extra}{notes}", file=out)
+        return
+    facts = [f"{report.game} {report.mode}", _count(report.players, "player"),
+             _count(report.rounds, "round"), _count(report.events, "event")]
+    if report.unjudged:
+        facts.append(f"{report.unjudged} events not judged after the first violation")
+    facts.append("signed" if report.signed else "unsigned")
+    facts.append("committed" if report.committed else "no commitment")
+    facts.append(_signature_fact(report))
+    line = f"{report.file}: {report.status} ({', '.join(facts)})"
+    if report.totals is not None:
+        names = report.names()
+        won = set(report.winners or ())
+        scores = ", ".join(
+            f"{names[s] if s < len(names) else s} {t}{'*' if s in won else ''}"
+            for s, t in enumerate(report.totals)
+        )
+        line += f"\n  totals: {scores}"
+    if report.head is not None:
+        line += f"\n  head: {report.head}"
+    print(line, file=out)
+
+
+def _signature_fact(report: LogReport) -> str:
+    if report.signature == BAD_SIGNATURE:
+        return "bad signature"
+    if report.signer is None:
+        return "no signature"
+    if report.signature == VERIFIED and report.status == INVALID:
+        fingerprint = report.signer.fingerprint
+        return f"not verified: the signature by {fingerprint} holds, the game does not"
+    if report.signature == VERIFIED:
+        return f"verified: signed by {report.signer.fingerprint}"
+    return f"signer unknown: {report.signer.fingerprint}"
+
+
+def _count(n: int | None, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def print_summary(s: Summary, out: TextIO) -> None:
+    print(
+        f"audited {_count(s.logs, 'log')}: {_count(s.games, 'game')} "
+        f"({s.complete} clean and complete, "
+        f"{s.unfinished} unfinished, {s.invalid} invalid, {s.unreadable} unreadable), "
+        f"{_count(s.events, 'event')}, {_count(s.rounds, 'round')}, "
+        f"{_count(s.problems, 'problem')}; {s.verified} verified by a trusted key",
+        file=out,
+    )
+    if s.players:
+        width = max(6, *(len(n) for n in s.players))
+        print(f"  {'player':<{width}}  games  wins  points", file=out)
+        for name, p in s.players.items():
+            print(f"  {name:<{width}}  {p.games:>5}  {p.wins:>4}  {p.points:>6}", file=out)

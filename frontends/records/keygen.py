@@ -1,0 +1,56 @@
+"""``xactika keygen``: make (or show) the Ed25519 key a referee signs records with.
+
+The private key is PEM (PKCS#8), mode 0600; its public half goes to ``FILE.pub`` as one
+line ``ed25519:<hex>`` that auditors pass to ``xactika audit --key``. spec/TAMPER.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from xactika.protocol.trust.signing import (
+    KeyFileError,
+    Signer,
+    default_key_path,
+    load_signer,
+    write_key,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="xactika keygen",
+        description="Make a new Ed25519 signing key for records and match manifests, or "
+        "show the public key of an existing one. Without FILE: the default key that "
+        "the engine, the REPL, selfplay and match use "
+        f"({default_key_path()}).",
+    )
+    ap.add_argument("file", nargs="?", default=None, metavar="FILE",
+                    help="the private key file to write (its public key goes to FILE.pub)")
+    ap.add_argument("--show", action="store_true",
+                    help="do not make a key: print the public key of FILE (or the default)")
+    return ap
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
+    path = args.file or str(default_key_path())
+    try:
+        if args.show:
+            signer = load_signer(path)
+        else:
+            try:
+                signer = write_key(path, Signer.generate())
+            except FileExistsError:
+                print(f"xactika keygen: {path} exists; it is never overwritten (--show prints "
+                      "its public key)", file=sys.stderr)
+                return 1
+            print(f"wrote {path} (private, mode 0600) and {path}.pub")
+    except (KeyFileError, OSError) as exc:
+        print(f"xactika keygen: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+        return 2
+    print(f"public key:  {signer.public.text}")
+    print(f"fingerprint: {signer.public.fingerprint}")
+    return 0

@@ -1,0 +1,431 @@
+"""``xactika replay LOG``: step through a recorded game, as everyone or as one seat.
+
+The navigation is pure: a :class:`Cursor` (an event position and a point of view) over a
+:class:`Game` (the events and the state after each), moved by named actions, and a
+screen drawn with the REPL's own rendering (:mod:`.render`). The prompt_toolkit viewer
+is a thin shell that maps keys to those actions; ``--keys`` runs the same actions
+without a terminal and prints the screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from xactika.core.engine.check import LogCheck
+from xactika.core.engine.errors import InvalidEvent
+from xactika.core.engine.table import (
+    Dealt,
+    Event,
+    GameOver,
+    GameStarted,
+    RoundScored,
+    State,
+    TrickWon,
+    game_rules,
+)
+from xactika.core.engine.views import view, visible
+from xactika.frontends.repl import render
+from xactika.protocol.records.textform import Record, RecordError, read_record
+
+# --------------------------------------------------------------------------- the game
+
+
+@attrs.frozen
+class Game:
+    """A record's events and the state after each; ``states[i]`` follows ``events[i]``.
+
+    Only the legal prefix is kept: ``problem`` says where and why a record stopped
+    following the rules (the viewer shows it; ``xactika audit`` gives the details).
+    """
+
+    headers: tuple[tuple[str, str], ...]
+    events: tuple[Event, ...]
+    states: tuple[State, ...]
+    names: tuple[str, ...]
+    problem: str | None = None
+
+    @classmethod
+    def from_record(cls, record: Record) -> Game:
+        check = LogCheck()
+        states: list[State] = []
+        events: list[Event] = []
+        problem = None
+        for event in record.events:
+            try:
+                check = check.apply(event)
+            except InvalidEvent as exc:
+                problem = f"event {event.seq}: {exc}"
+                break
+            events.append(event)
+            states.append(check.state)
+        if not events:
+            raise RecordError(f"line 0: the record does not start a game ({problem})")
+        players = states[0].config.players
+        seats = dict(record.headers).get("seats", "")
+        names = seats.split(",") if seats else []
+        if len(names) != players:
+            names = [""] * players
+        return cls(record.headers, tuple(events), tuple(states), tuple(names), problem)
+
+    @property
+    def config(self) -> Any:
+        return self.states[0].config
+
+    def last(self) -> int:
+        return len(self.events) - 1
+
+    def round_starts(self) -> list[int]:
+        return [i for i, e in enumerate(self.events) if isinstance(e, Dealt)]
+
+    def trick_ends(self) -> list[int]:
+        return [i for i, e in enumerate(self.events) if isinstance(e, TrickWon)]
+
+    def scored(self, pos: int) -> list[RoundScored]:
+        return [e for e in self.events[: pos + 1] if isinstance(e, RoundScored)]
+
+
+# --------------------------------------------------------------------------- the cursor
+
+
+@attrs.frozen
+class Cursor:
+    """Where the viewer stands: after ``events[pos]``, seen by ``seat`` (None: everyone)."""
+
+    pos: int = 0
+    seat: int | None = None
+    message: str = ""
+
+
+def _to(cursor: Cursor, pos: int, message: str = "") -> Cursor:
+    return attrs.evolve(cursor, pos=pos, message=message)
+
+
+def next_event(g: Game, c: Cursor) -> Cursor:
+    if c.pos >= g.last():
+        return _to(c, c.pos, "at the last event")
+    return _to(c, c.pos + 1)
+
+
+def prev_event(g: Game, c: Cursor) -> Cursor:
+    if c.pos == 0:
+        return _to(c, 0, "at the first event")
+    return _to(c, c.pos - 1)
+
+
+def next_trick(g: Game, c: Cursor) -> Cursor:
+    """To the end of the next trick (its trick-won)."""
+    later = [i for i in g.trick_ends() if i > c.pos]
+    return _to(c, later[0]) if later else _to(c, c.pos, "no trick after this one")
+
+
+def prev_trick(g: Game, c: Cursor) -> Cursor:
+    earlier = [i for i in g.trick_ends() if i < c.pos]
+    return _to(c, earlier[-1]) if earlier else _to(c, c.pos, "no trick before this one")
+
+
+def next_round(g: Game, c: Cursor) -> Cursor:
+    """To the deal of the next round."""
+    later = [i for i in g.round_starts() if i > c.pos]
+    return _to(c, later[0]) if later else _to(c, c.pos, "this is the last round")
+
+
+def prev_round(g: Game, c: Cursor) -> Cursor:
+    """To this round's deal, or the previous round's when already there."""
+    earlier = [i for i in g.round_starts() if i < c.pos]
+    return _to(c, earlier[-1]) if earlier else _to(c, c.pos, "this is the first round")
+
+
+def goto_round(g: Game, c: Cursor, number: int) -> Cursor:
+    starts = g.round_starts()
+    if not 1 <= number <= len(starts):
+        return _to(c, c.pos, f"no round {number}: the record has rounds 1 to {len(starts)}")
+    return _to(c, starts[number - 1])
+
+
+def first(g: Game, c: Cursor) -> Cursor:
+    return _to(c, 0)
+
+
+def end(g: Game, c: Cursor) -> Cursor:
+    return _to(c, g.last())
+
+
+def next_view(g: Game, c: Cursor) -> Cursor:
+    """Everyone -> seat 0 -> seat 1 ... -> everyone."""
+    n = g.config.players
+    seat = 0 if c.seat is None else None if c.seat + 1 >= n else c.seat + 1
+    return attrs.evolve(c, seat=seat, message="")
+
+
+def omniscient(g: Game, c: Cursor) -> Cursor:
+    return attrs.evolve(c, seat=None, message="")
+
+
+def seat_view(g: Game, c: Cursor, seat: int) -> Cursor:
+    n = g.config.players
+    if not 0 <= seat < n:
+        return _to(c, c.pos, f"no seat {seat}: seats are 0 to {n - 1}")
+    return attrs.evolve(c, seat=seat, message="")
+
+
+Action = Callable[[Game, Cursor], Cursor]
+
+ACTIONS: dict[str, tuple[Action, str]] = {
+    "next": (next_event, "next event"),
+    "prev": (prev_event, "previous event"),
+    "trick": (next_trick, "to the end of the next trick"),
+    "back-trick": (prev_trick, "to the end of the previous trick"),
+    "round": (next_round, "to the next round's deal"),
+    "back-round": (prev_round, "to this (or the previous) round's deal"),
+    "start": (first, "to the first event"),
+    "end": (end, "to the last event"),
+    "view": (next_view, "switch view: everyone, seat 0, seat 1, ..."),
+    "all": (omniscient, "the omniscient view"),
+}
+
+# key -> action; the viewer and --keys share it
+KEYS: dict[str, str] = {
+    "right": "next", "l": "next", "space": "next",
+    "left": "prev", "h": "prev",
+    "t": "trick", "T": "back-trick",
+    "down": "round", "r": "round",
+    "up": "back-round", "R": "back-round",
+    "home": "start", "g": "start",
+    "end": "end", "G": "end",
+    "v": "view", "a": "all",
+}
+
+
+def apply_keys(g: Game, c: Cursor, keys: Sequence[str]) -> Cursor:
+    """Run viewer keys; a number followed by ``j`` jumps to that round, by ``s`` views
+    that seat (e.g. ``3 j``, ``1 s``)."""
+    number = ""
+    for key in keys:
+        if key.isdigit():
+            number += key
+            continue
+        if key in ("j", "enter") and number:
+            c = goto_round(g, c, int(number))
+        elif key == "s" and number:
+            c = seat_view(g, c, int(number))
+        elif key in KEYS:
+            c = ACTIONS[KEYS[key]][0](g, c)
+        else:
+            c = _to(c, c.pos, f"unknown key {key!r}: press ? for help")
+        number = ""
+    return c
+
+
+# --------------------------------------------------------------------------- the screen
+
+
+def where(g: Game, c: Cursor) -> str:
+    state = g.states[c.pos]
+    trick = len(state.tricks) + (1 if state.trick else 0)
+    who = "everyone" if c.seat is None else render.seat_label(c.seat, g.names)
+    parts = [f"event {c.pos + 1}/{len(g.events)}"]
+    if state.round:
+        parts.append(f"round {state.round} of {state.config.rounds}")
+    if trick:
+        parts.append(f"trick {trick}")
+    parts.append(f"view: {who}")
+    return ", ".join(parts)
+
+
+def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
+    """The whole screen at the cursor, as the chosen seat (or everyone) saw it then."""
+    state = g.states[c.pos]
+    config = state.config
+    rules = game_rules(config.game)
+    game = config.game
+    names = list(g.names)
+    event = g.events[c.pos] if c.seat is None else visible(g.events[c.pos], c.seat)
+    lines = [render.rule(style, where(g, c))]
+    told = render.narrate(event, names, game, style, mode=config.mode)
+    lines.append(told if told is not None else _describe(event))
+    if state.round:
+        if state.turned is not None:
+            lines.append(render.turned_up(state.turned, style))
+        if rules.has_bidding(config):
+            lines.append(render.bids(state.bids, names, state.taken if state.phase != "bid"
+                                     else ()))
+        else:
+            lines.append(render.tricks_taken(state.taken, names))
+        if state.trick:
+            winning = rules.trick_winner(state, state.trick, state.call)
+            lines.append(render.trick(state.trick, state.call, names, game, style,
+                                      winning=winning, number=len(state.tricks) + 1))
+        elif state.tricks and isinstance(g.events[c.pos], TrickWon):
+            t = state.tricks[-1]
+            lines.append(render.trick(t.plays, t.call, names, game, style, winning=t.winner,
+                                      number=len(state.tricks))
+                         .replace("<- winning", "<- won").replace("← winning", "← won"))
+        lines.extend(_hands(state, c.seat, names, game, style, rules))
+    scored = g.scored(c.pos)
+    lines.append(style.bold("scores so far"))
+    lines.append(render.score_table(scored, names, style))
+    if isinstance(g.events[c.pos], GameOver):
+        over = g.events[c.pos]
+        lines.append(render.standings(over.totals, over.winners, names, style,
+                                      low_wins=game == "xactika" and config.mode == "lose"))
+    if g.problem is not None and c.pos == g.last():
+        lines.append(style.bold(f"the record stops following the rules here: {g.problem}"))
+    elif c.pos == g.last() and not state.over:
+        lines.append(style.dim("the record ends here: the game is unfinished"))
+    if c.message:
+        lines.append(style.bold(c.message))
+    return "\n".join(lines)
+
+
+def _hands(state: State, seat: int | None, names: list[str], game: str,
+           style: render.Style, rules: Any) -> list[str]:
+    if not state.hands:
+        return []
+    if seat is not None:
+        v = view(state, seat)
+        order = sorted(v.hand, key=rules.sort_key)
+        others = ", ".join(f"{render.seat_label(s, names)} {n}"
+                           for s, n in enumerate(v.hand_sizes) if s != seat)
+        return [style.bold(f"{render.seat_label(seat, names)}'s hand"),
+                render.hand(order, game, style),
+                style.dim(f"cards in the other hands: {others}")]
+    out = [style.bold("hands")]
+    size = max(len(render.seat_label(s, names)) for s in range(len(state.hands)))
+    for s, cards in enumerate(state.hands):
+        text = " ".join(str(card) for card in sorted(cards, key=rules.sort_key))
+        out.append(f"  {render.pad(render.seat_label(s, names), size)}  {text or '(no cards)'}")
+    return out
+
+
+def _describe(event: Event) -> str:
+    if isinstance(event, GameStarted):
+        c = event.config
+        rounds = f"{c.rounds} round" + ("s" if c.rounds != 1 else "")
+        return f"game started: {c.game} {c.mode}, {c.players} players, {rounds}"
+    if isinstance(event, TrickWon):
+        return f"trick {event.trick} won by seat {event.seat}"
+    if isinstance(event, RoundScored):
+        return f"round {event.round} scored"
+    if isinstance(event, GameOver):
+        return "game over"
+    return type(event).__name__
+
+
+HELP = (
+    "keys: -> l space: next event   <- h: previous   t T: next/previous trick\n"
+    "      r R (down up): next/previous round   NUMBER j: round NUMBER   g G: first/last\n"
+    "      v: switch view   NUMBER s: seat NUMBER's view   a: everyone   q: quit"
+)
+
+
+# --------------------------------------------------------------------------- the shell
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="xactika replay",
+        description="Step through a recorded game by event, trick or round, as everyone or "
+        "as one seat. " + " ".join(HELP.split()),
+    )
+    ap.add_argument("log", metavar="LOG", help="a record file (text or JSONL)")
+    ap.add_argument("--seat", type=int, default=None, help="start in this seat's view")
+    ap.add_argument("--round", type=int, default=None, help="start at this round's deal")
+    ap.add_argument("--keys", default=None,
+                    help="run these keys (space-separated, e.g. 'r r t 2 s') without a "
+                    "terminal and print the screen")
+    ap.add_argument("--ascii", action="store_true", help="7-bit characters only")
+    return ap
+
+
+def load(path: str) -> Game:
+    """A record, text or JSONL (told apart by content, not by name)."""
+    return Game.from_record(read_record(path))
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        g = load(args.log)
+    except RecordError as exc:
+        print(f"xactika replay: {args.log}: {exc}", file=sys.stderr)
+        return 2
+    c = Cursor()
+    if args.round is not None:
+        c = goto_round(g, c, args.round)
+    if args.seat is not None:
+        c = seat_view(g, c, args.seat)
+    if c.message:
+        print(f"xactika replay: {c.message}", file=sys.stderr)
+        return 2
+    color = "NO_COLOR" not in os.environ and sys.stdout.isatty() and not args.ascii
+    style = render.Style(color=color, ascii=args.ascii)
+    if args.keys is not None or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        c = apply_keys(g, c, (args.keys or "").split())
+        print(screen(g, c, style))
+        return 0
+    run_viewer(g, c, style)
+    return 0
+
+
+def run_viewer(g: Game, cursor: Cursor, style: render.Style, **app_args: Any) -> Cursor:
+    """The full-screen viewer; returns the cursor it was left at."""
+    from prompt_toolkit import Application
+    from prompt_toolkit.formatted_text import ANSI
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.key_binding.key_processor import KeyPressEvent
+    from prompt_toolkit.layout import HSplit, Layout, Window
+    from prompt_toolkit.layout.controls import FormattedTextControl
+
+    box = _Box(cursor)
+
+    def text() -> Any:
+        pending = f"  [{box.number}]" if box.number else ""
+        return ANSI(screen(g, box.cursor, style) + "\n\n" + style.dim(HELP) + pending)
+
+    kb = KeyBindings()
+
+    def press(key: str) -> Callable[[KeyPressEvent], None]:
+        def handler(event: KeyPressEvent) -> None:
+            if key.isdigit():
+                box.number += key
+                return
+            keys = [*box.number, key] if box.number else [key]
+            box.number = ""
+            box.cursor = apply_keys(g, box.cursor, keys)
+        return handler
+
+    for key in [*KEYS, "j", "s", *"0123456789"]:
+        kb.add(" " if key == "space" else key)(press(key))
+    kb.add("enter")(press("enter"))
+
+    @kb.add("q")
+    @kb.add("c-c")
+    @kb.add("c-d")
+    def _(event: KeyPressEvent) -> None:
+        event.app.exit()
+
+    @kb.add("?")
+    def _(event: KeyPressEvent) -> None:
+        box.cursor = _to(box.cursor, box.cursor.pos, HELP)
+
+    control = FormattedTextControl(text, focusable=True)
+    app: Application[None] = Application(
+        layout=Layout(HSplit([Window(control, wrap_lines=False)])),
+        key_bindings=kb, full_screen=True, **app_args,
+    )
+    app.run()
+    return box.cursor
+
+
+@attrs.define
+class _Box:
+    """The viewer's one piece of mutable state: the cursor and a number being typed."""
+
+    cursor: Cursor
+    number: str = ""

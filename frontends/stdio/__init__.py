@@ -1,0 +1,1 @@
+"""Programs on standard input and output: a built-in bot, the engine, selfplay."""

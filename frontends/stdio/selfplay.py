@@ -1,0 +1,124 @@
+"""``xactika selfplay``: a whole game between seeded random bots, printed as events."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from xactika.core import RandomAgent, XactikaError, game_rules
+from xactika.core.bots.agents import self_play
+from xactika.core.engine.rng import fresh_seed
+from xactika.core.engine.table import Config, Event
+from xactika.protocol.notation.text import config_from_pairs, format_event
+from xactika.protocol.records.textform import RecordWriter
+from xactika.protocol.trust.signing import KeyFileError, Signer, signer_for
+from xactika.protocol.trust.tamper import commit_config
+
+
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number, 0 or more, with a clear error otherwise."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    sp = argparse.ArgumentParser(
+        prog="xactika selfplay", description="Play a whole game between random bots."
+    )
+    sp.add_argument("--game", default="xactika", help="game to play (default: xactika)")
+    sp.add_argument(
+        "--mode",
+        default=None,
+        help="Xactika: win, lose or bid (default: bid); Dix: draw or nodraw (default: draw)",
+    )
+    sp.add_argument("--players", type=whole_number, default=None, help="number of players")
+    sp.add_argument("--rounds", type=whole_number, default=None, help="rounds in the game")
+    sp.add_argument(
+        "--target", type=whole_number, default=None,
+        help="play rounds until a total reaches this (Dix: 50 for the long game)",
+    )
+    sp.add_argument("--dealer", type=whole_number, default=0, help="first dealer's seat")
+    sp.add_argument("--seed", type=whole_number, default=None, help="deal seed (default: random)")
+    sp.add_argument("--quiet", action="store_true", help="print the standings only")
+    sp.add_argument(
+        "--record", metavar="PATH", default=None,
+        help="also write the game as a signed record file with a seed commitment "
+        "(spec/RECORDS.md, spec/TAMPER.md)",
+    )
+    sp.add_argument("--key", metavar="FILE", default=None,
+                    help="with --record: sign with this private key (default: the user's "
+                    "key, made on first use; see xactika keygen)")
+    return sp
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
+    pairs = {"game": args.game, "dealer": str(args.dealer)}
+    for key in ("mode", "players", "rounds", "target"):
+        if getattr(args, key) is not None:
+            pairs[key] = str(getattr(args, key))
+    pairs["seed"] = str(args.seed if args.seed is not None else fresh_seed())
+    try:
+        config = config_from_pairs(pairs, defaults=True)
+        rules = game_rules(config.game)
+        rules.validate(config)
+    except XactikaError as exc:
+        print(f"xactika selfplay: {exc}", file=sys.stderr)
+        return 2
+    signer = None
+    if args.record is not None:
+        config = commit_config(config)  # spec/TAMPER.md
+        try:
+            signer = signer_for(args.key)
+        except (KeyFileError, OSError) as exc:
+            print(f"xactika selfplay: --key: {exc}", file=sys.stderr)
+            return 2
+    seed = config.seed or 0
+    agents = [RandomAgent(seed * 1000 + s) for s in range(config.players)]
+    state, events = self_play(config, agents)
+    if args.record is not None and not write_record(args.record, config, events, signer):
+        return 2
+    if not args.quiet:
+        for event in events:
+            print(format_event(event, rules))
+    low = config.mode == "lose"
+    print(standings(state.totals, rules.game_winners(state), low_wins=low))
+    return 0
+
+
+def write_record(path: str, config: Config, events: Sequence[Event],
+                 signer: Signer | None = None) -> bool:
+    """Write the record; False (after a one-line error) when the file cannot be written."""
+    from datetime import UTC, datetime
+
+    headers = [
+        ("game", config.game), ("mode", config.mode), ("players", str(config.players)),
+        ("seats", ",".join(f"random-{s}" for s in range(config.players))),
+        ("seed", str(config.seed)),
+        ("date", datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")),
+    ]
+    try:
+        with RecordWriter(path, headers, signer=signer) as writer:
+            for event in events:
+                writer.write(event)
+    except OSError as exc:
+        print(f"xactika selfplay: cannot write {path!r}: {exc.strerror}", file=sys.stderr)
+        return False
+    return True
+
+
+def standings(totals: Sequence[int], winners: Sequence[int], *, low_wins: bool = False) -> str:
+    """Best first: highest totals, or lowest where low totals win."""
+    sign = 1 if low_wins else -1
+    order = sorted(range(len(totals)), key=lambda s: sign * totals[s])
+    lines = ["final standings:"]
+    for seat in order:
+        mark = "  winner" if seat in winners else ""
+        lines.append(f"  seat {seat}: {totals[seat]:>4}{mark}")
+    return "\n".join(lines)

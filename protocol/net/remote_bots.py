@@ -1,0 +1,301 @@
+"""Remote bots for a threaded host (the match runner): a listener and a player over TCP.
+
+A bot author runs ``xactika connect HOST:PORT --token T -- mybot`` on their machine; the
+runner's :class:`SeatListener` takes the connection that says ``seat T`` and hands it to
+the :class:`RemotePlayer` of the bot with that token, which speaks the player protocol
+over it exactly as :class:`~xactika.protocol.player.process.PlayerProcess` does over pipes, with
+the same faults (spec/SERVER.md section 8). Tokens, failures and limits work as in the
+table server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from typing import IO, Any, TextIO
+
+from xactika.protocol.net.remote import parse_address
+from xactika.protocol.net.server import Failures, Limits, TokenBook
+from xactika.protocol.notation.untrusted import escape
+from xactika.protocol.player.process import (
+    MAX_LINE,
+    MAX_LINES,
+    BotCrashed,
+    BotProtocolError,
+    BotTimeout,
+    LineHook,
+    PlayerBase,
+)
+
+log = logging.getLogger(__name__)
+
+Connection = tuple[socket.socket, IO[bytes]]
+
+
+def _close(conn: Connection) -> None:
+    for thing in (conn[1], conn[0]):
+        with contextlib.suppress(OSError):
+            thing.close()
+
+
+class SeatListener:
+    """Accepts remote bots: ``seat TOKEN`` queues the connection for that token's bot."""
+
+    def __init__(self, host: str, port: int, tokens: Mapping[str, str], *,
+                 tls: ssl.SSLContext | None = None, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.tls = tls
+        self._book: TokenBook[str] = TokenBook()
+        self._waiting: dict[str, queue.Queue[Connection]] = {}
+        for token in tokens:
+            self._book.add(token, token)
+            self._waiting[token] = queue.Queue()
+        self._names = dict(tokens)
+        self._failures = Failures(self.limits)
+        self._greeting = threading.BoundedSemaphore(self.limits.max_per_address)
+        self._lock = threading.Lock()
+        self.sock = socket.create_server((host, port))
+        self.address: tuple[str, int] = self.sock.getsockname()[:2]
+        self.closed = False
+        threading.Thread(target=self._accept, name="seat-listener", daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                conn, peer = self.sock.accept()
+            except OSError:
+                return
+            if not self._greeting.acquire(blocking=False):
+                with contextlib.suppress(OSError):
+                    conn.sendall(b"error too many connections; try again later\n")
+                conn.close()
+                continue
+            threading.Thread(target=self._greet, args=(conn, str(peer[0])), daemon=True).start()
+
+    def _greet(self, raw: socket.socket, address: str) -> None:
+        """Read ``seat TOKEN`` within the time limit; queue the connection or refuse it."""
+        sock = raw
+        file: IO[bytes] | None = None
+        owned = False
+        try:
+            raw.settimeout(self.limits.auth_timeout)
+            if self.tls is not None:  # the handshake too must finish within the limit
+                sock = self.tls.wrap_socket(raw, server_side=True)
+            file = sock.makefile("rb")
+            conn: Connection = (sock, file)
+            deadline = time.monotonic() + self.limits.auth_timeout
+            line = b""
+            while not line.endswith(b"\n"):  # a byte at a time still meets the deadline
+                conn[0].settimeout(max(0.01, deadline - time.monotonic()))
+                more = conn[1].readline(MAX_LINE + 2 - len(line))
+                if not more or len(line) + len(more) > MAX_LINE + 1:
+                    break
+                line += more
+            words = line.decode("utf-8", "replace").split()
+            token = (self._book.get(words[1]) if words[:1] == ["seat"] and len(words) == 2
+                     else None)
+            if token is None:
+                if line.endswith(b"\n"):
+                    why = "unknown token"
+                elif len(line) > MAX_LINE:
+                    why = f"flood: a line longer than {MAX_LINE} bytes"
+                else:
+                    why = "timeout: no 'seat TOKEN' line in time"
+                with self._lock:
+                    delay = self._failures.fail(address)
+                time.sleep(delay)
+                conn[0].sendall(f"error {why}\n".encode())
+                return
+            with self._lock:
+                self._failures.forgive(address)
+            conn[0].settimeout(None)
+            conn[0].sendall(f"seated match bot={self._names[token]}\n".encode())
+            self._waiting[token].put(conn)
+            owned = True  # the player that takes it closes it
+        except (OSError, ValueError):
+            pass
+        finally:
+            if not owned and file is not None:
+                _close((sock, file))
+            elif not owned:
+                sock.close()
+            self._greeting.release()
+
+    def take(self, token: str, timeout: float) -> Connection | None:
+        """The next connection for ``token`` within ``timeout`` seconds, if one comes."""
+        waiting = self._waiting.get(token)
+        if waiting is None:
+            return None
+        try:
+            return waiting.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        self.closed = True
+        with contextlib.suppress(OSError):
+            self.sock.close()
+        for waiting in self._waiting.values():
+            while not waiting.empty():
+                _close(waiting.get_nowait())
+
+
+class RemotePlayer(PlayerBase):
+    """A bot at the other end of a connection: PlayerProcess's protocol and faults."""
+
+    def __init__(self, listener: SeatListener | None, token: str, *, name: str,
+                 startup_timeout: float = 10.0, move_timeout: float | None = 10.0,
+                 on_line: LineHook | None = None, max_lines: int = MAX_LINES) -> None:
+        super().__init__(name=name, startup_timeout=startup_timeout,
+                         move_timeout=move_timeout, on_line=on_line)
+        self.listener = listener
+        self.token = token
+        self.max_lines = max_lines
+        self.killed = False  # a remote bot cannot ignore quit: we close the connection
+        self._conn: Connection | None = None
+        self._queue: queue.Queue[tuple[str, str, str]] = queue.Queue()
+        self._count = 0
+
+    # -- life cycle
+    def _spawn(self) -> None:
+        if self.listener is None:
+            raise BotCrashed(f"remote bot {self.name!r}: this host is not listening for it "
+                             "(--listen)", exit_code=None, bot=self.name, startup=True)
+        conn = self.listener.take(self.token, self.startup_timeout)
+        if conn is None:
+            raise BotCrashed(f"remote bot {self.name!r} did not connect within "
+                             f"{self.startup_timeout:g} s", exit_code=None, bot=self.name,
+                             startup=True)
+        self._conn = conn
+        threading.Thread(target=self._read, args=(conn[1],), name=f"remote-{self.name}",
+                         daemon=True).start()
+
+    @property
+    def returncode(self) -> int | None:
+        """None while connected, as a running process's."""
+        return None if self._conn is not None else 0
+
+    def quit(self, grace: float = 1.0) -> int | None:
+        if self._conn is not None:
+            with contextlib.suppress(OSError):
+                self._conn[0].settimeout(max(grace, 0.1))
+                self._conn[0].sendall(b"quit\n")
+        self._kill()
+        return 0
+
+    def kill(self) -> None:
+        self._kill()
+
+    def wipe(self) -> None:
+        """Nothing of ours to clean between games: the bot's files are on its machine."""
+
+    def _kill(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(OSError):
+                conn[0].shutdown(socket.SHUT_RDWR)
+            _close(conn)
+
+    # -- lines
+    def _write(self, line: str, limit: float | None = None) -> None:
+        conn = self._conn
+        if conn is None:
+            raise RuntimeError("the remote bot is not connected: call start() first")
+        if limit is None:
+            limit = self.startup_timeout if self._startup else (self.move_timeout or 10.0)
+        try:
+            conn[0].settimeout(limit)
+            conn[0].sendall(line.encode("utf-8") + b"\n")
+        except TimeoutError:
+            self._fail(BotTimeout(f"remote bot {self.name!r} stopped reading for {limit:g} s",
+                                  bot=self.name, startup=self._startup))
+        except OSError as exc:
+            self._fail(BotCrashed(f"remote bot {self.name!r} disconnected ({exc})",
+                                  exit_code=None, bot=self.name, startup=self._startup))
+
+    def _read(self, out: IO[bytes]) -> None:
+        put = self._queue.put
+        try:
+            while True:
+                raw = out.readline(MAX_LINE + 2)
+                if not raw.endswith(b"\n"):
+                    if len(raw) > MAX_LINE + 1:
+                        put(("fault", "flood", f"sent a line longer than {MAX_LINE} bytes"))
+                    else:
+                        put(("eof", "", ""))
+                    return
+                self._count += 1
+                if self._count > self.max_lines:
+                    put(("fault", "flood",
+                         f"sent more than {self.max_lines} lines without being asked"))
+                    return
+                try:
+                    text = raw.decode("utf-8").rstrip("\r\n")
+                except UnicodeDecodeError as exc:
+                    put(("fault", "invalid-utf8", f"sent invalid UTF-8 (byte {exc.start})"))
+                    return
+                words = text.split(maxsplit=1)
+                if not words:
+                    continue
+                if words[0] == "info":
+                    log.info("%s: %s", self.name, escape(text, 200))
+                    continue
+                put(("line", text, ""))
+        except (OSError, ValueError):
+            put(("eof", "", ""))
+
+    def _begin(self) -> None:
+        self._count = 0
+
+    def _stale(self) -> str | None:
+        try:
+            kind, text, message = self._queue.get_nowait()
+        except queue.Empty:
+            return None
+        self._handle(kind, text, message, "waiting for a request")
+        return text
+
+    def _next(self, timeout: float | None, doing: str) -> str:
+        try:
+            kind, text, message = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            self._fail(BotTimeout(
+                f"remote bot {self.name!r} did not answer within {timeout:g} s while {doing}",
+                bot=self.name, startup=self._startup))
+        self._handle(kind, text, message, doing)
+        return text
+
+    def _handle(self, kind: str, text: str, message: str, doing: str) -> None:
+        if kind == "fault":
+            self._fail(BotProtocolError(f"remote bot {self.name!r} {message}", reason=text,
+                                        bot=self.name, startup=self._startup))
+        if kind == "eof":
+            self._fail(BotCrashed(f"remote bot {self.name!r} disconnected while {doing}",
+                                  exit_code=None, bot=self.name, startup=self._startup))
+        if self.on_line is not None:
+            self.on_line("<", text)
+
+
+def remote_listener(address: str | None, bots: Sequence[Any],
+                    stream: TextIO | None = None) -> SeatListener | None:
+    """The listener a match with ``remote=`` bots needs (None without any); ValueError
+    when one is needed and ``--listen`` is missing."""
+    tokens = {bot.remote: bot.name for bot in bots if getattr(bot, "remote", None)}
+    if not tokens:
+        return None
+    if address is None:
+        raise ValueError("remote bots need --listen HOST:PORT, where they connect")
+    host, port = parse_address(address, listen=True)
+    listener = SeatListener(host, port, tokens)
+    if stream is not None:
+        where = f"{listener.address[0]}:{listener.address[1]}"
+        for token, name in tokens.items():
+            print(f"remote bot {name}: xactika connect {where} --token {token} -- PROGRAM",
+                  file=stream, flush=True)
+    return listener

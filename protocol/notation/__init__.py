@@ -1,0 +1,1 @@
+"""Notation: one event as a text line, and outside text made safe to show."""

@@ -1,0 +1,322 @@
+"""The event line: one event as ``event <seq> <kind> key=value ...``.
+
+This is the only place events become text and back. The protocol prints these lines,
+record files are made of them, and snapshots show them, so a log can be piped back in.
+Cards and calls are written by the game that owns them (``TrickGame.parse_card``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from xactika.core.engine.errors import ParseError
+from xactika.core.engine.table import (
+    BidMade,
+    Config,
+    Dealt,
+    GameOver,
+    GameStarted,
+    Led,
+    Played,
+    PresetDeal,
+    RoundScored,
+    TrickGame,
+    TrickWon,
+    game_rules,
+)
+from xactika.core.games.dix import Drew
+
+HIDDEN = "?"
+NONE = "-"
+
+
+@attrs.frozen
+class Codec:
+    """How one field is written and read; ``game`` supplies card and call text."""
+
+    fmt: Callable[[Any, TrickGame], str]
+    parse: Callable[[str, TrickGame], Any]
+
+
+def _int(text: str, _: TrickGame) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ParseError(f"bad number {text!r}") from None
+
+
+def _ints_fmt(v: Any, _: TrickGame) -> str:
+    return ",".join(str(x) for x in v) if v else NONE
+
+
+def _ints_parse(text: str, g: TrickGame) -> tuple[int, ...]:
+    if text == NONE:
+        return ()
+    return tuple(_int(x, g) for x in text.split(","))
+
+
+def _opt_ints_fmt(v: Any, g: TrickGame) -> str:
+    return NONE if v is None else _ints_fmt(v, g)
+
+
+def _opt_ints_parse(text: str, g: TrickGame) -> tuple[int, ...] | None:
+    return None if text == NONE else _ints_parse(text, g)
+
+
+def _cards_fmt(v: Any, g: TrickGame) -> str:
+    if v is None:
+        return HIDDEN
+    return ",".join(str(c) for c in v) if v else NONE
+
+
+def _cards_parse(text: str, g: TrickGame) -> tuple[Any, ...] | None:
+    if text == HIDDEN:
+        return None
+    if text == NONE:
+        return ()
+    return tuple(g.parse_card(x) for x in text.split(","))
+
+
+def _hands_fmt(v: Any, g: TrickGame) -> str:
+    return "/".join(_cards_fmt(h, g) for h in v)
+
+
+def _hands_parse(text: str, g: TrickGame) -> tuple[Any, ...]:
+    return tuple(_cards_parse(h, g) for h in text.split("/"))
+
+
+def _opt_card_fmt(v: Any, g: TrickGame) -> str:
+    return NONE if v is None else str(v)
+
+
+def _opt_card_parse(text: str, g: TrickGame) -> Any:
+    return None if text == NONE else g.parse_card(text)
+
+
+def _call_fmt(v: Any, g: TrickGame) -> str:
+    return NONE if v is None else g.format_call(v)
+
+
+def _call_parse(text: str, g: TrickGame) -> Any:
+    return None if text == NONE else g.parse_call(text)
+
+
+INT = Codec(lambda v, g: str(v), _int)
+INTS = Codec(_ints_fmt, _ints_parse)
+OPT_INTS = Codec(_opt_ints_fmt, _opt_ints_parse)
+CARD = Codec(lambda v, g: str(v), lambda t, g: g.parse_card(t))
+OPT_CARD = Codec(_opt_card_fmt, _opt_card_parse)
+CARDS = Codec(_cards_fmt, _cards_parse)
+HANDS = Codec(_hands_fmt, _hands_parse)
+CALL = Codec(_call_fmt, _call_parse)
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def format_deals(deals: tuple[PresetDeal, ...]) -> str:
+    """Preset deals: rounds split by ``;``, hands by ``/``, cards by ``,``; ``|rest``."""
+    parts = []
+    for d in deals:
+        text = "/".join(",".join(str(c) for c in h) for h in d.hands)
+        if d.rest is not None:
+            text += "|" + ",".join(str(c) for c in d.rest)
+        parts.append(text)
+    return ";".join(parts)
+
+
+def parse_deals(text: str, game: TrickGame) -> tuple[PresetDeal, ...]:
+    deals = []
+    for part in text.split(";"):
+        hands_text, _, rest_text = part.partition("|")
+        hands = tuple(
+            tuple(game.parse_card(c) for c in h.split(",") if c) for h in hands_text.split("/")
+        )
+        rest = tuple(game.parse_card(c) for c in rest_text.split(",") if c) if rest_text else None
+        deals.append(PresetDeal(hands, rest))
+    return tuple(deals)
+
+
+_CONFIG_INTS = ("players", "rounds", "dealer")
+
+
+def format_config(config: Config) -> list[str]:
+    out = [f"game={config.game}", f"mode={config.mode}"]
+    out += [f"{k}={getattr(config, k)}" for k in _CONFIG_INTS]
+    if config.seed is not None:
+        out.append(f"seed={config.seed}")
+    for key in _CONFIG_HEX:  # spec/TAMPER.md
+        if getattr(config, key) is not None:
+            out.append(f"{key}={getattr(config, key)}")
+    if config.target is not None:
+        out.append(f"target={config.target}")
+    if config.deals is not None:
+        out.append(f"deals={format_deals(config.deals)}")
+    return out
+
+
+def config_from_pairs(pairs: dict[str, str], *, defaults: bool = False) -> Config:
+    """Settings from ``key=value`` pairs; with ``defaults`` missing keys take the game's."""
+    known = {"game", "mode", "players", "rounds", "dealer", "seed", "target", "deals",
+             *_CONFIG_HEX}
+    unknown = sorted(set(pairs) - known)
+    if unknown:
+        raise ParseError(f"unknown setting {unknown[0]!r}: expected {', '.join(sorted(known))}")
+    game_name = pairs.get("game", "xactika")
+    game = game_rules(game_name)
+    if not defaults:
+        missing = [k for k in ("game", "mode", *_CONFIG_INTS) if k not in pairs]
+        if missing:
+            raise ParseError(f"game-started lacks {missing[0]}=")
+    values: dict[str, Any] = {"game": game_name}
+    values["mode"] = pairs.get("mode", game.modes[-1] if defaults else "")
+    for key in (*_CONFIG_INTS, "seed", "target"):
+        if key in pairs:
+            values[key] = _setting_int(key, pairs[key])
+    if defaults:
+        values.setdefault("players", game.min_players if game.max_players == 2 else 4)
+        values.setdefault("rounds", game.default_rounds)
+    if "deals" in pairs:
+        values["deals"] = parse_deals(pairs["deals"], game)
+    for key in _CONFIG_HEX:
+        if key in pairs:
+            values[key] = parse_hex(key, pairs[key], None)
+    return Config(**values)
+
+
+# --- tamper evidence (spec/TAMPER.md): the seed's nonce and commitment, lower-case hex
+_CONFIG_HEX = ("nonce", "commit")
+_HEX = frozenset("0123456789abcdef")
+CHAIN_PREFIX = "h="  # a record line's final hash-chain token, ignored by the parser
+
+
+def parse_hex(key: str, text: str, _: TrickGame | None) -> str:
+    if not text or not set(text) <= _HEX:
+        raise ParseError(f"bad {key}={text!r}: expected lower-case hexadecimal")
+    return text
+
+
+def _setting_int(key: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ParseError(f"bad {key}={text!r}: expected a whole number") from None
+
+
+# --------------------------------------------------------------------------- events
+
+
+@attrs.frozen
+class EventKind:
+    kind: str
+    cls: type
+    fields: tuple[tuple[str, Codec], ...]
+
+
+_BY_KIND: dict[str, EventKind] = {}
+_BY_CLASS: dict[type, EventKind] = {}
+
+
+def register_event(kind: str, cls: type, **fields: Codec) -> None:
+    """Teach the codec an event; games call this for their own events."""
+    entry = EventKind(kind, cls, tuple(fields.items()))
+    _BY_KIND[kind] = entry
+    _BY_CLASS[cls] = entry
+
+
+register_event("deal", Dealt, round=INT, dealer=INT, hands=HANDS, aside=CARDS, turned=OPT_CARD)
+register_event("bid", BidMade, seat=INT, bid=INT)
+register_event("lead", Led, seat=INT, card=CARD, call=CALL)
+register_event("play", Played, seat=INT, card=CARD)
+register_event("trick-won", TrickWon, seat=INT, trick=INT)
+register_event(
+    "round-scored", RoundScored, round=INT, bids=OPT_INTS, tricks=INTS, points=INTS, totals=INTS
+)
+register_event(
+    "game-over", GameOver, totals=INTS, winners=INTS,
+    seed=INT, nonce=Codec(lambda v, g: str(v), lambda t, g: parse_hex("nonce", t, g)),
+)
+# fields left out of the line when None (and None when absent)
+OPTIONAL_FIELDS = frozenset({"turned", "seed", "nonce", "call"})
+
+# Dix's draws from the stock: the card is "?" where the seat may not see it.
+SECRET_CARD = Codec(
+    lambda v, g: HIDDEN if v is None else str(v),
+    lambda t, g: None if t == HIDDEN else g.parse_card(t),
+)
+register_event("draw", Drew, seat=INT, card=SECRET_CARD)
+
+
+def event_kind(event: Any) -> str:
+    if isinstance(event, GameStarted):
+        return "game-started"
+    return _BY_CLASS[type(event)].kind
+
+
+def format_event(event: Any, game: TrickGame | None = None) -> str:
+    """The event line, without a trailing newline."""
+    if isinstance(event, GameStarted):
+        return " ".join(["event", str(event.seq), "game-started", *format_config(event.config)])
+    entry = _BY_CLASS[type(event)]
+    if game is None:
+        raise ValueError("formatting this event needs its game")
+    parts = ["event", str(event.seq), entry.kind]
+    for name, codec in entry.fields:
+        value = getattr(event, name)
+        if name in OPTIONAL_FIELDS and value is None:
+            continue  # e.g. games without a turned-up card never show the field
+        parts.append(f"{name}={codec.fmt(value, game)}")
+    return " ".join(parts)
+
+
+def split_pairs(tokens: list[str]) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for token in tokens:
+        key, eq, value = token.partition("=")
+        if not eq or not key or not value:
+            raise ParseError(f"bad field {token!r}: expected key=value")
+        if key in pairs:
+            raise ParseError(f"field {key}= given twice")
+        pairs[key] = value
+    return pairs
+
+
+def parse_event(line: str, game: TrickGame | None = None) -> Any:
+    """An event from its line. ``game`` is needed for every event but game-started."""
+    tokens = line.split()
+    if len(tokens) > 3 and tokens[-1].startswith(CHAIN_PREFIX):
+        tokens.pop()  # a record's hash-chain token: checked by `xactika audit`, not here
+    if len(tokens) < 3 or tokens[0] != "event":
+        raise ParseError("expected an event line: event <seq> <kind> key=value ...")
+    try:
+        seq = int(tokens[1])
+    except ValueError:
+        raise ParseError(f"bad event seq {tokens[1]!r}: expected a number") from None
+    kind = tokens[2]
+    pairs = split_pairs(tokens[3:])
+    if kind == "game-started":
+        return GameStarted(seq, config_from_pairs(pairs))
+    entry = _BY_KIND.get(kind)
+    if entry is None:
+        raise ParseError(
+            f"unknown event kind {kind!r}: expected one of "
+            + ", ".join(["game-started", *_BY_KIND])
+        )
+    if game is None:
+        raise ParseError(f"{kind} event before game-started")
+    values: dict[str, Any] = {"seq": seq}
+    names = {name for name, _ in entry.fields}
+    extra = sorted(set(pairs) - names)
+    if extra:
+        raise ParseError(f"{kind} event has unknown field {extra[0]}=")
+    for name, codec in entry.fields:
+        if name not in pairs:
+            if name in OPTIONAL_FIELDS:
+                values[name] = None
+                continue
+            raise ParseError(f"{kind} event lacks {name}=")
+        values[name] = codec.parse(pairs[name], game)
+    return entry.cls(**values)

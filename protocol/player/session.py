@@ -1,0 +1,193 @@
+"""The bot side of the player protocol (spec/PLAYER.md), sans-I/O: ``feed(line) -> lines``.
+
+:class:`PlayerSession` turns any core Agent into a player-protocol speaker, so a built-in
+bot run as a process (``xactika bot NAME``) sees exactly what an external bot sees and
+chooses from the same SeatView it would get in process. The host's ``go`` line is the
+authority on what is legal; the view is folded from the event lines by
+:class:`SeatTracker`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from xactika.core.bots.agents import Agent, RandomAgent
+from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.table import (
+    EMPTY,
+    Bid,
+    Command,
+    Dealt,
+    Event,
+    GameStarted,
+    Legal,
+    Play,
+    State,
+    TrickGame,
+    evolve,
+    game_rules,
+)
+from xactika.core.engine.views import SeatView, view
+from xactika.protocol.notation.text import parse_event
+from xactika.protocol.player.lean import PROTOCOL_VERSION as PROTOCOL_VERSION
+from xactika.protocol.player.lean import go_options
+
+_UNSEEN = None  # stands for a card in another seat's hand (and is how views hide one)
+_NO_CARD = object()  # an event without a card field
+
+
+class SeatTracker:
+    """Folds one seat's visible events into a state that :func:`view` can read.
+
+    The core's fold removes a played card from the player's hand; here other hands are
+    unseen, so they are kept as placeholders of the right size, a placeholder is swapped
+    for the card when it is played, and a hidden draw adds one. ``view()`` then equals
+    the host's view (a test checks this at every decision).
+    """
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.state: State = EMPTY
+        self.rules: TrickGame | None = None
+
+    def apply(self, event: Event) -> None:
+        state = self.state
+        if isinstance(event, GameStarted):
+            self.rules = game_rules(event.config.game)
+            state = EMPTY
+        elif isinstance(event, Dealt):
+            own = event.hands[self.seat] or ()
+            hands = tuple(
+                h if h is not None else (_UNSEEN,) * len(own) for h in event.hands
+            )
+            event = attrs.evolve(event, hands=hands)
+        else:
+            seat: int = getattr(event, "seat", self.seat)
+            card = getattr(event, "card", _NO_CARD)
+            other = seat != self.seat and bool(state.hands)
+            if other and card is _UNSEEN:
+                # another seat takes a card we may not see (Dix's draws): one more unseen
+                state = evolve(state, event)
+                self.state = attrs.evolve(state, hands=_give(state.hands, seat))
+                return
+            if other and card is not _NO_CARD and card not in state.hands[seat]:
+                state = attrs.evolve(state, hands=_reveal(state.hands, seat, card))
+        self.state = evolve(state, event)
+
+    def view(self) -> SeatView:
+        return view(self.state, self.seat)
+
+
+def _give(hands: tuple[Any, ...], seat: int) -> tuple[Any, ...]:
+    return hands[:seat] + ((*hands[seat], _UNSEEN),) + hands[seat + 1 :]
+
+
+def _reveal(hands: tuple[Any, ...], seat: int, card: Any) -> tuple[Any, ...]:
+    hand = list(hands[seat])
+    if _UNSEEN in hand:
+        hand[hand.index(_UNSEEN)] = card
+    else:
+        hand.append(card)
+    return hands[:seat] + (tuple(hand),) + hands[seat + 1 :]
+
+
+def legal_from_go(words: list[str], seat: int, rules: TrickGame) -> tuple[Legal, int | None]:
+    """The Legal a ``go`` line offers, and its time budget in ms (None if not given)."""
+    options, fields = go_options(words)
+    time_ms = int(fields["time"]) if fields.get("time", "").isdigit() else None
+    if words[1] == "bid":
+        return Legal(seat, "bid", bids=tuple(int(o) for o in options)), time_ms
+    cards: list[Any] = []
+    for option in options:
+        card = rules.parse_card(option.partition(":")[0])
+        if card not in cards:
+            cards.append(card)
+    return Legal(seat, words[1], cards=tuple(cards), rules=rules), time_ms
+
+
+def answer_line(command: Command, rules: TrickGame) -> str:
+    if isinstance(command, Bid):
+        return f"bid {command.bid}"
+    if command.call is None:
+        return f"play {command.card}"
+    return f"play {command.card} {rules.format_call(command.call)}"
+
+
+class PlayerSession:
+    """One bot's side of a session. Never raises on input: a bad line gets an ``info``."""
+
+    def __init__(self, agent: Agent, name: str = "bot") -> None:
+        self.agent = agent
+        self.name = "-".join(name.split()) or "bot"
+        self.tracker: SeatTracker | None = None
+        self.done = False  # set by quit
+        self.last_view: SeatView | None = None
+        self.last_time_ms: int | None = None
+        # an agent that chooses from the legal moves alone needs no view: its events are
+        # parsed (a bad one still gets an info) but not folded, most of a line's cost
+        self._blind = agent if type(agent) is RandomAgent else None
+
+    def feed(self, line: str) -> list[str]:
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            return []
+        handler = getattr(self, "_on_" + words[0], None)
+        if handler is None:
+            return [f"info ignoring unknown command {words[0]!r}"]
+        try:
+            out: list[str] = handler(line, words)
+            return out
+        except (XactikaError, ValueError, KeyError, IndexError) as exc:
+            return [f"info cannot follow {words[0]}: {exc}"]
+
+    def _on_hello(self, line: str, words: list[str]) -> list[str]:
+        return [f"hello {PROTOCOL_VERSION} name={self.name}"]
+
+    def _on_isready(self, line: str, words: list[str]) -> list[str]:
+        return ["readyok"]
+
+    def _on_quit(self, line: str, words: list[str]) -> list[str]:
+        self.done = True
+        return []
+
+    def _on_newgame(self, line: str, words: list[str]) -> list[str]:
+        seat = dict(w.partition("=")[::2] for w in words[1:]).get("seat", "")
+        self.tracker = SeatTracker(int(seat))
+        return []
+
+    def _on_event(self, line: str, words: list[str]) -> list[str]:
+        tracker = self.tracker
+        if tracker is None:
+            return ["info event before newgame: ignored"]
+        event = parse_event(line, tracker.rules)
+        if self._blind is None or isinstance(event, GameStarted):  # its rules parse the rest
+            tracker.apply(event)
+        observe = getattr(self.agent, "observe", None)
+        if observe is not None:
+            observe(tracker.seat, event)
+        return []
+
+    def _on_go(self, line: str, words: list[str]) -> list[str]:
+        tracker = self.tracker
+        if tracker is None or tracker.rules is None:
+            raise ValueError("go before newgame and game-started")
+        rules = tracker.rules
+        legal, self.last_time_ms = legal_from_go(words, tracker.seat, rules)
+        if self.last_time_ms is not None and hasattr(self.agent, "think_ms"):
+            setattr(self.agent, "think_ms", self.last_time_ms)  # noqa: B010 (budgeted agents)
+        fallback = next(legal.commands())
+        try:
+            if self._blind is not None:
+                command = self._blind.choose(None, legal)
+            else:
+                self.last_view = tracker.view()
+                command = self.agent.choose(self.last_view, legal)
+        except Exception as exc:  # a bot's bug must not cost it the game: play legally
+            return [f"info agent failed ({exc}); playing the first option",
+                    answer_line(fallback, rules)]
+        if not isinstance(command, Bid | Play) or command not in legal:
+            return [f"info agent chose {command!r}, not an option; playing the first option",
+                    answer_line(fallback, rules)]
+        return [answer_line(command, rules)]

@@ -1,0 +1,460 @@
+"""Record files: header lines, then the protocol's own event lines (spec/RECORDS.md).
+
+A record is valid engine input: ``header KEY VALUE`` is an engine command and event
+lines are applied and checked, so ``xactika engine < game.log`` rebuilds the game.
+Reading is streaming (:func:`iter_record_lines`) so an auditor can check huge files in
+constant memory; :class:`RecordWriter` flushes every line, so a killed engine loses
+nothing it had announced.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any, TextIO
+
+import attrs
+
+from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.table import Event, GameOver, GameStarted, TrickGame, game_rules
+from xactika.protocol.notation.text import format_event, parse_event
+from xactika.protocol.notation.untrusted import escape, is_safe
+from xactika.protocol.trust.tamper import Chain
+
+if TYPE_CHECKING:
+    from xactika.protocol.trust.signing import Signer
+
+RECORD_VERSION = "1"
+MAX_LINE = 65536  # bytes; a preset-deal game-started line for 10 players is ~30 KB
+# Every reader stops at these, and the engine refuses what would go over them, so what
+# it writes it can read back (spec/RECORDS.md). No event line but game-started exceeds
+# about 1 KB, so MAX_RECORD_LINES lines stay well under MAX_RECORD_BYTES.
+MAX_RECORD_LINES = 100_000  # header, event and sig lines; blank and comment lines cost bytes
+MAX_RECORD_BYTES = 128 * 1024 * 1024
+MAX_HEADERS = 256  # header lines in one record
+MAX_HEADER_BYTES = 1024 * 1024  # their keys and values together
+_BLANK_RUN = re.compile(r"[ \t]+")
+BLANKS = " \t\r\n"  # the only characters a line may be padded with; str.strip() eats more
+HEADER_KEY = re.compile(r"^[a-z][a-z0-9_.-]*$")
+STANDARD_KEYS = ("record", "game", "mode", "players", "seats", "seed", "deal", "date")
+
+Headers = Mapping[str, str] | Sequence[tuple[str, str]]
+
+
+class RecordError(XactikaError):
+    """A record that cannot be read; the message starts ``line N:``."""
+
+    code = "record"
+
+
+@attrs.frozen
+class Record:
+    headers: tuple[tuple[str, str], ...]
+    events: tuple[Event, ...]
+    sig: str | None = None  # the closing ``sig`` line, as written (spec/TAMPER.md)
+    result: str | None = None  # the ``result`` line after game-over, as written
+
+    def header(self, key: str, default: str | None = None) -> str | None:
+        """The first value of ``key``, as PGN readers look tags up."""
+        for k, v in self.headers:
+            if k == key:
+                return v
+        return default
+
+
+def _header_items(headers: Headers) -> list[tuple[str, str]]:
+    items = list(headers.items()) if isinstance(headers, Mapping) else list(headers)
+    for key, value in items:
+        check_header(key, value)
+    if not any(k == "record" for k, _ in items):
+        items.insert(0, ("record", RECORD_VERSION))
+    return items
+
+
+def check_header(key: str, value: str) -> None:
+    """Raise ValueError for a header that would not read back as written."""
+    if not isinstance(key, str) or not HEADER_KEY.match(key):
+        raise ValueError(
+            f"bad header key {key!r}: expected a lower-case letter, then letters, digits, "
+            "'_', '.' or '-'"
+        )
+    if not isinstance(value, str):
+        raise ValueError(f"header {key}: value must be text, not {type(value).__name__}")
+    if value != value.strip(BLANKS) or not is_safe(value):
+        raise ValueError(
+            f"header {key}: value must be one line of printable text (no control or line "
+            "separator characters) without leading or trailing spaces"
+        )
+
+
+def format_header(key: str, value: str) -> str:
+    check_header(key, value)
+    return f"header {key} {value}" if value else f"header {key}"
+
+
+RESULT_WORD = "result"
+
+
+def utc_date(when: float | None = None) -> str:
+    """A ``date`` header's value: UTC to the second in the ``Z`` form (spec/RECORDS.md)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when))
+
+
+def result_line(headers: Headers, totals: Sequence[int], winners: Sequence[int]) -> str:
+    """The line after game-over that says who won and the totals, in words, for grep.
+
+    It is derived from the ``seats`` header and game-over, outside the hash chain: an
+    auditor derives it again and reports any difference (spec/RECORDS.md).
+    """
+    items = list(headers.items()) if isinstance(headers, Mapping) else list(headers)
+    seats = next((v for k, v in items if k == "seats"), "")
+    names = seats.split(",") if seats else []
+    if len(names) != len(totals):
+        names = [f"seat {s}" for s in range(len(totals))]
+    who = [f"{s} ({names[s]})" if not names[s].startswith("seat ") else str(s)
+           for s in winners]
+    if len(who) == 1:
+        won = f"seat {who[0]} wins"
+    else:
+        won = f"seats {', '.join(who[:-1])} and {who[-1]} share the win"
+    scores = ", ".join(f"{name} {total}" for name, total in zip(names, totals, strict=True))
+    return f"{RESULT_WORD} {won}; totals: {scores}"
+
+
+def format_record(headers: Headers, events: Iterable[Event], *, sign: bool = True,
+                  signer: Signer | None = None,
+                  lines: Sequence[str | None] = ()) -> str:
+    """The record text; a ``record`` version header is put first when missing.
+
+    With ``sign`` (the default) each event line ends in its hash-chain token
+    (spec/TAMPER.md); with a ``signer`` the record also names its key and identity in
+    headers and ends in the key's ``sig`` line over the head. ``lines[i]``, where given
+    and not None, is ``format_event`` of event ``i`` already made by the caller (the
+    match runner formats each public event once for the bots), used as it is.
+    """
+    items = _header_items(headers)
+    if signer is not None:
+        from xactika.protocol.trust.signing import signed_headers
+
+        items = signed_headers(items, signer.public)
+    out = [format_header(k, v) for k, v in items]
+    chain = Chain() if sign or signer is not None else None
+    for line in out:
+        if chain is not None:
+            chain.header(line)
+    game: TrickGame | None = None
+    event: Event | None = None
+    made = len(lines)
+    for i, event in enumerate(events):
+        if isinstance(event, GameStarted):
+            game = game_rules(event.config.game)
+        given = lines[i] if i < made else None
+        text = format_event(event, game) if given is None else given
+        out.append(f"{text} h={chain.link(text)}" if chain is not None else text)
+    events_written = len(out) - len(items)
+    if isinstance(event, GameOver):
+        out.append(result_line(items, event.totals, event.winners))
+    if signer is not None and chain is not None:
+        out.append(_sig_line(signer, items, events_written, chain.head))
+    return "".join(line + "\n" for line in out)
+
+
+def _sig_line(signer: Signer, items: Sequence[tuple[str, str]], events: int,
+              head: str) -> str:
+    from xactika.protocol.trust.signing import ID_HEADER, sig_line
+
+    record_id = next((v for k, v in items if k == ID_HEADER), "")
+    return sig_line(signer, record_id, events, head)
+
+
+def parse_header(line: str) -> tuple[str, str]:
+    """``header KEY VALUE`` -> (key, value); the value is the rest of the line."""
+    parts = split_blanks(line, 2)
+    if not parts or parts[0] != "header":
+        raise RecordError("expected a header line: header KEY VALUE")
+    if len(parts) < 2:
+        raise RecordError("header line lacks its key: expected header KEY VALUE")
+    key = parts[1]
+    value = parts[2].strip(BLANKS) if len(parts) > 2 else ""
+    if not HEADER_KEY.match(key):
+        raise RecordError(
+            f"bad header key {escape(key, 40)!r}: expected a lower-case letter, then letters, "
+            "digits, '_', '.' or '-'"
+        )
+    if not is_safe(value):
+        raise RecordError(
+            f"header {key}: the value holds a control or line separator character "
+            f"({escape(value, 60)}): header values are printable text on one line"
+        )
+    return key, value
+
+
+def split_blanks(text: str, maxsplit: int = 0) -> list[str]:
+    """Words separated by runs of ASCII spaces and tabs only, as the protocol defines them.
+
+    ``str.split()`` would also split on NBSP, U+3000, U+2028 and control characters,
+    letting such characters pass unseen as separators. Like ``re.split``, a ``maxsplit``
+    keeps the rest of the line, inner blanks included, as the last word.
+    """
+    text = text.strip(BLANKS)
+    if not text:
+        return []
+    if "\t" not in text:  # the common case, without the regular expression (hot path)
+        if maxsplit == 0:
+            return [word for word in text.split(" ") if word]
+        if maxsplit == 1:
+            word, _, rest = text.partition(" ")
+            return [word, rest.lstrip(" ")] if rest else [word]
+    return _BLANK_RUN.split(text, maxsplit)
+
+
+def decode_line(raw: str | bytes, lineno: int) -> str:
+    """One line as text; RecordError naming the line if too long or not UTF-8."""
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_LINE:
+            raise RecordError(f"line {lineno}: line is longer than {MAX_LINE} bytes")
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(
+                f"line {lineno}: invalid UTF-8 at byte {exc.start}: records are UTF-8 text"
+            ) from None
+    if len(raw) > MAX_LINE:
+        raise RecordError(f"line {lineno}: line is longer than {MAX_LINE} characters")
+    return raw
+
+
+def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, Any]]:
+    """Stream a record: ``(lineno, "header", (key, value))`` or ``(lineno, "event", e)``.
+
+    A finished record's ``result`` line comes as ``(lineno, "result", text)`` and a
+    signed record's last line as ``(lineno, "sig", text)``; nothing may follow it. Blank
+    lines and ``#`` comments are skipped. Raises RecordError naming the line on the
+    first line that cannot be read. Only syntax is checked here: whether the events
+    follow the rules is the engine's and the auditor's business.
+    """
+    game: TrickGame | None = None
+    seen_event = over = seen_result = False
+    seen_sig = False
+    headers = header_bytes = items = 0
+    for lineno, raw in enumerate(lines, 1):
+        text = decode_line(raw, lineno).strip(BLANKS)
+        if not text or text.startswith("#"):
+            continue
+        items += 1
+        if items > MAX_RECORD_LINES:
+            raise RecordError(f"line {lineno}: a record holds at most {MAX_RECORD_LINES} "
+                              "header and event lines")
+        word = split_blanks(text, 1)[0]
+        if seen_sig:
+            raise RecordError(f"line {lineno}: nothing may follow the record's sig line")
+        if word == "sig":
+            if not seen_event:
+                raise RecordError(f"line {lineno}: a sig line before the first event")
+            seen_sig = True
+            yield lineno, "sig", text
+            continue
+        if seen_result:
+            raise RecordError(f"line {lineno}: only a sig line may follow the result line")
+        if word == RESULT_WORD:
+            if not over:
+                raise RecordError(f"line {lineno}: a result line before game-over")
+            if not is_safe(text):
+                raise RecordError(f"line {lineno}: the result line holds a control or line "
+                                  "separator character")
+            seen_result = True
+            yield lineno, RESULT_WORD, text
+            continue
+        if word == "header":
+            if seen_event:
+                raise RecordError(f"line {lineno}: header after the first event")
+            try:
+                key, value = parse_header(text)
+            except RecordError as exc:
+                raise RecordError(f"line {lineno}: {exc}") from None
+            headers += 1
+            header_bytes += len(key) + len(value)
+            if headers > MAX_HEADERS or header_bytes > MAX_HEADER_BYTES:
+                raise RecordError(f"line {lineno}: a record holds at most {MAX_HEADERS} "
+                                  f"header lines of {MAX_HEADER_BYTES} bytes in all")
+            yield lineno, "header", (key, value)
+            continue
+        if word != "event":
+            raise RecordError(
+                f"line {lineno}: expected a header or event line, not {escape(word, 40)!r}"
+            )
+        try:
+            event = parse_event(text, game)
+        except XactikaError as exc:
+            raise RecordError(f"line {lineno}: {exc}") from None
+        if isinstance(event, GameStarted):
+            if seen_event:
+                raise RecordError(f"line {lineno}: a second game-started; one game per record")
+            try:
+                game = game_rules(event.config.game)
+            except XactikaError as exc:
+                raise RecordError(f"line {lineno}: {exc}") from None
+        elif not seen_event:
+            raise RecordError(f"line {lineno}: the first event must be game-started")
+        seen_event = True
+        over = isinstance(event, GameOver)
+        yield lineno, "event", event
+
+
+def read_record(source: str | os.PathLike[str] | TextIO) -> Record:
+    """Read a whole record, text or JSONL, from a path (str or PathLike) or a text stream."""
+    headers: list[tuple[str, str]] = []
+    events: list[Event] = []
+    sig: list[str] = []
+    result: list[str] = []
+
+    def collect(lines: Iterable[str | bytes]) -> None:
+        from xactika.protocol.records.jsonl import record_lines
+
+        for _, kind, value in iter_record_lines(record_lines(lines)):
+            {"header": headers, "event": events, "sig": sig, RESULT_WORD: result}[kind].append(
+                value)
+
+    if isinstance(source, str | os.PathLike):
+        from xactika.protocol.records.files import bounded_lines, open_regular
+
+        try:
+            with open_regular(source) as fh:
+                collect(bounded_lines(fh))
+        except OSError as exc:
+            name = os.fspath(source)
+            raise RecordError(f"line 0: cannot read {name!r}: {exc.strerror}") from None
+    else:
+        collect(source)
+    if not events:
+        raise RecordError("line 0: no events: a record needs at least game-started")
+    return Record(tuple(headers), tuple(events), sig[0] if sig else None,
+                  result[0] if result else None)
+
+
+class RecordWriter:
+    """Writes a record line by line, flushing each, so a crash loses no event.
+
+    Headers are written at once. With ``fsync`` each line also reaches the disk, which
+    survives power loss as well as ``kill -9``. With a ``signer`` the record ends in its
+    ``sig`` line as soon as game-over is written (or when it is closed before that).
+
+    A file already at ``path`` is never truncated in place: the headers and ``events``
+    (the game so far) go to a temporary file beside it, which is forced to disk and then
+    renamed over it, and the folder is forced too; a crash at any moment leaves either
+    the old record or the whole new one. With ``dir_fd``, ``path`` is a name in that
+    folder (see protocol/records/files.py).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], headers: Headers,
+                 events: Iterable[Event] = (), *, fsync: bool = False, sign: bool = True,
+                 signer: Signer | None = None, dir_fd: int | None = None) -> None:
+        items = _header_items(headers)
+        if signer is not None:
+            from xactika.protocol.trust.signing import signed_headers
+
+            items = signed_headers(items, signer.public)
+        self.path = os.fspath(path)
+        self.fsync = fsync
+        self.signer = signer
+        self._items = items
+        self._events = 0
+        self._game: TrickGame | None = None
+        self._chain = Chain() if sign or signer is not None else None  # spec/TAMPER.md
+        folder, name = (None, self.path) if dir_fd is not None else os.path.split(self.path)
+        self._dir = dir_fd if dir_fd is not None else os.open(
+            folder or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        self._own_dir = dir_fd is None
+        self._name = name
+        self._tmp: str | None = f".{name}.{os.urandom(6).hex()}.tmp"
+        fd = os.open(self._tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
+                     0o600, dir_fd=self._dir)
+        self._fh: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        try:
+            for key, value in items:
+                self._line(format_header(key, value))
+                if self._chain is not None:
+                    self._chain.header(format_header(key, value))
+            for event in events:
+                self.write(event)
+            self._publish()
+        except BaseException:
+            self._abandon()
+            raise
+
+    def _publish(self) -> None:
+        """Move the finished temporary file over the record's name, durably."""
+        if self._tmp is None:
+            return
+        if self._fh is not None:
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+        os.replace(self._tmp, self._name, src_dir_fd=self._dir, dst_dir_fd=self._dir)
+        self._tmp = None
+        os.fsync(self._dir)
+        self._release_dir()
+
+    def _release_dir(self) -> None:
+        if self._own_dir:
+            self._own_dir = False
+            os.close(self._dir)
+
+    def _abandon(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        if self._tmp is not None:
+            try:
+                os.unlink(self._tmp, dir_fd=self._dir)
+            except OSError:
+                pass
+            self._tmp = None
+        self._release_dir()
+
+    def _line(self, line: str) -> None:
+        if self._fh is None:
+            raise ValueError("the record is closed")
+        self._fh.write(line + "\n")
+        self._fh.flush()
+        if self.fsync and self._tmp is None:  # while staging, _publish forces it once
+            os.fsync(self._fh.fileno())
+
+    def write(self, event: Event) -> None:
+        if isinstance(event, GameStarted):
+            self._game = game_rules(event.config.game)
+        line = format_event(event, self._game)
+        if self._chain is not None:
+            line = f"{line} h={self._chain.link(line)}"
+        self._line(line)
+        self._events += 1
+        if isinstance(event, GameOver):
+            self._line(result_line(self._items, event.totals, event.winners))
+            self._seal()
+
+    def _seal(self) -> None:
+        """Write the sig line; the record is complete and takes no more lines."""
+        if self.signer is not None and self._chain is not None and self._events:
+            self._line(_sig_line(self.signer, self._items, self._events, self._chain.head))
+            self.signer = None
+            self.close()
+
+    def close(self) -> None:
+        if self._fh is not None and self.signer is not None and self._events:
+            self._seal()
+            return
+        if self._fh is not None:
+            self._publish()  # sealed before the game so far was all written
+            self._fh.close()
+            self._fh = None
+
+    @property
+    def closed(self) -> bool:
+        return self._fh is None
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,1 @@
+"""The referee protocol (spec/PROTOCOL.md): the sans-I/O session and its stdio loop."""

@@ -1,0 +1,1 @@
+"""Trust in records: the hash chain, seed commitments, signatures, manifests, audit."""
