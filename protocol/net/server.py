@@ -44,11 +44,16 @@ from xactika.core.engine.table import (
 from xactika.core.engine.views import view, visible
 from xactika.protocol.notation.text import config_from_pairs, format_event
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.process import (
+from xactika.protocol.player.wire import (
+    ANSWERS,
     MAX_LINE,
     MAX_LINES,
-    PROTOCOL_VERSION,
+    QUIT,
+    Handshake,
+    WireError,
+    clean_name,
     format_go,
+    format_newgame,
     parse_answer,
 )
 from xactika.protocol.records.textform import format_record
@@ -331,7 +336,7 @@ class Table:
         link.on_end = lambda lk: self._dropped(seat, lk)
         if self.started:
             if resume is None:
-                link.send(f"newgame seat={seat}")
+                link.send(format_newgame(seat))
                 s.sent = 0
             else:
                 s.sent = resume
@@ -391,7 +396,7 @@ class Table:
         finally:
             for s in self.seats:
                 if s.link is not None:
-                    s.link.send("quit")
+                    s.link.send(QUIT)
                     s.link.finish(LinkDown("game over"))
             for link in list(self.observers):
                 link.finish(LinkDown("game over"))
@@ -408,7 +413,7 @@ class Table:
         state = replay(self.events)
         for seat, s in enumerate(self.seats):
             if s.link is not None:
-                s.link.send(f"newgame seat={seat}")
+                s.link.send(format_newgame(seat))
                 s.sent = 0
         self._publish(self.events)
         fallback = [RandomAgent(_seed(self.config, seat)) for seat in range(len(self.seats))]
@@ -446,7 +451,7 @@ class Table:
                 break
             stale = link.stale()
             if stale is not None:  # the player protocol's names for it (MATCH.md)
-                early = stale.split()[0] in ("bid", "play")
+                early = stale.split()[0] in ANSWERS
                 self._forfeit(seat, "early-answer" if early else "garbage",
                               f"sent {escape(stale, 60)!r} when nothing was asked")
                 break
@@ -467,7 +472,7 @@ class Table:
             try:
                 return parse_answer(line, legal, self.rules)
             except (ParseError, XactikaError, ValueError, IndexError) as exc:
-                reason = "illegal-move" if line.split()[0] in ("bid", "play") else "garbage"
+                reason = "illegal-move" if line.split()[0] in ANSWERS else "garbage"
                 self._forfeit(seat, reason, f"answered {escape(line, 60)!r}: {exc}")
         return None
 
@@ -511,9 +516,8 @@ def _seed(config: Config, seat: int) -> int:
 
 
 def _header_name(name: str, seat: int) -> str:
-    """A seat's self-given name, made safe for the ``seats`` header."""
-    clean = escape(name, 40).replace(",", "_").replace(" ", "_")
-    return clean or f"seat{seat}"
+    """A seat's self-given name (the handshake made it safe: ``clean_name``), or a stand-in."""
+    return name or f"seat{seat}"
 
 
 # --------------------------------------------------------------------------- the server
@@ -760,18 +764,18 @@ class Server:
         await link.done.wait()  # the slot is held while it lives
 
     async def _handshake(self, link: Link, limit: float) -> str | None:
-        """``hello`` and ``isready``; the name the client gives, or None (closed)."""
+        """wire.py's ``Handshake`` (``hello``, ``isready``), as every host does it; the
+        name the client gives (escaped as every host keeps it), or None (closed)."""
+        shake = Handshake()
         try:
-            link.send(f"hello {PROTOCOL_VERSION}")
-            words = (await link.next(limit)).split()
-            if words[:2] != ["hello", str(PROTOCOL_VERSION)]:
-                raise LinkFault("garbage", f"expected 'hello {PROTOCOL_VERSION} name=<name>'")
-            name = next((w[5:] for w in words[2:] if w.startswith("name=")), "")
-            link.send("isready")
-            if (await link.next(limit)).split()[0] != "readyok":
-                raise LinkFault("garbage", "expected 'readyok'")
+            while (request := shake.request()) is not None:
+                link.send(request)
+                shake.receive(await link.next(limit))
         except TimeoutError:
             link.finish(LinkDown("timeout"), f"timeout: no answer within {limit:g} s")
+            return None
+        except WireError as exc:
+            link.finish(LinkFault("garbage", str(exc)))
             return None
         except LinkFault as fault:
             link.finish(fault)
@@ -779,7 +783,8 @@ class Server:
         except LinkDown:
             return None
         link.stale()
-        return name
+        assert shake.hello is not None
+        return clean_name(shake.hello.name) if shake.hello.name is not None else ""
 
     async def _admin(self, link: Link) -> None:
         """Create and list tables: ``table KEY=VALUE...``, ``tables``, ``quit``."""

@@ -35,8 +35,6 @@ from xactika.protocol.player.wire import (
 
 log = logging.getLogger(__name__)
 
-MAX_LINES = 1000  # lines (info included) a bot may send between two requests
-
 # (direction ">" host->bot or "<" bot->host, line): a transcript hook. For a process,
 # ``info`` lines are reported from the reader thread as they arrive.
 LineHook = Callable[[str, str], None]

@@ -28,7 +28,6 @@ from collections.abc import Callable, Sequence
 from typing import IO, Protocol
 
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.base import MAX_LINES as MAX_LINES
 from xactika.protocol.player.base import LineHook as LineHook
 from xactika.protocol.player.base import PlayerBase as PlayerBase
 from xactika.protocol.player.base import _clip
@@ -41,6 +40,7 @@ from xactika.protocol.player.faults import BotTimeout as BotTimeout
 from xactika.protocol.player.loopback import LoopbackPlayer as LoopbackPlayer
 from xactika.protocol.player.loopback import ProcessAgent as ProcessAgent
 from xactika.protocol.player.wire import MAX_LINE as MAX_LINE
+from xactika.protocol.player.wire import MAX_LINES as MAX_LINES
 from xactika.protocol.player.wire import PROTOCOL_VERSION as PROTOCOL_VERSION
 from xactika.protocol.player.wire import QUIT
 from xactika.protocol.player.wire import format_go as format_go

@@ -4,7 +4,9 @@
 bot run as a process (``xactika bot NAME``) sees exactly what an external bot sees and
 chooses from the same SeatView it would get in process. The host's ``go`` line is the
 authority on what is legal; the view is folded from the event lines by
-:class:`SeatTracker`.
+:class:`SeatTracker`. Lines are read and written with wire.py, and what every bot side
+does alike (hello, isready, quit, an ``info`` for a line it cannot follow) is BotSide's
+(botside.py), shared with the lean random bot.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from xactika.core.engine.table import (
     Dealt,
     Event,
     GameStarted,
-    Legal,
     Play,
     State,
     TrickGame,
@@ -33,7 +34,7 @@ from xactika.protocol.notation.text import parse_event
 from xactika.protocol.player import wire
 from xactika.protocol.player.botside import EVENT_BEFORE_NEWGAME, GO_TOO_EARLY, BotSide
 from xactika.protocol.player.wire import PROTOCOL_VERSION as PROTOCOL_VERSION
-from xactika.protocol.player.wire import answer_line as answer_line
+from xactika.protocol.player.wire import answer_line
 
 _UNSEEN = None  # stands for a card in another seat's hand (and is how views hide one)
 _NO_CARD = object()  # an event without a card field
@@ -92,12 +93,6 @@ def _reveal(hands: tuple[Any, ...], seat: int, card: Any) -> tuple[Any, ...]:
     else:
         hand.append(card)
     return hands[:seat] + (tuple(hand),) + hands[seat + 1 :]
-
-
-def legal_from_go(words: list[str], seat: int, rules: TrickGame) -> tuple[Legal, int | None]:
-    """The Legal a ``go`` line's words offer, and its time budget in ms (None if not given)."""
-    go = wire.parse_go(words)
-    return wire.legal_from_go(go, seat, rules), go.time_ms
 
 
 class PlayerSession(BotSide):

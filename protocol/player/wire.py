@@ -26,6 +26,7 @@ PROTOCOL_VERSION = 1
 """The player protocol's version: the host says ``hello 1``, the bot answers it back."""
 
 MAX_LINE = 4096  # bytes in one line, its ending not counted, in either direction
+MAX_LINES = 1000  # lines (info included) a bot may send between two requests
 NAME_LIMIT = 40  # characters of a self-given name kept by a host
 
 ISREADY = "isready"
@@ -130,6 +131,16 @@ def format_hello(hello: Hello | None = None) -> str:
 def hello_answer(name: str) -> str:
     """The bot's answer to ``hello``: ``hello 1 name=<name>``."""
     return format_hello(Hello(name=name))
+
+
+def standard_reply(words: Sequence[str], name: str) -> str | None:
+    """A seat's answer to the requests every seat answers alike (``hello``, ``isready``),
+    for a seat that is not a :class:`~xactika.protocol.player.botside.BotSide` (the REPL's
+    remote seat); None for any other line."""
+    word = words[0] if words else ""
+    if word == "hello":
+        return hello_answer(name)
+    return READYOK if word == ISREADY else None
 
 
 def parse_hello(line: str) -> Hello:
