@@ -45,10 +45,8 @@ from xactika.core.engine.views import view, visible
 from xactika.protocol.notation.text import config_from_pairs, format_event
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
-    ANSWERS,
     MAX_LINE,
     MAX_LINES,
-    QUIT,
     Handshake,
     WireError,
     clean_name,
@@ -396,7 +394,7 @@ class Table:
         finally:
             for s in self.seats:
                 if s.link is not None:
-                    s.link.send(QUIT)
+                    s.link.send("quit")
                     s.link.finish(LinkDown("game over"))
             for link in list(self.observers):
                 link.finish(LinkDown("game over"))
@@ -413,7 +411,7 @@ class Table:
         state = replay(self.events)
         for seat, s in enumerate(self.seats):
             if s.link is not None:
-                s.link.send(format_newgame(seat))
+                s.link.send(f"newgame seat={seat}")
                 s.sent = 0
         self._publish(self.events)
         fallback = [RandomAgent(_seed(self.config, seat)) for seat in range(len(self.seats))]
@@ -451,7 +449,7 @@ class Table:
                 break
             stale = link.stale()
             if stale is not None:  # the player protocol's names for it (MATCH.md)
-                early = stale.split()[0] in ANSWERS
+                early = stale.split()[0] in ("bid", "play")
                 self._forfeit(seat, "early-answer" if early else "garbage",
                               f"sent {escape(stale, 60)!r} when nothing was asked")
                 break
@@ -472,7 +470,7 @@ class Table:
             try:
                 return parse_answer(line, legal, self.rules)
             except (ParseError, XactikaError, ValueError, IndexError) as exc:
-                reason = "illegal-move" if line.split()[0] in ANSWERS else "garbage"
+                reason = "illegal-move" if line.split()[0] in ("bid", "play") else "garbage"
                 self._forfeit(seat, reason, f"answered {escape(line, 60)!r}: {exc}")
         return None
 
