@@ -21,7 +21,7 @@ from typing import IO
 from xactika.core.engine.table import game_rules
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.process import MAX_LINE
+from xactika.protocol.player.wire import MAX_LINE, QUIT, first_word
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,7 +80,7 @@ def relay(seat: RemoteSeat, argv: Sequence[str]) -> int:
                 print("xactika connect: the bot exited", file=sys.stderr)
                 code = 1
                 break
-            if line.split()[:1] == ["quit"]:
+            if first_word(line) == QUIT:
                 break
     except RemoteError as exc:
         print(f"xactika connect: {exc}", file=sys.stderr)

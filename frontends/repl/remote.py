@@ -30,12 +30,8 @@ from xactika.frontends.repl.session import HUMAN, SeatSpec, Session
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
 from xactika.protocol.notation.text import parse_event
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.session import (
-    PROTOCOL_VERSION,
-    SeatTracker,
-    answer_line,
-    legal_from_go,
-)
+from xactika.protocol.player import wire
+from xactika.protocol.player.session import SeatTracker
 
 REMOTE = "remote"
 NOBODY = Legal(None, "none")
@@ -89,16 +85,16 @@ class RemoteSession(Session):
             words = line.split()
             if not words:
                 continue
-            if words[0] == "event":
+            reply = wire.standard_reply(words, "human")
+            if reply is not None:
+                self.remote.send(reply)
+            elif words[0] == "event":
                 lines += self._took(parse_event(line, self.tracker.rules))
             elif words[0] == "go":
                 assert self.tracker.rules is not None
-                self._go, _ = legal_from_go(words, self.seat, self.tracker.rules)
-            elif words[0] == "isready":
-                self.remote.send("readyok")
-            elif words[0] == "hello":
-                self.remote.send(f"hello {PROTOCOL_VERSION} name=human")
-            elif words[0] == "quit":
+                self._go = wire.legal_from_go(wire.parse_go(words), self.seat,
+                                              self.tracker.rules)
+            elif words[0] == wire.QUIT:
                 self.gone = "the server ended the session"
         return lines
 
@@ -124,7 +120,7 @@ class RemoteSession(Session):
     def _apply(self, command: Command) -> list[str]:
         if command not in self.legal:
             raise IllegalCommand("not one of the moves the server offers")
-        self.remote.send(answer_line(command, self.rules))
+        self.remote.send(wire.answer_line(command, self.rules))
         self._go = None
         return []
 
@@ -143,13 +139,11 @@ def join(remote: RemoteSeat, out: TextIO) -> tuple[int, GameStarted]:
     seat: int | None = None
     while True:
         words = remote.readline().split()
-        if words[:1] == ["hello"]:
-            remote.send(f"hello {PROTOCOL_VERSION} name=human")
-        elif words[:1] == ["isready"]:
-            remote.send("readyok")
+        reply = wire.standard_reply(words, "human")
+        if reply is not None:
+            remote.send(reply)
         elif words[:1] == ["newgame"]:
-            fields = dict(w.partition("=")[::2] for w in words[1:])
-            seat = int(fields.get("seat", "0"))
+            seat = wire.parse_newgame(words)
         elif words[:1] == ["event"] and seat is not None:
             event = parse_event(" ".join(words), None)
             if isinstance(event, GameStarted):

@@ -16,7 +16,7 @@ import time
 
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.process import MAX_LINE
+from xactika.protocol.player.wire import MAX_LINE, QUIT, event_seq, first_word
 
 
 class RemoteError(XactikaError):
@@ -148,12 +148,14 @@ class RemoteSeat:
             if line.startswith("error "):
                 self.close()
                 raise RemoteError(f"the server says: {escape(line[6:], 300)}")
-            words = line.split()
-            if words[:1] == ["event"] and len(words) > 1 and words[1].isdigit():
-                self.last_seq = int(words[1])
-            elif words[:1] == ["newgame"]:
+            word = first_word(line)
+            if word == "event":
+                seq = event_seq(line.split())
+                if seq is not None:
+                    self.last_seq = seq
+            elif word == "newgame":
                 self.last_seq = 0
-            elif words[:1] == ["quit"]:
+            elif word == QUIT:
                 self.finished = True
             return line
 

@@ -4,7 +4,8 @@ A bot author runs ``xactika connect HOST:PORT --token T -- mybot`` on their mach
 runner's :class:`SeatListener` takes the connection that says ``seat T`` and hands it to
 the :class:`RemotePlayer` of the bot with that token, which speaks the player protocol
 over it exactly as :class:`~xactika.protocol.player.process.PlayerProcess` does over pipes, with
-the same faults (spec/SERVER.md section 8). Tokens, failures and limits work as in the
+the same host logic (``PlayerBase``: wire.py's handshake, ``go``, answers) and the same
+faults (spec/SERVER.md section 8). Tokens, failures and limits work as in the
 table server.
 """
 
@@ -23,15 +24,9 @@ from typing import IO, Any, TextIO
 from xactika.protocol.net.remote import parse_address
 from xactika.protocol.net.server import Failures, Limits, TokenBook
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.process import (
-    MAX_LINE,
-    MAX_LINES,
-    BotCrashed,
-    BotProtocolError,
-    BotTimeout,
-    LineHook,
-    PlayerBase,
-)
+from xactika.protocol.player.base import LineHook, PlayerBase
+from xactika.protocol.player.faults import BotCrashed, BotProtocolError, BotTimeout
+from xactika.protocol.player.wire import MAX_LINE, MAX_LINES, QUIT, is_info
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +180,7 @@ class RemotePlayer(PlayerBase):
         if self._conn is not None:
             with contextlib.suppress(OSError):
                 self._conn[0].settimeout(max(grace, 0.1))
-                self._conn[0].sendall(b"quit\n")
+                self._conn[0].sendall(QUIT.encode() + b"\n")
         self._kill()
         return 0
 
@@ -240,10 +235,9 @@ class RemotePlayer(PlayerBase):
                 except UnicodeDecodeError as exc:
                     put(("fault", "invalid-utf8", f"sent invalid UTF-8 (byte {exc.start})"))
                     return
-                words = text.split(maxsplit=1)
-                if not words:
+                if not text.strip():
                     continue
-                if words[0] == "info":
+                if is_info(text):
                     log.info("%s: %s", self.name, escape(text, 200))
                     continue
                 put(("line", text, ""))

@@ -44,11 +44,14 @@ from xactika.core.engine.table import (
 from xactika.core.engine.views import view, visible
 from xactika.protocol.notation.text import config_from_pairs, format_event
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.process import (
+from xactika.protocol.player.wire import (
     MAX_LINE,
     MAX_LINES,
-    PROTOCOL_VERSION,
+    Handshake,
+    WireError,
+    clean_name,
     format_go,
+    format_newgame,
     parse_answer,
 )
 from xactika.protocol.records.textform import format_record
@@ -331,7 +334,7 @@ class Table:
         link.on_end = lambda lk: self._dropped(seat, lk)
         if self.started:
             if resume is None:
-                link.send(f"newgame seat={seat}")
+                link.send(format_newgame(seat))
                 s.sent = 0
             else:
                 s.sent = resume
@@ -511,9 +514,8 @@ def _seed(config: Config, seat: int) -> int:
 
 
 def _header_name(name: str, seat: int) -> str:
-    """A seat's self-given name, made safe for the ``seats`` header."""
-    clean = escape(name, 40).replace(",", "_").replace(" ", "_")
-    return clean or f"seat{seat}"
+    """A seat's self-given name (the handshake made it safe: ``clean_name``), or a stand-in."""
+    return name or f"seat{seat}"
 
 
 # --------------------------------------------------------------------------- the server
@@ -760,18 +762,18 @@ class Server:
         await link.done.wait()  # the slot is held while it lives
 
     async def _handshake(self, link: Link, limit: float) -> str | None:
-        """``hello`` and ``isready``; the name the client gives, or None (closed)."""
+        """wire.py's ``Handshake`` (``hello``, ``isready``), as every host does it; the
+        name the client gives (escaped as every host keeps it), or None (closed)."""
+        shake = Handshake()
         try:
-            link.send(f"hello {PROTOCOL_VERSION}")
-            words = (await link.next(limit)).split()
-            if words[:2] != ["hello", str(PROTOCOL_VERSION)]:
-                raise LinkFault("garbage", f"expected 'hello {PROTOCOL_VERSION} name=<name>'")
-            name = next((w[5:] for w in words[2:] if w.startswith("name=")), "")
-            link.send("isready")
-            if (await link.next(limit)).split()[0] != "readyok":
-                raise LinkFault("garbage", "expected 'readyok'")
+            while (request := shake.request()) is not None:
+                link.send(request)
+                shake.receive(await link.next(limit))
         except TimeoutError:
             link.finish(LinkDown("timeout"), f"timeout: no answer within {limit:g} s")
+            return None
+        except WireError as exc:
+            link.finish(LinkFault("garbage", str(exc)))
             return None
         except LinkFault as fault:
             link.finish(fault)
@@ -779,7 +781,8 @@ class Server:
         except LinkDown:
             return None
         link.stale()
-        return name
+        assert shake.hello is not None
+        return clean_name(shake.hello.name) if shake.hello.name is not None else ""
 
     async def _admin(self, link: Link) -> None:
         """Create and list tables: ``table KEY=VALUE...``, ``tables``, ``quit``."""

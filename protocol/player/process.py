@@ -6,6 +6,10 @@ error is raised, so no caller can leak a process by forgetting to clean up. The 
 stdout is read as bytes with a bounded line length, in the caller's own waits (no thread
 per bot); its stderr goes, capped, to a file and never into the protocol. Anything the
 bot wrote that reaches a message goes through ``untrusted.escape`` first.
+
+The protocol itself (handshake, ``go``, answers, faults) is :class:`PlayerBase`'s
+(base.py), the lines wire.py's; this module is the process: its spawn, pipes, stderr and
+kill. The other names a host needs are importable from here too, as they always were.
 """
 
 from __future__ import annotations
@@ -21,362 +25,28 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, Any, NoReturn, Protocol, Self
+from typing import IO, Protocol
 
-from xactika.core.engine.errors import ParseError, XactikaError
-from xactika.core.engine.table import (
-    Bid,
-    Command,
-    Event,
-    GameStarted,
-    Legal,
-    Play,
-    TrickGame,
-    game_rules,
-)
-from xactika.core.engine.views import SeatView, visible
-from xactika.protocol.notation.text import format_event
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.lean import PROTOCOL_VERSION as PROTOCOL_VERSION
+from xactika.protocol.player.base import LineHook as LineHook
+from xactika.protocol.player.base import PlayerBase as PlayerBase
+from xactika.protocol.player.base import _clip
+from xactika.protocol.player.faults import REASONS as REASONS
+from xactika.protocol.player.faults import BotCrashed as BotCrashed
+from xactika.protocol.player.faults import BotError as BotError
+from xactika.protocol.player.faults import BotIllegalMove as BotIllegalMove
+from xactika.protocol.player.faults import BotProtocolError as BotProtocolError
+from xactika.protocol.player.faults import BotTimeout as BotTimeout
+from xactika.protocol.player.loopback import LoopbackPlayer as LoopbackPlayer
+from xactika.protocol.player.loopback import ProcessAgent as ProcessAgent
+from xactika.protocol.player.wire import MAX_LINE as MAX_LINE
+from xactika.protocol.player.wire import MAX_LINES as MAX_LINES
+from xactika.protocol.player.wire import PROTOCOL_VERSION as PROTOCOL_VERSION
+from xactika.protocol.player.wire import QUIT
+from xactika.protocol.player.wire import format_go as format_go
+from xactika.protocol.player.wire import parse_answer as parse_answer
 
 log = logging.getLogger(__name__)
-
-MAX_LINE = 4096  # bytes in one bot line, newline not counted
-MAX_LINES = 1000  # lines (info included) a bot may send between two requests
-
-# (direction ">" host->bot or "<" bot->host, line): a transcript hook. For a process,
-# ``info`` lines are reported from the reader thread as they arrive.
-LineHook = Callable[[str, str], None]
-
-
-# --------------------------------------------------------------------------- errors
-
-
-class BotError(XactikaError):
-    """A bot broke the protocol or died; ``startup`` tells a start-up fault from a game one."""
-
-    code = "bot"
-
-    def __init__(self, message: str, *, bot: str = "", startup: bool = False) -> None:
-        super().__init__(message)
-        self.bot = bot
-        self.startup = startup
-
-
-class BotCrashed(BotError):
-    """The process exited (or could not be started); ``exit_code`` is None if it never ran."""
-
-    code = "crash"
-
-    def __init__(
-        self, message: str, *, exit_code: int | None, bot: str = "", startup: bool = False
-    ) -> None:
-        super().__init__(message, bot=bot, startup=startup)
-        self.exit_code = exit_code
-
-
-class BotTimeout(BotError):
-    """No answer (or no reading of its input) within the time limit."""
-
-    code = "timeout"
-
-
-class BotProtocolError(BotError):
-    """A line that is not the protocol; ``reason`` is one of :data:`REASONS`."""
-
-    code = "protocol"
-
-    def __init__(self, message: str, *, reason: str, bot: str = "", startup: bool = False) -> None:
-        super().__init__(message, bot=bot, startup=startup)
-        self.reason = reason
-
-
-REASONS = ("garbage", "invalid-utf8", "flood", "closed-stdout", "closed-stdin",
-           "early-answer", "extra-answer")
-
-
-class BotIllegalMove(BotError):
-    """A well-formed ``bid``/``play`` answer that is not one of the options offered."""
-
-    code = "illegal-move"
-
-    def __init__(self, message: str, *, line: str, bot: str = "") -> None:
-        super().__init__(message, bot=bot)
-        self.line = line
-
-
-# --------------------------------------------------------------------------- line codec
-
-
-def format_go(legal: Legal, rules: TrickGame, time_ms: int | None = None) -> str:
-    """The ``go`` line: the kind, every legal option and the optional time budget."""
-    if legal.seat is None:
-        raise ValueError("nobody may act: there is nothing to ask")
-    if legal.kind == "bid":
-        options = [str(b) for b in legal.bids]
-    else:
-        options = []
-        for card in legal.cards:
-            text = str(card)
-            for call in legal.calls(card):
-                options.append(text if call is None else f"{text}:{rules.format_call(call)}")
-    line = f"go {legal.kind} options={','.join(options)}"
-    return line if time_ms is None else f"{line} time={time_ms}"
-
-
-def parse_answer(line: str, legal: Legal, rules: TrickGame) -> Command:
-    """The command a ``bid``/``play`` answer names; ParseError says why it is not legal."""
-    words = line.split()
-    seat = legal.seat if legal.seat is not None else -1
-    if legal.kind == "bid":
-        if len(words) != 2 or words[0] != "bid":
-            raise ParseError("expected bid <n> to answer go bid")
-        try:
-            bid = int(words[1])
-        except ValueError:
-            raise ParseError(f"bad bid {words[1]!r}: expected a number") from None
-        command: Command = Bid(seat, bid)
-    else:
-        if words[0] != "play" or len(words) not in (2, 3):
-            raise ParseError(f"expected {_expected(legal)} to answer go {legal.kind}")
-        card = rules.parse_card(words[1])
-        call = rules.parse_call(words[2]) if len(words) == 3 else None
-        command = Play(seat, card, call)
-        if legal.kind == "lead" and call is None and _has_calls(legal):
-            raise ParseError(f"a lead must name its call: expected {_expected(legal)}")
-        if legal.kind == "play" and call is not None:
-            raise ParseError(f"only the leader makes a call: expected {_expected(legal)}")
-    if command not in legal:
-        raise ParseError("not one of the options offered")
-    return command
-
-
-def _expected(legal: Legal) -> str:
-    """The answer's shape, for an error message (not worked out for a good answer)."""
-    return "play <card> <call>" if _has_calls(legal) else "play <card>"
-
-
-def _has_calls(legal: Legal) -> bool:
-    return any(call is not None for card in legal.cards[:1] for call in legal.calls(card))
-
-
-# --------------------------------------------------------------------------- the host side
-
-
-class PlayerBase:
-    """The protocol logic shared by a real process and an in-process loopback.
-
-    Subclasses supply the transport: ``_spawn``, ``_write``, ``_next`` and ``_kill``.
-    """
-
-    def __init__(
-        self,
-        *,
-        name: str | None = None,
-        startup_timeout: float = 10.0,
-        move_timeout: float | None = 10.0,
-        on_line: LineHook | None = None,
-    ) -> None:
-        self.name = name or "bot"
-        self._named = name is not None
-        self.startup_timeout = startup_timeout
-        self.move_timeout = move_timeout
-        self.on_line = on_line
-        self.started = False
-        self.last_think_s = 0.0  # how long the last ``ask`` waited for its answer
-        self.declared = ""  # the name the bot gave in ``hello``, once started
-        self._rules: TrickGame | None = None
-        self._startup = True
-        self._answered: str | None = None  # the go just answered, until we send anything
-        self._last_answer = ""  # the last answer to a go, to know it again if it comes late
-
-    # -- the protocol
-    def start(self) -> str:
-        """Spawn the bot, do ``hello`` and ``isready``; return the name the bot gives.
-
-        Once started (by ``with`` too), it only returns that name again."""
-        if self.started:
-            return self.declared
-        self._startup = True
-        self._spawn()
-        self._request(f"hello {PROTOCOL_VERSION}")
-        words = self._answer(("hello",), self.startup_timeout, "answering hello").split()
-        if len(words) < 2 or words[1] != str(PROTOCOL_VERSION):
-            got = words[1] if len(words) > 1 else "none"
-            self._fail(BotProtocolError(
-                f"bot {self.name!r} speaks protocol version {got}, expected "
-                f"'hello {PROTOCOL_VERSION} name=<name>'",
-                reason="garbage", bot=self.name, startup=True,
-            ))
-        declared = self.name
-        for word in words[2:]:
-            key, _, value = word.partition("=")
-            if key == "name" and value:
-                declared = escape(value, 60)
-        if not self._named:
-            self.name = declared
-        self.isready(self.startup_timeout)
-        self._startup = False
-        self.started = True
-        self.declared = declared
-        return declared
-
-    def isready(self, timeout: float | None = None) -> None:
-        """Ping: the bot must answer ``readyok`` in time."""
-        wait = timeout if timeout is not None else self.startup_timeout
-        self._request("isready")
-        self._answer(("readyok",), wait, "answering isready")
-
-    def new_game(self, seat: int, events: Sequence[Event], rules: TrickGame) -> None:
-        self._rules = rules
-        self._send(f"newgame seat={seat}")
-        for event in events:
-            self.tell(event)
-        self._flush()  # the game starts now: a move before its first go is early
-
-    def tell(self, event: Event, text: str | None = None) -> None:
-        """Send an event the bot's seat may see (the caller has applied ``visible``);
-        ``text`` is its line when the caller formatted it once for every seat."""
-        if isinstance(event, GameStarted):
-            self._rules = game_rules(event.config.game)
-        self._send(format_event(event, self._rules) if text is None else text)
-
-    def ask(self, legal: Legal, rules: TrickGame, time_ms: int | None = None) -> Command:
-        """Send ``go`` and return the bot's legal command, or raise a BotError."""
-        go = format_go(legal, rules, time_ms)
-        timeout = self.move_timeout
-        if timeout is None and time_ms is not None:
-            timeout = time_ms / 1000 + 1.0
-        started = time.monotonic()
-        self._request(go)
-        line = self._answer(("bid", "play"), timeout, f"answering 'go {legal.kind}'")
-        self.last_think_s = time.monotonic() - started
-        self._answered = go
-        last, self._last_answer = self._last_answer, line
-        try:
-            return parse_answer(line, legal, rules)
-        except ParseError as exc:
-            if line == last:  # its answer to the previous go again: most likely a late copy
-                self._fail(BotProtocolError(
-                    f"bot {self.name!r} sent '{escape(line, 80)}' again, taken for its answer to "
-                    f"{_short(go)}: a late second answer to the previous go (or an illegal "
-                    "repeat of it); one go, one answer",
-                    reason="extra-answer", bot=self.name,
-                ))
-            self._fail(BotIllegalMove(
-                f"bot {self.name!r} answered '{escape(line, 80)}' to {_short(go)}: {exc}",
-                line=line, bot=self.name,
-            ))
-
-    def quit(self, grace: float = 1.0) -> int | None:
-        raise NotImplementedError
-
-    def send_quit(self, grace: float = 1.0) -> None:
-        """Ask the bot to quit without waiting; the next :meth:`quit` waits for it.
-
-        A host ending several bots sends every ``quit`` first and then waits, so their
-        exits overlap instead of adding up. A transport with nothing to overlap keeps
-        this default, and its :meth:`quit` does all.
-        """
-
-    def __enter__(self) -> Self:
-        """Start the bot (spawn, ``hello``, ``isready``) unless started: ``with`` is the
-        whole life cycle; a start-up fault raises here, the bot already killed."""
-        if not self.started:
-            self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.quit()
-
-    # -- framing shared by every transport
-    def _send(self, line: str) -> None:
-        """Send a line; anything the bot said unasked before it is a fault."""
-        self._unasked()
-        if self.on_line is not None:
-            self.on_line(">", line)
-        self._write(line)
-        self._answered = None
-
-    def _request(self, line: str) -> None:
-        """Send a line that expects an answer."""
-        self._send(line)
-        self._begin()
-
-    def _unasked(self) -> None:
-        """Fault a line received while no request waited: one go, one answer.
-
-        A ``bid``/``play`` is ``extra-answer`` when it came after the answer to a go and
-        before we sent anything else, or repeats that answer (a stale second answer),
-        ``early-answer`` at any other time (a move before its go); any other line is
-        ``garbage``.
-        """
-        stale = self._stale()
-        if stale is None:
-            return
-        shown = escape(stale, 80)
-        first = stale.split()[0]
-        if first in ("bid", "play") and (self._answered is not None
-                                         or stale == self._last_answer):
-            reason = "extra-answer"
-            to = _short(self._answered) if self._answered else "an earlier go"
-            what = f"sent a second answer '{shown}' to {to}: one go, one answer"
-        elif first in ("bid", "play"):
-            reason = "early-answer"
-            what = f"sent '{shown}' before it was asked: no go was waiting"
-        else:
-            reason = "garbage"
-            what = f"sent '{shown}' when nothing was asked"
-        self._fail(BotProtocolError(f"bot {self.name!r} {what}", reason=reason, bot=self.name,
-                                    startup=self._startup))
-
-    def _answer(self, words: tuple[str, ...], timeout: float | None, doing: str) -> str:
-        line = self._next(timeout, doing)
-        first = line.split()[0]
-        if first not in words:
-            want = " or ".join(repr(w) for w in words)
-            self._fail(BotProtocolError(
-                f"bot {self.name!r} sent '{escape(line, 80)}' while {doing}: expected {want}",
-                reason="garbage", bot=self.name, startup=self._startup,
-            ))
-        return line
-
-    def _fail(self, error: BotError) -> NoReturn:
-        log.debug("%s", error)
-        self._kill()
-        raise error
-
-    # -- transport
-    def _spawn(self) -> None:
-        raise NotImplementedError
-
-    def _write(self, line: str, limit: float | None = None) -> None:
-        raise NotImplementedError
-
-    def _next(self, timeout: float | None, doing: str) -> str:
-        """The next non-blank, non-info line, or a BotError (after killing the bot)."""
-        raise NotImplementedError
-
-    def _stale(self) -> str | None:
-        """A line already received that nobody asked for, if any."""
-        return None
-
-    def _flush(self) -> None:
-        """Send now what a transport that batches lines still holds."""
-
-    def _begin(self) -> None:
-        """A request went out: the count of lines it may get starts again."""
-
-    def _kill(self) -> None:
-        raise NotImplementedError
-
-
-def _clip(text: str, n: int = 80) -> str:
-    return text if len(text) <= n else text[:n] + "..."
-
-
-def _short(go: str) -> str:
-    return repr(_clip(go, 60))
 
 
 STDERR_KEEP = 64 << 10  # bytes of a bot's stderr kept from its start, and again from its end
@@ -672,8 +342,8 @@ class PlayerProcess(PlayerBase):
             return
         try:
             if self.on_line is not None:
-                self.on_line(">", "quit")
-            lines, self._pending = [*self._pending, "quit"], []
+                self.on_line(">", QUIT)
+            lines, self._pending = [*self._pending, QUIT], []
             self._write("\n".join(lines), limit=grace)
         except BotTimeout:  # it does not even read its input: that is ignoring quit
             self.killed = True
@@ -1037,87 +707,3 @@ def _signal_name(number: int) -> str:
         return signal.Signals(number).name
     except ValueError:
         return str(number)
-
-
-# --------------------------------------------------------------------------- in process
-
-
-class LoopbackPlayer(PlayerBase):
-    """A player-protocol speaker in this process (``feed(line) -> lines``), same framing.
-
-    Lets tests, benchmarks and the REPL drive a built-in bot through exactly the lines a
-    process would get, without a process.
-    """
-
-    def __init__(self, session: Any, *, name: str | None = None,
-                 on_line: LineHook | None = None) -> None:
-        super().__init__(name=name, on_line=on_line)
-        self.session = session
-        self._out: list[str] = []
-
-    def _spawn(self) -> None:
-        self._out.clear()
-
-    def _write(self, line: str, limit: float | None = None) -> None:
-        self._out.extend(self.session.feed(line))
-
-    def _next(self, timeout: float | None, doing: str) -> str:
-        while self._out:
-            line = self._out.pop(0)
-            if self.on_line is not None:
-                self.on_line("<", line)
-            if line.strip() and line.split()[0] != "info":
-                return line
-        self._fail(BotTimeout(f"bot {self.name!r} gave no answer while {doing}",
-                              bot=self.name, startup=self._startup))
-
-    def _stale(self) -> str | None:
-        for line in self._out:
-            if line.strip() and line.split()[0] != "info":
-                return line
-        self._out.clear()
-        return None
-
-    def quit(self, grace: float = 1.0) -> int | None:
-        self._send("quit")
-        return 0
-
-    def _kill(self) -> None:
-        self._out.clear()
-
-
-# --------------------------------------------------------------------------- core agent
-
-
-class ProcessAgent:
-    """A core Agent backed by a player (process or loopback): play_out can drive it.
-
-    It sends ``newgame`` when it sees game-started, an ``event`` line for every event
-    (passed through ``visible`` again, so even an omniscient caller cannot leak), and
-    ``go`` when asked. BotErrors propagate to the caller.
-    """
-
-    def __init__(self, player: PlayerBase, *, time_ms: int | None = None) -> None:
-        self.player = player
-        self.time_ms = time_ms
-        self.seat: int | None = None
-        self.rules: TrickGame | None = None
-
-    def observe(self, seat: int, event: Event) -> None:
-        event = visible(event, seat)
-        if isinstance(event, GameStarted):
-            self.seat = seat
-            self.rules = game_rules(event.config.game)
-            self.player.new_game(seat, [event], self.rules)
-        elif self.rules is not None and seat == self.seat:
-            self.player.tell(event)
-
-    def choose(self, view: SeatView, legal: Legal) -> Command:
-        if self.rules is None or self.seat is None:
-            raise RuntimeError(
-                "ProcessAgent was never told that a game started: drive it with "
-                "self_play, or pass it the opening events through observe()"
-            )
-        if legal.seat != self.seat:
-            raise ValueError(f"asked to act for seat {legal.seat}, but this bot plays {self.seat}")
-        return self.player.ask(legal, self.rules, self.time_ms)

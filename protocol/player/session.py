@@ -4,7 +4,9 @@
 bot run as a process (``xactika bot NAME``) sees exactly what an external bot sees and
 chooses from the same SeatView it would get in process. The host's ``go`` line is the
 authority on what is legal; the view is folded from the event lines by
-:class:`SeatTracker`.
+:class:`SeatTracker`. Lines are read and written with wire.py, and what every bot side
+does alike (hello, isready, quit, an ``info`` for a line it cannot follow) is BotSide's
+(botside.py), shared with the lean random bot.
 """
 
 from __future__ import annotations
@@ -18,11 +20,9 @@ from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import (
     EMPTY,
     Bid,
-    Command,
     Dealt,
     Event,
     GameStarted,
-    Legal,
     Play,
     State,
     TrickGame,
@@ -31,8 +31,10 @@ from xactika.core.engine.table import (
 )
 from xactika.core.engine.views import SeatView, view
 from xactika.protocol.notation.text import parse_event
-from xactika.protocol.player.lean import PROTOCOL_VERSION as PROTOCOL_VERSION
-from xactika.protocol.player.lean import go_options
+from xactika.protocol.player import wire
+from xactika.protocol.player.botside import EVENT_BEFORE_NEWGAME, GO_TOO_EARLY, BotSide
+from xactika.protocol.player.wire import PROTOCOL_VERSION as PROTOCOL_VERSION
+from xactika.protocol.player.wire import answer_line
 
 _UNSEEN = None  # stands for a card in another seat's hand (and is how views hide one)
 _NO_CARD = object()  # an event without a card field
@@ -93,74 +95,29 @@ def _reveal(hands: tuple[Any, ...], seat: int, card: Any) -> tuple[Any, ...]:
     return hands[:seat] + (tuple(hand),) + hands[seat + 1 :]
 
 
-def legal_from_go(words: list[str], seat: int, rules: TrickGame) -> tuple[Legal, int | None]:
-    """The Legal a ``go`` line offers, and its time budget in ms (None if not given)."""
-    options, fields = go_options(words)
-    time_ms = int(fields["time"]) if fields.get("time", "").isdigit() else None
-    if words[1] == "bid":
-        return Legal(seat, "bid", bids=tuple(int(o) for o in options)), time_ms
-    cards: list[Any] = []
-    for option in options:
-        card = rules.parse_card(option.partition(":")[0])
-        if card not in cards:
-            cards.append(card)
-    return Legal(seat, words[1], cards=tuple(cards), rules=rules), time_ms
-
-
-def answer_line(command: Command, rules: TrickGame) -> str:
-    if isinstance(command, Bid):
-        return f"bid {command.bid}"
-    if command.call is None:
-        return f"play {command.card}"
-    return f"play {command.card} {rules.format_call(command.call)}"
-
-
-class PlayerSession:
+class PlayerSession(BotSide):
     """One bot's side of a session. Never raises on input: a bad line gets an ``info``."""
 
+    ERRORS = (XactikaError, *BotSide.ERRORS)
+
     def __init__(self, agent: Agent, name: str = "bot") -> None:
+        super().__init__(name)
         self.agent = agent
-        self.name = "-".join(name.split()) or "bot"
         self.tracker: SeatTracker | None = None
-        self.done = False  # set by quit
         self.last_view: SeatView | None = None
         self.last_time_ms: int | None = None
         # an agent that chooses from the legal moves alone needs no view: its events are
         # parsed (a bad one still gets an info) but not folded, most of a line's cost
         self._blind = agent if type(agent) is RandomAgent else None
 
-    def feed(self, line: str) -> list[str]:
-        words = line.split()
-        if not words or words[0].startswith("#"):
-            return []
-        handler = getattr(self, "_on_" + words[0], None)
-        if handler is None:
-            return [f"info ignoring unknown command {words[0]!r}"]
-        try:
-            out: list[str] = handler(line, words)
-            return out
-        except (XactikaError, ValueError, KeyError, IndexError) as exc:
-            return [f"info cannot follow {words[0]}: {exc}"]
-
-    def _on_hello(self, line: str, words: list[str]) -> list[str]:
-        return [f"hello {PROTOCOL_VERSION} name={self.name}"]
-
-    def _on_isready(self, line: str, words: list[str]) -> list[str]:
-        return ["readyok"]
-
-    def _on_quit(self, line: str, words: list[str]) -> list[str]:
-        self.done = True
-        return []
-
     def _on_newgame(self, line: str, words: list[str]) -> list[str]:
-        seat = dict(w.partition("=")[::2] for w in words[1:]).get("seat", "")
-        self.tracker = SeatTracker(int(seat))
+        self.tracker = SeatTracker(wire.parse_newgame(words))
         return []
 
     def _on_event(self, line: str, words: list[str]) -> list[str]:
         tracker = self.tracker
         if tracker is None:
-            return ["info event before newgame: ignored"]
+            return [EVENT_BEFORE_NEWGAME]
         event = parse_event(line, tracker.rules)
         if self._blind is None or isinstance(event, GameStarted):  # its rules parse the rest
             tracker.apply(event)
@@ -172,9 +129,10 @@ class PlayerSession:
     def _on_go(self, line: str, words: list[str]) -> list[str]:
         tracker = self.tracker
         if tracker is None or tracker.rules is None:
-            raise ValueError("go before newgame and game-started")
+            raise ValueError(GO_TOO_EARLY)
         rules = tracker.rules
-        legal, self.last_time_ms = legal_from_go(words, tracker.seat, rules)
+        go = wire.parse_go(words)
+        legal, self.last_time_ms = wire.legal_from_go(go, tracker.seat, rules), go.time_ms
         if self.last_time_ms is not None and hasattr(self.agent, "think_ms"):
             setattr(self.agent, "think_ms", self.last_time_ms)  # noqa: B010 (budgeted agents)
         fallback = next(legal.commands())
@@ -185,9 +143,9 @@ class PlayerSession:
                 self.last_view = tracker.view()
                 command = self.agent.choose(self.last_view, legal)
         except Exception as exc:  # a bot's bug must not cost it the game: play legally
-            return [f"info agent failed ({exc}); playing the first option",
+            return [wire.format_info(f"agent failed ({exc}); playing the first option"),
                     answer_line(fallback, rules)]
         if not isinstance(command, Bid | Play) or command not in legal:
-            return [f"info agent chose {command!r}, not an option; playing the first option",
-                    answer_line(fallback, rules)]
+            return [wire.format_info(f"agent chose {command!r}, not an option; playing the "
+                                     "first option"), answer_line(fallback, rules)]
         return [answer_line(command, rules)]

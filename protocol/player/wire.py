@@ -1,0 +1,396 @@
+"""The player protocol's lines (spec/PLAYER.md), formatted and parsed in one place.
+
+Every side of the protocol (the bot side: PlayerSession and the lean random bot; the host
+side: bot processes, remote bots, the table server's seats; the REPL in a remote seat)
+writes and reads its lines here, so a line has one spelling and one reading. The text
+forms import only the standard library, because ``xactika bot random`` must start
+without the core (tests/test_startup.py); the few functions that build core values
+(``legal_from_go``, ``parse_answer``) import it when called. Event lines are the referee
+protocol's (PROTOCOL.md section 5, ``xactika.protocol.notation.text``): here only their
+sequence number is read.
+
+A malformed line raises :class:`WireError` (a ValueError) with one line saying what was
+expected, any text of the line in it escaped; the functions that read cards and calls
+with a game's rules raise the core's ParseError (a ValueError too).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # as typing's, which the lean bot does not load; mypy reads True
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from xactika.core.engine.table import Command, Legal, TrickGame
+
+PROTOCOL_VERSION = 1
+"""The player protocol's version: the host says ``hello 1``, the bot answers it back."""
+
+MAX_LINE = 4096  # bytes in one line, its ending not counted, in either direction
+MAX_LINES = 1000  # lines (info included) a bot may send between two requests
+NAME_LIMIT = 40  # characters of a self-given name kept by a host
+
+ISREADY = "isready"
+READYOK = "readyok"
+QUIT = "quit"
+KINDS = ("bid", "lead", "play")  # what a go asks for
+ANSWERS = ("bid", "play")  # the first words of an answer to a go
+
+
+class WireError(ValueError):
+    """A line that is not the player protocol; the message says what was expected."""
+
+
+class _Value:
+    """A parsed line: equal by its fields, shown with them (no dataclasses: start-up)."""
+
+    __slots__: tuple[str, ...] = ()
+    _order: tuple[str, ...] = ()  # the fields, in the order of the line
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self._order)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Value) and type(other) is type(self) and (
+            self._fields() == other._fields())
+
+    def __hash__(self) -> int:
+        return hash((type(self), repr(self._fields())))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._order)
+        return f"{type(self).__name__}({shown})"
+
+
+def first_word(line: str) -> str:
+    """The command word of a line ("" for a blank one)."""
+    words = line.split(maxsplit=1)
+    return words[0] if words else ""
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """Text from a line, safe to put in a message."""
+    from xactika.protocol.notation.untrusted import escape  # unicodedata: not at start-up
+
+    return escape(text, limit)
+
+
+def fields_of(words: Sequence[str]) -> dict[str, str]:
+    """``key=value`` words as a dict; a word without ``=`` maps to "" (and is ignored)."""
+    return dict(w.partition("=")[::2] for w in words)
+
+
+# --------------------------------------------------------------------------- names
+
+
+def bot_name(text: str) -> str:
+    """The name a bot gives itself: no spaces (they separate words), never empty."""
+    return "-".join(text.split()) or "bot"
+
+
+def clean_name(text: str) -> str:
+    """A name a bot or seat gave itself, as every host keeps it: escaped (it is untrusted
+    text, shown in messages and stored in records), clipped to :data:`NAME_LIMIT` and
+    without commas (a record's ``seats`` header lists names with them)."""
+    return _shown(text, NAME_LIMIT).replace(",", "_")
+
+
+# --------------------------------------------------------------------------- hello
+
+
+class Hello(_Value):
+    """``hello <version> [name=<name>] [kind=<kind>] [key=value...]``, either way.
+
+    The host sends ``hello 1``; the bot answers ``hello 1 name=<name>``. ``kind`` is
+    carried for a seat that will say what it is (``kind=human``); no host acts on it yet.
+    Other fields (``author=``...) are kept in ``fields`` and otherwise ignored.
+    """
+
+    __slots__ = ("fields", "kind", "name", "version")
+    _order = ("version", "name", "kind", "fields")
+
+    def __init__(self, version: int = PROTOCOL_VERSION, name: str | None = None,
+                 kind: str | None = None, fields: dict[str, str] | None = None) -> None:
+        self.version = version
+        self.name = name
+        self.kind = kind
+        self.fields = dict(fields or {})
+
+
+def format_hello(hello: Hello | None = None) -> str:
+    """``hello 1`` (the host's), or a bot's answer with its fields."""
+    hello = hello if hello is not None else Hello()
+    words = [f"hello {hello.version}"]
+    if hello.name is not None:
+        words.append(f"name={bot_name(hello.name)}")
+    if hello.kind is not None:
+        words.append(f"kind={bot_name(hello.kind)}")
+    words += [f"{key}={value}" for key, value in hello.fields.items()]
+    return " ".join(words)
+
+
+def hello_answer(name: str) -> str:
+    """The bot's answer to ``hello``: ``hello 1 name=<name>``."""
+    return format_hello(Hello(name=name))
+
+
+def standard_reply(words: Sequence[str], name: str) -> str | None:
+    """A seat's answer to the requests every seat answers alike (``hello``, ``isready``),
+    for a seat that is not a :class:`~xactika.protocol.player.botside.BotSide` (the REPL's
+    remote seat); None for any other line."""
+    word = words[0] if words else ""
+    if word == "hello":
+        return hello_answer(name)
+    return READYOK if word == ISREADY else None
+
+
+def parse_hello(line: str) -> Hello:
+    """A ``hello`` line; WireError unless it is ``hello <version> ...`` (a plain number)."""
+    words = line.split()
+    if not words or words[0] != "hello":
+        raise WireError(f"expected 'hello {PROTOCOL_VERSION} name=<name>'")
+    version = words[1] if len(words) > 1 else "none"
+    if not (version.isascii() and version.isdigit() and version == str(int(version))):
+        raise WireError(f"speaks protocol version {_shown(version, 20)}, "
+                        f"expected 'hello {PROTOCOL_VERSION} name=<name>'")
+    fields = fields_of(words[2:])
+    fields.pop("", None)
+    name = fields.pop("name", None) or None
+    kind = fields.pop("kind", None) or None
+    return Hello(int(words[1]), name, kind, fields)
+
+
+# --------------------------------------------------------------------------- newgame
+
+
+def format_newgame(seat: int) -> str:
+    return f"newgame seat={seat}"
+
+
+def parse_newgame(words: Sequence[str]) -> int:
+    """The seat of a ``newgame seat=<s>`` line's words (other fields are ignored)."""
+    seat = fields_of(words[1:]).get("seat", "")
+    if not (seat.isascii() and seat.isdigit()):
+        raise WireError(f"expected newgame seat=<n>, got seat='{_shown(seat)}'")
+    return int(seat)
+
+
+# --------------------------------------------------------------------------- event
+
+
+def event_seq(words: Sequence[str]) -> int | None:
+    """The sequence number of an ``event <seq> <kind> ...`` line's words, else None."""
+    if len(words) > 1 and words[0] == "event" and words[1].isascii() and words[1].isdigit():
+        return int(words[1])
+    return None
+
+
+def event_kind(words: Sequence[str]) -> str | None:
+    """The event kind (``game-started``, ``deal``...) of an event line's words, else None."""
+    return words[2] if len(words) > 2 and words[0] == "event" else None
+
+
+# --------------------------------------------------------------------------- go
+
+
+class Go(_Value):
+    """``go <kind> options=<o>,<o>,... [time=<ms>]``: the options as text, in order."""
+
+    __slots__ = ("kind", "options", "time_ms")
+    _order = __slots__
+
+    def __init__(self, kind: str, options: Sequence[str], time_ms: int | None = None) -> None:
+        self.kind = kind
+        self.options = tuple(options)
+        self.time_ms = time_ms
+
+    def bids(self) -> tuple[int, ...]:
+        """A ``go bid``'s options as numbers."""
+        try:
+            return tuple(int(o) for o in self.options)
+        except ValueError:
+            raise WireError(f"go bid with an option that is not a number: "
+                            f"'{_shown(','.join(self.options))}'") from None
+
+
+def format_go_line(go: Go) -> str:
+    if go.kind not in KINDS or not go.options:
+        raise WireError("a go needs a kind (bid, lead or play) and at least one option")
+    line = f"go {go.kind} options={','.join(go.options)}"
+    return line if go.time_ms is None else f"{line} time={go.time_ms}"
+
+
+def parse_go(words: Sequence[str]) -> Go:
+    """A ``go`` line's words; unknown fields are ignored, a ``time`` not a number too."""
+    if len(words) < 3 or words[1] not in KINDS:
+        raise WireError("expected go <bid|lead|play> options=... [time=<ms>]")
+    fields = fields_of(words[2:])
+    options = [o for o in fields.get("options", "").split(",") if o]
+    if not options:
+        raise WireError("go without options=")
+    time = fields.get("time", "")
+    return Go(words[1], options, int(time) if time.isascii() and time.isdigit() else None)
+
+
+def go_options(legal: Legal, rules: TrickGame) -> list[str]:
+    """Every legal move as option text: bids ascending, cards in hand order, each card's
+    calls in shape order as ``card:call``."""
+    if legal.kind == "bid":
+        return [str(b) for b in legal.bids]
+    options = []
+    for card in legal.cards:
+        text = str(card)
+        for call in legal.calls(card):
+            options.append(text if call is None else f"{text}:{rules.format_call(call)}")
+    return options
+
+
+def format_go(legal: Legal, rules: TrickGame, time_ms: int | None = None) -> str:
+    """The ``go`` line: the kind, every legal option and the optional time budget."""
+    if legal.seat is None:
+        raise ValueError("nobody may act: there is nothing to ask")
+    line = f"go {legal.kind} options={','.join(go_options(legal, rules))}"
+    return line if time_ms is None else f"{line} time={time_ms}"
+
+
+def legal_from_go(go: Go, seat: int, rules: TrickGame) -> Legal:
+    """The Legal a ``go`` offers ``seat``; the rules read its cards (ParseError if not)."""
+    from xactika.core.engine.table import Legal
+
+    if go.kind == "bid":
+        return Legal(seat, "bid", bids=go.bids())
+    cards: list[object] = []
+    for option in go.options:
+        card = rules.parse_card(option.partition(":")[0])
+        if card not in cards:
+            cards.append(card)
+    return Legal(seat, go.kind, cards=tuple(cards), rules=rules)
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def format_bid(bid: int | str) -> str:
+    return f"bid {bid}"
+
+
+def format_play(card: object, call: str | None = None) -> str:
+    """``play <card>``, or ``play <card> <call>`` for a lead that names its call."""
+    return f"play {card}" if call is None else f"play {card} {call}"
+
+
+def answer_line(command: Command, rules: TrickGame) -> str:
+    """A bot's answer naming ``command`` (a Bid or a Play)."""
+    if hasattr(command, "bid"):
+        return format_bid(command.bid)
+    call = command.call
+    return format_play(command.card, None if call is None else rules.format_call(call))
+
+
+def parse_answer(line: str, legal: Legal, rules: TrickGame) -> Command:
+    """The command a ``bid``/``play`` answer names; ParseError says why it is not legal."""
+    from xactika.core.engine.errors import ParseError
+    from xactika.core.engine.table import Bid, Play
+
+    words = line.split()
+    seat = legal.seat if legal.seat is not None else -1
+    command: Command
+    if legal.kind == "bid":
+        if len(words) != 2 or words[0] != "bid":
+            raise ParseError("expected bid <n> to answer go bid")
+        try:
+            command = Bid(seat, int(words[1]))
+        except ValueError:
+            raise ParseError(f"bad bid {words[1]!r}: expected a number") from None
+    else:
+        if not words or words[0] != "play" or len(words) not in (2, 3):
+            raise ParseError(f"expected {_expected(legal)} to answer go {legal.kind}")
+        card = rules.parse_card(words[1])
+        call = rules.parse_call(words[2]) if len(words) == 3 else None
+        command = Play(seat, card, call)
+        if legal.kind == "lead" and call is None and _has_calls(legal):
+            raise ParseError(f"a lead must name its call: expected {_expected(legal)}")
+        if legal.kind == "play" and call is not None:
+            raise ParseError(f"only the leader makes a call: expected {_expected(legal)}")
+    if command not in legal:
+        raise ParseError("not one of the options offered")
+    return command
+
+
+def _expected(legal: Legal) -> str:
+    """The answer's shape, for an error message (not worked out for a good answer)."""
+    return "play <card> <call>" if _has_calls(legal) else "play <card>"
+
+
+def _has_calls(legal: Legal) -> bool:
+    return any(call is not None for card in legal.cards[:1] for call in legal.calls(card))
+
+
+def is_answer(line: str) -> bool:
+    """A ``bid``/``play`` line: an answer to a go, whenever it comes."""
+    return first_word(line) in ANSWERS
+
+
+# --------------------------------------------------------------------------- info
+
+
+def format_info(text: str) -> str:
+    """``info <text>``: a note for people, on one line whatever ``text`` holds."""
+    return "info " + " ".join(text.splitlines())
+
+
+def is_info(line: str) -> bool:
+    return first_word(line) == "info"
+
+
+# --------------------------------------------------------------------------- handshake
+
+
+def expect(line: str, words: Sequence[str], doing: str) -> str:
+    """``line`` if its first word is one of ``words``; WireError naming what came."""
+    if first_word(line) not in words:
+        want = " or ".join(repr(w) for w in words)
+        raise WireError(f"sent '{_shown(line, 80)}' while {doing}: expected {want}")
+    return line
+
+
+class Handshake:
+    """The host's side of the start of a session, sans-I/O, shared by every host (bot
+    processes, remote bots, the table server's seats).
+
+    ``request()`` is the next line to send (``hello 1``, then ``isready``; None when the
+    handshake is done), ``receive(answer)`` checks the bot's answer to it and raises
+    WireError (its message safe to show) for a wrong one. ``hello`` is the bot's
+    :class:`Hello` once it has answered. Each host brings its own I/O and time limits.
+    """
+
+    REQUESTS = (format_hello(), ISREADY)
+
+    def __init__(self) -> None:
+        self.hello: Hello | None = None
+        self._step = 0
+
+    def request(self) -> str | None:
+        return self.REQUESTS[self._step] if self._step < len(self.REQUESTS) else None
+
+    @property
+    def doing(self) -> str:
+        """What the bot is doing while the host waits, for messages."""
+        return f"answering {first_word(self.REQUESTS[min(self._step, 1)])}"
+
+    def receive(self, answer: str) -> None:
+        if self._step == 0:
+            expect(answer, ("hello",), self.doing)
+            hello = parse_hello(answer)
+            if hello.version != PROTOCOL_VERSION:
+                raise WireError(f"speaks protocol version {hello.version}, expected "
+                                f"'hello {PROTOCOL_VERSION} name=<name>'")
+            self.hello = hello
+        elif self._step == 1:
+            expect(answer, (READYOK,), self.doing)
+        else:
+            raise WireError("the handshake is over: nothing was asked")
+        self._step += 1
+
+    @property
+    def done(self) -> bool:
+        return self._step >= len(self.REQUESTS)
