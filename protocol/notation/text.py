@@ -263,7 +263,7 @@ SECRET_CARD = Codec(
     lambda v, g: HIDDEN if v is None else str(v),
     lambda t, g: None if t == HIDDEN else g.parse_card(t),
 )
-# the codecs a game's own event may name in its ``field_types`` (core/engine/table.py)
+# the codecs a game's own event may name in its ``field_types`` (core/engine/events.py)
 FIELD_CODECS = {"int": INT, "ints": INTS, "card": CARD, "secret-card": SECRET_CARD}
 _GAMES_SEEN: set[str] = set()
 

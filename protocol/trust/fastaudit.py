@@ -22,7 +22,7 @@ What stays shared with the full auditor, so it cannot drift: header parsing and 
 header/settings comparison, the game-started settings (parsed, validated, committed),
 the deals (``Xactika.deal``; only their text is written here), the signature and
 result checks. What is written again here: the turn order, bids, the follow rule, trick
-winners and scoring of Xactika (``core/games/xactika.py``, ``core/engine/table.py``).
+winners and scoring of Xactika (``core/games/xactika.py``, ``core/engine/decide.py``).
 """
 
 from __future__ import annotations
