@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-# The games register themselves on import. They come first: importing the subpackage
-# binds the name ``games`` here, which the function ``games`` below must then replace.
-from xactika.core.games import dix as _dix  # noqa: F401  (registers Dix)
-from xactika.core.games import xactika as _xactika  # noqa: F401  (registers the game)
+# The games register themselves on import: core/games/ imports every module it holds, so
+# a new game is a new module there and nothing else. They come first: importing the
+# subpackage binds the name ``games`` here, which the function ``games`` below replaces.
+from xactika.core import games as _games  # noqa: F401  (registers every game)
 
 # isort: split
 from xactika.core.engine.errors import (

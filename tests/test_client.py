@@ -28,6 +28,7 @@ from xactika.protocol.player.process import (
     format_go,
     parse_answer,
 )
+from xactika.protocol.player.process import log as process_log
 
 FAULT_BOT = Path(__file__).parent / "bots" / "fault_bot.py"
 XACTIKA = game_rules("xactika")
@@ -248,7 +249,7 @@ def test_slow_answers_are_measured_not_faulted() -> None:
 def test_info_blank_lines_and_crlf_are_not_faults(caplog: pytest.LogCaptureFixture) -> None:
     seen: list[tuple[str, str]] = []
     player = fault_player("chatty", on_line=lambda d, line: seen.append((d, line)))
-    with caplog.at_level(logging.INFO, logger="xactika.protocol.player.process"):
+    with caplog.at_level(logging.INFO, logger=process_log.name):  # its logger, wherever it is
         with player:
             assert player.start() == "fault-chatty"
             play_game_started(player)

@@ -1,0 +1,247 @@
+"""The game hooks: :class:`TrickGame`, the rule questions a game answers, and the
+registry of games by name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from xactika.core.engine.errors import ConfigError, IllegalCommand
+from xactika.core.engine.events import Dealt, Event, GameEvent
+from xactika.core.engine.settings import Card, Config, PresetDeal
+
+if TYPE_CHECKING:
+    from xactika.core.engine.state import State
+
+
+class TrickGame:
+    """Rule questions with the answers most trick-taking games share.
+
+    A game subclasses this and overrides what differs. Every method is pure.
+    """
+
+    name: ClassVar[str] = ""
+    modes: ClassVar[tuple[str, ...]] = ()
+    """The modes, the default last (what a setting left out takes)."""
+    mode_names: ClassVar[Mapping[str, str]] = {}
+    """How people call a mode (Xactika's "Play to Win"); a mode not here is its own name."""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    default_players: ClassVar[int] = 2
+    default_rounds: ClassVar[int] = 1
+    option_types: ClassVar[Mapping[str, type]] = {}
+    """The game's own settings (``Config.options``) and their types, int or str: Dix's
+    ``target``. The game checks their values in :meth:`validate_options`."""
+    events: ClassVar[tuple[type[GameEvent], ...]] = ()
+    """The game's own event classes (Dix's draws), each with ``kind`` and ``field_types``;
+    it registers their folds (:func:`register_evolver`) and views itself."""
+
+    # -- settings
+    @property
+    def default_mode(self) -> str:
+        return self.modes[-1]
+
+    def mode_name(self, mode: str) -> str:
+        """The mode as people call it: "Play to Lose", or "draw" where it has no other."""
+        return self.mode_names.get(mode, mode)
+
+    def low_wins(self, config: Config) -> bool:
+        """Whether the lowest total wins (Xactika's Play to Lose)."""
+        return False
+
+    def validate_options(self, config: Config) -> None:
+        """Every option is one this game takes, of its type; games check the values."""
+        for key, value in config.options:
+            kind = self.option_types.get(key)
+            if kind is None:
+                raise ConfigError(f"{self.name} takes no setting {key} ({key}={value})")
+            if type(value) is not kind:
+                raise ConfigError(f"{key} must be {_TYPE_WORDS.get(kind, kind.__name__)}, "
+                                  f"not {value!r}")
+
+    def validate(self, config: Config) -> None:
+        if config.mode not in self.modes:
+            raise ConfigError(
+                f"unknown mode {config.mode!r} for {self.name}: expected one of "
+                + ", ".join(self.modes)
+            )
+        if not self.min_players <= config.players <= self.max_players:
+            span = (
+                f"exactly {self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise ConfigError(f"{self.name} takes {span} players, not {config.players}")
+        if config.rounds < 1:
+            raise ConfigError(f"rounds must be at least 1, not {config.rounds}")
+        if not 0 <= config.dealer < config.players:
+            raise ConfigError(
+                f"dealer must be a seat from 0 to {config.players - 1}, not {config.dealer}"
+            )
+        if config.seed is None and config.deals is None:
+            raise ConfigError("a game needs a seed or preset deals")
+        if config.seed is not None and config.seed < 0:
+            raise ConfigError(f"seed must be 0 or more, not {config.seed}")
+        self.validate_options(config)
+        if config.deals is not None:
+            for i, preset in enumerate(config.deals):
+                self.check_preset(config, preset, i + 1)
+
+    # what a preset deal is checked against; a game without a deck takes no presets
+    deck: ClassVar[tuple[Any, ...]] = ()
+    card_type: ClassVar[type] = object
+    rest_order: ClassVar[str] = ""  # how the rest is ordered, for the error message
+
+    def hand_size(self, config: Config, round_no: int = 1) -> int:
+        """The cards each seat is dealt in round ``round_no`` (from 1)."""
+        raise NotImplementedError
+
+    def max_hand_size(self, config: Config) -> int:
+        """The largest hand of any round: what fixed-size encodings make room for."""
+        return max(self.hand_size(config, r) for r in range(1, config.rounds + 1))
+
+    def tricks_per_round(self, config: Config, round_no: int = 1) -> int:
+        """The tricks of round ``round_no``: a hand's size unless the game draws."""
+        return self.hand_size(config, round_no)
+
+    def round_score_bounds(self, config: Config, round_no: int = 1) -> tuple[int, int]:
+        """The least and most one seat can score in round ``round_no`` (points as
+        ``RoundScored`` has them: not negated where low wins). Default: a point a trick."""
+        return 0, self.tricks_per_round(config, round_no)
+
+    def score_bounds(self, config: Config) -> tuple[int, int]:
+        """The least and most one seat's total can be after ``config.rounds`` rounds."""
+        rounds = [self.round_score_bounds(config, r) for r in range(1, config.rounds + 1)]
+        return sum(lo for lo, _ in rounds), sum(hi for _, hi in rounds)
+
+    def check_preset(self, config: Config, preset: PresetDeal, round_no: int) -> None:
+        """Every seat holds a full hand of this game's cards, each card once, and the
+        rest, when given, is exactly the undealt cards."""
+        if not self.deck:
+            raise ConfigError(f"{self.name} does not take preset deals")
+        where = f"preset deal for round {round_no}"
+        if len(preset.hands) != config.players:
+            raise ConfigError(f"{where} has {len(preset.hands)} hands, expected {config.players}")
+        size = self.hand_size(config, round_no)
+        seen: set[Card] = set()
+        for seat, hand in enumerate(preset.hands):
+            if len(hand) != size:
+                raise ConfigError(
+                    f"{where}: seat {seat} has {len(hand)} cards, expected {size} "
+                    f"in {config.mode} mode"
+                )
+            for card in hand:
+                if not isinstance(card, self.card_type):
+                    raise ConfigError(f"{where}: {card!r} is not a {self.name} card")
+                if card in seen:
+                    raise ConfigError(f"{where}: {card} is dealt twice")
+                seen.add(card)
+        if preset.rest is not None:
+            undealt = set(self.deck) - seen
+            if set(preset.rest) != undealt or len(preset.rest) != len(undealt):
+                raise ConfigError(
+                    f"{where}: the rest must be exactly the {len(undealt)} undealt cards, "
+                    f"each once{self.rest_order}"
+                )
+
+    # -- dealing
+    def deal(self, config: Config, round_no: int, dealer: int) -> Dealt:
+        """The Dealt event (seq 0) for a round: from the preset if any, else the seed."""
+        raise NotImplementedError
+
+    def first_leader(self, config: Config, dealer: int) -> int:
+        return (dealer + 1) % config.players
+
+    # -- bidding
+    def has_bidding(self, config: Config) -> bool:
+        return False
+
+    def legal_bids(self, state: State) -> tuple[int, ...]:
+        return ()
+
+    # -- play
+    def calls_for(self, card: Card) -> tuple[Any, ...]:
+        """The calls a leader may make with ``card``; (None,) for games without calls."""
+        return (None,)
+
+    def legal_cards(self, state: State, seat: int) -> tuple[Card, ...]:
+        raise NotImplementedError
+
+    def may_play(self, state: State, seat: int, card: Card) -> bool:
+        """Whether the follow rule lets ``seat`` play ``card``, which it holds.
+
+        Must agree with :meth:`legal_cards`; games override it when they can answer
+        without building the whole list (the referee asks on every card played).
+        """
+        return card in self.legal_cards(state, seat)
+
+    def explain_illegal_card(self, state: State, seat: int, card: Card) -> IllegalCommand:
+        """The error for a held card that the follow rule forbids."""
+        return IllegalCommand(f"{card} may not be played now")
+
+    def trick_winner(self, state: State, plays: Sequence[tuple[int, Card]], call: Any) -> int:
+        raise NotImplementedError
+
+    def after_trick(self, state: State) -> list[Event]:
+        """Events (seq 0) that follow a trick, such as Dix's draws from the stock."""
+        return []
+
+    def round_over(self, state: State) -> bool:
+        return not any(state.hands)
+
+    # -- scoring
+    def score_round(self, state: State) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def game_over(self, state: State) -> bool:
+        return state.round >= state.config.rounds
+
+    def winners(self, config: Config, totals: tuple[int, ...]) -> tuple[int, ...]:
+        best = max(totals)
+        return tuple(s for s, t in enumerate(totals) if t == best)
+
+    def game_winners(self, state: State) -> tuple[int, ...]:
+        """The game-over winners, given the state with the last round scored.
+
+        Games whose ties are broken by play (Dix: ten-tricks, the last trick) override this.
+        """
+        return self.winners(state.config, state.totals)
+
+    def next_dealer(self, config: Config, dealer: int) -> int:
+        return (dealer + 1) % config.players
+
+    # -- card text (for the protocol's edge; kept with the game that owns the cards)
+    def parse_card(self, text: str) -> Card:
+        raise NotImplementedError
+
+    def parse_call(self, text: str) -> Any:
+        raise NotImplementedError
+
+    def format_call(self, call: Any) -> str:
+        return str(call)
+
+    def sort_key(self, card: Card) -> Any:
+        return str(card)
+
+
+_TYPE_WORDS = {int: "a whole number", str: "text"}
+
+_GAMES: dict[str, TrickGame] = {}
+
+
+def register_game(game: TrickGame) -> TrickGame:
+    _GAMES[game.name] = game
+    return game
+
+
+def game_rules(name: str) -> TrickGame:
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise ConfigError(
+            f"unknown game {name!r}: expected one of {', '.join(sorted(_GAMES))}"
+        ) from None
+
+
+def games() -> tuple[str, ...]:
+    return tuple(sorted(_GAMES))

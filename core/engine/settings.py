@@ -1,0 +1,65 @@
+"""What fixes a game before its first card: :class:`Config` and preset deals."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+Card = Any  # each game has its own card type; the machinery only hashes and compares them
+Hand = tuple[Card, ...]
+
+
+@attrs.frozen(slots=True)
+class PresetDeal:
+    """One round's cards fixed in advance: every seat's hand, and optionally the rest.
+
+    ``rest`` is the undealt cards in order (Dix draws from it); when it is None the
+    rest is every other card of the deck in deck order.
+    """
+
+    hands: tuple[Hand, ...]
+    rest: Hand | None = None
+
+
+Option = int | str
+"""A game's own setting's value (Dix's ``target``)."""
+Options = tuple[tuple[str, Option], ...]
+
+
+def _options(value: Mapping[str, Option | None] | Iterable[tuple[str, Option | None]]) -> Options:
+    """A game's own settings as sorted (name, value) pairs, None values left out: one
+    spelling for equal settings, and hashable like the rest of :class:`Config`."""
+    items = value.items() if isinstance(value, Mapping) else value
+    return tuple(sorted((str(k), v) for k, v in items if v is not None))
+
+
+@attrs.frozen(slots=True)
+class Config:
+    """Everything that fixes a game before the first card: the game-started event.
+
+    ``options`` holds the settings only some games take (Dix's ``target``), by name;
+    the game declares them (:attr:`TrickGame.option_types`) and validates them. Give a
+    mapping: ``Config(game="dix", options={"target": 50})``.
+    """
+
+    game: str = "xactika"
+    mode: str = "win"
+    players: int = 4
+    rounds: int = 8
+    dealer: int = 0
+    seed: int | None = None
+    deals: tuple[PresetDeal, ...] | None = None
+    options: Options = attrs.field(default=(), converter=_options)
+    # tamper evidence (spec/TAMPER.md): commit = SHA-256 of the seed and a secret nonce;
+    # seats see the commitment, the seed and nonce are revealed by game-over.
+    nonce: str | None = None
+    commit: str | None = None
+
+    def option(self, name: str) -> Option | None:
+        """The game's own setting ``name``, or None where it is not given."""
+        for key, value in self.options:
+            if key == name:
+                return value
+        return None
