@@ -86,6 +86,7 @@ from xactika.protocol.player.process import (
     PlayerProcess,
 )
 from xactika.protocol.records.textform import RecordError, format_record, read_record
+from xactika.protocol.records.writing import standard_headers, write_record_file
 from xactika.protocol.trust.audit import OK, VERIFIED
 from xactika.protocol.trust.fastaudit import audit_path
 from xactika.protocol.trust.manifest import (
@@ -510,22 +511,13 @@ class Runner(GamePlayer):
                     lines: Sequence[str | None] = ()) -> tuple[Path, str]:
         """The record's path and its signed text."""
         s = self.settings
-        headers: list[tuple[str, str]] = [
-            ("game", config.game), ("mode", config.mode), ("players", str(config.players)),
-            ("seats", ",".join(s.bots[b].name for b in game.seats)),
-        ]
-        if config.seed is not None:
-            headers.append(("seed", str(config.seed)))
-        else:
-            source = os.path.basename(s.deal_file) if s.deal_file else "the match"
-            headers.append(("deal", f"deal {game.deal} of {source}"))
-        headers += [
-            ("date", started.strftime("%Y-%m-%dT%H:%M:%SZ")),
-            ("event", self.out.name),
-            ("match.game", str(game.index)), ("match.deal", str(game.deal)),
-            ("match.table", str(game.table)), ("match.rotation", str(game.rotation)),
-            ("termination", result.termination),
-        ]
+        source = os.path.basename(s.deal_file) if s.deal_file else "the match"
+        headers = standard_headers(
+            config, [s.bots[b].name for b in game.seats], date=started, event=self.out.name,
+            deal=f"deal {game.deal} of {source}",
+            extra=[("match.game", str(game.index)), ("match.deal", str(game.deal)),
+                   ("match.table", str(game.table)), ("match.rotation", str(game.rotation)),
+                   ("termination", result.termination)])
         headers += [("fault", f.header()) for f in result.faults]
         headers.append((ID_HEADER, self._record_id(game)))
         return self.record_path(game), format_record(headers, events, signer=self.signer,
@@ -533,17 +525,14 @@ class Runner(GamePlayer):
 
     def _put_record(self, game: GameSpec, path: Path, text: str) -> None:
         """The record on disk: a temporary file, fsynced, pinned in the manifest, renamed."""
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        # the manifest pins the record before it appears (spec/TAMPER.md section 7): a
-        # kill in between leaves an entry without its record, and --resume plays it again
-        sig = parse_sig_line(text.rstrip("\n").rpartition("\n")[2])
-        self.manifest.add(self._manifest_name(game), self._record_id(game), sig.events,
-                          sig.head)
-        os.replace(tmp, path)
+        def pin() -> None:
+            # the manifest pins the record before it appears (spec/TAMPER.md section 7): a
+            # kill in between leaves an entry without its record, and --resume plays it again
+            sig = parse_sig_line(text.rstrip("\n").rpartition("\n")[2])
+            self.manifest.add(self._manifest_name(game), self._record_id(game), sig.events,
+                              sig.head)
+
+        write_record_file(path, text, before_rename=pin)
 
     def _record_id(self, game: GameSpec) -> str:
         return f"{self.manifest.match_id}/{game.id}"
