@@ -24,7 +24,6 @@ import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from run_study import arrangements, summarize
 
 from xactika.core.bots.search import StrongAgent
 from xactika.frontends.bridges.openspiel import AgentBot, play_bots, resample, seed_actions
+from xactika.frontends.parallel import map_ordered
 
 
 class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
@@ -131,8 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     if {r["deal"] for r in earlier} & {job[1] for job in jobs}:
         p.error("--join: a deal is in both the earlier files and this run")
     t0 = time.time()
-    with ProcessPoolExecutor(args.procs) as pool:
-        rows = list(pool.map(play_deal, jobs))
+    rows = list(map_ordered(play_deal, jobs, procs=args.procs))
     summary = summarize(rows + earlier)
     theirs = sorted(t for r in rows for t in r["ismcts_times"])
     if theirs:

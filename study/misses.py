@@ -13,11 +13,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from xactika.core import Config
 from xactika.core.bots.cheater import play_with_cheaters
+from xactika.frontends.parallel import map_ordered
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from run_study import build  # the study's own bot names and variants
@@ -63,15 +63,14 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     print("| bot | hands | made | took more | took fewer | bid | tricks | points |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    with ProcessPoolExecutor(args.procs) as pool:
-        for name in args.bots:
-            jobs = [(name, args.seed, d, args.think_ms)
-                    for d in range(args.first, args.first + args.deals)]
-            rows = [h for deal in pool.map(hands, jobs) for h in deal]
-            t = table(name, rows)
-            print(f"| {name} | {t['hands']} | {t['made']:.2f} | {t['over']:.2f} | "
-                  f"{t['under']:.2f} | {t['bid']:.2f} | {t['tricks']:.2f} | "
-                  f"{t['points']:+.2f} |", flush=True)
+    for name in args.bots:
+        jobs = [(name, args.seed, d, args.think_ms)
+                for d in range(args.first, args.first + args.deals)]
+        rows = [h for deal in map_ordered(hands, jobs, procs=args.procs) for h in deal]
+        t = table(name, rows)
+        print(f"| {name} | {t['hands']} | {t['made']:.2f} | {t['over']:.2f} | "
+              f"{t['under']:.2f} | {t['bid']:.2f} | {t['tricks']:.2f} | "
+              f"{t['points']:+.2f} |", flush=True)
     return 0
 
 

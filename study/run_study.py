@@ -19,7 +19,6 @@ import math
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from xactika.core import Config, RandomAgent
@@ -27,7 +26,7 @@ from xactika.core.bots.agents import Agent, make_agent
 from xactika.core.bots.cheater import CheaterAgent, OracleSearch, play_with_cheaters
 from xactika.core.bots.plan import PlanningAgent
 from xactika.core.bots.search import StrongAgent
-from xactika.frontends.parallel import ClusterError, RayBackend, RaySession, ordered, parse_cluster
+from xactika.frontends.parallel import ClusterError, map_ordered
 
 
 def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent | OracleSearch:
@@ -133,15 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(args.a, args.b, args.mode, args.format, args.players, args.seed, d,
              args.think_ms) for d in range(args.first, args.first + args.deals)]
     t0 = time.time()
-    if args.cluster:
-        try:
-            with RaySession(parse_cluster(args.cluster)) as session:
-                rows = list(ordered(jobs, RayBackend(play_deal, session), 2 * session.cpus()))
-        except ClusterError as exc:
-            p.exit(2, f"run_study.py: {exc}\n")
-    else:
-        with ProcessPoolExecutor(args.procs) as pool:
-            rows = list(pool.map(play_deal, jobs, chunksize=4))
+    try:  # in --procs processes or on the cluster, rows in deal order either way
+        rows = list(map_ordered(play_deal, jobs, procs=args.procs, cluster=args.cluster))
+    except ClusterError as exc:
+        p.exit(2, f"run_study.py: {exc}\n")
     summary = summarize(rows)
     summary.update(a=args.a, b=args.b, mode=args.mode, format=args.format,
                    players=args.players, seed=args.seed, first=args.first,

@@ -7,8 +7,10 @@ spares a developer without it the Ray tests (the -j and no-Ray tests always run)
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -22,6 +24,7 @@ import pytest
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
 from xactika.frontends.match import runner as match
+from xactika.frontends.match.tournament import GameSpec, deal_seed
 from xactika.frontends.records import audit
 from xactika.protocol.records.textform import format_record
 from xactika.protocol.trust.tamper import commit_config
@@ -199,3 +202,79 @@ def test_resume_after_the_driver_is_killed_gives_the_local_table(
     assert result["terminations"] == {"normal": 12}
     local = play(args[:-2], tmp_path / "local", capsys)
     assert resumed == local and local[0] == 0
+
+
+FAULT_BOT = ROOT / "tests" / "bots" / "fault_bot.py"
+
+
+def test_a_ray_task_is_sent_its_own_deal_and_nothing_that_derives_the_others(
+        ray: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hostile bot on a worker can read what its task was sent (the object store, the
+    task's arguments): that must hold its own deal's seed only, never another deal's nor
+    the match seed they are all derived from (issue 25)."""
+    sent: list[tuple[Any, ...]] = []  # each task's arguments, and what was put once
+    put: list[Any] = []
+    real_put, real_remote = ray.put, ray.remote
+
+    class Spy:
+        def __init__(self, fn: Any) -> None:
+            self.fn = fn
+
+        def remote(self, *args: Any) -> Any:
+            sent.append(args)
+            return self.fn.remote(*args)
+
+        def options(self, **kw: Any) -> Spy:
+            return Spy(self.fn.options(**kw))
+
+    def remote(*args: Any, **kw: Any) -> Any:
+        if len(args) == 1 and callable(args[0]) and not kw:
+            return Spy(real_remote(args[0]))
+        made = real_remote(*args, **kw)
+        return lambda fn: Spy(made(fn))
+
+    def put_spy(value: Any, **kw: Any) -> Any:
+        put.append(value)
+        return real_put(value, **kw)
+
+    monkeypatch.setattr(ray, "remote", remote)
+    monkeypatch.setattr(ray, "put", put_spy)
+    seed = 918273645546372819  # distinct from every other number a task is sent
+    args = [*bots(f"{PY} {FAULT_BOT} illegal", f"{PY} {EXAMPLE} 2"), "--deals", "3",
+            "--seed", str(seed), "--rounds", "2", "--sandbox", "none"]
+    remote_run = play([*args, "--cluster", "ray"], tmp_path / "ray", capsys)
+    monkeypatch.undo()
+    # the fallback that finishes the faulted games plays as it does here
+    assert remote_run == play(args, tmp_path / "local", capsys) and remote_run[0] == 0
+    deal_seeds = {d: deal_seed(seed, d) for d in range(1, 4)}
+    tasks = 0
+    for args_sent in sent:
+        found = _sent_objects((args_sent, put), ray.ObjectRef)
+        games = {o.deal for o in found if isinstance(o, GameSpec)}
+        assert seed not in found
+        if not games:  # the node check: no deal at all
+            assert not set(deal_seeds.values()) & set(found)
+            continue
+        tasks += 1
+        assert len(games) == 1
+        (own,) = games
+        assert deal_seeds[own] in found
+        assert not {s for d, s in deal_seeds.items() if d != own} & set(found)
+    assert tasks == 6
+
+
+def _sent_objects(value: Any, skip: type) -> list[Any]:
+    """Every object pickling ``value`` reaches (what a task receives), ``skip`` left out."""
+    seen: list[Any] = []
+
+    class Walk(pickle.Pickler):
+        def persistent_id(self, obj: Any) -> Any:
+            if isinstance(obj, skip):
+                return "skipped"
+            if isinstance(obj, int | str | GameSpec):
+                seen.append(obj)
+            return None
+
+    Walk(io.BytesIO()).dump(value)
+    return seen

@@ -1,4 +1,4 @@
-"""--concurrency N > 1 plays games in worker processes (frontends/match/workers.py): the
+"""--concurrency N > 1 plays games in worker processes (frontends/parallel/processes.py): the
 same games as one at a time, kept bots quit at the end from every worker, nothing left."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_match import bot_args, bot_row, fault_bot, records, run, survivors
 
-from xactika.frontends.match import workers
+from xactika.frontends.match import runner
 
 
 def played(out: Path) -> list[tuple[str, object, tuple[object, ...], object]]:
@@ -23,13 +23,13 @@ def test_two_workers_play_the_games_one_runner_plays(
     pgids = tmp_path / "pgids"
     pgids.mkdir()
     forked: list[int] = []
-    real = workers.Workers
+    real = runner.game_workers
 
-    def counted(runner: object, n: int) -> workers.Workers:
+    def counted(match: runner.Runner, n: int) -> runner.ProcessBackend[object, object]:
         forked.append(n)
-        return real(runner, n)  # type: ignore[arg-type]
+        return real(match, n)  # type: ignore[return-value]
 
-    monkeypatch.setattr(workers, "Workers", counted)
+    monkeypatch.setattr(runner, "game_workers", counted)
     common = [*bot_args(fault_bot(pgids, "none", "a"), fault_bot(pgids, "none", "b")),
               "--players", "3", "--rounds", "2", "--deals", "3", "--seed", "4"]
     code, one = run([*common, "--concurrency", "1", "--out", str(tmp_path / "one")], capsys)

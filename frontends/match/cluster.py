@@ -3,10 +3,13 @@
 A task plays one game with :class:`GamePlayer` (the bots start, sandboxed as they would be
 here, on the node that runs it) and returns the game as played; the driver keeps the
 schedule, the table and the progress, and signs and stores each record as it arrives,
-so the key never leaves it. A task whose worker or node dies is played once more from
-the start; its first attempt left nothing behind, so no game counts twice. Before the
-first game a check task on every node makes sure each bot's program and folder are there
-(and bubblewrap, when the driver sandboxes). docs/SCALE.md.
+so the key never leaves it. A task is sent its own deal and its own fallback seeds, and
+the settings without the match seed: a hostile bot on a worker can learn no other deal
+(spec/MATCH.md, "What a bot can know"). A task whose worker or node dies is played once
+more from the start; its first attempt left nothing behind, so no game counts twice.
+Before the first game a check task on every node makes sure each bot's program and
+folder are there (and bubblewrap, when the driver sandboxes). The tasks run through
+frontends/parallel/ (RayBackend); docs/SCALE.md.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from typing import Any
 import attrs
 
 from xactika.frontends.match.runner import (
-    Aborted,
     GamePlayer,
     MatchSettings,
     Played,
@@ -30,8 +32,8 @@ from xactika.frontends.match.runner import (
     missing_program,
 )
 from xactika.frontends.match.sandbox import Sandbox, bwrap_works
-from xactika.frontends.match.tournament import BotSpec, DealSet, GameResult, GameSpec
-from xactika.frontends.parallel import ClusterError, RaySession, parse_cluster
+from xactika.frontends.match.tournament import BotSpec, GameResult, GameSpec, OneDeal
+from xactika.frontends.parallel import ClusterError, RayBackend, RaySession, parse_cluster
 
 RERUNS = 1  # a game whose worker died is played again this many times
 CHECK_TIMEOUT = 120.0  # seconds for every node to answer the check task
@@ -39,10 +41,9 @@ CHECK_TIMEOUT = 120.0  # seconds for every node to answer the check task
 
 @attrs.frozen
 class Context:
-    """What every task of a match needs; put in Ray's object store once."""
+    """What every task of a match needs and may know; put in Ray's object store once."""
 
-    settings: MatchSettings
-    deals: DealSet
+    settings: MatchSettings  # without the match seed, from which every deal is derived
     sandbox: Sandbox
     stderr_keep: int
     cwd: str  # the driver's folder: relative bot paths mean the same on every node
@@ -50,16 +51,43 @@ class Context:
     match: str
 
 
-def play_task(ctx: Context, game: GameSpec) -> Played:
+@attrs.frozen
+class Task:
+    """One game, as a task is sent it: its deal alone and its seats' fallback seeds."""
+
+    game: GameSpec
+    deal: OneDeal
+    fallback: tuple[int, ...]
+
+
+class TaskPlayer(GamePlayer):
+    """A GamePlayer that knows one deal and the fallback seeds the driver derived."""
+
+    def __init__(self, ctx: Context, task: Task, stderr: Path) -> None:
+        super().__init__(ctx.settings, task.deal, stderr, ctx.sandbox, ctx.stderr_keep)
+        self.fallback = task.fallback
+
+    def fallback_seed(self, game: GameSpec, seat: int) -> int:
+        return self.fallback[seat]
+
+
+def task_for(runner: Runner, game: GameSpec) -> Task:
+    """What the task that plays ``game`` is sent: nothing of the other deals."""
+    return Task(game, runner.deals.only(game.deal),
+                tuple(runner.fallback_seed(game, seat)
+                      for seat in range(runner.settings.players)))
+
+
+def play_task(ctx: Context, task: Task) -> Played:
     """One game on this node, bots started and quit here; no record, no key."""
     stderr = Path(ctx.stderr_dir)
     if not stderr.is_dir():
         stderr = Path(tempfile.gettempdir()) / "xactika-cluster" / ctx.match / "stderr"
-    player = GamePlayer(ctx.settings, ctx.deals, stderr, ctx.sandbox, ctx.stderr_keep)
+    player = TaskPlayer(ctx, task, stderr)
     before = os.getcwd()
     os.chdir(ctx.cwd if os.path.isdir(ctx.cwd) else before)
     try:
-        return player.play_game(game)
+        return player.play_game(task.game)
     finally:
         player.close_idle()  # a kept (restart=off) process lives for one task only
         player.kill_all()
@@ -96,8 +124,6 @@ class Cluster:
         self.cwd = os.getcwd()
         self.reruns: list[str] = []  # ids of games played again after a worker died
         self._lock = threading.Lock()
-        self._task = self.ray.remote(num_cpus=1, max_retries=0)(play_task)
-        self._context: Any = None
 
     def check_nodes(self) -> int:
         """Run the check task on every live node; ClusterError naming the first problems."""
@@ -128,38 +154,23 @@ class Cluster:
 
     def player(self, runner: Runner) -> Callable[[GameSpec], GameResult]:
         """A game played on the cluster and stored by ``runner`` here."""
-        self._context = self.ray.put(Context(
-            runner.settings, runner.deals, runner.sandbox, runner.stderr_keep, self.cwd,
-            str(runner.stderr_dir.absolute()), runner.out.name))
-        lost = (self.ray.exceptions.WorkerCrashedError, self.ray.exceptions.NodeDiedError,
-                self.ray.exceptions.ObjectLostError, self.ray.exceptions.OwnerDiedError)
+        context = Context(
+            attrs.evolve(runner.settings, seed=None), runner.sandbox, runner.stderr_keep,
+            self.cwd, str(runner.stderr_dir.absolute()), runner.out.name)
+        backend: RayBackend[Task, Played] = RayBackend(
+            play_task, self.session, shared=context,
+            options={"num_cpus": 1, "max_retries": 0}, reruns=RERUNS,
+            on_rerun=self._rerun, what=lambda task: f"game {task.game.id}",
+            stop=runner.aborted)
 
         def play(game: GameSpec) -> GameResult:
-            for attempt in range(RERUNS + 1):
-                ref = self._task.remote(self._context, game)
-                try:
-                    played = self._wait(ref, runner)
-                except lost as exc:
-                    if attempt == RERUNS:
-                        raise ClusterError(f"game {game.id}: its worker died on "
-                                           f"{RERUNS + 1} tries ({type(exc).__name__})") from None
-                    with self._lock:
-                        self.reruns.append(game.id)
-                    continue
-                return runner.store(game, played)
-            raise AssertionError("unreachable")
+            return runner.store(game, backend.run(task_for(runner, game)))
 
         return play
 
-    def _wait(self, ref: Any, runner: Runner) -> Played:
-        while True:
-            if runner.aborted.is_set():
-                self.ray.cancel(ref, force=True)
-                raise Aborted
-            ready, _ = self.ray.wait([ref], timeout=0.25)
-            if ready:
-                played: Played = self.ray.get(ref)
-                return played
+    def _rerun(self, task: Task) -> None:
+        with self._lock:
+            self.reruns.append(task.game.id)
 
     def info(self) -> dict[str, Any]:
         return {"kind": "ray", "nodes": len([n for n in self.ray.nodes() if n.get("Alive")]),

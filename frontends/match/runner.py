@@ -58,6 +58,7 @@ from xactika.frontends.match.tournament import (
     GameResult,
     GameSpec,
     MatchError,
+    OneDeal,
     Reveal,
     Summary,
     deal_differences,
@@ -73,7 +74,14 @@ from xactika.frontends.match.tournament import (
     seeded_deals,
     summarize,
 )
-from xactika.frontends.parallel import ClusterError, import_ray, parse_cluster, reachable
+from xactika.frontends.parallel import (
+    ClusterError,
+    ProcessBackend,
+    Stopped,
+    import_ray,
+    parse_cluster,
+    reachable,
+)
 from xactika.protocol.net.remote_bots import RemotePlayer, SeatListener, remote_listener
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.player.process import (
@@ -86,6 +94,7 @@ from xactika.protocol.player.process import (
     PlayerProcess,
 )
 from xactika.protocol.records.textform import RecordError, format_record, read_record
+from xactika.protocol.records.writing import standard_headers, write_record_file
 from xactika.protocol.trust.audit import OK, VERIFIED
 from xactika.protocol.trust.fastaudit import audit_path
 from xactika.protocol.trust.manifest import (
@@ -199,7 +208,7 @@ def public_event(event: Event) -> bool:
     return public
 
 
-class Aborted(Exception):
+class Aborted(Stopped):
     """The run is being stopped (Ctrl-C, SIGTERM): abandon the game, write nothing."""
 
 
@@ -226,7 +235,7 @@ class GamePlayer:
     (frontends/match/cluster.py); Runner adds the records on the driver's disk.
     """
 
-    def __init__(self, settings: MatchSettings, deals: DealSet, stderr_dir: Path,
+    def __init__(self, settings: MatchSettings, deals: DealSet | OneDeal, stderr_dir: Path,
                  sandbox: Sandbox | None = None, stderr_keep: int = STDERR_KEEP,
                  listener: SeatListener | None = None) -> None:
         self.settings = settings
@@ -288,6 +297,10 @@ class GamePlayer:
             if p.killed:
                 ignored.append(self.settings.bots[b].name)
         return ignored
+
+    def fallback_seed(self, game: GameSpec, seat: int) -> int:
+        """The seed of the random play that finishes a faulted seat's game (spec/MATCH.md)."""
+        return derived_seed(self.settings.seed, f"fallback/{game.id}/{seat}")
 
     def _check(self) -> None:
         if self.aborted.is_set():
@@ -356,8 +369,7 @@ class GamePlayer:
                         p.new_game(seat, [seat_event(e, seat) for e in opening], rules)
                     except BotError as exc:
                         fault(seat, fault_reason(exc), str(exc))
-            fallback = [RandomAgent(derived_seed(s.seed, f"fallback/{game.id}/{seat}"))
-                        for seat in range(n)]
+            fallback = [RandomAgent(self.fallback_seed(game, seat)) for seat in range(n)]
             while True:
                 self._check()
                 legal = legal_actions(state)
@@ -427,6 +439,8 @@ class GamePlayer:
 class Runner(GamePlayer):
     """Plays the games of one match here and keeps their signed records in ``out``."""
 
+    deals: DealSet  # the whole set, on the driver only
+
     def __init__(self, settings: MatchSettings, deals: DealSet, out: Path,
                  signer: Signer | None = None, sandbox: Sandbox | None = None,
                  stderr_keep: int = STDERR_KEEP, listener: SeatListener | None = None) -> None:
@@ -448,8 +462,9 @@ class Runner(GamePlayer):
 
     def store_behind(self, game: GameSpec, played: Played) -> GameResult:
         """Make a game's record now; the writer thread writes it (fsync, manifest entry,
-        rename) while the next game plays: two fsyncs a game are milliseconds no bot
-        need wait for. A write that failed fails the next play() or flush_records()."""
+        rename, folder fsync) while the next game plays: three fsyncs a game are
+        milliseconds no bot need wait for. A write that failed fails the next play() or
+        flush_records()."""
         self._written(wait=False)
         path, text = self.make_record(game, played.config, played.events, played.result,
                                       played.started, played.lines)
@@ -510,22 +525,13 @@ class Runner(GamePlayer):
                     lines: Sequence[str | None] = ()) -> tuple[Path, str]:
         """The record's path and its signed text."""
         s = self.settings
-        headers: list[tuple[str, str]] = [
-            ("game", config.game), ("mode", config.mode), ("players", str(config.players)),
-            ("seats", ",".join(s.bots[b].name for b in game.seats)),
-        ]
-        if config.seed is not None:
-            headers.append(("seed", str(config.seed)))
-        else:
-            source = os.path.basename(s.deal_file) if s.deal_file else "the match"
-            headers.append(("deal", f"deal {game.deal} of {source}"))
-        headers += [
-            ("date", started.strftime("%Y-%m-%dT%H:%M:%SZ")),
-            ("event", self.out.name),
-            ("match.game", str(game.index)), ("match.deal", str(game.deal)),
-            ("match.table", str(game.table)), ("match.rotation", str(game.rotation)),
-            ("termination", result.termination),
-        ]
+        source = os.path.basename(s.deal_file) if s.deal_file else "the match"
+        headers = standard_headers(
+            config, [s.bots[b].name for b in game.seats], date=started, event=self.out.name,
+            deal=f"deal {game.deal} of {source}",
+            extra=[("match.game", str(game.index)), ("match.deal", str(game.deal)),
+                   ("match.table", str(game.table)), ("match.rotation", str(game.rotation)),
+                   ("termination", result.termination)])
         headers += [("fault", f.header()) for f in result.faults]
         headers.append((ID_HEADER, self._record_id(game)))
         return self.record_path(game), format_record(headers, events, signer=self.signer,
@@ -533,17 +539,14 @@ class Runner(GamePlayer):
 
     def _put_record(self, game: GameSpec, path: Path, text: str) -> None:
         """The record on disk: a temporary file, fsynced, pinned in the manifest, renamed."""
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        # the manifest pins the record before it appears (spec/TAMPER.md section 7): a
-        # kill in between leaves an entry without its record, and --resume plays it again
-        sig = parse_sig_line(text.rstrip("\n").rpartition("\n")[2])
-        self.manifest.add(self._manifest_name(game), self._record_id(game), sig.events,
-                          sig.head)
-        os.replace(tmp, path)
+        def pin() -> None:
+            # the manifest pins the record before it appears (spec/TAMPER.md section 7): a
+            # kill in between leaves an entry without its record, and --resume plays it again
+            sig = parse_sig_line(text.rstrip("\n").rpartition("\n")[2])
+            self.manifest.add(self._manifest_name(game), self._record_id(game), sig.events,
+                              sig.head)
+
+        write_record_file(path, text, before_rename=pin)
 
     def _record_id(self, game: GameSpec) -> str:
         return f"{self.manifest.match_id}/{game.id}"
@@ -966,6 +969,20 @@ def _next_game(queue: list[GameSpec], inflight: Iterable[GameSpec]) -> GameSpec 
     return None
 
 
+def game_workers(runner: Runner, workers: int) -> ProcessBackend[GameSpec, Played]:
+    """``workers`` processes that play games, several at once without sharing one GIL.
+
+    Each worker plays with its own :class:`GamePlayer` (the call a cluster task makes),
+    keeps its ``restart=off`` bots between its games and quits them at close (their
+    names, where they ignored quit, come back in ``finished``); the driver keeps the
+    schedule, the key and the records.
+    """
+    player = GamePlayer(runner.settings, runner.deals, runner.stderr_dir, runner.sandbox,
+                        runner.stderr_keep)
+    return ProcessBackend(player.play_game, workers, stop=runner.aborted,
+                          finish=player.close_idle, cleanup=player.kill_all)
+
+
 def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: int,
               progress: Progress, sprt: tuple[int, int, Sprt] | None,
               signer: Signer | None = None, sandbox: Sandbox | None = None,
@@ -973,15 +990,17 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
               listener: SeatListener | None = None,
               cluster: Cluster | None = None) -> dict[str, Any]:
     runner = Runner(settings, deals, out, signer, sandbox, stderr_keep, listener)
-    # each game is played here, or on the cluster and stored here (frontends/match/cluster.py)
+    # each game is played here, in worker processes or on the cluster (frontends/parallel/),
+    # and stored here
     play = runner.play if cluster is None else cluster.player(runner)
     workers = None
     if cluster is None and concurrency > 1 and listener is None:
-        # several games at once in worker processes, not threads sharing one GIL
-        from xactika.frontends.match.workers import Workers
+        workers = backend = game_workers(runner, concurrency)
 
-        workers = Workers(runner, concurrency)
-        play = workers.play
+        def in_workers(game: GameSpec) -> GameResult:
+            return runner.store_behind(game, backend.run(game))
+
+        play = in_workers
     if cluster is not None:
         concurrency = cluster.window(concurrency)
     names = [b.name for b in settings.bots]
@@ -1065,7 +1084,10 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
     runner.flush_records()
     runner.manifest.end()  # the run is over: no game of it can be missing
     runner.manifest.close()
-    ignored_quit = runner.close_idle() + (workers.close() if workers is not None else [])
+    ignored_quit = runner.close_idle()
+    if workers is not None:  # each worker quits its own kept bots
+        workers.close()
+        ignored_quit += [name for names in workers.finished for name in names]
     summary = summarize(results, plan, names, stop_at)
     terminations: dict[str, int] = {}
     for res in results.values():

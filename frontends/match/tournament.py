@@ -285,6 +285,23 @@ class DealSet:
     def with_mode(self, deal: int, mode: str) -> Config:
         return attrs.evolve(self.configs[deal - 1], mode=mode)
 
+    def only(self, deal: int) -> OneDeal:
+        """Deal number ``deal`` alone: what a cluster task is sent, never the whole set."""
+        return OneDeal(deal, self.configs[deal - 1])
+
+
+@attrs.frozen
+class OneDeal:
+    """One deal of a match, played where the rest must stay unknown (a Ray worker)."""
+
+    number: int
+    config: Config
+
+    def with_mode(self, deal: int, mode: str) -> Config:
+        if deal != self.number:
+            raise MatchError(f"deal {deal} asked of a task sent deal {self.number} only")
+        return attrs.evolve(self.config, mode=mode)
+
 
 def seeded_deals(game: str, mode: str, players: int, rounds: int, seed: int,
                  count: int) -> DealSet:

@@ -9,15 +9,14 @@ the line that failed; its chain is not checked here: that is ``xactika audit``'s
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.records.files import bounded_lines, open_regular
 from xactika.protocol.records.jsonl import is_jsonl, jsonl_to_text, text_to_jsonl
 from xactika.protocol.records.textform import RecordError
+from xactika.protocol.records.writing import write_record_file
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,21 +62,10 @@ def main(argv: Sequence[str]) -> int:
         sys.stdout.flush()
         return 0
     try:
-        write_atomically(args.output, result)
+        write_record_file(args.output, result, mode=0o600)
     except OSError as exc:
         print(f"xactika convert: cannot write {args.output!r}: {exc.strerror}", file=sys.stderr)
         return 2
     return 0
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write beside the target and rename over it, so a reader never sees half a file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".convert-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise

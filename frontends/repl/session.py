@@ -846,16 +846,11 @@ class Session:
     # ----------------------------------------------------------------- records
 
     def headers(self) -> list[tuple[str, str]]:
-        c = self.config
-        items = [("game", c.game), ("mode", c.mode), ("players", str(c.players)),
-                 ("seats", ",".join(self.names))]
-        if c.seed is not None:
-            items.append(("seed", str(c.seed)))
-        items.append(("date", self.started))
-        for s, spec in enumerate(self.seats):
-            items.append((f"seat.{s}", spec.text()))
-        items.append(("practice", "yes" if self.practice else "no"))
-        return items
+        from xactika.protocol.records.writing import standard_headers
+
+        extra = [(f"seat.{s}", spec.text()) for s, spec in enumerate(self.seats)]
+        return standard_headers(self.config, self.names, date=self.started,
+                                extra=[*extra, ("practice", "yes" if self.practice else "no")])
 
     key_file: str | None = None  # --key: the private key that signs saves (None: the user's)
 
@@ -869,6 +864,7 @@ class Session:
             return "save needs a file name: save FILE"
         import os
 
+        from xactika.protocol.records.writing import write_record_file
         from xactika.protocol.trust.signing import KeyFileError, signer_for
 
         target = os.path.expanduser(path)
@@ -877,10 +873,7 @@ class Session:
         except KeyFileError as exc:
             return f"cannot save: the signing key: {exc}"
         try:
-            tmp = target + ".tmp"
-            with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-            os.replace(tmp, target)
+            write_record_file(target, text)
         except OSError as exc:
             return f"cannot save to {path!r}: {exc.strerror or exc}"
         # the command on a line of its own, so that it is pasted whole

@@ -11,7 +11,8 @@ from xactika.core.bots.agents import self_play
 from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.table import Config, Event
 from xactika.protocol.notation.text import config_from_pairs, format_event
-from xactika.protocol.records.textform import RecordWriter
+from xactika.protocol.records.textform import RecordWriter, utc_date
+from xactika.protocol.records.writing import standard_headers
 from xactika.protocol.trust.signing import KeyFileError, Signer, signer_for
 from xactika.protocol.trust.tamper import commit_config
 
@@ -95,14 +96,8 @@ def main(argv: Sequence[str]) -> int:
 def write_record(path: str, config: Config, events: Sequence[Event],
                  signer: Signer | None = None) -> bool:
     """Write the record; False (after a one-line error) when the file cannot be written."""
-    from datetime import UTC, datetime
-
-    headers = [
-        ("game", config.game), ("mode", config.mode), ("players", str(config.players)),
-        ("seats", ",".join(f"random-{s}" for s in range(config.players))),
-        ("seed", str(config.seed)),
-        ("date", datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")),
-    ]
+    headers = standard_headers(config, [f"random-{s}" for s in range(config.players)],
+                               date=utc_date())
     try:
         with RecordWriter(path, headers, signer=signer) as writer:
             for event in events:

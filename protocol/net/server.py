@@ -55,6 +55,7 @@ from xactika.protocol.player.wire import (
     parse_answer,
 )
 from xactika.protocol.records.textform import format_record
+from xactika.protocol.records.writing import standard_headers, write_record_file
 from xactika.protocol.trust.signing import Signer
 from xactika.protocol.trust.tamper import commit_config
 
@@ -475,32 +476,19 @@ class Table:
         return None
 
     def _write_record(self, started: dt.datetime) -> None:
-        """The record, written whole to a temporary file and renamed (as the match runner)."""
+        """The record, written whole beside its name and renamed (protocol/records/writing.py)."""
         if self.out is None:
             return
-        c = self.config
         names = [_header_name(s.name, seat) for seat, s in enumerate(self.seats)]
-        headers: list[tuple[str, str]] = [
-            ("game", c.game), ("mode", c.mode), ("players", str(c.players)),
-            ("seats", ",".join(names)),
-        ]
-        if c.seed is not None:
-            headers.append(("seed", str(c.seed)))
-        headers += [
-            ("date", started.strftime("%Y-%m-%dT%H:%M:%SZ")),
-            ("event", "xactika serve"), ("server.table", str(self.id)),
-            ("termination", self.faults[0][1] if self.faults else "normal"),
-        ]
+        headers = standard_headers(
+            self.config, names, date=started, event="xactika serve",
+            extra=[("server.table", str(self.id)),
+                   ("termination", self.faults[0][1] if self.faults else "normal")])
         headers += [("fault", f"{seat} {reason}: {' '.join(detail.split())}")
                     for seat, reason, detail in self.faults if seat >= 0]
         self.out.mkdir(parents=True, exist_ok=True)
         path = self.out / f"table-{self.id}.log"
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(format_record(headers, self.events, signer=self.signer))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        write_record_file(path, format_record(headers, self.events, signer=self.signer))
         self.record = path
 
     def totals(self) -> tuple[int, ...]:

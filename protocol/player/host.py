@@ -58,6 +58,7 @@ from xactika.protocol.player.process import (
     ProcessAgent,
 )
 from xactika.protocol.records.textform import Record
+from xactika.protocol.records.writing import standard_headers
 from xactika.protocol.trust.tamper import commit_config
 
 __all__ = [
@@ -322,11 +323,8 @@ def play_game(config: Config, seats: Sequence[Seat], *, seed: int | None = None)
     finally:
         for claim in held:
             claim.__exit__()
-    headers = (
-        ("game", config.game), ("mode", config.mode), ("players", str(config.players)),
-        ("seats", ",".join(_seat_name(n) for n in names)),
-    )
-    return Record(headers, tuple(events))
+    headers = standard_headers(config, [_seat_name(n) for n in names], seed=False)
+    return Record(tuple(headers), tuple(events))
 
 
 async def play_game_async(config: Config, seats: Sequence[Seat], *,

@@ -21,6 +21,7 @@ from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import Event, GameOver, GameStarted, TrickGame, game_rules
 from xactika.protocol.notation.text import format_event, parse_event
 from xactika.protocol.notation.untrusted import escape, is_safe
+from xactika.protocol.records.writing import DATE_FORMAT, Staged
 from xactika.protocol.trust.tamper import Chain
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ RESULT_WORD = "result"
 
 def utc_date(when: float | None = None) -> str:
     """A ``date`` header's value: UTC to the second in the ``Z`` form (spec/RECORDS.md)."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when))
+    return time.strftime(DATE_FORMAT, time.gmtime(when))
 
 
 def result_line(headers: Headers, totals: Sequence[int], winners: Sequence[int]) -> str:
@@ -363,15 +364,9 @@ class RecordWriter:
         self._events = 0
         self._game: TrickGame | None = None
         self._chain = Chain() if sign or signer is not None else None  # spec/TAMPER.md
-        folder, name = (None, self.path) if dir_fd is not None else os.path.split(self.path)
-        self._dir = dir_fd if dir_fd is not None else os.open(
-            folder or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        self._own_dir = dir_fd is None
-        self._name = name
-        self._tmp: str | None = f".{name}.{os.urandom(6).hex()}.tmp"
-        fd = os.open(self._tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
-                     0o600, dir_fd=self._dir)
-        self._fh: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        # staged beside the record and renamed over it (protocol/records/writing.py)
+        self._staged = Staged(self.path, dir_fd=dir_fd, mode=0o600)
+        self._fh: IO[str] | None = self._staged.file
         try:
             for key, value in items:
                 self._line(format_header(key, value))
@@ -379,46 +374,18 @@ class RecordWriter:
                     self._chain.header(format_header(key, value))
             for event in events:
                 self.write(event)
-            self._publish()
+            self._staged.publish()
         except BaseException:
-            self._abandon()
-            raise
-
-    def _publish(self) -> None:
-        """Move the finished temporary file over the record's name, durably."""
-        if self._tmp is None:
-            return
-        if self._fh is not None:
-            self._fh.flush()
-            os.fsync(self._fh.fileno())
-        os.replace(self._tmp, self._name, src_dir_fd=self._dir, dst_dir_fd=self._dir)
-        self._tmp = None
-        os.fsync(self._dir)
-        self._release_dir()
-
-    def _release_dir(self) -> None:
-        if self._own_dir:
-            self._own_dir = False
-            os.close(self._dir)
-
-    def _abandon(self) -> None:
-        if self._fh is not None:
-            self._fh.close()
             self._fh = None
-        if self._tmp is not None:
-            try:
-                os.unlink(self._tmp, dir_fd=self._dir)
-            except OSError:
-                pass
-            self._tmp = None
-        self._release_dir()
+            self._staged.abandon()
+            raise
 
     def _line(self, line: str) -> None:
         if self._fh is None:
             raise ValueError("the record is closed")
         self._fh.write(line + "\n")
         self._fh.flush()
-        if self.fsync and self._tmp is None:  # while staging, _publish forces it once
+        if self.fsync and self._staged.published:  # while staging, publish forces it once
             os.fsync(self._fh.fileno())
 
     def write(self, event: Event) -> None:
@@ -445,7 +412,7 @@ class RecordWriter:
             self._seal()
             return
         if self._fh is not None:
-            self._publish()  # sealed before the game so far was all written
+            self._staged.publish()  # sealed before the game so far was all written
             self._fh.close()
             self._fh = None
 

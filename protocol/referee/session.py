@@ -59,6 +59,7 @@ from xactika.protocol.records.textform import (
     parse_header,
     split_blanks,
 )
+from xactika.protocol.records.writing import standard_headers
 from xactika.protocol.trust.signing import Signer
 from xactika.protocol.trust.tamper import commit_config, commitment_problem, new_nonce
 
@@ -465,11 +466,7 @@ class Session:
         items = list(self.pending_headers)
         if "record" not in given:
             items.insert(0, ("record", RECORD_VERSION))
-        defaults = [("game", config.game), ("mode", config.mode),
-                    ("players", str(config.players))]
-        if config.seed is not None:
-            defaults.append(("seed", str(config.seed)))
-        defaults.append(("date", self._clock()))
+        defaults = standard_headers(config, date=self._clock())
         items += [(k, v) for k, v in defaults if k not in given]
         return tuple(items)
 

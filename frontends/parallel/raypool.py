@@ -1,28 +1,23 @@
-"""Work spread over processes or a Ray cluster, results taken back in submission order.
+"""Jobs run as Ray tasks: ``--cluster ray[=ADDRESS]`` of audit, match and the study.
 
-``xactika audit -j N`` and ``--cluster ray[=ADDRESS]`` (audit and match) share this:
-:func:`ordered` keeps a bounded window of jobs in flight and yields their results in the
-order they were submitted, so output is the same as a serial run's and memory stays flat.
-Ray is an optional extra (``pip install 'xactika[ray]'``); docs/SCALE.md.
+A task is sent only what its own job holds, plus one ``shared`` object put in Ray's
+object store once (the match's settings, never its deals: frontends/match/cluster.py).
+A task whose worker or node dies can be run again (``reruns``); its first attempt left
+nothing behind on the driver. Ray is an optional extra (``pip install 'xactika[ray]'``);
+docs/SCALE.md.
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import socket
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, TypeVar
+import threading
+from collections.abc import Callable
+from typing import Any
 
-T = TypeVar("T")
-R = TypeVar("R")
+from xactika.frontends.parallel.base import POLL, Backend, ClusterError, R, Stopped, T
 
 INSTALL_HINT = ("Ray is not installed: pip install 'xactika[ray]' (or pip install ray) on "
                 "the driver and on every node of the cluster")
-
-
-class ClusterError(Exception):
-    """A cluster that cannot be used: no Ray, a bad --cluster value, a node unfit."""
 
 
 def parse_cluster(text: str) -> str | None:
@@ -110,71 +105,64 @@ def _notices_to_stderr() -> None:
     worker.print_to_stdstream = to_stderr
 
 
-class Backend(Generic[T, R]):
-    """Runs ``fn(job)`` somewhere; ``submit`` returns a handle, ``result`` waits for it."""
-
-    def submit(self, job: T) -> Any:
-        raise NotImplementedError
-
-    def result(self, handle: Any) -> R:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        pass
-
-
-class ProcessBackend(Backend[T, R]):
-    """``concurrent.futures.ProcessPoolExecutor`` with ``workers`` processes."""
-
-    def __init__(self, fn: Callable[[T], R], workers: int) -> None:
-        self.fn = fn
-        self.pool = cf.ProcessPoolExecutor(workers)
-
-    def submit(self, job: T) -> cf.Future[R]:
-        return self.pool.submit(self.fn, job)
-
-    def result(self, handle: cf.Future[R]) -> R:
-        return handle.result()
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
-
-
 class RayBackend(Backend[T, R]):
-    """One Ray task a job (``fn`` must be importable on the workers)."""
+    """One Ray task a job: ``fn(job)``, or ``fn(shared, job)`` with a ``shared`` object.
 
-    def __init__(self, fn: Callable[[T], R], session: RaySession) -> None:
+    ``fn`` must be importable on the workers. ``options`` go to ``ray.remote`` (none:
+    Ray's defaults). A job whose worker or node died is run again up to ``reruns``
+    times, ``on_rerun(job)`` told each time; then ClusterError, naming ``what(job)``.
+    """
+
+    def __init__(self, fn: Callable[..., R], session: RaySession, *, shared: Any = None,
+                 options: dict[str, Any] | None = None, reruns: int = 0,
+                 on_rerun: Callable[[T], None] | None = None,
+                 what: Callable[[T], str] = lambda job: "a task",
+                 stop: threading.Event | None = None) -> None:
         self.ray = session.ray
-        self.task = self.ray.remote(fn)
+        self.task = self.ray.remote(**options)(fn) if options else self.ray.remote(fn)
+        self.shared = None if shared is None else self.ray.put(shared)
+        self.reruns = reruns
+        self.on_rerun = on_rerun
+        self.what = what
+        self.stop = stop
+        exceptions = self.ray.exceptions
+        self.lost = (exceptions.WorkerCrashedError, exceptions.NodeDiedError,
+                     exceptions.ObjectLostError, exceptions.OwnerDiedError)
 
-    def submit(self, job: T) -> Any:
-        return self.task.remote(job)
+    def _send(self, job: T) -> Any:
+        return self.task.remote(job) if self.shared is None else \
+            self.task.remote(self.shared, job)
 
-    def result(self, handle: Any) -> R:
-        return self.ray.get(handle)
+    def submit(self, job: T) -> list[Any]:
+        return [job, self._send(job)]
 
-    def close(self) -> None:
-        pass
+    def result(self, handle: list[Any]) -> R:
+        job = handle[0]
+        for attempt in range(self.reruns + 1):
+            if attempt:
+                if self.on_rerun is not None:
+                    self.on_rerun(job)
+                handle[1] = self._send(job)
+            try:
+                return self._wait(handle[1])
+            except self.lost as exc:
+                if attempt == self.reruns:
+                    if not self.reruns:
+                        raise
+                    raise ClusterError(f"{self.what(job)}: its worker died on "
+                                       f"{self.reruns + 1} tries ({type(exc).__name__})"
+                                       ) from None
+        raise AssertionError("unreachable")
 
-
-def ordered(jobs: Iterable[T], backend: Backend[T, R], window: int) -> Iterator[R]:
-    """Each job's result, in the jobs' order, with at most ``window`` jobs in flight."""
-    pending: deque[Any] = deque()
-    for job in jobs:
-        pending.append(backend.submit(job))
-        if len(pending) >= window:
-            yield backend.result(pending.popleft())
-    while pending:
-        yield backend.result(pending.popleft())
-
-
-def batches(items: Iterable[T], size: int) -> Iterator[list[T]]:
-    """``items`` cut into lists of ``size`` (the last may be shorter)."""
-    batch: list[T] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+    def _wait(self, ref: Any) -> R:
+        if self.stop is None:
+            done: R = self.ray.get(ref)
+            return done
+        while True:
+            if self.stop.is_set():
+                self.ray.cancel(ref, force=True)
+                raise Stopped
+            ready, _ = self.ray.wait([ref], timeout=POLL)
+            if ready:
+                found: R = self.ray.get(ref)
+                return found

@@ -1,0 +1,127 @@
+"""The one way a record reaches the disk, and the one place its standard headers are made.
+
+Every writer of records (the engine's ``record``, ``selfplay --record``, the REPL's
+``save``, the match runner, the table server, ``convert``) goes through here, so each
+record appears whole or not at all: it is written to a temporary file in its own
+folder, forced to disk, renamed over its name, and the folder is forced too; a crash at
+any moment leaves the old file or the whole new one (spec/RECORDS.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import IO
+
+from xactika.core.engine.table import Config
+
+DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # the ``date`` header: UTC to the second
+
+
+class Staged:
+    """A temporary file beside ``path``, put in its place by :meth:`publish`.
+
+    With ``dir_fd``, ``path`` is a name in that folder (protocol/records/files.py
+    confines the engine's files that way). ``mode`` is as for ``os.open`` (the umask
+    applies).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, dir_fd: int | None = None,
+                 mode: int = 0o666) -> None:
+        path = os.fspath(path)
+        folder, name = (None, path) if dir_fd is not None else os.path.split(path)
+        self._dir = dir_fd if dir_fd is not None else os.open(
+            folder or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        self._own_dir = dir_fd is None
+        self.name = name
+        self.tmp: str | None = f".{name}.{os.urandom(6).hex()}.tmp"
+        try:
+            fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                         | getattr(os, "O_CLOEXEC", 0), mode, dir_fd=self._dir)
+        except BaseException:
+            self.tmp = None
+            self._release_dir()
+            raise
+        self.file: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+
+    @property
+    def published(self) -> bool:
+        return self.tmp is None
+
+    def publish(self) -> None:
+        """Force the file to disk, rename it over the name, force the folder.
+
+        The file stays open: a streaming writer goes on appending to the record."""
+        if self.tmp is None:
+            return
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        os.replace(self.tmp, self.name, src_dir_fd=self._dir, dst_dir_fd=self._dir)
+        self.tmp = None
+        os.fsync(self._dir)
+        self._release_dir()
+
+    def abandon(self) -> None:
+        """Close and remove the temporary file; the name keeps what it had."""
+        self.file.close()
+        if self.tmp is not None:
+            try:
+                os.unlink(self.tmp, dir_fd=self._dir)
+            except OSError:
+                pass
+            self.tmp = None
+        self._release_dir()
+
+    def _release_dir(self) -> None:
+        if self._own_dir:
+            self._own_dir = False
+            os.close(self._dir)
+
+
+def write_record_file(path: str | os.PathLike[str], text: str, *,
+                      before_rename: Callable[[], None] | None = None,
+                      dir_fd: int | None = None, mode: int = 0o666) -> None:
+    """Put ``text`` at ``path`` atomically and durably (a reader never sees half a file).
+
+    ``before_rename`` runs once the text is on disk and before it takes the name: the
+    match runner pins the record in its manifest there (spec/TAMPER.md).
+    """
+    staged = Staged(path, dir_fd=dir_fd, mode=mode)
+    try:
+        staged.file.write(text)
+        staged.file.flush()
+        os.fsync(staged.file.fileno())
+        if before_rename is not None:
+            before_rename()
+        staged.publish()
+    except BaseException:
+        staged.abandon()
+        raise
+    staged.file.close()
+
+
+def standard_headers(config: Config, seats: Sequence[str] | None = None, *,
+                     date: str | dt.datetime | None = None, event: str | None = None,
+                     deal: str | None = None, seed: bool = True,
+                     extra: Iterable[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """The headers every record starts with, in the one order (spec/RECORDS.md).
+
+    ``game``, ``mode``, ``players``, then ``seats`` (names already made safe, joined by
+    commas), ``seed`` when the config has one (``seed=False`` leaves it out) or else
+    ``deal`` where given, ``date`` (a UTC datetime is written to the second), ``event``,
+    and the caller's ``extra`` headers last.
+    """
+    items = [("game", config.game), ("mode", config.mode), ("players", str(config.players))]
+    if seats is not None:
+        items.append(("seats", ",".join(seats)))
+    if seed and config.seed is not None:
+        items.append(("seed", str(config.seed)))
+    elif deal is not None:
+        items.append(("deal", deal))
+    if date is not None:
+        items.append(("date", date if isinstance(date, str) else date.strftime(DATE_FORMAT)))
+    if event is not None:
+        items.append(("event", event))
+    items += extra
+    return items
