@@ -117,6 +117,25 @@ def level_name(level: int) -> str:
     return f"strong:{level}"
 
 
+LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "heuristic", 4: "good", 5: "strong"}
+"""Each Xactika level as people read it: ``strong:3`` is the heuristic bot, not the
+strong one (their paired difference is exactly 0), and ``strong:1`` a beginner."""
+
+
+def people_name(agent: str, game: str = "xactika") -> str:
+    """A bot's registry name as a seat is labelled: a level by what plays it.
+
+    Games without levels of their own (Dix) play their strong bot at every level.
+    """
+    for level, name in LEVEL_NAMES.items():
+        if agent == level_name(level):
+            return name if game in _LEVELLED else "strong"
+    return agent
+
+
+_LEVELLED = {"xactika"}  # the games registered with a bot per level, below
+
+
 def _factory(level: int) -> Callable[[int | None], Agent]:
     return lambda seed: make_level(level, seed)
 
@@ -127,6 +146,7 @@ def _dix(seed: int | None) -> Agent:
 
 
 for _level in LEVELS:
-    register_agent(level_name(_level), _factory(_level), game="xactika")
+    for _game in _LEVELLED:
+        register_agent(level_name(_level), _factory(_level), game=_game)
     register_agent(level_name(_level), _dix, game="dix")
 
