@@ -41,7 +41,14 @@ from xactika.core.engine.views import SeatView, view, visible
 from xactika.frontends.table import present
 from xactika.frontends.table.games import Presentation, Progress, presentation, seat_label
 from xactika.frontends.table.moves import Moves, command_text
-from xactika.frontends.table.seats import BOT, CMD, HUMAN, SeatSpec, default_names
+from xactika.frontends.table.seats import (
+    BOT,
+    CMD,
+    HUMAN,
+    SeatSpec,
+    default_names,
+    seats_from_headers,
+)
 from xactika.protocol.records.textform import utc_date
 from xactika.protocol.trust.signing import Signer
 
@@ -58,6 +65,52 @@ class SaveError(XactikaError):
     """The record could not be written; the message says why, in one line."""
 
     code = "save"
+
+
+class LoadError(XactikaError):
+    """A saved game that cannot be continued; the message says why, in one line."""
+
+    code = "load"
+
+
+@attrs.frozen
+class Loaded:
+    """A saved game to continue: its events (a cut-short action's effects finished),
+    the seats it was played with (None if the record does not say) and its start date."""
+
+    events: tuple[Event, ...]
+    seats: tuple[SeatSpec, ...] | None
+    started: str | None
+
+
+def unreadable(path: str) -> str | None:
+    """Why ``path`` cannot be opened (``No such file or directory``), or None."""
+    try:
+        with open(path, "rb"):
+            return None
+    except OSError as exc:
+        return str(exc.strerror or exc)
+
+
+def load_game(path: str) -> Loaded:
+    """A saved game, checked event by event; raises LoadError naming the first problem."""
+    from xactika.core.engine.check import check_log
+    from xactika.protocol.records.textform import read_record
+
+    why = unreadable(path)
+    if why is not None:
+        raise LoadError(f"cannot read {path}: {why}")
+    try:
+        record = read_record(path)
+        events = list(record.events)
+        check = check_log(events)  # raises InvalidEvent naming the first bad event
+        seats = seats_from_headers(record.headers, events[0].config.players)
+    except XactikaError as exc:
+        raise LoadError(f"cannot load {path}: {exc}") from None
+    events += list(check.pending)  # a record cut short after an action: finish its effects
+    date = record.header("date")  # older saves wrote +00:00 for Z
+    return Loaded(tuple(events), tuple(seats) if seats is not None else None,
+                  date.replace("+00:00", "Z") if date else None)
 
 
 @attrs.frozen
@@ -420,4 +473,5 @@ class Table:
         return Saved(path, len(self.events))
 
 
-__all__ = ["AgentFactory", "CannotUndo", "SaveError", "Saved", "Table"]
+__all__ = ["AgentFactory", "CannotUndo", "LoadError", "Loaded", "SaveError", "Saved", "Table",
+           "load_game", "unreadable"]
