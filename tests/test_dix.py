@@ -169,9 +169,9 @@ def test_the_dealer_leads_the_first_trick() -> None:
     [
         ({"players": 3}, "dix takes exactly 2 players, not 3"),
         ({"mode": "win"}, "unknown mode 'win' for dix: expected one of nodraw, draw"),
-        ({"target": 0}, "target must be at least 1"),
+        ({"options": {"target": 0}}, "target must be at least 1"),
         ({"rounds": 2}, "2 rounds need 2 preset deals or a seed"),
-        ({"target": 50}, "needs a seed"),
+        ({"options": {"target": 50}}, "needs a seed"),
     ],
 )
 def test_bad_settings(change: dict[str, object], message: str) -> None:
@@ -459,7 +459,7 @@ def _first_legal_game(**settings: object) -> tuple[State, list[Event]]:
 
 
 def test_the_game_to_50_alternates_the_deal() -> None:
-    state, log = _first_legal_game(rounds=1, seed=3, target=50)
+    state, log = _first_legal_game(rounds=1, seed=3, options={"target": 50})
     deals = [e for e in log if isinstance(e, Dealt)]
     scores = [e for e in log if isinstance(e, RoundScored)]
     assert len(deals) == len(scores) > 1

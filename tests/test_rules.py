@@ -195,7 +195,7 @@ def test_unknown_mode_and_missing_deal_source_are_refused() -> None:
 
 def test_xactika_has_no_target_score() -> None:
     with pytest.raises(ConfigError, match="xactika has no target score"):
-        start(Config(seed=1, target=50))
+        start(Config(seed=1, options={"target": 50}))
 
 
 def test_preset_deals_are_checked() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from xactika.core.engine.table import (
     Bid,
@@ -205,6 +205,28 @@ class ByGame:
 def agent_names() -> tuple[str, ...]:
     _load_bots()
     return tuple(sorted(_AGENTS))
+
+
+Hands = tuple[tuple[Any, ...], ...]
+Redeal = Callable[[State, int, random.Random], tuple[Hands, tuple[Any, ...]]]
+_REDEALS: dict[str, Redeal] = {}
+
+
+def register_redeal(game: str, redeal: Redeal) -> None:
+    """How ``game``'s hidden cards are drawn anew for a seat (searches' determinizations):
+    ``redeal(state, seat, rng)`` returns every hand, the seat's own kept, and the undealt
+    cards, consistent with ``view(state, seat)`` and reading nothing else of ``state``."""
+    _REDEALS[game] = redeal
+
+
+def redeal(state: State, seat: int, rng: random.Random) -> tuple[Hands, tuple[Any, ...]]:
+    """Every hand and the undealt cards, those ``seat`` cannot see drawn anew by the
+    game's own sampler; ValueError for a game with none."""
+    _load_bots()
+    found = _REDEALS.get(state.config.game)
+    if found is None:
+        raise ValueError(f"{state.config.game} has no sampler of hidden cards")
+    return found(state, seat, rng)
 
 
 register_agent("random", RandomAgent)

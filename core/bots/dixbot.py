@@ -28,10 +28,10 @@ from math import comb
 
 import attrs
 
-from xactika.core.bots.agents import register_agent
-from xactika.core.engine.table import Command, Legal, Play
-from xactika.core.engine.views import SeatView
-from xactika.core.games.dix import DECK, DixCard, beats, suit_of, trump_suit
+from xactika.core.bots.agents import Hands, register_agent, register_redeal
+from xactika.core.engine.table import Command, Legal, Play, State
+from xactika.core.engine.views import SeatView, view
+from xactika.core.games.dix import DECK, DIX, DixCard, beats, suit_of, trump_suit
 
 WIN, LOSE, WIN_TEN, LOSE_TEN = 1, -1, -3, 3  # swings, from the second player's side
 SOLVE_AT = 7  # solve the endgame exactly once both hands are down to this many cards
@@ -334,6 +334,37 @@ class DixHeuristicAgent:
         return Play(seat, card), why
 
 
-register_agent("heuristic", DixHeuristicAgent, game="dix")
+register_agent("heuristic", DixHeuristicAgent, game=DIX.name)
 # The search bot ("strong") works on Xactika's cards only; in Dix it plays as this one.
-register_agent("strong", DixHeuristicAgent, game="dix")
+register_agent("strong", DixHeuristicAgent, game=DIX.name)
+
+
+def redeal(state: State, seat: int, rng: random.Random) -> tuple[Hands, tuple[DixCard, ...]]:
+    """The other hand and the stock drawn anew for ``seat``: uniform over the hands that
+    respect :func:`knowledge` (the unseen cards, the hand's size, and at most as many
+    cards of a suit shown void as drawn since), by rejection; the stock in a random order."""
+    seen = view(state, seat)
+    know = knowledge(seen)
+    hands = list(state.hands)
+    other = 1 - seat
+    size = seen.hand_sizes[other]
+    cards = list(know.unseen)
+
+    def fits(hand: Sequence[DixCard]) -> bool:
+        counts: dict[str, int] = {}
+        for card in hand:
+            suit = suit_of(card, seen.turned)
+            counts[suit] = counts.get(suit, 0) + 1
+        return all(counts.get(suit, 0) <= cap for suit, cap in know.suit_slots.items())
+
+    for _ in range(1000):
+        rng.shuffle(cards)
+        if fits(cards[:size]):
+            break
+    else:  # never seen: the caps are loose bounds, so a fitting hand is common
+        raise ValueError("no hidden hand fits what this seat saw")
+    hands[other] = tuple(sorted(cards[:size], key=state.rules.sort_key))
+    return tuple(hands), tuple(cards[size:])
+
+
+register_redeal(DIX.name, redeal)

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import attrs
 
 from xactika.core.bots.agents import register_agent
-from xactika.core.engine.table import Bid, Command, Legal, Play
+from xactika.core.engine.table import Bid, Command, Legal, Play, game_rules
 from xactika.core.engine.views import SeatView
-from xactika.core.games.xactika import DECK, Call, Card
+from xactika.core.games.xactika import DECK, XACTIKA, Call, Card
 
 
 @attrs.frozen(slots=True)
@@ -126,7 +126,7 @@ class HeuristicAgent:
         """The move and a one-line reason, for the REPL's ``hint``."""
         if legal.seat is None:
             raise ValueError("nobody may act")
-        if view.config.game != "xactika":
+        if game_rules(view.config.game) is not XACTIKA:
             return _fallback(self.rng, legal), "no heuristic for this game: a random legal move"
         if legal.kind == "bid":
             return self._bid(view, legal)
@@ -226,4 +226,4 @@ def _fallback(rng: random.Random, legal: Legal) -> Command:
     return Play(legal.seat or 0, card, rng.choice(legal.calls(card)))
 
 
-register_agent("heuristic", HeuristicAgent, game="xactika")
+register_agent("heuristic", HeuristicAgent, game=XACTIKA.name)

@@ -28,12 +28,13 @@ from collections.abc import Callable
 
 import attrs
 
-from xactika.core.bots.agents import Agent, agent_factory, register_agent
+from xactika.core.bots.agents import Agent, ByGame, register_agent
 from xactika.core.bots.heuristic import HeuristicAgent, nearest_bid
 from xactika.core.bots.sampler import Hidden
 from xactika.core.bots.search import StrongAgent
-from xactika.core.engine.table import Bid, Command, Legal
+from xactika.core.engine.table import Bid, Command, Legal, game_rules
 from xactika.core.engine.views import SeatView
+from xactika.core.games.xactika import XACTIKA
 
 LEVELS = (1, 2, 3, 4, 5)
 DEFAULT_LEVEL = 3
@@ -68,7 +69,7 @@ class FlawedAgent(StrongAgent):
 
     def explain(self, view: SeatView, legal: Legal) -> tuple[Command, str]:
         if (self.flaws.naive_bid and legal.kind == "bid" and legal.seat is not None
-                and view.config.game == "xactika"):
+                and game_rules(view.config.game) is XACTIKA):
             guess = sum(1 for c in view.hand if c.value >= 9)
             bid = nearest_bid(guess, legal.bids)
             return Bid(legal.seat, bid), f"bid {bid}: one for each card of 9 or more"
@@ -125,28 +126,24 @@ strong one (their paired difference is exactly 0), and ``strong:1`` a beginner."
 def people_name(agent: str, game: str = "xactika") -> str:
     """A bot's registry name as a seat is labelled: a level by what plays it.
 
-    Games without levels of their own (Dix) play their strong bot at every level.
+    The levels are Xactika's; another game plays its own strong bot at every level.
     """
     for level, name in LEVEL_NAMES.items():
         if agent == level_name(level):
-            return name if game in _LEVELLED else "strong"
+            return name if game == XACTIKA.name else "strong"
     return agent
-
-
-_LEVELLED = {"xactika"}  # the games registered with a bot per level, below
 
 
 def _factory(level: int) -> Callable[[int | None], Agent]:
     return lambda seed: make_level(level, seed)
 
 
-def _dix(seed: int | None) -> Agent:
-    """Dix has one bot of its own; every level plays it there."""
-    return agent_factory("strong", "dix")(seed)
+def _own_strong(seed: int | None) -> Agent:
+    """The levels are Xactika's; in another game every level plays that game's own
+    ``strong`` bot (Dix: its one bot), chosen when the game is known."""
+    return ByGame("strong", seed)
 
 
 for _level in LEVELS:
-    for _game in _LEVELLED:
-        register_agent(level_name(_level), _factory(_level), game=_game)
-    register_agent(level_name(_level), _dix, game="dix")
-
+    register_agent(level_name(_level), _factory(_level), game=XACTIKA.name)
+    register_agent(level_name(_level), _own_strong)

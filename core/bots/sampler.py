@@ -27,9 +27,11 @@ from math import factorial
 
 import attrs
 
+from xactika.core.bots.agents import Hands, register_redeal
 from xactika.core.bots.heuristic import knowledge
-from xactika.core.engine.views import SeatView
-from xactika.core.games.xactika import Call, Card
+from xactika.core.engine.table import State
+from xactika.core.engine.views import SeatView, view
+from xactika.core.games.xactika import XACTIKA, Call, Card
 
 Deal = tuple[tuple[Card, ...], ...]  # hands of the hidden seats, in ``Hidden.seats`` order
 
@@ -336,3 +338,19 @@ def _splits(n: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
     for k in range(min(first, n) + 1):
         for tail in _splits(n - k, rest):
             yield (k, *tail)
+
+
+def redeal(state: State, seat: int, rng: random.Random) -> tuple[Hands, tuple[Card, ...]]:
+    """Every hand (``seat``'s own kept) and the undealt cards, the hidden ones drawn
+    uniformly over the deals consistent with ``seat``'s view, voids included."""
+    hidden = hidden_of(view(state, seat))
+    drawn = DealSampler(hidden, rng).sample()
+    hands = list(state.hands)
+    sort = state.rules.sort_key
+    for s, hand in zip(hidden.seats, drawn, strict=True):
+        hands[s] = tuple(sorted(hand, key=sort))
+    dealt = {card for hand in drawn for card in hand}
+    return tuple(hands), tuple(c for c in hidden.cards if c not in dealt)
+
+
+register_redeal(XACTIKA.name, redeal)

@@ -34,12 +34,13 @@ from xactika.core.bots.heuristic import (
     nearest_bid,
 )
 from xactika.core.bots.sampler import BarredSampler, Deal, DealSampler, Hidden, hidden_of
-from xactika.core.engine.table import Bid, Command, Legal, Play
+from xactika.core.engine.table import Bid, Command, Legal, Play, game_rules
 from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import (
     CALLS,
     DECK,
     TRICKS_PER_ROUND,
+    XACTIKA,
     Call,
     Card,
     bid_points,
@@ -419,7 +420,7 @@ class StrongAgent:
         try:
             if legal.seat is None:
                 raise ValueError("nobody may act")
-            if view.config.game != "xactika":
+            if game_rules(view.config.game) is not XACTIKA:
                 return self.fallback.explain(view, legal)
             deadline = t0 + self.think_ms * 0.6 / 1000.0
             if legal.kind == "bid":
@@ -739,4 +740,4 @@ class StrongAgent:
                 best = prefer
         return best, means, deals
 
-register_agent("strong", StrongAgent, game="xactika")
+register_agent("strong", StrongAgent, game=XACTIKA.name)

@@ -23,7 +23,9 @@ from xactika.core.engine.table import (
     Led,
     Play,
     Played,
+    RoundScored,
     State,
+    TrickWon,
     evolve,
     game_rules,
     step,
@@ -146,12 +148,12 @@ def _describe(event: Any, rules: Any = None) -> str:
     if isinstance(event, GameStarted):
         return "game-started"
     rnd = getattr(event, "round", None)
-    name = {"Dealt": "deal", "RoundScored": "scoring", "TrickWon": "trick-won",
-            "GameOver": "game-over", "Drew": "draw"}.get(_kind(event), _kind(event))
-    if name == "trick-won":
+    if isinstance(event, TrickWon):
         return f"trick {event.trick} won by seat {event.seat}"
-    if name == "draw":
-        return f"draw by seat {event.seat}"
+    name = "scoring" if isinstance(event, RoundScored) else getattr(event, "kind", _kind(event))
+    seat = getattr(event, "seat", None)
+    if rnd is None and seat is not None:  # a game's own event by a seat: Dix's draw
+        return f"{name} by seat {seat}"
     return f"round {rnd} {name}" if rnd is not None else name
 
 

@@ -9,9 +9,9 @@ folds the events it returns with the same :func:`evolve` a replay uses.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import singledispatch
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import attrs
 
@@ -126,9 +126,26 @@ class PresetDeal:
     rest: Hand | None = None
 
 
+Option = int | str
+"""A game's own setting's value (Dix's ``target``)."""
+Options = tuple[tuple[str, Option], ...]
+
+
+def _options(value: Mapping[str, Option | None] | Iterable[tuple[str, Option | None]]) -> Options:
+    """A game's own settings as sorted (name, value) pairs, None values left out: one
+    spelling for equal settings, and hashable like the rest of :class:`Config`."""
+    items = value.items() if isinstance(value, Mapping) else value
+    return tuple(sorted((str(k), v) for k, v in items if v is not None))
+
+
 @attrs.frozen(slots=True)
 class Config:
-    """Everything that fixes a game before the first card: the game-started event."""
+    """Everything that fixes a game before the first card: the game-started event.
+
+    ``options`` holds the settings only some games take (Dix's ``target``), by name;
+    the game declares them (:attr:`TrickGame.option_types`) and validates them. Give a
+    mapping: ``Config(game="dix", options={"target": 50})``.
+    """
 
     game: str = "xactika"
     mode: str = "win"
@@ -137,18 +154,31 @@ class Config:
     dealer: int = 0
     seed: int | None = None
     deals: tuple[PresetDeal, ...] | None = None
-    target: int | None = None
+    options: Options = attrs.field(default=(), converter=_options)
     # tamper evidence (spec/TAMPER.md): commit = SHA-256 of the seed and a secret nonce;
     # seats see the commitment, the seed and nonce are revealed by game-over.
     nonce: str | None = None
     commit: str | None = None
 
+    def option(self, name: str) -> Option | None:
+        """The game's own setting ``name``, or None where it is not given."""
+        for key, value in self.options:
+            if key == name:
+                return value
+        return None
+
 
 # --------------------------------------------------------------------------- events
+# Each event class names its kind, the word the event line and the records use for it
+# (spec/PROTOCOL.md). A game's own events (Dix's draws) also list their fields' types
+# as ``field_types``, so the protocol can write and read them without knowing the game:
+# "int", "card" (a card every view shows) or "secret-card" (None where a view hides it).
 
 
 @attrs.frozen(slots=True)
 class GameStarted:
+    kind: ClassVar[str] = "game-started"
+
     seq: int
     config: Config
 
@@ -156,6 +186,8 @@ class GameStarted:
 @attrs.frozen(slots=True, weakref_slot=False)
 class Dealt:
     """A chance event. ``hands[s]`` is None and ``aside`` None where a view hides them."""
+
+    kind: ClassVar[str] = "deal"
 
     seq: int
     round: int
@@ -167,6 +199,8 @@ class Dealt:
 
 @attrs.frozen(slots=True, weakref_slot=False)
 class BidMade:
+    kind: ClassVar[str] = "bid"
+
     seq: int
     seat: int
     bid: int
@@ -176,6 +210,8 @@ class BidMade:
 class Led:
     """A lead; ``call`` is the game's lead announcement (Xactika's shape-count)."""
 
+    kind: ClassVar[str] = "lead"
+
     seq: int
     seat: int
     card: Card
@@ -184,6 +220,8 @@ class Led:
 
 @attrs.frozen(slots=True, weakref_slot=False)
 class Played:
+    kind: ClassVar[str] = "play"
+
     seq: int
     seat: int
     card: Card
@@ -191,6 +229,8 @@ class Played:
 
 @attrs.frozen(slots=True, weakref_slot=False)
 class TrickWon:
+    kind: ClassVar[str] = "trick-won"
+
     seq: int
     seat: int
     trick: int
@@ -198,6 +238,8 @@ class TrickWon:
 
 @attrs.frozen(slots=True, weakref_slot=False)
 class RoundScored:
+    kind: ClassVar[str] = "round-scored"
+
     seq: int
     round: int
     bids: tuple[int, ...] | None
@@ -210,6 +252,8 @@ class RoundScored:
 class GameOver:
     """``seed`` and ``nonce`` reveal a committed seed (spec/TAMPER.md); else None."""
 
+    kind: ClassVar[str] = "game-over"
+
     seq: int
     totals: tuple[int, ...]
     winners: tuple[int, ...]
@@ -218,6 +262,13 @@ class GameOver:
 
 
 Event = Any  # one of the classes above, or a game's own (Dix's draws)
+
+
+class GameEvent(Protocol):
+    """What a game's own event class declares (Dix's ``Drew``), beside ``seq``."""
+
+    kind: ClassVar[str]
+    field_types: ClassVar[Mapping[str, str]]
 
 
 # --------------------------------------------------------------------------- commands
@@ -368,11 +419,43 @@ class TrickGame:
 
     name: ClassVar[str] = ""
     modes: ClassVar[tuple[str, ...]] = ()
+    """The modes, the default last (what a setting left out takes)."""
+    mode_names: ClassVar[Mapping[str, str]] = {}
+    """How people call a mode (Xactika's "Play to Win"); a mode not here is its own name."""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    default_players: ClassVar[int] = 2
     default_rounds: ClassVar[int] = 1
+    option_types: ClassVar[Mapping[str, type]] = {}
+    """The game's own settings (``Config.options``) and their types, int or str: Dix's
+    ``target``. The game checks their values in :meth:`validate_options`."""
+    events: ClassVar[tuple[type[GameEvent], ...]] = ()
+    """The game's own event classes (Dix's draws), each with ``kind`` and ``field_types``;
+    it registers their folds (:func:`register_evolver`) and views itself."""
 
     # -- settings
+    @property
+    def default_mode(self) -> str:
+        return self.modes[-1]
+
+    def mode_name(self, mode: str) -> str:
+        """The mode as people call it: "Play to Lose", or "draw" where it has no other."""
+        return self.mode_names.get(mode, mode)
+
+    def low_wins(self, config: Config) -> bool:
+        """Whether the lowest total wins (Xactika's Play to Lose)."""
+        return False
+
+    def validate_options(self, config: Config) -> None:
+        """Every option is one this game takes, of its type; games check the values."""
+        for key, value in config.options:
+            kind = self.option_types.get(key)
+            if kind is None:
+                raise ConfigError(f"{self.name} takes no setting {key} ({key}={value})")
+            if type(value) is not kind:
+                raise ConfigError(f"{key} must be {_TYPE_WORDS.get(kind, kind.__name__)}, "
+                                  f"not {value!r}")
+
     def validate(self, config: Config) -> None:
         if config.mode not in self.modes:
             raise ConfigError(
@@ -396,6 +479,7 @@ class TrickGame:
             raise ConfigError("a game needs a seed or preset deals")
         if config.seed is not None and config.seed < 0:
             raise ConfigError(f"seed must be 0 or more, not {config.seed}")
+        self.validate_options(config)
         if config.deals is not None:
             for i, preset in enumerate(config.deals):
                 self.check_preset(config, preset, i + 1)
@@ -405,8 +489,27 @@ class TrickGame:
     card_type: ClassVar[type] = object
     rest_order: ClassVar[str] = ""  # how the rest is ordered, for the error message
 
-    def hand_size(self, config: Config) -> int:
+    def hand_size(self, config: Config, round_no: int = 1) -> int:
+        """The cards each seat is dealt in round ``round_no`` (from 1)."""
         raise NotImplementedError
+
+    def max_hand_size(self, config: Config) -> int:
+        """The largest hand of any round: what fixed-size encodings make room for."""
+        return max(self.hand_size(config, r) for r in range(1, config.rounds + 1))
+
+    def tricks_per_round(self, config: Config, round_no: int = 1) -> int:
+        """The tricks of round ``round_no``: a hand's size unless the game draws."""
+        return self.hand_size(config, round_no)
+
+    def round_score_bounds(self, config: Config, round_no: int = 1) -> tuple[int, int]:
+        """The least and most one seat can score in round ``round_no`` (points as
+        ``RoundScored`` has them: not negated where low wins). Default: a point a trick."""
+        return 0, self.tricks_per_round(config, round_no)
+
+    def score_bounds(self, config: Config) -> tuple[int, int]:
+        """The least and most one seat's total can be after ``config.rounds`` rounds."""
+        rounds = [self.round_score_bounds(config, r) for r in range(1, config.rounds + 1)]
+        return sum(lo for lo, _ in rounds), sum(hi for _, hi in rounds)
 
     def check_preset(self, config: Config, preset: PresetDeal, round_no: int) -> None:
         """Every seat holds a full hand of this game's cards, each card once, and the
@@ -416,7 +519,7 @@ class TrickGame:
         where = f"preset deal for round {round_no}"
         if len(preset.hands) != config.players:
             raise ConfigError(f"{where} has {len(preset.hands)} hands, expected {config.players}")
-        size = self.hand_size(config)
+        size = self.hand_size(config, round_no)
         seen: set[Card] = set()
         for seat, hand in enumerate(preset.hands):
             if len(hand) != size:
@@ -517,6 +620,8 @@ class TrickGame:
     def sort_key(self, card: Card) -> Any:
         return str(card)
 
+
+_TYPE_WORDS = {int: "a whole number", str: "text"}
 
 _GAMES: dict[str, TrickGame] = {}
 

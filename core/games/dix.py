@@ -8,8 +8,8 @@ Rules: ``spec/DIX.md``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 import attrs
 
@@ -182,6 +182,8 @@ def cards_in_stock(view: SeatView) -> int:
 class Drew:
     """A seat takes the top card of the stock; ``card`` is None where a view hides it."""
 
+    kind: ClassVar[str] = "draw"
+    field_types: ClassVar[Mapping[str, str]] = {"seat": "int", "card": "secret-card"}
     seq: int
     seat: int
     card: DixCard | None
@@ -220,17 +222,24 @@ class Dix(TrickGame):
     modes = ("nodraw", "draw")  # the last is the default (protocol defaults)
     min_players = 2
     max_players = 2
+    default_players = 2
     default_rounds = 1
+    option_types: ClassVar[Mapping[str, type]] = {"target": int}
+    events = (Drew,)
     deck = DECK
     card_type = DixCard
     rest_order = ", the turned-up card first"
 
+    def validate_options(self, config: Config) -> None:
+        super().validate_options(config)
+        target = config.option("target")
+        if target is not None and int(target) < 1:
+            raise ConfigError(f"target must be at least 1, not {target}")
+
     def validate(self, config: Config) -> None:
         super().validate(config)
-        if config.target is not None and config.target < 1:
-            raise ConfigError(f"target must be at least 1, not {config.target}")
         if config.seed is None and config.deals is not None:
-            if config.target is not None:
+            if config.option("target") is not None:
                 raise ConfigError(
                     "a game to a target with preset deals also needs a seed, "
                     "for the rounds after the preset ones"
@@ -241,8 +250,19 @@ class Dix(TrickGame):
                     f"not {len(config.deals)}"
                 )
 
-    def hand_size(self, config: Config) -> int:
+    def hand_size(self, config: Config, round_no: int = 1) -> int:
         return HAND_SIZE.get(config.mode, HAND_SIZE["draw"])
+
+    def tricks_per_round(self, config: Config, round_no: int = 1) -> int:
+        """Draw: every card but the turned-up one is played (draws refill the hands)."""
+        if config.mode == "draw":
+            return len(DECK) // config.players
+        return self.hand_size(config, round_no)
+
+    def round_score_bounds(self, config: Config, round_no: int = 1) -> tuple[int, int]:
+        """+1 a trick, -3 a ten-trick; the least as the OpenSpiel bridge has declared it."""
+        tricks = self.tricks_per_round(config, round_no)
+        return -2 * tricks, tricks
 
     def deal(self, config: Config, round_no: int, dealer: int) -> Dealt:
         """Hands, then the turned-up card, then the stock in draw order (spec/DIX.md)."""
@@ -307,9 +327,9 @@ class Dix(TrickGame):
         return round_points(state.tricks, state.config.players)
 
     def game_over(self, state: State) -> bool:
-        target = state.config.target
+        target = state.config.option("target")
         if target is not None:
-            return max(state.totals) >= target
+            return max(state.totals) >= int(target)
         return state.round >= state.config.rounds
 
     def game_winners(self, state: State) -> tuple[int, ...]:

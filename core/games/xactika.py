@@ -25,6 +25,8 @@ SHAPE_TOKENS = ("ba", "cu", "co", "st")
 TRICKS_PER_ROUND = 8
 HAND_SIZE = 8
 
+MODE_NAMES = {"win": "Play to Win", "lose": "Play to Lose", "bid": "Play to Bid"}
+
 _SINGULAR = {"ball": 0, "cube": 1, "cone": 2, "star": 3}
 _ALL_BIDS = tuple(range(TRICKS_PER_ROUND + 1))
 
@@ -164,26 +166,41 @@ _RANK = attrgetter("rank")
 class Xactika(TrickGame):
     name = "xactika"
     modes = ("win", "lose", "bid")
+    mode_names = MODE_NAMES
     min_players = 2
     max_players = 10
+    default_players = 4
     default_rounds = 8
     deck = DECK
     card_type = Card
 
-    def validate(self, config: Config) -> None:
-        super().validate(config)
-        if config.target is not None:
+    def low_wins(self, config: Config) -> bool:
+        return config.mode == "lose"
+
+    def round_score_bounds(self, config: Config, round_no: int = 1) -> tuple[int, int]:
+        """Win and Lose: a point a trick; Bid: the tricks, or minus the miss."""
+        if config.mode == "bid":
+            return -TRICKS_PER_ROUND, TRICKS_PER_ROUND
+        return 0, TRICKS_PER_ROUND
+
+    def validate_options(self, config: Config) -> None:
+        target = config.option("target")
+        if target is not None:
             raise ConfigError(
-                f"xactika has no target score (target={config.target}): a game is a fixed "
+                f"xactika has no target score (target={target}): a game is a fixed "
                 "number of rounds; set rounds instead"
             )
+        super().validate_options(config)
+
+    def validate(self, config: Config) -> None:
+        super().validate(config)
         if config.seed is None and config.deals is not None and len(config.deals) < config.rounds:
             raise ConfigError(
                 f"{len(config.deals)} preset deals for {config.rounds} rounds: give a deal "
                 "for every round, or a seed for the rounds after the last preset deal"
             )
 
-    def hand_size(self, config: Config) -> int:
+    def hand_size(self, config: Config, round_no: int = 1) -> int:
         return HAND_SIZE
 
     def deal(self, config: Config, round_no: int, dealer: int) -> Dealt:
@@ -271,7 +288,7 @@ class Xactika(TrickGame):
                       for b, t in zip(state.bids, state.taken, strict=True)])
 
     def winners(self, config: Config, totals: tuple[int, ...]) -> tuple[int, ...]:
-        best = min(totals) if config.mode == "lose" else max(totals)
+        best = min(totals) if self.low_wins(config) else max(totals)
         return tuple(s for s, t in enumerate(totals) if t == best)
 
     def parse_card(self, text: str) -> Card:

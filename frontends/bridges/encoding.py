@@ -55,7 +55,7 @@ class Encoding:
         self.rules: TrickGame = rules
         self.deck: tuple[Any, ...] = rules.deck
         self.index = {card: i for i, card in enumerate(self.deck)}
-        self.hand_size = rules.hand_size(config)
+        self.hand_size = rules.max_hand_size(config)
         self.players = config.players
         self.bids = self.hand_size + 1 if rules.has_bidding(config) else 0
         calls = rules.calls_for(self.deck[0])
@@ -64,8 +64,8 @@ class Encoding:
             raise ValueError(f"{config.game}: every card must allow the same number of calls")
         self.lead_base = self.bids + len(self.deck)
         self.num_actions = self.lead_base + len(self.deck) * self.calls
-        # tricks in a round: every card of every hand is played (Dix draws refill hands)
-        self.tricks = len(self.deck) // self.players if self._draws() else self.hand_size
+        # the most tricks of any round (Dix's draws refill hands: more tricks than cards)
+        self.tricks = max(rules.tricks_per_round(config, r) for r in range(1, config.rounds + 1))
         p, d = self.players, len(self.deck)
         shapes: list[tuple[str, tuple[int, ...]]] = [
             ("seat", (p,)),
@@ -93,9 +93,6 @@ class Encoding:
             start += piece.size
         self.tensor_size = start
         self._at = {piece.name: piece.start for piece in self.pieces}
-
-    def _draws(self) -> bool:
-        return self.config.game == "dix" and self.config.mode == "draw"
 
     # -- moves
     def action(self, command: Command) -> int:

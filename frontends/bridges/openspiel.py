@@ -37,11 +37,13 @@ import attrs
 import numpy as np
 import pyspiel
 
-from xactika.core.bots.agents import Agent, make_agent
+from xactika.core.bots.agents import Agent, make_agent, redeal
 from xactika.core.engine.table import (
     Config,
     RoundScored,
     State,
+    game_rules,
+    games,
     legal_actions,
     new_game,
     step,
@@ -62,14 +64,16 @@ def seed_actions(seed: int) -> list[int]:
     return [(seed >> (8 * (SEED_BYTES - 1 - i))) & 0xFF for i in range(SEED_BYTES)]
 
 
-_DEFAULTS = {
-    "xactika": {"players": 4, "mode": "bid", "rounds": 8},
-    "dix": {"players": 2, "mode": "draw", "rounds": 1},
-}
+def _defaults(game: str) -> dict[str, Any]:
+    """The parameters a game is loaded with when none are given: the game's defaults."""
+    rules = game_rules(game)
+    return {"players": rules.default_players, "mode": rules.default_mode,
+            "rounds": rules.default_rounds}
 
 
 def _game_type(game: str) -> pyspiel.GameType:
-    rules_range = (2, 10) if game == "xactika" else (2, 2)
+    rules = game_rules(game)
+    rules_range = (rules.min_players, rules.max_players)
     return pyspiel.GameType(
         short_name=f"python_{game}",
         long_name=f"Python {game.capitalize()} (xactika engine)",
@@ -84,7 +88,7 @@ def _game_type(game: str) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=dict(_DEFAULTS[game]),
+        parameter_specification=_defaults(game),
     )
 
 
@@ -96,29 +100,19 @@ class TrickTakingGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         enc = _encoding(self.game_name, params or {})  # validates the settings
         config = enc.config
-        per_round = enc.tricks
-        lo, hi = self._round_bounds(config, per_round)
+        lo, hi = enc.rules.score_bounds(config)
+        if enc.rules.low_wins(config):  # returns are negated where low wins
+            lo, hi = -hi, -lo
         players_moves = config.players * (enc.tricks + (1 if enc.bids else 0))
         info = pyspiel.GameInfo(
             num_distinct_actions=enc.num_actions,
             max_chance_outcomes=_BYTE,
             num_players=config.players,
-            min_utility=float(lo * config.rounds),
-            max_utility=float(hi * config.rounds),
+            min_utility=float(lo),
+            max_utility=float(hi),
             max_game_length=players_moves * config.rounds,
         )
         super().__init__(_game_type(self.game_name), info, params or {})
-
-    @staticmethod
-    def _round_bounds(config: Config, tricks: int) -> tuple[int, int]:
-        """The least and most one seat can score in a round, as returns count it."""
-        if config.game == "dix":
-            return -2 * tricks, tricks  # +1 a trick, -3 for a ten-trick
-        if config.mode == "win":
-            return 0, tricks
-        if config.mode == "lose":
-            return -tricks, 0
-        return -tricks, tricks
 
     def new_initial_state(self) -> TrickTakingState:
         return TrickTakingState(self)
@@ -136,7 +130,7 @@ _ENCODINGS: dict[tuple[str, str, int, int], Encoding] = {}
 
 def _encoding(game: str, params: dict[str, Any]) -> Encoding:
     """The encoding of a game's settings, made once per settings."""
-    merged = {**_DEFAULTS[game], **params}
+    merged = {**_defaults(game), **params}
     key = (game, str(merged["mode"]), int(merged["players"]), int(merged["rounds"]))
     enc = _ENCODINGS.get(key)
     if enc is None:
@@ -153,12 +147,13 @@ def _encoding_of(game: pyspiel.Game) -> Encoding:
     return _encoding(name, game.get_parameters())
 
 
-class XactikaGame(TrickTakingGame):
-    game_name = "xactika"
-
-
-class DixGame(TrickTakingGame):
-    game_name = "dix"
+GAME_CLASSES: dict[str, type[TrickTakingGame]] = {
+    name: type(f"{name.capitalize()}Game", (TrickTakingGame,), {"game_name": name})
+    for name in games()
+}
+"""A :class:`TrickTakingGame` subclass per registered game, ``python_<name>`` in OpenSpiel."""
+XactikaGame = GAME_CLASSES["xactika"]
+DixGame = GAME_CLASSES["dix"]
 
 
 @attrs.frozen(slots=True)
@@ -260,7 +255,8 @@ class TrickTakingState(pyspiel.State):
         return list(self._rewards)
 
     def _signed(self, points: int) -> float:
-        return float(-points if self.encoding.config.mode == "lose" else points)
+        encoding = self.encoding
+        return float(-points if encoding.rules.low_wins(encoding.config) else points)
 
     def information_state_string(self, player: int | None = None) -> str:
         return self._text(self._seat(player))
@@ -309,7 +305,8 @@ class TrickTakingState(pyspiel.State):
 def resample(state: TrickTakingState, seat: int,
              rng: random.Random | None = None) -> TrickTakingState:
     """A determinization of ``state`` for ``seat``: its view is unchanged, the other
-    hands are drawn among those consistent with that view (:func:`_draw_hidden`), and
+    hands are drawn among those consistent with that view (the game's own sampler,
+    :func:`xactika.core.bots.agents.redeal`), and
     the rounds after this one are dealt from a fresh seed.
 
     In Xactika the core state is the one the fold gives for the same events with this
@@ -322,59 +319,13 @@ def resample(state: TrickTakingState, seat: int,
     game = state._game
     if core is None:
         return game.new_initial_state()
-    hands, aside = _draw_hidden(core, seat, rng)
+    hands, aside = redeal(core, seat, rng)
     config = attrs.evolve(core.config, seed=rng.randrange(_BYTE**SEED_BYTES), deals=None)
     copy = game.new_initial_state()
     copy.seed_bytes = list(state.seed_bytes)
     copy.core = attrs.evolve(core, config=config, hands=hands, aside=aside)
     copy._rewards = list(state._rewards)
     return copy
-
-
-def _draw_hidden(core: State, seat: int,
-                 rng: random.Random) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """Every hand (``seat``'s own kept) and the undealt cards, the hidden ones drawn anew.
-
-    Xactika: uniform over the deals consistent with the view, voids included
-    (:mod:`xactika.core.bots.sampler`). Dix: uniform over the other hands that respect
-    the Dix bot's knowledge (the unseen cards, the hand's size, and at most as many cards
-    of a suit it has shown void in as it has drawn since), by rejection; the stock in a
-    random order."""
-    seen = view(core, seat)
-    sort = core.rules.sort_key
-    hands = list(core.hands)
-    if core.config.game == "xactika":
-        from xactika.core.bots.sampler import DealSampler, hidden_of
-
-        hidden = hidden_of(seen)
-        drawn = DealSampler(hidden, rng).sample()
-        for s, hand in zip(hidden.seats, drawn, strict=True):
-            hands[s] = tuple(sorted(hand, key=sort))
-        dealt = {card for hand in drawn for card in hand}
-        return tuple(hands), tuple(c for c in hidden.cards if c not in dealt)
-    from xactika.core.bots.dixbot import knowledge
-    from xactika.core.games.dix import suit_of
-
-    know = knowledge(seen)
-    other = 1 - seat
-    size = seen.hand_sizes[other]
-    cards = list(know.unseen)
-
-    def fits(hand: Sequence[Any]) -> bool:
-        counts: dict[str, int] = {}
-        for card in hand:
-            suit = suit_of(card, seen.turned)
-            counts[suit] = counts.get(suit, 0) + 1
-        return all(counts.get(suit, 0) <= cap for suit, cap in know.suit_slots.items())
-
-    for _ in range(1000):
-        rng.shuffle(cards)
-        if fits(cards[:size]):
-            break
-    else:  # never seen: the caps are loose bounds, so a fitting hand is common
-        raise ValueError("no hidden hand fits what this seat saw")
-    hands[other] = tuple(sorted(cards[:size], key=sort))
-    return tuple(hands), tuple(cards[size:])
 
 
 class ViewObserver:
@@ -440,5 +391,6 @@ def play_bots(state: TrickTakingState, bots: Sequence[pyspiel.Bot],
     return state
 
 
-pyspiel.register_game(_game_type("xactika"), XactikaGame)
-pyspiel.register_game(_game_type("dix"), DixGame)
+for _name, _cls in GAME_CLASSES.items():
+    globals().setdefault(_cls.__name__, _cls)  # found by name, as pickle looks for it
+    pyspiel.register_game(_game_type(_name), _cls)

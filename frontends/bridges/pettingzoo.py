@@ -125,7 +125,7 @@ class TrickTakingEnv(AECEnv):
             if isinstance(event, RoundScored):
                 for s, points in enumerate(event.points):
                     self.rewards[self.possible_agents[s]] = float(
-                        -points if self.config.mode == "lose" else points
+                        -points if self.encoding.rules.low_wins(self.config) else points
                     )
         if self.core.over:
             self.terminations = dict.fromkeys(self.agents, True)

@@ -420,7 +420,7 @@ class GamePlayer:
                     self._forget(p)
         over = events[-1]
         result = GameResult(game, over.totals, over.winners, state.round, tuple(faults),
-                            config.mode == "lose", Reveal.of(config))
+                            rules.low_wins(config), Reveal.of(config))
         return Played(config, tuple(events), result, started, tuple(lines))
 
 
@@ -827,15 +827,15 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
             raise MatchError(f"--deals {count}: the deal file has {len(deals.configs)} deals")
         deals = attrs.evolve(deals, configs=deals.configs[:count])
         rules = game_rules(deals.game)
-        mode = args.mode or rules.modes[-1]
+        mode = args.mode or rules.default_mode
         settings = MatchSettings(bots, deals.game, mode, deals.players, deals.rounds, count,
                                  None, os.path.abspath(args.deal_file), quit_grace,
                                  args.gauntlet)
     else:
         game = args.game or "xactika"
         rules = game_rules(game)
-        mode = args.mode or rules.modes[-1]
-        players = args.players or (rules.min_players if rules.max_players == 2 else 4)
+        mode = args.mode or rules.default_mode
+        players = args.players or rules.default_players
         rounds = args.rounds or rules.default_rounds
         count = args.deals if args.deals is not None else 10
         if count < 1:

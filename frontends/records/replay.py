@@ -281,7 +281,7 @@ def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
     if isinstance(g.events[c.pos], GameOver):
         over = g.events[c.pos]
         lines.append(render.standings(over.totals, over.winners, names, style,
-                                      low_wins=presentation(game).low_wins(config)))
+                                      low_wins=rules.low_wins(config)))
     if g.problem is not None and c.pos == g.last():
         lines.append(style.bold(f"the record stops following the rules here: {g.problem}"))
     elif c.pos == g.last() and not state.over:

@@ -73,11 +73,9 @@ class Session(Table):
     def intro(self) -> str:
         c = self.config
         seed = f", seed {c.seed}" if c.seed is not None and self.show_seed else ""
-        length = (f"to {c.target} points" if c.target is not None else
-                  f"{c.rounds} round{'s' if c.rounds != 1 else ''}")
         lines = [
             self.style.bold(f"{self.shown.title()}: {self.shown.mode_name(c)}, "
-                            f"{c.players} players, {length}{seed}"),
+                            f"{c.players} players, {self.shown.length(c)}{seed}"),
             "seats: " + seats_text(self.seats, self.names),
             self.shown.mode_line(c),
             "type 'help' for commands, 'rules' to learn the game; Tab completes"
@@ -97,10 +95,8 @@ class Session(Table):
         game = self.config.game
         draw = render.card_renderer(game)
         size = self.width
-        of = (f"to {self.config.target} points" if self.config.target is not None
-              else f"of {self.config.rounds}")
-        lines = [render.rule(st, f"round {v.round} {of}, {self.label(v.dealer)} dealt",
-                             min(60, size))]
+        lines = [render.rule(st, f"{self.shown.round_of(self.config, v.round)}, "
+                                 f"{self.label(v.dealer)} dealt", min(60, size))]
         if v.turned is not None:
             lines.append(render.turned_up(v.turned, st))
         if self.rules.has_bidding(self.config):

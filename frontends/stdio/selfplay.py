@@ -87,7 +87,7 @@ def main(argv: Sequence[str]) -> int:
     if not args.quiet:
         for event in events:
             print(format_event(event, rules))
-    low = config.mode == "lose"
+    low = rules.low_wins(config)
     print(standings(state.totals, rules.game_winners(state), low_wins=low))
     return 0
 

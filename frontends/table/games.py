@@ -57,8 +57,8 @@ class Presentation:
         return self.game.capitalize()
 
     def mode_name(self, config: Config) -> str:
-        """The mode as people say it (``Play to Bid``); the mode's word by default."""
-        return config.mode
+        """The mode as people say it (``Play to Bid``), as the game names it."""
+        return game_rules(config.game).mode_name(config.mode)
 
     def banner(self, config: Config) -> str:
         """What the mode means, in one line."""
@@ -72,8 +72,18 @@ class Presentation:
         """What "there is no bidding in ..." names: the game, or a mode without bids."""
         return self.title()
 
-    def low_wins(self, config: Config) -> bool:
-        return False
+    def length(self, config: Config) -> str:
+        """How long the game is: ``8 rounds``, or ``to 50 points`` for a target."""
+        target = config.option("target")
+        if target is not None:
+            return f"to {target} points"
+        return f"{config.rounds} round{'s' if config.rounds != 1 else ''}"
+
+    def round_of(self, config: Config, round_no: int) -> str:
+        """``round 2 of 8``, or ``round 2 to 50 points`` for a game to a target."""
+        target = config.option("target")
+        return f"round {round_no} " + (f"to {target} points" if target is not None
+                                        else f"of {config.rounds}")
 
     # -- teaching
     def topics(self, config: Config) -> dict[str, str]:

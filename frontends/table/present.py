@@ -129,7 +129,7 @@ def standings(config: Config, totals: Sequence[int], events: Sequence[Event]) ->
     winners = (over[-1].winners if over
                else game_rules(config.game).winners(config, tuple(totals)))
     return Standings(tuple(totals), tuple(winners),
-                     presentation(config.game).low_wins(config), config.seed)
+                     game_rules(config.game).low_wins(config), config.seed)
 
 
 def narrate(config: Config, events: Sequence[Event], first: int, names: Sequence[str], *,

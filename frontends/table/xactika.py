@@ -20,8 +20,6 @@ from xactika.frontends.table.games import (
     seat_label,
 )
 
-MODE_NAMES = {"win": "Play to Win", "lose": "Play to Lose", "bid": "Play to Bid"}
-
 _RULES: dict[str, str] = {
     "cards": """\
 cards: 81 cards, each with 1, 2 or 3 of each of four shapes: balls ● (o), cubes ■ (#),
@@ -89,9 +87,6 @@ class XactikaShown(Presentation):
         "beside it; its value is their sum: 1323 is 1 ball, 3 cubes, 2 cones and 3 stars, "
         "value 9. 'rules' explains the whole game.")
 
-    def mode_name(self, config: Config) -> str:
-        return MODE_NAMES.get(config.mode, config.mode)
-
     def banner(self, config: Config) -> str:
         return _BANNERS.get(config.mode, config.mode)
 
@@ -99,10 +94,7 @@ class XactikaShown(Presentation):
         return f"{self.mode_name(config)}: {self.banner(config)}"
 
     def bidless_name(self, config: Config) -> str:
-        return MODE_NAMES.get(config.mode, "")
-
-    def low_wins(self, config: Config) -> bool:
-        return config.mode == "lose"
+        return self.mode_name(config)
 
     def topics(self, config: Config) -> dict[str, str]:
         found = {k: _RULES[k] for k in ("cards", "lead", "follow", "win")}
@@ -222,4 +214,4 @@ class XactikaShown(Presentation):
 
 register_presentation(XactikaShown())
 
-__all__ = ["MODE_NAMES", "XactikaShown"]
+__all__ = ["XactikaShown"]

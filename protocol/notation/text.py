@@ -26,8 +26,8 @@ from xactika.core.engine.table import (
     TrickGame,
     TrickWon,
     game_rules,
+    games,
 )
-from xactika.core.games.dix import Drew
 
 HIDDEN = "?"
 NONE = "-"
@@ -151,8 +151,7 @@ def format_config(config: Config) -> list[str]:
     for key in _CONFIG_HEX:  # spec/TAMPER.md
         if getattr(config, key) is not None:
             out.append(f"{key}={getattr(config, key)}")
-    if config.target is not None:
-        out.append(f"target={config.target}")
+    out += [f"{key}={value}" for key, value in config.options]  # the game's own settings
     if config.deals is not None:
         out.append(f"deals={format_deals(config.deals)}")
     return out
@@ -160,8 +159,9 @@ def format_config(config: Config) -> list[str]:
 
 def config_from_pairs(pairs: dict[str, str], *, defaults: bool = False) -> Config:
     """Settings from ``key=value`` pairs; with ``defaults`` missing keys take the game's."""
-    known = {"game", "mode", "players", "rounds", "dealer", "seed", "target", "deals",
-             *_CONFIG_HEX}
+    option_types = game_option_types()
+    known = {"game", "mode", "players", "rounds", "dealer", "seed", "deals", *_CONFIG_HEX,
+             *option_types}
     unknown = sorted(set(pairs) - known)
     if unknown:
         raise ParseError(f"unknown setting {unknown[0]!r}: expected {', '.join(sorted(known))}")
@@ -172,12 +172,18 @@ def config_from_pairs(pairs: dict[str, str], *, defaults: bool = False) -> Confi
         if missing:
             raise ParseError(f"game-started lacks {missing[0]}=")
     values: dict[str, Any] = {"game": game_name}
-    values["mode"] = pairs.get("mode", game.modes[-1] if defaults else "")
-    for key in (*_CONFIG_INTS, "seed", "target"):
+    values["mode"] = pairs.get("mode", game.default_mode if defaults else "")
+    for key in (*_CONFIG_INTS, "seed"):
         if key in pairs:
             values[key] = _setting_int(key, pairs[key])
+    # every game's options are read (as their type) and then judged by this game, which
+    # says why it takes no such setting rather than the parser calling it unknown
+    values["options"] = {
+        key: _setting_int(key, pairs[key]) if kind is int else pairs[key]
+        for key, kind in option_types.items() if key in pairs
+    }
     if defaults:
-        values.setdefault("players", game.min_players if game.max_players == 2 else 4)
+        values.setdefault("players", game.default_players)
         values.setdefault("rounds", game.default_rounds)
     if "deals" in pairs:
         values["deals"] = parse_deals(pairs["deals"], game)
@@ -185,6 +191,14 @@ def config_from_pairs(pairs: dict[str, str], *, defaults: bool = False) -> Confi
         if key in pairs:
             values[key] = parse_hex(key, pairs[key], None)
     return Config(**values)
+
+
+def game_option_types() -> dict[str, type]:
+    """Every registered game's own settings and their types (``TrickGame.option_types``)."""
+    found: dict[str, type] = {}
+    for name in games():
+        found.update(game_rules(name).option_types)
+    return found
 
 
 # --- tamper evidence (spec/TAMPER.md): the seed's nonce and commitment, lower-case hex
@@ -227,40 +241,67 @@ def register_event(kind: str, cls: type, **fields: Codec) -> None:
     _BY_CLASS[cls] = entry
 
 
-register_event("deal", Dealt, round=INT, dealer=INT, hands=HANDS, aside=CARDS, turned=OPT_CARD)
-register_event("bid", BidMade, seat=INT, bid=INT)
-register_event("lead", Led, seat=INT, card=CARD, call=CALL)
-register_event("play", Played, seat=INT, card=CARD)
-register_event("trick-won", TrickWon, seat=INT, trick=INT)
+register_event(Dealt.kind, Dealt, round=INT, dealer=INT, hands=HANDS, aside=CARDS,
+               turned=OPT_CARD)
+register_event(BidMade.kind, BidMade, seat=INT, bid=INT)
+register_event(Led.kind, Led, seat=INT, card=CARD, call=CALL)
+register_event(Played.kind, Played, seat=INT, card=CARD)
+register_event(TrickWon.kind, TrickWon, seat=INT, trick=INT)
 register_event(
-    "round-scored", RoundScored, round=INT, bids=OPT_INTS, tricks=INTS, points=INTS, totals=INTS
+    RoundScored.kind, RoundScored, round=INT, bids=OPT_INTS, tricks=INTS, points=INTS,
+    totals=INTS,
 )
 register_event(
-    "game-over", GameOver, totals=INTS, winners=INTS,
+    GameOver.kind, GameOver, totals=INTS, winners=INTS,
     seed=INT, nonce=Codec(lambda v, g: str(v), lambda t, g: parse_hex("nonce", t, g)),
 )
 # fields left out of the line when None (and None when absent)
 OPTIONAL_FIELDS = frozenset({"turned", "seed", "nonce", "call"})
 
-# Dix's draws from the stock: the card is "?" where the seat may not see it.
+# A card some views hide (Dix's draws from the stock): "?" where the seat may not see it.
 SECRET_CARD = Codec(
     lambda v, g: HIDDEN if v is None else str(v),
     lambda t, g: None if t == HIDDEN else g.parse_card(t),
 )
-register_event("draw", Drew, seat=INT, card=SECRET_CARD)
+# the codecs a game's own event may name in its ``field_types`` (core/engine/table.py)
+FIELD_CODECS = {"int": INT, "ints": INTS, "card": CARD, "secret-card": SECRET_CARD}
+_GAMES_SEEN: set[str] = set()
+
+
+def register_game_events() -> None:
+    """Teach the codec every registered game's own events (each class's ``kind`` and
+    ``field_types``); games registered later are taken up on first need."""
+    for name in games():
+        if name in _GAMES_SEEN:
+            continue
+        _GAMES_SEEN.add(name)
+        for cls in game_rules(name).events:
+            register_event(cls.kind, cls,
+                           **{f: FIELD_CODECS[t] for f, t in cls.field_types.items()})
+
+
+register_game_events()
+
+
+def _entry(cls: type) -> EventKind:
+    entry = _BY_CLASS.get(cls)
+    if entry is None:
+        register_game_events()
+        entry = _BY_CLASS[cls]
+    return entry
 
 
 def event_kind(event: Any) -> str:
     if isinstance(event, GameStarted):
-        return "game-started"
-    return _BY_CLASS[type(event)].kind
+        return GameStarted.kind
+    return _entry(type(event)).kind
 
 
 def format_event(event: Any, game: TrickGame | None = None) -> str:
     """The event line, without a trailing newline."""
     if isinstance(event, GameStarted):
         return " ".join(["event", str(event.seq), "game-started", *format_config(event.config)])
-    entry = _BY_CLASS[type(event)]
+    entry = _entry(type(event))
     if game is None:
         raise ValueError("formatting this event needs its game")
     parts = ["event", str(event.seq), entry.kind]
@@ -300,6 +341,9 @@ def parse_event(line: str, game: TrickGame | None = None) -> Any:
     if kind == "game-started":
         return GameStarted(seq, config_from_pairs(pairs))
     entry = _BY_KIND.get(kind)
+    if entry is None:
+        register_game_events()
+        entry = _BY_KIND.get(kind)
     if entry is None:
         raise ParseError(
             f"unknown event kind {kind!r}: expected one of "

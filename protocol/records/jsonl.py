@@ -126,22 +126,38 @@ def converter(game_name: str) -> cattrs.Converter:
     return _converter(game_name)[0]
 
 
+ALWAYS_OPTIONS = ("target",)
+"""Options every game's config object has, null where unset: the records kept Dix's
+``target`` there before games had options of their own (spec/RECORDS.md)."""
+
+
 @cache
 def _converter(game_name: str) -> tuple[cattrs.Converter, Any]:
     game = game_rules(game_name)
     conv = cattrs.Converter()
     kinds: dict[type, str] = {GameStarted: "game-started"}
 
+    option_types = T.game_option_types()
+
     def config_out(c: Config) -> dict[str, Any]:
-        out = {f.name: getattr(c, f.name) for f in attrs.fields(Config)}
+        out: dict[str, Any] = {}
+        for f in attrs.fields(Config):
+            if f.name != "options":
+                out[f.name] = getattr(c, f.name)
+                continue
+            # where target always stood (spec/RECORDS.md: null in a game without one),
+            # then any other option of the game's, by name
+            out.update({k: c.option(k) for k in ALWAYS_OPTIONS})
+            out.update({k: v for k, v in c.options if k not in ALWAYS_OPTIONS})
         out["deals"] = _deals_out(c.deals)
         return out
 
     def config_in(d: dict[str, Any], _: type) -> Config:
-        known = {f.name for f in attrs.fields(Config)}
-        _only(d, known)
-        values = {k: v for k, v in d.items() if k in known and k != "deals"}
-        return Config(**values, deals=_deals_in(d.get("deals"), game))
+        fields = {f.name for f in attrs.fields(Config)} - {"options"}
+        _only(d, fields | set(option_types) | set(ALWAYS_OPTIONS))
+        values = {k: v for k, v in d.items() if k in fields and k != "deals"}
+        options = {k: v for k, v in d.items() if k not in fields}
+        return Config(**values, options=options, deals=_deals_in(d.get("deals"), game))
 
     conv.register_unstructure_hook(Config, config_out)
     conv.register_structure_hook(Config, config_in)

@@ -175,7 +175,7 @@ def _header_problems(config: Config, headers: list[tuple[int, str, str]],
     """Where the headers disagree with game-started (reported at game-started's line)."""
     for hline, key, value in headers:
         if key in HEADER_FIELDS:
-            actual = getattr(config, key)
+            actual = getattr(config, key) if hasattr(config, key) else config.option(key)
             shown = "(none)" if actual is None else str(actual)
             if value != shown:
                 yield line, (f"header {key} (line {hline}) says {escape(value, 80)!r} but "

@@ -33,7 +33,7 @@ from binascii import hexlify
 from collections.abc import Collection
 
 from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.table import Config, GameStarted
+from xactika.core.engine.table import Config, GameStarted, game_rules
 from xactika.core.games.xactika import DECK, TRICKS_PER_ROUND, XACTIKA, bid_points
 from xactika.protocol.notation.text import format_event, parse_event
 from xactika.protocol.records.files import bounded_lines, open_regular
@@ -171,8 +171,8 @@ def _verify(lines: list[bytes], name: str, strict: bool,
             or format_event(started) != body.decode():
         return None
     config = started.config
-    if config.game != XACTIKA.name:
-        return None
+    if game_rules(config.game) is not XACTIKA:
+        return None  # the only game simulated here
     XACTIKA.validate(config)
     if commitment_problem(config) is not None \
             or next(_header_problems(config, headers, first_event), None) is not None:
