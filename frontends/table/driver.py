@@ -20,6 +20,7 @@ import attrs
 
 from xactika.core.bots.agents import Agent
 from xactika.core.engine.errors import IllegalCommand, XactikaError
+from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn
 from xactika.core.engine.table import (
     Bid,
     BidMade,
@@ -34,8 +35,6 @@ from xactika.core.engine.table import (
     State,
     TrickGame,
     legal_actions,
-    replay,
-    step,
 )
 from xactika.core.engine.views import SeatView, view, visible
 from xactika.frontends.table import present
@@ -53,6 +52,13 @@ from xactika.protocol.records.textform import utc_date
 from xactika.protocol.trust.signing import Signer
 
 AgentFactory = Callable[[int], Agent]
+
+
+def _stand_in(seat: int) -> Agent:
+    """What plays a bot program's seat after it faults: a random bot."""
+    from xactika.core.bots.agents import make_agent
+
+    return make_agent("random", seat)
 
 
 class CannotUndo(XactikaError):
@@ -146,10 +152,9 @@ class Table:
         tutorial: bool = False,
         started: str | None = None,
     ) -> None:
-        self.events: list[Event] = list(events)
+        self.referee = Referee.from_events(events, policy=FaultPolicy.stand_in(_stand_in))
         # the record's date is when the game started, not when it was saved
         self.started = started or utc_date()
-        self.state: State = replay(self.events)
         self.config = self.state.config
         self.rules: TrickGame = self.state.rules
         self.shown: Presentation = presentation(self.config.game)
@@ -192,7 +197,8 @@ class Table:
                 self._tell(seat, agent, events)
             except XactikaError as exc:  # a BotError: it closed its input, crashed...
                 if self.agents.get(seat) is agent:
-                    faults.append(self._replace_bot(seat, exc))
+                    reason = getattr(exc, "reason", None) or getattr(exc, "code", "error")
+                    faults.append(self._replace_bot(seat, Faulted(str(reason), str(exc))))
                 else:
                     self.hints[seat] = None
         return faults
@@ -220,6 +226,24 @@ class Table:
                 pass
 
     # ----------------------------------------------------------------- queries
+
+    @property
+    def state(self) -> State:
+        """The omniscient state: for the driver only; a person is shown a view."""
+        return self.referee.state
+
+    @state.setter
+    def state(self, value: State) -> None:  # a front end that folds events itself
+        self.referee.state = value
+
+    @property
+    def events(self) -> list[Event]:
+        """The game's whole log, the opening included; read it, never change it."""
+        return self.referee.events
+
+    @events.setter
+    def events(self, value: list[Event]) -> None:
+        self.referee.events = list(value)
 
     @property
     def over(self) -> bool:
@@ -255,31 +279,40 @@ class Table:
         return present.standings(self.config, self.state.totals, self.events)
 
     # ----------------------------------------------------------------- the game loop
-    # THE loop: bots act here until a person must decide. When the one referee loop
-    # (core/engine/referee.py) lands, this is the one place that moves onto it.
+    # The one referee loop (core/engine/referee.py) keeps the state, the log, the faults
+    # and the stand-ins; here bots are asked until a person must decide.
 
     def run_bots(self) -> list[present.Item]:
         """Let bots act until a human must decide or the game ends; narrate it."""
         items, self.faults = self.faults, []
-        while True:
-            legal = self.legal
-            seat = legal.seat
-            if seat is None or seat in self.humans:
-                return items
-            agent = self.agents[seat]
-            try:
-                command = agent.choose(view(self.state, seat), legal)
-                if command not in legal:
-                    raise IllegalCommand(f"the bot chose an illegal move: {command}")
-            except XactikaError as exc:
-                items.append(self._replace_bot(seat, exc))
+        while (turn := self.referee.turn()) is not None and turn.seat not in self.humans:
+            if turn.stand_in is not None:  # a faulted seat's replacement
+                items += self._told(self.referee.play_stand_in())
                 continue
-            items += self.apply(command)
+            answer = self._ask(turn)
+            if isinstance(answer, Faulted):
+                items.append(self._replace_bot(turn.seat, answer))
+                continue
+            items += self._told(self.referee.submit(answer))
+        return items
+
+    def _ask(self, turn: Turn) -> Command | Faulted:
+        """The bot at the seat to act chooses; a bad answer is its fault."""
+        try:
+            command = self.agents[turn.seat].choose(turn.view, turn.legal)
+            if command not in turn.legal:
+                raise IllegalCommand(f"the bot chose an illegal move: {command}")
+        except XactikaError as exc:  # a BotError: it timed out, crashed, broke the protocol
+            reason = getattr(exc, "reason", None) or getattr(exc, "code", "error")
+            return Faulted(str(reason), str(exc))
+        return command
 
     def apply(self, command: Command) -> list[present.Item]:
-        """Play ``command`` (raises IllegalCommand, state unchanged); narrate its events."""
-        state, new = step(self.state, command)
-        self.events, self.state = [*self.events, *new], state
+        """Play a person's ``command`` (raises IllegalCommand, state unchanged); narrate it."""
+        return self._told(self.referee.submit(command))
+
+    def _told(self, new: list[Event]) -> list[present.Item]:
+        """Tell the bots a move's events; narrate them."""
         items = self._tell_all(new)
         return items + self.narrate(len(self.events) - len(new))
 
@@ -301,21 +334,17 @@ class Table:
                                shown=lambda event: visible(event, viewer),
                                tutorial=self.tutorial)
 
-    def _replace_bot(self, seat: int, exc: Exception) -> present.Note:
+    def _replace_bot(self, seat: int, fault: Faulted) -> present.Note:
         """A failed external bot gives its seat to a built-in one so the game goes on."""
         old = self.label(seat)
+        self.close_one(seat)
+        self.agents.pop(seat, None)  # the referee's stand-in plays it, told the game so far
+        self.referee.fault(seat, fault.reason, fault.detail)
         self.seats[seat] = SeatSpec(BOT, "random")
         self.names[seat] = "random"
-        self.close_one(seat)
-        from xactika.core.bots.agents import make_agent
-
-        agent = make_agent("random", seat)
-        self.agents[seat] = agent
-        self._tell(seat, agent, self.events)
         self.practice = False
-        reason = getattr(exc, "reason", None) or getattr(exc, "code", "error")
-        return present.Note("fault", f"{old} faulted ({reason}: {exc}); a random bot takes "
-                                     "over the seat")
+        return present.Note("fault", f"{old} faulted ({fault.reason}: {fault.detail}); a "
+                                     "random bot takes over the seat")
 
     # ----------------------------------------------------------------- moves
 
@@ -369,8 +398,7 @@ class Table:
             raise CannotUndo("nothing to undo: you have not decided anything yet")
         taken = (Bid(seat, event.bid) if isinstance(event, BidMade)
                  else Play(seat, event.card, getattr(event, "call", None)))
-        self.events = self.events[:i]
-        self.state = replay(self.events)
+        self.referee = Referee.from_events(self.events[:i], policy=self.referee.policy)
         self._build_agents()
         return taken
 
