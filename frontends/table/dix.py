@@ -78,7 +78,7 @@ def _suit(suit: str) -> str:
 
 
 class DixShown(Presentation):
-    game = "dix"
+    game: str = "dix"
     card_example = "QH"
     tutorial_cards: ClassVar[str] = (
         "tutorial: a card is its rank and suit: QH is the queen of hearts, TD the ten of "

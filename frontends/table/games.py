@@ -46,11 +46,15 @@ class FollowRule:
 class Presentation:
     """A game as people are told it. Subclasses override what their game says."""
 
-    game: ClassVar[str] = ""
+    game: str = ""
     has_calls: ClassVar[bool] = False
     has_stats: ClassVar[bool] = False
     tutorial_cards: ClassVar[str] = ""  # the tutorial's first words about the cards
     card_example: ClassVar[str] = "QH"  # a card's text, for the help
+
+    def __init__(self, game: str | None = None) -> None:
+        if game is not None:
+            self.game = game
 
     # -- names and banners
     def title(self) -> str:
@@ -160,7 +164,6 @@ class Presentation:
 
 
 _PRESENTATIONS: dict[str, Presentation] = {}
-_DEFAULT = Presentation()
 
 
 def register_presentation(shown: Presentation) -> Presentation:
@@ -169,10 +172,11 @@ def register_presentation(shown: Presentation) -> Presentation:
 
 
 def presentation(game: str) -> Presentation:
-    """The game's presentation; a game without one gets the plain default."""
+    """The game's presentation; a game without one gets the plain default, by its name."""
     if not _PRESENTATIONS:
         from xactika.frontends.table import dix, xactika  # noqa: F401  (they register)
-    return _PRESENTATIONS.get(game, _DEFAULT)
+    found = _PRESENTATIONS.get(game)
+    return found if found is not None else Presentation(game)
 
 
 def seat_label(seat: int, names: Sequence[str]) -> str:

@@ -35,7 +35,7 @@ def overview(config: Config) -> str:
     """The game in a few lines, then the topics to ask for."""
     names = " ".join(topics(config))
     text = presentation(config.game).overview(config)
-    return f"{text}\nmore: 'rules TOPIC' with TOPIC one of: {names}, all"
+    return f"{text}\nmore: 'rules TOPIC' with TOPIC one of: {names}, all" if names else text
 
 
 ALIASES = {"bidding": "bid", "bids": "bid", "score": "scoring", "points": "scoring",

@@ -78,7 +78,7 @@ _BANNERS = {
 
 
 class XactikaShown(Presentation):
-    game = "xactika"
+    game: str = "xactika"
     has_calls = True
     has_stats = True
     card_example = "1323"
