@@ -168,7 +168,6 @@ class Table:
         self.tutorial = tutorial  # round 1 is coached: what to do now, and why
         # The seed fixes every hand: told up front only to whoever chose it, else at the end.
         self.show_seed = show_seed
-        # undo stays inside the round it was loaded in or reached: events before are kept
         self._make_agent = make_agent
         self._make_hint = make_hint
         self.names = (list(names) if names is not None
