@@ -4,6 +4,7 @@ command to continue after a save, undo after a load, and a missing record."""
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,12 @@ def test_a_missing_record_gets_one_clear_line(capsys: pytest.CaptureFixture[str]
     assert play.main(["--load", "/nope.log"], stdin=io.StringIO("")) == 2
     err = capsys.readouterr().err
     assert err == "xactika play: cannot read /nope.log: No such file or directory\n"
+
+
+def test_a_fifo_is_refused_not_waited_on(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert play.main(["--load", str(fifo)], stdin=io.StringIO("")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a regular file but a FIFO" in err

@@ -12,6 +12,7 @@ never from the omniscient state.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -90,12 +91,18 @@ class Loaded:
 
 
 def unreadable(path: str) -> str | None:
-    """Why ``path`` cannot be opened (``No such file or directory``), or None."""
+    """Why ``path`` cannot be read (``No such file or directory``), or None.
+
+    Asked of its metadata, never by opening it: opening a FIFO would wait for a writer.
+    What it holds (a device, a FIFO, a bad line) is the record reader's to judge.
+    """
     try:
-        with open(path, "rb"):
-            return None
+        os.stat(path)
     except OSError as exc:
         return str(exc.strerror or exc)
+    if not os.access(path, os.R_OK):
+        return os.strerror(errno.EACCES)
+    return None
 
 
 def load_game(path: str) -> Loaded:
