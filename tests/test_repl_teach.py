@@ -16,9 +16,10 @@ from xactika.core.bots.agents import make_agent
 from xactika.core.engine.table import RoundScored, Trick, TrickWon, game_rules, replay
 from xactika.core.games.dix import DixCard, Drew, is_ten_trick, round_points
 from xactika.core.games.xactika import Call, Card
-from xactika.frontends.repl import render, teach
+from xactika.frontends.repl import render
 from xactika.frontends.repl.render import PLAIN, Style
 from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
+from xactika.frontends.table import teach
 
 COLOR = Style(color=True)
 

@@ -118,6 +118,22 @@ def level_name(level: int) -> str:
     return f"strong:{level}"
 
 
+LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "heuristic", 4: "good", 5: "strong"}
+"""Each Xactika level as people read it: ``strong:3`` is the heuristic bot, not the
+strong one (their paired difference is exactly 0), and ``strong:1`` a beginner."""
+
+
+def people_name(agent: str, game: str = "xactika") -> str:
+    """A bot's registry name as a seat is labelled: a level by what plays it.
+
+    The levels are Xactika's; another game plays its own strong bot at every level.
+    """
+    for level, name in LEVEL_NAMES.items():
+        if agent == level_name(level):
+            return name if game == XACTIKA.name else "strong"
+    return agent
+
+
 def _factory(level: int) -> Callable[[int | None], Agent]:
     return lambda seed: make_level(level, seed)
 
@@ -131,4 +147,3 @@ def _own_strong(seed: int | None) -> Agent:
 for _level in LEVELS:
     register_agent(level_name(_level), _factory(_level), game=XACTIKA.name)
     register_agent(level_name(_level), _own_strong)
-

@@ -31,6 +31,9 @@ from xactika.core.engine.table import (
 )
 from xactika.core.engine.views import view, visible
 from xactika.frontends.repl import render
+from xactika.frontends.table import present
+from xactika.frontends.table.driver import unreadable
+from xactika.frontends.table.games import presentation
 from xactika.protocol.records.textform import Record, RecordError, read_record
 
 # --------------------------------------------------------------------------- the game
@@ -249,14 +252,19 @@ def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
     lines = [render.rule(style, where(g, c))]
     told = render.narrate(event, names, game, style, mode=config.mode)
     lines.append(told if told is not None else _describe(event))
+    # what the REPL says after the event too: why a trick was won, the round's outcome
+    said = present.narrate(config, g.events[: c.pos + 1], c.pos, names)
+    lines += render.narration([item for item in said
+                               if isinstance(item, present.WhyWon | present.RoundOutcome)],
+                              names, game, style)
     if state.round:
         if state.turned is not None:
             lines.append(render.turned_up(state.turned, style))
         if rules.has_bidding(config):
             lines.append(render.bids(state.bids, names, state.taken if state.phase != "bid"
                                      else ()))
-        else:
-            lines.append(render.tricks_taken(state.taken, names))
+        else:  # Dix: the round's points, ten-tricks and stock, as at the table
+            lines += render.progress(presentation(game).progress(config, state), names)
         if state.trick:
             winning = rules.trick_winner(state, state.trick, state.call)
             lines.append(render.trick(state.trick, state.call, names, game, style,
@@ -350,6 +358,10 @@ def load(path: str) -> Game:
 
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
+    why = unreadable(args.log)
+    if why is not None:
+        print(f"xactika replay: cannot read {args.log}: {why}", file=sys.stderr)
+        return 2
     try:
         g = load(args.log)
     except RecordError as exc:

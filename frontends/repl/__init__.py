@@ -1,1 +1,1 @@
-"""The terminal REPL: a pure session, rendering and suggestions, and its shell."""
+"""The terminal REPL: the table's driver laid out for a terminal, suggestions, its shell."""

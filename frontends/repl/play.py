@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from xactika.core.bots.agents import Agent, agent_names, make_agent
+from xactika.core.bots.levels import LEVEL_NAMES
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.table import Config, Event, game_rules, start
@@ -30,9 +31,9 @@ from xactika.frontends.repl.session import (
     SeatSpec,
     Session,
     parse_seat_spec,
-    seats_from_headers,
 )
 from xactika.frontends.stdio.selfplay import whole_number
+from xactika.frontends.table.driver import LoadError, load_game
 from xactika.protocol.trust.tamper import commit_config
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen and the scrollback
@@ -58,6 +59,19 @@ def history_path(flag: str | None) -> Path | None:
     return Path(base).expanduser() / "xactika" / "history"
 
 
+def modes_help() -> str:
+    """Each game's modes, for --mode's help: ``xactika: win, lose or bid (default bid)``."""
+    from xactika.core.engine.table import games
+
+    def one(game: str) -> str:
+        modes = game_rules(game).modes  # the last is the default (protocol defaults)
+        listed = ", ".join(modes[:-1]) + " or " + modes[-1] if len(modes) > 1 else modes[0]
+        return f"{game}: {listed} (default {modes[-1]})"
+
+    first = Config().game  # the default game's modes first
+    return "; ".join(one(g) for g in sorted(games(), key=lambda g: g != first))
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="xactika play",
@@ -70,9 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
         "'3 st' leads it calling its stars, 'bid 2' bids, 'help' lists the commands.",
     )
     p.add_argument("--game", default=None, help="game to play (default: xactika)")
-    p.add_argument("--mode", default=None, help="win, lose or bid (default: bid)")
+    p.add_argument("--mode", default=None, help=modes_help())
     p.add_argument("--players", type=whole_number, default=None, help="players (default: 4)")
     p.add_argument("--rounds", type=whole_number, default=None, help="rounds (default: 8)")
+    p.add_argument("--target", type=whole_number, default=None, metavar="POINTS",
+                   help="play rounds until a total reaches POINTS (Dix: 50 for the long "
+                   "game), instead of --rounds")
     p.add_argument("--dealer", type=whole_number, default=None, help="first dealer (default 0)")
     p.add_argument("--seed", type=whole_number, default=None, help="deal seed (default: random)")
     p.add_argument("--seat", action="append", default=[], metavar="N=SPEC",
@@ -82,8 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default=None, metavar="NAME",
                    help=f"built-in bot for the other seats (default: {default_bot()})")
     p.add_argument("--level", type=int, choices=range(1, 6), default=None, metavar="1..5",
-                   help="the other seats' strength: 1 beginner, 3 fair (the default "
-                   "heuristic), 5 the strong bot; per seat: --seat N=bot:strong:LEVEL")
+                   help="the other seats' strength: " + ", ".join(
+                       f"{n} {name}" for n, name in LEVEL_NAMES.items())
+                   + " (3 plays like the default); per seat: --seat N=bot:strong:LEVEL")
     p.add_argument("--hint-bot", default=None, metavar="NAME",
                    help=f"bot that answers 'hint' (default: {default_bot()})")
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
@@ -144,7 +162,7 @@ def _config(args: argparse.Namespace) -> Config:
     from xactika.protocol.notation.text import config_from_pairs
 
     pairs = {"game": args.game or "xactika"}
-    for key in ("mode", "players", "rounds", "dealer"):
+    for key in ("mode", "players", "rounds", "dealer", "target"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
     seed = args.seed if args.seed is not None else (
@@ -156,20 +174,13 @@ def _config(args: argparse.Namespace) -> Config:
 
 
 def _load(path: str) -> tuple[list[Event], list[SeatSpec] | None, str | None]:
-    """The game so far, its seats and its start date (older saves wrote +00:00 for Z)."""
-    from xactika.core.engine.check import check_log
-    from xactika.protocol.records.textform import read_record
-
+    """The game so far, its seats and its start date."""
     try:
-        record = read_record(path)
-        events = list(record.events)
-        check = check_log(events)  # raises InvalidEvent naming the first bad event
-        seats = seats_from_headers(record.headers, events[0].config.players)
-    except XactikaError as exc:
-        raise UsageError(f"cannot load {path}: {exc}") from None
-    events += list(check.pending)  # a record cut short after an action: finish its effects
-    date = record.header("date")
-    return events, seats, date.replace("+00:00", "Z") if date else None
+        loaded = load_game(path)
+    except LoadError as exc:
+        raise UsageError(str(exc)) from None
+    seats = list(loaded.seats) if loaded.seats is not None else None
+    return list(loaded.events), seats, loaded.started
 
 
 def _agent_factory(
@@ -211,8 +222,8 @@ def _sandbox(args: argparse.Namespace, seats: Sequence[SeatSpec]) -> Any:
 def setup(args: argparse.Namespace, style: render.Style) -> Session:
     """The session the flags ask for; raises UsageError or XactikaError."""
     if args.load is not None:
-        clashing = [f"--{k}" for k in ("game", "mode", "players", "rounds", "dealer", "seed")
-                    if getattr(args, k) is not None]
+        clashing = [f"--{k}" for k in ("game", "mode", "players", "rounds", "dealer", "seed",
+                                       "target") if getattr(args, k) is not None]
         if clashing:
             raise UsageError(f"--load takes the settings from the file; drop {clashing[0]}")
         if args.tutorial:

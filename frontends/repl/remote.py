@@ -17,14 +17,7 @@ from typing import Any, TextIO
 
 from xactika.core.bots.agents import Agent, make_agent
 from xactika.core.engine.errors import IllegalCommand, XactikaError
-from xactika.core.engine.table import (
-    Command,
-    Event,
-    GameOver,
-    GameStarted,
-    Legal,
-    RoundScored,
-)
+from xactika.core.engine.table import Command, Event, GameStarted, Legal
 from xactika.frontends.repl import render
 from xactika.frontends.repl.session import HUMAN, SeatSpec, Session
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
@@ -99,22 +92,15 @@ class RemoteSession(Session):
         return lines
 
     def _took(self, event: Event) -> list[str]:
-        """Fold one event of this seat's view, tell the hint bot, and narrate it."""
+        """Fold one event of this seat's view, tell the hint bot, and narrate it as the
+        local REPL does (the same narration: why each trick was won, the round's end)."""
         self.tracker.apply(event)
         self.state = self.tracker.state
         self.events.append(event)
         for seat, agent in self.hints.items():
             if agent is not None:
                 self._tell(seat, agent, [event])
-        lines = []
-        text = render.narrate(event, self.names, self.config.game, self.style)
-        if text is not None:
-            lines.append(text)
-        if isinstance(event, RoundScored):
-            lines.append(render.score_table(self.scored(), self.names, self.style))
-        if isinstance(event, GameOver):
-            lines.append(self.standings())
-        return lines
+        return self.lay_out(self.narrate(len(self.events) - 1))
 
     # -- this seat's moves
     def _apply(self, command: Command) -> list[str]:

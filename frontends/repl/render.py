@@ -17,6 +17,8 @@ import attrs
 
 from xactika.core.engine.table import BidMade, Dealt, GameOver, Led, Played, RoundScored, TrickWon
 from xactika.core.games.xactika import DECK, SHAPES, Call, Card, stats_table
+from xactika.frontends.table import present
+from xactika.frontends.table.games import Progress, seat_label
 
 # --------------------------------------------------------------------------- style
 
@@ -70,17 +72,28 @@ def rule(style: Style, title: str = "", size: int = 60) -> str:
     return style.bold(head) + style.dim(bar * max(2, size - len(head)))
 
 
+# A command to paste, on a line of its own (see :func:`command`): never wrapped, so
+# that the terminal wraps it softly and copying it gives one line that runs.
+_COMMAND = re.compile(r"^  (?:--seed |(?:'[^']*'|\S+) play --load )")
+
+
+def command(text: str) -> str:
+    """``text``, a shell command or flag to paste, as a line that :func:`fit` keeps whole."""
+    return "  " + text
+
+
 def fit(text: str, size: int | None) -> str:
     """Word-wrap every line wider than ``size`` (escapes take no room), never mid-word.
 
     The last resort for prose (help, errors, narration): tables lay themselves out to
     the width first, so this only re-flows sentences, indenting continuation lines.
+    A command to paste (:func:`command`) is left whole.
     """
     if size is None:
         return text
     out: list[str] = []
     for line in text.split("\n"):
-        if width(line) <= size:
+        if width(line) <= size or _COMMAND.match(line):
             out.append(line)
             continue
         body = line.lstrip(" ")
@@ -229,17 +242,6 @@ _DEFAULT_RENDERER = CardRenderer()
 
 def card_renderer(game: str) -> CardRenderer:
     return CARD_RENDERERS.get(game, _DEFAULT_RENDERER)
-
-
-# --------------------------------------------------------------------------- names
-
-
-def seat_label(seat: int, names: Sequence[str]) -> str:
-    """``seat 1 (heuristic)``; the one human of a practice game is just ``you``."""
-    name = names[seat] if seat < len(names) else ""
-    if name == "you":
-        return "you"
-    return f"seat {seat} ({name})" if name else f"seat {seat}"
 
 
 # --------------------------------------------------------------------------- hands
@@ -417,6 +419,17 @@ def tricks_taken(taken: Sequence[int], names: Sequence[str], size: int | None = 
     return seat_rows(rows, names, size=size)
 
 
+def progress(told: Progress, names: Sequence[str], size: int | None = None, *,
+             stock: bool = True) -> list[str]:
+    """The round so far: tricks taken (Dix: ten-tricks and points too), then the stock."""
+    lines = [tricks_taken(told.taken, names, size, points=told.points, tens=told.tens)]
+    if stock and told.stock is not None:
+        left = told.stock
+        lines.append(f"stock: {left} card{'s' if left != 1 else ''}" + (
+            "; after each trick its winner draws first" if left else "; no more draws"))
+    return lines
+
+
 # --------------------------------------------------------------------------- scores
 
 
@@ -478,21 +491,49 @@ def standings(
     low_wins: bool = False,
 ) -> str:
     """Best first; shared places get the same rank; a tie the game broke is not shared."""
-    sign = 1 if low_wins else -1
-    order = sorted(range(len(totals)), key=lambda s: (s not in winners, sign * totals[s], s))
-    lines = ["final standings" + (" (lowest total wins)" if low_wins else "") + ":"]
-    rank = 0
-    prev: int | None = None
-    size = max(width(seat_label(s, names)) for s in order) if order else 0
-    prev_won = True
-    for i, seat in enumerate(order):
-        if totals[seat] != prev or (seat in winners) != prev_won:
-            rank = i + 1
-            prev, prev_won = totals[seat], seat in winners
-        mark = "  " + style.bold("winner") if seat in winners else ""
+    return standings_text(present.Standings(tuple(totals), tuple(winners), low_wins),
+                          names, style)
+
+
+def standings_text(told: present.Standings, names: Sequence[str], style: Style) -> str:
+    """The standings, and the seed that plays the deals again when there is one."""
+    order = told.order()
+    lines = ["final standings" + (" (lowest total wins)" if told.low_wins else "") + ":"]
+    size = max(width(seat_label(s, names)) for _, s in order) if order else 0
+    for rank, seat in order:
+        mark = "  " + style.bold("winner") if seat in told.winners else ""
         lines.append(f"  {rank:>{len(str(len(order)))}}. {pad(seat_label(seat, names), size)}  "
-                     f"{totals[seat]:>4}{mark}")
+                     f"{told.totals[seat]:>4}{mark}")
+    if told.seed is not None:
+        # the command on a line of its own: a 128-bit seed must not wrap inside it
+        lines += ["the deals came from a seed; this plays them again:",
+                  command(f"--seed {told.seed}")]
     return "\n".join(lines)
+
+
+def narration(items: Sequence[present.Item], names: Sequence[str], game: str, style: Style,
+              size: int | None = None) -> list[str]:
+    """The narration laid out for a terminal: one text (maybe several lines) an item."""
+    lines: list[str] = []
+    for item in items:
+        if isinstance(item, present.Told):
+            text = narrate(item.event, names, game, style, size=size)
+            if text is not None:
+                lines.append(text)
+        elif isinstance(item, present.WhyWon):
+            lines.append(style.dim("  " + item.text))
+        elif isinstance(item, present.RoundOutcome):
+            if item.text:
+                lines.append(item.text)
+        elif isinstance(item, present.Scores):
+            lines.append(score_table(item.scored, names, style, size))
+        elif isinstance(item, present.Standings):
+            lines.append(standings_text(item, names, style))
+        elif item.kind == "tutorial":
+            lines.append(style.bold(item.text))
+        else:
+            lines.append(item.text)
+    return lines
 
 
 # --------------------------------------------------------------------------- stats

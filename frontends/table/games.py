@@ -1,0 +1,196 @@
+"""What differs per game when a game is shown to people: a registry, asked by game name.
+
+The driver, the narration, the teaching texts and the REPL ask a :class:`Presentation`
+instead of testing ``config.game``: a new game registers its own (see ``xactika.py`` and
+``dix.py`` here) and is taught as itself, never as Xactika. The default is plain and
+true for any trick-taking game. Every text here is plain (no colour, no width): the
+REPL lays it out for a terminal (frontends/repl/render.py), a web page as HTML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from xactika.core.engine.table import Config, RoundScored, State, Trick, game_rules
+from xactika.core.engine.views import SeatView
+
+Plays = Sequence[tuple[int, Any]]
+
+
+@attrs.frozen
+class Progress:
+    """The round so far, as a seat may see it: tricks taken, and a game's own counts.
+
+    ``points`` and ``tens`` are Dix's running points and ten-tricks (None where a game
+    has none); ``stock`` is the cards left to draw (None without a stock).
+    """
+
+    taken: tuple[int, ...]
+    points: tuple[int, ...] | None = None
+    tens: tuple[int, ...] | None = None
+    stock: int | None = None
+
+
+@attrs.frozen
+class FollowRule:
+    """What the follow rule asks of a seat now: whether it can follow, and the words."""
+
+    can_follow: bool
+    led: str = ""  # what was led, in words: a suit name, or a call's words
+    trump: str | None = None  # the trump suit's name, None for no trumps (or no trumps game)
+
+
+class Presentation:
+    """A game as people are told it. Subclasses override what their game says."""
+
+    game: str = ""
+    has_calls: ClassVar[bool] = False
+    has_stats: ClassVar[bool] = False
+    tutorial_cards: ClassVar[str] = ""  # the tutorial's first words about the cards
+    card_example: ClassVar[str] = "QH"  # a card's text, for the help
+
+    def __init__(self, game: str | None = None) -> None:
+        if game is not None:
+            self.game = game
+
+    # -- names and banners
+    def title(self) -> str:
+        return self.game.capitalize()
+
+    def mode_name(self, config: Config) -> str:
+        """The mode as people say it (``Play to Bid``), as the game names it."""
+        return game_rules(config.game).mode_name(config.mode)
+
+    def banner(self, config: Config) -> str:
+        """What the mode means, in one line."""
+        return config.mode
+
+    def mode_line(self, config: Config) -> str:
+        """The introduction's line about the mode."""
+        return self.banner(config)
+
+    def bidless_name(self, config: Config) -> str:
+        """What "there is no bidding in ..." names: the game, or a mode without bids."""
+        return self.title()
+
+    def length(self, config: Config) -> str:
+        """How long the game is: ``8 rounds``, or ``to 50 points`` for a target."""
+        target = config.option("target")
+        if target is not None:
+            return f"to {target} points"
+        return f"{config.rounds} round{'s' if config.rounds != 1 else ''}"
+
+    def round_of(self, config: Config, round_no: int) -> str:
+        """``round 2 of 8``, or ``round 2 to 50 points`` for a game to a target."""
+        target = config.option("target")
+        return f"round {round_no} " + (f"to {target} points" if target is not None
+                                        else f"of {config.rounds}")
+
+    # -- teaching
+    def topics(self, config: Config) -> dict[str, str]:
+        """``rules TOPIC`` topics for this game and mode, in reading order."""
+        return {}
+
+    def overview(self, config: Config) -> str:
+        return f"{self.title()} ({self.mode_name(config)})."
+
+    def why_won(self, plays: Plays, call: Any, winner: int, turned: Any,
+                names: Sequence[str]) -> str:
+        """One line: why the trick's winner won it, by the rules as implemented."""
+        return f"{dict(plays)[winner]} wins"
+
+    def round_end(self, config: Config, scored: RoundScored, tricks: Sequence[Trick],
+                  names: Sequence[str]) -> str:
+        """The round's outcome in a line or two ("" when the score table says it all)."""
+        return ""
+
+    def round_winner(self, config: Config, tricks: Sequence[Trick]) -> int | None:
+        """The round's own winner, for games that have one."""
+        return None
+
+    def tells_round_points(self, config: Config) -> bool:
+        """Whether ``round N scored: ...`` is told, or the round's outcome says it all."""
+        return not game_rules(config.game).has_bidding(config)
+
+    def coach(self, kind: str, follow: FollowRule, suggestion: str = "") -> str:
+        """The tutorial's line before a move: what to do now and why."""
+        tip = f" The hint bot suggests: {suggestion}." if suggestion else ""
+        return f"tutorial: your {kind}.{tip}"
+
+    # -- the round so far
+    def progress(self, config: Config, seen: SeatView | State) -> Progress:
+        return Progress(tuple(seen.taken))
+
+    def follow_rule(self, state: State, seat: int) -> FollowRule:
+        """Whether ``seat``, following the trick in ``state``, holds a card it must play."""
+        return FollowRule(False)
+
+    def cannot_follow(self, follow: FollowRule, call: Any) -> str:
+        """The line before the prompt for a seat that cannot follow."""
+        return ("you cannot follow: play any card (it cannot win the trick)"
+                if call is not None else "your play: any card")
+
+    # -- moves as typed
+    def card_token(self, text: str) -> str:
+        """A typed card as :meth:`TrickGame.parse_card` reads it (case, for example)."""
+        return text
+
+    def play_usage(self) -> str:
+        return f"play takes one card: play 3 (its position) or play {self.card_example}"
+
+    def call_example(self, options: Sequence[Any]) -> str:
+        """What the error for a lead without a call suggests typing after the card."""
+        return ""
+
+    def call_aliases(self, call: Any, formatted: str) -> set[str]:
+        """Every way a player may type ``call``."""
+        return {formatted.lower()}
+
+    def commands(self, config: Config, found: dict[str, str]) -> dict[str, str]:
+        """The REPL's commands for this game, from the common list ``found``."""
+        if not self.has_stats:
+            found.pop("stats", None)
+        found["play"] = (f"play a card: play 3 (its position) or play {self.card_example} "
+                         "(its text)")
+        return found
+
+    def help_lines(self, config: Config) -> list[str]:
+        """How moves are typed, for ``help``."""
+        return [f"a bare number is a position in your hand: '3' plays your third card; a "
+                f"bare card text plays it: '{self.card_example}'."]
+
+
+_PRESENTATIONS: dict[str, Presentation] = {}
+
+
+def register_presentation(shown: Presentation) -> Presentation:
+    _PRESENTATIONS[shown.game] = shown
+    return shown
+
+
+def presentation(game: str) -> Presentation:
+    """The game's presentation; a game without one gets the plain default, by its name."""
+    if not _PRESENTATIONS:
+        from xactika.frontends.table import dix, xactika  # noqa: F401  (they register)
+    found = _PRESENTATIONS.get(game)
+    return found if found is not None else Presentation(game)
+
+
+def seat_label(seat: int, names: Sequence[str]) -> str:
+    """``seat 1 (heuristic)``; the one human of a practice game is just ``you``."""
+    name = names[seat] if seat < len(names) else ""
+    if name == "you":
+        return "you"
+    return f"seat {seat} ({name})" if name else f"seat {seat}"
+
+
+def names_text(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+__all__ = ["FollowRule", "Presentation", "Progress", "names_text", "presentation",
+           "register_presentation", "seat_label"]

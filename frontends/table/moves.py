@@ -1,0 +1,124 @@
+"""A person's move as typed: ``bid 2``, ``play 3 st``, ``3``, ``QH``, into a command.
+
+Pure: what is legal, the seat's hand in the order shown and the game's rules in, a
+:class:`Command` or a :class:`ParseError` with a sentence saying why out. The REPL and a
+web page take the same words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from xactika.core.engine.errors import ParseError, XactikaError
+from xactika.core.engine.table import Bid, Command, Config, Legal, Play, TrickGame, game_rules
+from xactika.frontends.table.games import Presentation, presentation
+
+
+@attrs.frozen
+class Moves:
+    """What ``seat`` may type now: the legal moves and its hand in the order shown."""
+
+    config: Config
+    legal: Legal
+    seat: int
+    hand: tuple[Any, ...]  # sorted as shown: position 1 first
+
+    @property
+    def rules(self) -> TrickGame:
+        return game_rules(self.config.game)
+
+    @property
+    def shown(self) -> Presentation:
+        return presentation(self.config.game)
+
+    def parse(self, words: Sequence[str]) -> Command:
+        """``bid N``, ``play CARD [CALL]``, or bare ``N`` / ``CARD [CALL]``."""
+        legal = self.legal
+        word = words[0].lower()
+        if word == "bid" and not self.rules.has_bidding(self.config):
+            raise ParseError(f"there is no bidding in {self.shown.bidless_name(self.config)}: "
+                             "play a card ('help' says how)")
+        if word == "bid":
+            if len(words) != 2:
+                raise ParseError("bid takes one number: bid 2")
+            return Bid(self.seat, number(words[1]))
+        if word == "play":
+            if len(words) not in (2, 3):
+                raise ParseError(self.shown.play_usage())
+            return self.play(words[1], words[2] if len(words) == 3 else None)
+        if legal.kind == "bid" and words[0].isdigit() and len(words) == 1:
+            return Bid(self.seat, number(words[0]))
+        if len(words) <= 2 and (words[0][:1].isdigit() or self.is_card(words[0])):
+            return self.play(words[0], words[1] if len(words) == 2 else None)
+        raise ParseError(f"unknown command {words[0]!r}: type 'help' for the commands")
+
+    def is_card(self, text: str) -> bool:
+        try:
+            self.rules.parse_card(self.shown.card_token(text))
+        except (XactikaError, ValueError):
+            return False
+        return True
+
+    def card(self, token: str) -> Any:
+        """A card by its position in the hand shown (``3``) or its text (``QH``)."""
+        order = self.hand
+        if token.isdigit() and len(token) <= 2:
+            i = int(token)
+            if not 1 <= i <= len(order):
+                raise ParseError(
+                    f"no card at position {i}: your hand has positions 1 to {len(order)}"
+                )
+            return order[i - 1]
+        try:
+            card = self.rules.parse_card(self.shown.card_token(token))
+        except (XactikaError, ValueError) as exc:
+            raise ParseError(f"{exc} (or a position 1 to {len(order)} in your hand)") from None
+        if card not in order:
+            raise ParseError(f"{card} is not in your hand")
+        return card
+
+    def play(self, token: str, call_text: str | None) -> Play:
+        legal = self.legal
+        if legal.kind == "bid":
+            raise ParseError("it is time to bid, not to play a card")
+        card = self.card(token)
+        if legal.kind != "lead":
+            if call_text is not None:
+                raise ParseError("only the leader makes a call: type just the card")
+            return Play(self.seat, card)
+        options = self.rules.calls_for(card)
+        if options == (None,):
+            if call_text is not None:
+                raise ParseError(f"{self.shown.title()} has no calls: type just the card")
+            return Play(self.seat, card)
+        texts = " ".join(self.rules.format_call(c) for c in options)
+        if call_text is None:
+            raise ParseError(
+                f"leading {card} needs a call: one of {texts} (or just the shape, e.g. "
+                f"'play {token} {self.shown.call_example(options)}')".replace(" )", ")")
+            )
+        low = call_text.lower()
+        for option in options:
+            if low in self.shown.call_aliases(option, self.rules.format_call(option)):
+                return Play(self.seat, card, option)
+        raise ParseError(f"{card} cannot call {call_text!r}: its calls are {texts}")
+
+
+def number(text: str) -> int:
+    if not text.isdigit():
+        raise ParseError(f"bad bid {text!r}: expected a whole number of tricks")
+    return int(text)
+
+
+def command_text(command: Command, rules: TrickGame) -> str:
+    """The command as a person would type it."""
+    if isinstance(command, Bid):
+        return f"bid {command.bid}"
+    call = "" if command.call is None else " " + rules.format_call(command.call)
+    return f"play {command.card}{call}"
+
+
+__all__ = ["Moves", "command_text", "number"]
