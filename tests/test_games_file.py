@@ -126,9 +126,12 @@ def test_separator_errors_are_one_clear_line(tmp_path: Path) -> None:
     extra = io.BytesIO(b'{"type":"record","name":"x","note":1}\n')
     with pytest.raises(RecordError, match=r"^line 1: a record separator holds"):
         list(split_games(extra))
-    text = games_text([("one", record(CONFIGS[0], "a"))])
-    with pytest.raises(RecordError, match=r"^line 1: a games file, several records in one"):
-        read_record(io.StringIO(text))
+    for jsonl in (False, True):  # one record's reader says what it was given
+        text = games_text([("one", record(CONFIGS[0], "a"))])
+        if jsonl:
+            text = convert.convert_games(split_games(io.BytesIO(text.encode())), "jsonl")
+        with pytest.raises(RecordError, match=r"^line 1: a games file, several records in"):
+            read_record(io.StringIO(text))
 
 
 def test_convert_turns_a_games_file_around_losing_nothing(

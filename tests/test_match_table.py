@@ -45,6 +45,8 @@ def test_a_bot_in_two_of_four_seats_that_wins_every_game_shows_one() -> None:
     assert (pair.win.mean, pair.win.lo, pair.win.hi) == (1.0, 1.0, 1.0)
     head = summary.head_to_head
     assert head is not None and (head.wins, head.losses, head.draws) == (10, 0, 0)
+    assert (len(head.deals), head.per_deal) == (5, 2)  # the games of a deal are one sample
+    assert head.counts() == [0, 0, 0, 0, 5]
     assert summary.ratings == ()
 
 
