@@ -162,3 +162,20 @@ def test_faults_and_every_game_are_kept_in_one_place(
     lines = buf.getvalue().splitlines()
     assert sum(1 for ln in lines if ": ok (" in ln and "verified: signed by" in ln) == 4
     assert f"{out / 'all-games.txt'}[games/d00001-t0-r0.log]: ok (" in buf.getvalue()
+
+
+def test_on_a_terminal_the_bar_shows_the_last_fault(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(
+        PY, ["-m", "xactika.frontends.cli", "match", "--bot", "name=crasher",
+             f"cmd={PY} {FAULT_BOT} crash-mid", "--bot", "random", "--players", "2",
+             "--rounds", "1", "--deals", "2", "--seed", "1", "--sandbox", "none",
+             "--out", str(tmp_path / "out")],
+        dimensions=(24, 200), timeout=60, encoding="utf-8",
+    )
+    child.expect(r"last fault: d00001-t0-r0 seat 0 \(crasher\) crash: bot 'crasher' exited")
+    child.expect(r"games, 4 faults 100\.0%")
+    child.expect("faults \\(4, all in results.json")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -91,7 +91,8 @@ class Progress:
 
 
 class BarProgress(Progress):
-    """prompt_toolkit's progress bar, its title the running score; faults print above it."""
+    """prompt_toolkit's progress bar, its title the running score and the last fault;
+    the bar counts the faults (every one is listed under the final table)."""
 
     def __enter__(self) -> BarProgress:
         from prompt_toolkit.shortcuts import ProgressBar
@@ -99,6 +100,8 @@ class BarProgress(Progress):
         self._bar: Any = ProgressBar(title="match")
         self._bar.__enter__()
         self._counter: Any = self._bar(total=self.total, label="games")
+        self._faults = 0
+        self._last = ""
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -106,14 +109,12 @@ class BarProgress(Progress):
 
     def game(self, result: GameResult, names: Sequence[str], score: str) -> None:
         self.done += 1
-        if result.faults:
-            from prompt_toolkit import print_formatted_text
-            from prompt_toolkit.formatted_text import FormattedText
-
-            for f in result.faults:
-                text = f"game {result.game.id}: {fault_text(f, result.game, names)}"
-                print_formatted_text(FormattedText([("", text)]))
-        self._bar.title = f"score (points/hand): {score}"
+        for f in result.faults:
+            self._faults += 1
+            self._last = f"; last fault: {result.game.id} {fault_text(f, result.game, names)}"
+        if self._faults:
+            self._counter.label = f"games, {_plural(self._faults, 'fault')}"
+        self._bar.title = f"score (points/hand): {score}{self._last}"
         self._counter.item_completed()
 
 
