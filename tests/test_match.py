@@ -349,7 +349,7 @@ def test_match_with_the_shell_example_bot_and_a_table(
     text = capsys.readouterr().out
     assert code == 0
     assert text.count("[normal]") == 6
-    assert "points/hand [95% CI]" in text and "sh - random" in text
+    assert "(under each mean, its 95% interval)" in text and "sh - random" in text
     assert len(records(out)) == 6
     saved = json.loads((out / "results.json").read_text())
     assert saved["terminations"] == {"normal": 6}

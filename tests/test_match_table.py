@@ -11,6 +11,7 @@ import math
 import pytest
 
 from xactika.frontends.match.runner import report
+from xactika.frontends.match.stats import wilson
 from xactika.frontends.match.tournament import GameResult, GameSpec, schedule, summarize
 
 SETTINGS_KEYS = ("game", "mode", "players", "rounds", "bots", "seed")
@@ -44,6 +45,8 @@ def test_a_bot_in_two_of_four_seats_that_wins_every_game_shows_one() -> None:
     assert (pair.win.mean, pair.win.lo, pair.win.hi) == (1.0, 1.0, 1.0)
     head = summary.head_to_head
     assert head is not None and (head.wins, head.losses, head.draws) == (10, 0, 0)
+    assert (len(head.deals), head.per_deal) == (5, 2)  # the games of a deal are one sample
+    assert head.counts() == [0, 0, 0, 0, 5]
     assert summary.ratings == ()
 
 
@@ -78,7 +81,10 @@ def test_three_bots_get_plackett_luce_ratings_and_the_report_prints_them() -> No
     assert "4 players, 1 hand a game)" in report(summary, Settings(), {}, None)  # type: ignore[arg-type]
     rows = {line.split()[0]: line.split() for line in text.splitlines()
             if line[:1] in ("a", "b", "c") and line[1:2] == " "}
-    assert rows["c"][1] == "12" and rows["c"][6] == "1.000"  # games, then win share
+    assert rows["c"][1] == "12" and rows["c"][4] == "1.000"  # games, then win share
+    lines = text.splitlines()
+    below = lines[lines.index(next(ln for ln in lines if ln.startswith("c "))) + 1].split()
+    assert below[2:4] == [f"[{wilson(12, 12).lo:.3f},", "1.000]"]  # its interval below it
     assert "ratings (Plackett-Luce" in text
     rating_lines = [ln.split() for ln in text.splitlines() if "+/-" in ln and ln.startswith("  ")]
     assert rating_lines[0][0] == "c"

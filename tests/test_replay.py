@@ -195,3 +195,24 @@ def test_jsonl_records_replay_the_same(tmp_path: Path) -> None:
     a, b = load(str(tmp_path / "g.log")), load(str(tmp_path / "g.jsonl"))
     assert a.events == b.events and a.names == b.names
     assert screen(a, Cursor(40, 2)) == screen(b, Cursor(40, 2))
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_nothing_is_cut_on_a_narrow_terminal(columns: int) -> None:
+    import re
+
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    g = make_game()
+    buf = io.StringIO()
+    out = Vt100_Output(buf, lambda: Size(rows=60, columns=columns), term="xterm")
+    with create_pipe_input() as pipe:
+        pipe.send_text("r2sq")  # round 1, seat 2's view: the line of the others' hands
+        c = run_viewer(g, Cursor(), render.PLAIN, input=pipe, output=out)
+    drawn = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\x1b[=>]|[\r\n\x08]", "",
+                   buf.getvalue())
+    for line in screen(g, c).splitlines():
+        assert line.strip() in drawn  # wrapped where too long, never cut
+    assert "g G: first/last event" in drawn and "q: quit" in drawn

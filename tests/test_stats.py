@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 
 import pytest
 from hypothesis import given
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from xactika.frontends.match.stats import (
     HeadToHead,
     Sprt,
+    elo,
     mean_ci,
     mean_rank,
     paired_diff,
@@ -138,20 +140,82 @@ def test_wilson_is_read_on_games_and_never_leaves_zero_to_one() -> None:
     assert wilson(2.5, 5).mean == 0.5  # a tie's share counts as part of a win
 
 
-def test_head_to_head_is_cutechess_arithmetic() -> None:
-    h = HeadToHead("a", "b", 6, 2, 2)
-    assert h.games == 10 and h.score == pytest.approx(0.7)
-    assert h.elo == pytest.approx(147.19, abs=0.01)  # -400 log10(1/0.7 - 1)
-    assert h.los == pytest.approx(0.9214, abs=1e-4)  # 0.5 (1 + erf(4 / sqrt(16)))
+def _deals(*points: float) -> list[tuple[int, float]]:
+    """(deal, A's score) games from each deal's two game scores written as one number:
+    2 = won both, 1.5 = a win and a draw, 1 = one each (or two draws), ..."""
+    split = {2: (1, 1), 1.5: (1, 0.5), 1: (1, 0), 0.5: (0.5, 0), 0: (0, 0)}
+    return [(d, g) for d, p in enumerate(points, 1) for g in split[p]]
+
+
+def test_head_to_head_counts_games_like_cutechess_and_deals_like_fastchess() -> None:
+    h = HeadToHead.from_games("a", "b", _deals(2, 1.5, 1, 1, 0.5, 2, 1, 2))
+    assert (h.wins, h.losses, h.draws, h.games) == (10, 4, 2, 16)
+    assert h.score == pytest.approx(11 / 16)
+    assert h.elo == pytest.approx(-400 * math.log10(16 / 11 - 1))
+    assert h.counts() == [0, 1, 3, 1, 3]  # Ptnml(0-2): LL, LD, WL+DD, WD, WW
+    per_deal = [2 / 2, 1.5 / 2, 1 / 2, 1 / 2, 0.5 / 2, 2 / 2, 1 / 2, 2 / 2]
+    m, sd = statistics.mean(per_deal), statistics.stdev(per_deal)
+    half = 2.365 * sd / math.sqrt(8)  # Student t, 7 degrees of freedom
+    lo, hi = h.elo_interval()
+    assert (lo, hi) == (pytest.approx(elo(m - half)), pytest.approx(elo(m + half)))
+    assert h.los == pytest.approx(statistics.NormalDist().cdf((m - 0.5) / (sd / math.sqrt(8))))
     lines = h.lines()
-    assert lines[0] == "Score of a vs b: 6 - 2 - 2  [0.700] 10"
-    assert lines[1].startswith("Elo difference: 147.2 +/- ")
-    assert lines[1].endswith(", LOS: 92.1 %, DrawRatio: 20.0 %")
-    assert 100 < h.elo_margin() < 400
-    even = HeadToHead("a", "b", 3, 3, 4)
-    assert even.elo == 0 and even.los == 0.5
-    sweep = HeadToHead("a", "b", 5, 0, 0)
-    assert sweep.lines()[1] == "Elo difference: inf, LOS: 98.7 %, DrawRatio: 0.0 %"
+    assert lines[0] == "Score of a vs b: 10 - 4 - 2  [0.688] 16"
+    assert lines[1] == "Ptnml(0-2): [0, 1, 3, 1, 3], 8 deals of 2 games"
+    assert lines[2] == (f"Elo difference: {h.elo:.1f} +/- {(hi - lo) / 2:.1f}, "
+                        f"LOS: {100 * h.los:.1f} %, DrawRatio: 12.5 %")
+
+
+def test_paired_games_that_split_every_deal_are_an_exact_tie_not_a_wide_one() -> None:
+    # each bot wins with the good cards: per game a coin toss, per deal always 1-1
+    h = HeadToHead.from_games("a", "b", _deals(*[1] * 20))
+    assert (h.wins, h.losses) == (20, 20)
+    assert h.elo_interval() == (0.0, 0.0) and h.los == 0.5
+    assert h.lines()[2].startswith("Elo difference: 0.0 +/- 0.0, LOS: 50.0 %")
+    # the same 40 games as if independent would claim +/- 100 Elo and more
+    coin = [1.0] * 20 + [0.0] * 20
+    sd = statistics.stdev(coin)
+    assert elo(0.5 + 1.96 * sd / math.sqrt(40)) > 100
+
+
+def test_the_interval_is_wider_when_the_deal_decides_the_game() -> None:
+    # every deal one-sided (2-0 or 0-2): games of a deal agree, so there are half as many
+    # independent outcomes as games and the interval must widen by about sqrt(2)
+    h = HeadToHead.from_games("a", "b", _deals(*[2] * 12 + [0] * 8))
+    per_game = [1.0] * 24 + [0.0] * 16
+    naive = 1.96 * statistics.stdev(per_game) / math.sqrt(40)
+    est = h.deal_score()
+    per_deal = [1.0] * 12 + [0.0] * 8
+    assert est.half_width == pytest.approx(2.093 * statistics.stdev(per_deal) / math.sqrt(20))
+    assert est.half_width / naive > 1.4  # sqrt(2) from pairing, a little more from t(19)
+    lo, hi = h.elo_interval()
+    assert hi - lo > elo(0.6 + naive) - elo(0.6 - naive)
+
+
+def test_an_unbounded_end_shows_the_interval_not_plus_minus_inf() -> None:
+    h = HeadToHead.from_games("a", "b", _deals(*[2] * 9, 1.5))  # 19 - 0 - 1
+    assert (h.wins, h.losses, h.draws) == (19, 0, 1)
+    lo, hi = h.elo_interval()
+    assert hi == math.inf and math.isfinite(lo)
+    line = h.lines()[2]
+    assert "+/- inf" not in line
+    assert line.startswith(f"Elo difference: {h.elo:.1f} [{lo:.1f}, inf], LOS: ")
+    assert h.as_dict()["elo_hi"] is None and h.as_dict()["elo_lo"] == round(lo, 3)
+    sweep = HeadToHead.from_games("a", "b", _deals(2, 2, 2))
+    assert sweep.lines()[2] == "Elo difference: inf, LOS: 100.0 %, DrawRatio: 0.0 %"
+    one = HeadToHead.from_games("a", "b", _deals(1.5))  # one deal: no interval, no LOS
+    assert one.lines()[1:] == ["Ptnml(0-2): [0, 0, 0, 1, 0], 1 deal of 2 games",
+                               f"Elo difference: {one.elo:.1f}, LOS: -, DrawRatio: 50.0 %"]
+
+
+def test_per_deal_counts_must_agree_with_the_games() -> None:
+    with pytest.raises(ValueError, match="disagree"):
+        HeadToHead("a", "b", 3, 1, 0, deals=(2.0, 0.0), per_deal=2)  # 3 wins, 2 points
+    with pytest.raises(ValueError, match="different numbers of games"):
+        HeadToHead.from_games("a", "b", [(1, 1.0), (1, 0.0), (2, 1.0)])
+    three = HeadToHead.from_games("a", "b", [(1, 1.0), (1, 0.5), (1, 0.0)])
+    assert three.counts() == [0, 0, 0, 1, 0, 0, 0]
+    assert three.lines()[1] == "Per deal (0-3): [0, 0, 0, 1, 0, 0, 0], 1 deal of 3 games"
 
 
 def test_plackett_luce_orders_bots_by_their_finishing_places() -> None:

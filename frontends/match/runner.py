@@ -13,6 +13,7 @@ import argparse
 import concurrent.futures as cf
 import datetime as dt
 import json
+import math
 import os
 import shlex
 import shutil
@@ -23,7 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -41,6 +42,15 @@ from xactika.core.engine.table import (
     step,
 )
 from xactika.core.engine.views import view, visible
+from xactika.frontends.match.report import (
+    RESULTS_FILE,
+    BarProgress,
+    Progress,
+    fault_list,
+    report,
+    score_line,
+    sprt_note,
+)
 from xactika.frontends.match.sandbox import (
     UNSANDBOXED,
     Sandbox,
@@ -60,7 +70,6 @@ from xactika.frontends.match.tournament import (
     MatchError,
     OneDeal,
     Reveal,
-    Summary,
     deal_differences,
     deal_notes,
     derived_seed,
@@ -93,6 +102,7 @@ from xactika.protocol.player.process import (
     BotTimeout,
     PlayerProcess,
 )
+from xactika.protocol.records.games import write_games_file
 from xactika.protocol.records.textform import RecordError, format_record, read_record
 from xactika.protocol.records.writing import standard_headers, write_record_file
 from xactika.protocol.trust.audit import OK, VERIFIED
@@ -121,7 +131,7 @@ Seated = PlayerProcess | RemotePlayer
 
 SETTINGS_FILE = "match.json"
 DEALS_FILE = "deals.txt"
-RESULTS_FILE = "results.json"
+GAMES_FILE = "all-games.txt"  # every record of the match in one file (spec/RECORDS.md)
 
 
 # --------------------------------------------------------------------------- settings
@@ -595,131 +605,6 @@ class Runner(GamePlayer):
         return None
 
 
-# --------------------------------------------------------------------------- progress
-
-
-class Progress:
-    """Plain lines: one per finished game and the running score now and then."""
-
-    def __init__(self, total: int, stream: TextIO | None) -> None:
-        self.total = total
-        self.stream = stream
-        self.done = 0
-
-    @property
-    def shows_score(self) -> bool:
-        return self.stream is not None
-
-    def __enter__(self) -> Progress:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass
-
-    def game(self, result: GameResult, names: Sequence[str], score: str) -> None:
-        self.done += 1
-        if self.stream is None:
-            return
-        g = result.game
-        seats = " ".join(
-            f"{names[b]}={t}" for b, t in zip(g.seats, result.totals, strict=True)
-        )
-        print(f"game {self.done}/{self.total} {g.id} {seats} [{result.termination}]"
-              f"  score: {score}", file=self.stream, flush=True)
-
-
-class BarProgress(Progress):
-    """prompt_toolkit's progress bar, its title the running score."""
-
-    def __enter__(self) -> BarProgress:
-        from prompt_toolkit.shortcuts import ProgressBar
-
-        self._bar: Any = ProgressBar(title="match")
-        self._bar.__enter__()
-        self._counter: Any = self._bar(total=self.total, label="games")
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._bar.__exit__(None, None, None)
-
-    def game(self, result: GameResult, names: Sequence[str], score: str) -> None:
-        self.done += 1
-        self._bar.title = f"score (points/hand): {score}"
-        self._counter.item_completed()
-
-
-def score_line(summary: Summary) -> str:
-    if not summary.deals:
-        return "no complete deal yet"
-    parts = [f"{b.name} {b.points.mean:+.3f}" for b in summary.bots]
-    return ", ".join(parts) + f" ({summary.deals} deals)"
-
-
-# --------------------------------------------------------------------------- report
-
-
-def _ci(est: Any, digits: int = 3) -> str:
-    if est.n == 0:
-        return "-"
-    if est.n < 2:
-        return f"{est.mean:.{digits}f}"
-    return f"{est.mean:.{digits}f} [{est.lo:.{digits}f}, {est.hi:.{digits}f}]"
-
-
-def _diff(est: Any, digits: int = 3) -> str:
-    if est.n == 0:
-        return "-"
-    if est.n < 2:
-        return f"{est.mean:+.{digits}f}"
-    mark = " *" if est.excludes(0) else ""
-    return f"{est.mean:+.{digits}f} [{est.lo:+.{digits}f}, {est.hi:+.{digits}f}]{mark}"
-
-
-def report(summary: Summary, settings: MatchSettings, terminations: dict[str, int],
-           sprt_note: str | None) -> str:
-    s = settings
-    hands = f"{s.rounds} hand" + ("s" if s.rounds != 1 else "")
-    lines = [
-        f"match: {summary.games} games on {summary.deals} complete deals "
-        f"({s.game} {s.mode}, {s.players} players, {hands} a game)",
-    ]
-    if summary.uncounted:
-        lines.append(f"  ({summary.uncounted} finished games of incomplete deals not counted)")
-    width = max(len(b.name) for b in summary.bots)
-    width = max(width, 3)
-    lines.append("")
-    lines.append(f"{'bot':<{width}}  {'games':>5}  {'faults':>6}  {'points/hand [95% CI]':<26}"
-                 f"  {'win share [95% CI]':<24}  mean rank [95% CI]")
-    for b in summary.bots:
-        lines.append(f"{b.name:<{width}}  {b.games:>5}  {b.faults:>6}  {_ci(b.points):<26}"
-                     f"  {_ci(b.win):<24}  {_ci(b.rank, 2)}")
-    if summary.pairs:
-        pw = max(len(p.a) + len(p.b) + 3 for p in summary.pairs)
-        lines.append("")
-        lines.append("paired differences on the same deals (* = interval excludes 0):")
-        lines.append(f"{'':<{pw}}  {'points/hand':<30}  win share")
-        for p in summary.pairs:
-            lines.append(f"{p.a + ' - ' + p.b:<{pw}}  {_diff(p.points):<30}  {_diff(p.win)}")
-    if summary.head_to_head is not None and summary.head_to_head.games:
-        lines.append("")
-        lines += summary.head_to_head.lines()
-    if summary.ratings:
-        lines.append("")
-        lines.append("ratings (Plackett-Luce over each game's finishing order, openskill; "
-                     "mu +/- 2 sigma):")
-        for r in sorted(summary.ratings, key=lambda r: -r.ordinal):
-            lines.append(f"  {r.name:<{width}}  {r.mu:6.2f} +/- {2 * r.sigma:5.2f}")
-    lines.append("")
-    lines.append("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
-    if sprt_note:
-        lines.append(sprt_note)
-    lines += deal_notes(s.bots, s.schedule(), s.seed)
-    if s.seed is not None:
-        lines.append("seeds: each game committed to its deal's seed; the seeds, withheld from "
-                     f"the bots until now, are revealed in {RESULTS_FILE} (reveals)")
-    return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------- the command
 
 
@@ -853,8 +738,14 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
     return settings, deals
 
 
-def prepare_out(args: argparse.Namespace) -> tuple[Path, MatchSettings, DealSet]:
-    """The output directory with match.json and deals.txt, new or resumed."""
+def prepare_out(args: argparse.Namespace,
+                check: Callable[[MatchSettings], object] | None = None
+                ) -> tuple[Path, MatchSettings, DealSet]:
+    """The output directory with match.json and deals.txt, new or resumed.
+
+    ``check`` sees the settings before anything is written: an option it refuses
+    (raising) leaves no folder behind.
+    """
     out = Path(args.out or dt.datetime.now().strftime("match-%Y%m%d-%H%M%S"))
     saved = out / SETTINGS_FILE
     if args.resume:
@@ -867,6 +758,8 @@ def prepare_out(args: argparse.Namespace) -> tuple[Path, MatchSettings, DealSet]
                                     str(out / DEALS_FILE), stored.mode)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise MatchError(f"--resume: cannot read {saved}: {exc}") from None
+        if check is not None:
+            check(stored)
         seed = stored.seed
         if args.deals is not None and seed is not None and args.deals > stored.deals:
             # more deals of the same seed: the schedule so far is unchanged, so extend it
@@ -899,6 +792,8 @@ def prepare_out(args: argparse.Namespace) -> tuple[Path, MatchSettings, DealSet]
         raise MatchError(f"{out} already holds a match: add --resume to continue it, or choose "
                          "another --out")
     settings, deals = settings_from_args(args)
+    if check is not None:
+        check(settings)
     out.mkdir(parents=True, exist_ok=True)
     _save(out, settings, deals)
     return out, settings, deals
@@ -933,6 +828,11 @@ def parse_sprt(text: str, names: Sequence[str], alpha: float,
         raise MatchError("--sprt needs two different bots")
     try:
         d0, d1 = float(parts[2]), float(parts[3])
+        if not (math.isfinite(d0) and math.isfinite(d1)):
+            raise ValueError("D0 and D1 must be numbers")
+        if d0 >= d1:  # as fishtest's elo0 < elo1: H1 is the larger difference
+            raise ValueError(f"D0 ({d0:g}) must be below D1 ({d1:g}): H1 says A beats B by "
+                             "more; to test B's lead over A, give B first")
         test = Sprt(d0, d1, alpha, beta)
     except ValueError as exc:
         raise MatchError(f"bad --sprt {text!r}: {exc}") from None
@@ -1084,6 +984,10 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
     runner.flush_records()
     runner.manifest.end()  # the run is over: no game of it can be missing
     runner.manifest.close()
+    # every finished game's record in one file, in schedule order (spec/MATCH.md)
+    write_games_file(out / GAMES_FILE, [
+        (runner.record_path(g).relative_to(out).as_posix(), runner.record_path(g))
+        for g in plan if g.index in results and runner.record_path(g).exists()])
     ignored_quit = runner.close_idle()
     if workers is not None:  # each worker quits its own kept bots
         workers.close()
@@ -1101,7 +1005,7 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
             "a": names[a], "b": names[b], "d0": test.d0, "d1": test.d1, "alpha": test.alpha,
             "beta": test.beta, "llr": round(test.llr(used), 4),
             "bounds": [round(test.lower, 4), round(test.upper, 4)],
-            "verdict": verdict, "deals": len(used),
+            "verdict": verdict, "deals": len(used), "min_deals": test.min_samples,
         }
     return {
         "settings": settings.to_dict(), "out": str(out), "resumed_games": resumed,
@@ -1114,19 +1018,10 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
         "notes": deal_notes(settings.bots, plan, settings.seed),
         "reveals": [r.reveal.to_dict(r.game) for _, r in sorted(results.items())
                     if r.reveal is not None],
+        "faults": fault_list(results.values(), names),
+        "games_file": GAMES_FILE,
         "_summary": summary,
     }
-
-
-def sprt_note(info: dict[str, Any] | None) -> str | None:
-    if info is None:
-        return None
-    what = f"{info['a']} - {info['b']} points/hand: H0 {info['d0']:g} vs H1 {info['d1']:g}"
-    if info["verdict"] is None:
-        return (f"SPRT ({what}): not settled after {info['deals']} deals, LLR {info['llr']:.2f}"
-                f" in ({info['bounds'][0]:.2f}, {info['bounds'][1]:.2f})")
-    return (f"SPRT ({what}): {info['verdict']} accepted after {info['deals']} deals "
-            f"(LLR {info['llr']:.2f}, bounds {info['bounds'][0]:.2f}, {info['bounds'][1]:.2f})")
 
 
 def main(argv: Sequence[str]) -> int:
@@ -1138,16 +1033,20 @@ def main(argv: Sequence[str]) -> int:
             address = parse_cluster(args.cluster)
             import_ray()
             reachable(address)
-        out, settings, deals = prepare_out(args)
+        stderr_keep = parse_size(args.stderr_keep, "--stderr-keep") or STDERR_KEEP
+
+        def sprt_of(st: MatchSettings) -> tuple[int, int, Sprt] | None:
+            names = [b.name for b in st.bots]
+            return parse_sprt(args.sprt, names, args.alpha, args.beta) if args.sprt else None
+
+        out, settings, deals = prepare_out(args, sprt_of)  # a bad --sprt leaves no folder
         if args.write_deals:
             Path(args.write_deals).write_text(format_deal_file(deals), encoding="utf-8")
-        names = [b.name for b in settings.bots]
-        sprt = parse_sprt(args.sprt, names, args.alpha, args.beta) if args.sprt else None
+        sprt = sprt_of(settings)
         signer = signer_for(args.key)
         # the match folder, deal files and the signing key are never mounted in a sandbox
         secret = [out, settings.deal_file, args.write_deals, args.key or default_key_path()]
         box = from_args(args, hide=[p for p in secret if p is not None])
-        stderr_keep = parse_size(args.stderr_keep, "--stderr-keep") or STDERR_KEEP
         listener = remote_listener(args.listen, settings.bots, stream=sys.stderr)
         cluster = None
         if args.cluster is not None:
@@ -1202,7 +1101,8 @@ def main(argv: Sequence[str]) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(report(summary, settings, result["terminations"], sprt_note(result["sprt"])))
+        print(report(summary, settings, result["terminations"], sprt_note(result["sprt"]),
+                     result["faults"]))
         for warning in result["warnings"]:
             print(f"WARNING {warning}: the bots ran without a sandbox (--sandbox)")
         if result["ignored_quit_at_end"]:

@@ -205,15 +205,24 @@ def elo(score: float) -> float:
         return -math.inf
     if score >= 1:
         return math.inf
-    return -400 * math.log10(1 / score - 1)
+    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: never print -0.0
+
+
+def _erf_share(z: float) -> float:
+    """The standard normal's distribution function at ``z``."""
+    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
 
 
 @attrs.frozen(slots=True)
 class HeadToHead:
-    """Two bots' games as cutechess-cli counts them: A's wins, losses and draws against B.
+    """Two bots' games: A's wins, losses and draws against B, and A's score on each deal.
 
     A game is A's win when A's share of the win is larger than B's (a bot in several seats
-    adds up its seats), a loss when it is smaller, and a draw when they are equal.
+    adds up its seats), a loss when it is smaller, and a draw when they are equal. The
+    games of one deal are paired (the same cards, the seats swapped), so the interval and
+    LOS are read on the deals, not the games: fastchess's pentanomial statistics.
+    ``deals`` holds A's points on each counted deal (1 a win, 1/2 a draw), summed over the
+    deal's ``per_deal`` games.
     """
 
     a: str
@@ -221,6 +230,32 @@ class HeadToHead:
     wins: int
     losses: int
     draws: int
+    deals: tuple[float, ...] = ()
+    per_deal: int = 0
+
+    def __attrs_post_init__(self) -> None:
+        # fishtest's check: the per-deal counts must add up to the per-game ones
+        if self.deals and (len(self.deals) * self.per_deal != self.games
+                           or not math.isclose(math.fsum(self.deals),
+                                               self.wins + self.draws / 2)):
+            raise ValueError(
+                f"per-deal scores ({len(self.deals)} deals of {self.per_deal} games, "
+                f"{math.fsum(self.deals):g} points) disagree with the games "
+                f"({self.wins} - {self.losses} - {self.draws})")
+
+    @classmethod
+    def from_games(cls, a: str, b: str, games: Sequence[tuple[int, float]]) -> HeadToHead:
+        """From (deal, A's score in the game) pairs, every deal with as many games."""
+        by_deal: dict[int, list[float]] = {}
+        for deal, score in games:
+            by_deal.setdefault(deal, []).append(score)
+        sizes = {len(v) for v in by_deal.values()}
+        if len(sizes) > 1:
+            raise ValueError(f"deals with different numbers of games: {sorted(sizes)}")
+        scores = [s for _, s in games]
+        return cls(a, b, scores.count(1.0), scores.count(0.0), scores.count(0.5),
+                   tuple(math.fsum(v) for _, v in sorted(by_deal.items())),
+                   sizes.pop() if sizes else 0)
 
     @property
     def games(self) -> int:
@@ -234,24 +269,43 @@ class HeadToHead:
     def elo(self) -> float:
         return elo(self.score)
 
-    def elo_margin(self, level: float = 0.95) -> float:
-        """Half the width of the Elo interval, from the per-game scores' spread."""
-        n = self.games
-        p = self.score
-        if n < 2 or p in (0.0, 1.0):  # no spread to measure; the difference is unbounded
-            return math.nan
-        var = (self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2
-               + self.losses * p**2) / n
-        half = NormalDist().inv_cdf((1 + level) / 2) * math.sqrt(var / n)
-        return (elo(min(1.0, p + half)) - elo(max(0.0, p - half))) / 2
+    def counts(self) -> list[int]:
+        """How many deals A scored 0, 1/2, 1, ... ``per_deal`` points on (pentanomial for 2)."""
+        out = [0] * (2 * self.per_deal + 1)
+        for points in self.deals:
+            out[round(2 * points)] += 1
+        return out
+
+    def deal_score(self) -> Estimate:
+        """A's mean score per game, with its Student-t interval over the deals."""
+        if not self.per_deal:
+            return Estimate(math.nan, math.nan, math.nan, 0)
+        return mean_ci([d / self.per_deal for d in self.deals])
+
+    def elo_interval(self) -> tuple[float, float]:
+        """The 95% Elo interval: the per-deal score's interval mapped through :func:`elo`."""
+        est = self.deal_score()
+        if est.n < 2:
+            return math.nan, math.nan
+        return elo(max(0.0, est.lo)), elo(min(1.0, est.hi))
+
+    def elo_margin(self) -> float:
+        """Half the width of the Elo interval; inf when one end is unbounded."""
+        lo, hi = self.elo_interval()
+        if math.isnan(lo) or self.score in (0.0, 1.0):
+            return math.nan  # no spread to measure, or the difference itself is unbounded
+        return (hi - lo) / 2
 
     @property
     def los(self) -> float:
-        """Likelihood of superiority: the chance that A is the stronger, draws aside."""
-        decisive = self.wins + self.losses
-        if not decisive:
-            return 0.5
-        return 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive)))
+        """Likelihood of superiority: the chance that A is the stronger, from the deals."""
+        est = self.deal_score()
+        if est.n < 2:
+            return math.nan
+        se = math.sqrt(variance([d / self.per_deal for d in self.deals]) / est.n)
+        if se == 0:
+            return 1.0 if est.mean > 0.5 else 0.0 if est.mean < 0.5 else 0.5
+        return _erf_share((est.mean - 0.5) / se)
 
     def lines(self) -> list[str]:
         def num(x: float) -> str:
@@ -259,21 +313,36 @@ class HeadToHead:
 
         draw = 100 * self.draws / self.games if self.games else 0.0
         margin = self.elo_margin()
-        spread = "" if math.isnan(margin) else f" +/- {num(margin)}"
+        lo, hi = self.elo_interval()
+        if math.isnan(margin):
+            spread = ""
+        elif math.isinf(margin):  # one end unbounded: +/- would say nothing
+            spread = f" [{num(lo)}, {num(hi)}]"
+        else:
+            spread = f" +/- {num(margin)}"
+        los = "-" if math.isnan(self.los) else f"{100 * self.los:.1f} %"
+        k = self.per_deal
+        label = "Ptnml(0-2)" if k == 2 else f"Per deal (0-{k})"
+        deals = len(self.deals)
         return [
             f"Score of {self.a} vs {self.b}: {self.wins} - {self.losses} - {self.draws}  "
             f"[{self.score:.3f}] {self.games}",
+            f"{label}: {self.counts()}, {deals} deal{'' if deals == 1 else 's'} "
+            f"of {k} game{'' if k == 1 else 's'}",
             f"Elo difference: {num(self.elo)}{spread}, "
-            f"LOS: {100 * self.los:.1f} %, DrawRatio: {draw:.1f} %",
+            f"LOS: {los}, DrawRatio: {draw:.1f} %",
         ]
 
     def as_dict(self) -> dict[str, Any]:
         def num(x: float) -> float | None:
             return None if math.isnan(x) or math.isinf(x) else round(x, 3)
 
+        lo, hi = self.elo_interval()
         return {"a": self.a, "b": self.b, "wins": self.wins, "losses": self.losses,
                 "draws": self.draws, "score": num(self.score), "elo": num(self.elo),
-                "elo_margin": num(self.elo_margin()), "los": num(self.los)}
+                "elo_margin": num(self.elo_margin()), "elo_lo": num(lo), "elo_hi": num(hi),
+                "los": num(self.los), "deals": len(self.deals), "games_per_deal": self.per_deal,
+                "per_deal_counts": self.counts()}
 
 
 @attrs.frozen(slots=True)

@@ -731,9 +731,11 @@ def summarize(results: Mapping[int, GameResult], plan: Sequence[GameSpec],
     finished = sum(1 for g in plan if g.index in results)
     head = ratings = None
     if len(names) == 2:
-        w = sum(1 for s in shares if s[0] > s[1])
-        lost = sum(1 for s in shares if s[0] < s[1])
-        head = HeadToHead(names[0], names[1], w, lost, len(shares) - w - lost)
+        # A's score in each game (1 a win, 1/2 a draw), kept by deal: the games of a deal
+        # are paired, so the interval and LOS are read on deals (spec/MATCH.md)
+        head = HeadToHead.from_games(names[0], names[1], [
+            (g.deal, 1.0 if s[0] > s[1] else 0.0 if s[0] < s[1] else 0.5)
+            for g, s in zip(games, shares, strict=True)])
     elif len(names) > 2 and games:
         ratings = tuple(plackett_luce(names, (_places(g, results[g.index]) for g in games)))
     return Summary(len(deals), len(games), finished - len(games), tuple(bots), tuple(pairs),

@@ -27,6 +27,8 @@ from xactika.frontends.parallel import (
 )
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.records.files import MAX_RECORD_BYTES, open_regular
+from xactika.protocol.records.games import is_games_file, read_games
+from xactika.protocol.records.textform import RecordError
 from xactika.protocol.trust.audit import (
     BAD_SIGNATURE,
     INVALID,
@@ -46,8 +48,10 @@ RECORD_SUFFIXES = (".log", ".rec")
 BATCH = 16  # records a parallel job audits: amortises a task's cost over many small files
 
 # one record to audit: its path (read where it is audited), its bytes (read by the driver
-# for a cluster node that may not see the file), or a report already made by the driver
-Item = tuple[str, str] | tuple[str, str, bytes] | tuple[str, LogReport]
+# for a cluster node that may not see the file), a record of a games file (its bytes and
+# the line its separator is on), or a report already made by the driver
+Item = (tuple[str, str] | tuple[str, str, bytes] | tuple[str, str, bytes, int]
+        | tuple[str, LogReport])
 Job = tuple[list[Item], bool, frozenset[PublicKey]]
 
 
@@ -57,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check record files: every bid and card legal, every derived event as "
         "the rules compute it, headers consistent, the game complete, the hash chain and "
         "the seed commitment intact. Problems are printed as FILE:LINE: REASON. "
-        "A directory stands for every *.log and *.rec file under it.",
+        "A directory stands for every *.log and *.rec file under it; a games file (a "
+        "match's all-games.txt) is audited record by record, as FILE[NAME].",
         epilog="exit status: 0 clean, 1 violations or unfinished games, 2 unreadable input",
     )
     ap.add_argument("logs", nargs="*", metavar="LOG",
@@ -130,13 +135,37 @@ def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = ()
         yield manifest_report(manifest, heads, strict, trusted)
 
 
+def _items(paths: Iterable[str], strict: bool, trusted: Trusted,
+           pool: Pool | None) -> Iterator[Item]:
+    """What to audit: a games file named on the command line is split into its records
+    (files found in a folder are *.log and *.rec records, never looked into)."""
+    for path in paths:
+        if path != "-" and not os.path.isdir(path) and is_games_file(path):
+            yield from games_items(path)
+            continue
+        for found in expand([path]):
+            yield ("path", found) if pool is None else pool.item(found, strict, trusted)
+
+
+def games_items(path: str) -> Iterator[Item]:
+    """A games file's records (spec/RECORDS.md), each named ``FILE[NAME]``."""
+    try:
+        for part in read_games(path):
+            yield ("part", f"{path}[{escape(part.name, 200)}]", part.data, part.line)
+    except RecordError as exc:
+        report = LogReport(path, status=UNREADABLE)
+        line, _, reason = str(exc).removeprefix("line ").partition(": ")
+        report.problems.append(Problem(int(line) if line.isdigit() else 0, reason))
+        yield ("report", report)
+
+
 def _records(paths: Iterable[str], strict: bool, trusted: Trusted,
              pool: Pool | None = None) -> Iterator[LogReport]:
     if pool is None:
-        for path in expand(paths):
-            yield audit_item(("path", path), strict, trusted)
+        for item in _items(paths, strict, trusted, None):
+            yield audit_item(item, strict, trusted)
         return
-    items = (pool.item(path, strict, trusted) for path in expand(paths))
+    items = _items(paths, strict, trusted, pool)
     jobs = ((batch, strict, frozenset(trusted)) for batch in batches(items, BATCH))
     for found in ordered(jobs, pool.backend, pool.window):
         yield from found
@@ -147,6 +176,12 @@ def audit_item(item: Item, strict: bool, trusted: Trusted) -> LogReport:
     if isinstance(item[1], LogReport):
         return item[1]
     path = item[1]
+    if len(item) == 4:  # one record of a games file: its lines counted in the file
+        report = audit_data(item[2], path, strict=strict, trusted=trusted)
+        offset = item[3]
+        report.problems = [Problem(p.line + offset if p.line else offset, p.reason)
+                           for p in report.problems]
+        return report
     # the lean path first (protocol/trust/fastaudit.py): it answers only "clean" and hands
     # everything else to the full auditor, so the report is the full auditor's either way
     if len(item) == 3:

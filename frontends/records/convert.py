@@ -1,5 +1,8 @@
 """``xactika convert LOG --to jsonl|text``: a record in its other form, losing nothing.
 
+A games file (many records, spec/RECORDS.md) converts record by record, its separators
+with them.
+
 Every header, event and hash-chain token is carried over as it is, so text -> JSONL ->
 text gives back the same bytes for a record as the engine writes it (comments and blank
 lines, which carry nothing, are not kept). A record that does not read is refused with
@@ -9,11 +12,19 @@ the line that failed; its chain is not checked here: that is ``xactika audit``'s
 from __future__ import annotations
 
 import argparse
+import io
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.records.files import bounded_lines, open_regular
+from xactika.protocol.records.games import (
+    Part,
+    format_separator,
+    is_games_file,
+    read_games,
+    shifted,
+)
 from xactika.protocol.records.jsonl import is_jsonl, jsonl_to_text, text_to_jsonl
 from xactika.protocol.records.textform import RecordError
 from xactika.protocol.records.writing import write_record_file
@@ -24,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="xactika convert",
         description="Convert a record between its text form and its JSONL form (losslessly).",
     )
-    ap.add_argument("log", metavar="LOG", help="the record to read ('-' for stdin)")
+    ap.add_argument("log", metavar="LOG", help="the record to read ('-' for stdin), or a "
+                    "games file (a match's all-games.txt): every record in it")
     ap.add_argument("--to", required=True, choices=("jsonl", "text"), help="the form to write")
     ap.add_argument("-o", "--output", metavar="PATH", default=None,
                     help="write here instead of standard output (replaced atomically)")
@@ -40,15 +52,29 @@ def convert_lines(lines: Sequence[bytes], to: str) -> str:
     return text_to_jsonl(lines) if to == "jsonl" else jsonl_to_text(lines)
 
 
+def convert_games(parts: Iterable[Part], to: str) -> str:
+    """A games file in the other form: each separator and each record converted."""
+    out = []
+    for part in parts:
+        try:
+            text = convert_lines(list(bounded_lines(io.BytesIO(part.data))), to)
+        except RecordError as exc:
+            raise shifted(exc, part.line) from None
+        out.append(format_separator(part.name, jsonl=to == "jsonl") + text)
+    return "".join(out)
+
+
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.log == "-":
-            lines = list(bounded_lines(sys.stdin.buffer))
+            result = convert_lines(list(bounded_lines(sys.stdin.buffer)), args.to)
+        elif is_games_file(args.log):  # many records (spec/RECORDS.md): one at a time
+            result = convert_games(read_games(args.log), args.to)
         else:
             with open_regular(args.log) as fh:  # not a FIFO, not /dev/zero
                 lines = list(bounded_lines(fh))
-        result = convert_lines(lines, args.to)
+            result = convert_lines(lines, args.to)
     except OSError as exc:
         print(f"xactika convert: cannot read {escape(args.log)!r}: {exc.strerror}",
               file=sys.stderr)

@@ -34,6 +34,7 @@ from xactika.frontends.repl import render
 from xactika.frontends.table import present
 from xactika.frontends.table.driver import unreadable
 from xactika.frontends.table.games import presentation
+from xactika.protocol.records.games import find_part, is_games_file
 from xactika.protocol.records.textform import Record, RecordError, read_record
 
 # --------------------------------------------------------------------------- the game
@@ -325,10 +326,13 @@ def _describe(event: Event) -> str:
     return type(event).__name__
 
 
+# at most 60 columns a line: the viewer cuts what a narrow terminal cannot show
 HELP = (
-    "keys: -> l space: next event   <- h: previous   t T: next/previous trick\n"
-    "      r R (down up): next/previous round   NUMBER j: round NUMBER   g G: first/last\n"
-    "      v: switch view   NUMBER s: seat NUMBER's view   a: everyone   q: quit"
+    "keys: -> l space: next event   <- h: previous\n"
+    "      t T: next/previous trick   g G: first/last event\n"
+    "      r R (down up): next/previous round\n"
+    "      NUMBER j: round NUMBER   NUMBER s: seat NUMBER's view\n"
+    "      v: switch view   a: everyone   q: quit"
 )
 
 
@@ -341,7 +345,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Step through a recorded game by event, trick or round, as everyone or "
         "as one seat. " + " ".join(HELP.split()),
     )
-    ap.add_argument("log", metavar="LOG", help="a record file (text or JSONL)")
+    ap.add_argument("log", metavar="LOG", help="a record file (text or JSONL), or a games "
+                    "file (a match's all-games.txt) with --record")
+    ap.add_argument("--record", default=None, metavar="N|NAME",
+                    help="in a games file, the record to replay: its number from 1 or its "
+                    "name (e.g. games/d00001-t0-r1.log)")
     ap.add_argument("--seat", type=int, default=None, help="start in this seat's view")
     ap.add_argument("--round", type=int, default=None, help="start at this round's deal")
     ap.add_argument("--keys", default=None,
@@ -351,8 +359,17 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def load(path: str) -> Game:
-    """A record, text or JSONL (told apart by content, not by name)."""
+def load(path: str, which: str | None = None) -> Game:
+    """A record, text or JSONL (told apart by content, not by name); in a games file,
+    the record ``which`` (a number from 1 or a name)."""
+    if is_games_file(path):
+        if which is None:
+            raise RecordError("line 0: a games file holds several records: choose one with "
+                              "--record N or --record NAME")
+        return Game.from_record(find_part(path, which).read())
+    if which is not None:
+        raise RecordError("line 0: --record picks a record of a games file, and this is "
+                          "a single record")
     return Game.from_record(read_record(path))
 
 
@@ -363,7 +380,7 @@ def main(argv: Sequence[str]) -> int:
         print(f"xactika replay: cannot read {args.log}: {why}", file=sys.stderr)
         return 2
     try:
-        g = load(args.log)
+        g = load(args.log, args.record)
     except RecordError as exc:
         print(f"xactika replay: {args.log}: {exc}", file=sys.stderr)
         return 2
@@ -428,7 +445,8 @@ def run_viewer(g: Game, cursor: Cursor, style: render.Style, **app_args: Any) ->
 
     control = FormattedTextControl(text, focusable=True)
     app: Application[None] = Application(
-        layout=Layout(HSplit([Window(control, wrap_lines=False)])),
+        # lines longer than the terminal wrap rather than lose their end
+        layout=Layout(HSplit([Window(control, wrap_lines=True)])),
         key_bindings=kb, full_screen=True, **app_args,
     )
     app.run()

@@ -329,6 +329,10 @@ def iter_jsonl(
                     raise ValueError("a result's text must be one line of printable text")
                 yield lineno, RESULT_WORD, f"{RESULT_WORD} {obj['text']}"
                 continue
+            if obj[TAG] == "record":  # a games file's separator (spec/RECORDS.md)
+                raise ValueError("a games file, several records in one: read one record "
+                                 "of it (xactika replay --record N), or audit or convert "
+                                 "it whole")
             if obj[TAG] == "game-started":
                 game = str(obj["config"]["game"])
                 game_rules(game)

@@ -282,6 +282,10 @@ def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, 
                                   f"header lines of {MAX_HEADER_BYTES} bytes in all")
             yield lineno, "header", (key, value)
             continue
+        if word == "record":  # a games file's separator (spec/RECORDS.md)
+            raise RecordError(f"line {lineno}: a games file, several records in one: read "
+                              "one record of it (xactika replay --record N), or audit or "
+                              "convert it whole")
         if word != "event":
             raise RecordError(
                 f"line {lineno}: expected a header or event line, not {escape(word, 40)!r}"
@@ -306,29 +310,29 @@ def iter_record_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str, 
 
 def read_record(source: str | os.PathLike[str] | TextIO) -> Record:
     """Read a whole record, text or JSONL, from a path (str or PathLike) or a text stream."""
-    headers: list[tuple[str, str]] = []
-    events: list[Event] = []
-    sig: list[str] = []
-    result: list[str] = []
-
-    def collect(lines: Iterable[str | bytes]) -> None:
-        from xactika.protocol.records.jsonl import record_lines
-
-        for _, kind, value in iter_record_lines(record_lines(lines)):
-            {"header": headers, "event": events, "sig": sig, RESULT_WORD: result}[kind].append(
-                value)
-
     if isinstance(source, str | os.PathLike):
         from xactika.protocol.records.files import bounded_lines, open_regular
 
         try:
             with open_regular(source) as fh:
-                collect(bounded_lines(fh))
+                return record_from_lines(bounded_lines(fh))
         except OSError as exc:
             name = os.fspath(source)
             raise RecordError(f"line 0: cannot read {name!r}: {exc.strerror}") from None
-    else:
-        collect(source)
+    return record_from_lines(source)
+
+
+def record_from_lines(lines: Iterable[str | bytes]) -> Record:
+    """A whole record, text or JSONL, from its lines (bounded by the caller)."""
+    from xactika.protocol.records.jsonl import record_lines
+
+    headers: list[tuple[str, str]] = []
+    events: list[Event] = []
+    sig: list[str] = []
+    result: list[str] = []
+    for _, kind, value in iter_record_lines(record_lines(lines)):
+        {"header": headers, "event": events, "sig": sig, RESULT_WORD: result}[kind].append(
+            value)
     if not events:
         raise RecordError("line 0: no events: a record needs at least game-started")
     return Record(tuple(headers), tuple(events), sig[0] if sig else None,
