@@ -5,9 +5,10 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Protocol
 
-from xactika.core.engine.referee import FaultPolicy, Referee, run
+from xactika.core.engine.referee import FaultPolicy, Referee, Turn, run
 from xactika.core.engine.table import (
     Bid,
     Command,
@@ -18,7 +19,7 @@ from xactika.core.engine.table import (
     Play,
     State,
 )
-from xactika.core.engine.views import SeatView, visible
+from xactika.core.engine.views import SeatView, view, visible
 
 
 class Agent(Protocol):
@@ -30,6 +31,10 @@ class Agent(Protocol):
     """
 
     def choose(self, view: SeatView, legal: Legal) -> Command: ...
+
+
+def _choose(agents: Sequence[Agent], turn: Turn) -> Command:
+    return agents[turn.seat].choose(view(turn.state, turn.seat), turn.legal)
 
 
 def _tell(agents: Sequence[Agent], events: Sequence[Event]) -> None:
@@ -64,8 +69,7 @@ def play_out(state: State, agents: Sequence[Agent]) -> tuple[State, list[Event]]
     fault ever reaches the policy.
     """
     referee = Referee(state, policy=FaultPolicy.abort())
-    run(referee, lambda turn: agents[turn.seat].choose(turn.view, turn.legal),
-        lambda new: _tell(agents, new))
+    run(referee, partial(_choose, agents), partial(_tell, agents))
     return referee.state, referee.events
 
 
@@ -73,8 +77,7 @@ def self_play(config: Config, agents: Sequence[Agent]) -> tuple[State, list[Even
     """A whole game from its settings: the final state and every event."""
     referee = Referee.new(config, policy=FaultPolicy.abort())
     _tell(agents, referee.events)
-    run(referee, lambda turn: agents[turn.seat].choose(turn.view, turn.legal),
-        lambda new: _tell(agents, new))
+    run(referee, partial(_choose, agents), partial(_tell, agents))
     return referee.state, referee.events
 
 
