@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from readme_blocks import readme_block
 
 from xactika.core.bots.agents import RandomAgent
 from xactika.core.engine.errors import GameIsOver, IllegalCommand, NotYourTurn
@@ -271,3 +272,13 @@ def test_run_and_run_async_play_the_same_game(config: Config) -> None:
     assert _tuples(sync.faults) == _tuples(asyn.faults) and len(sync.faults) == 1
     assert sync.over and told == sync.events[len(start(config)):]
     assert sync.events != stepped(config, 40)  # the stand-in's moves differ from the bot's
+
+
+def test_the_readme_example_runs_and_prints_what_it_says(capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    block = readme_block("Hosting a game")
+    exec(compile(block, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    said = [line.split("# ", 1)[1] for line in block.splitlines() if line.startswith("print(")]
+    assert printed[0] == said[0]
+    assert printed[1].startswith(said[1].removesuffix("...)"))

@@ -5,8 +5,10 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Protocol
 
+from xactika.core.engine.referee import FaultPolicy, Referee, Turn, run
 from xactika.core.engine.table import (
     Bid,
     Command,
@@ -16,10 +18,6 @@ from xactika.core.engine.table import (
     Legal,
     Play,
     State,
-    legal_actions,
-    replay,
-    start,
-    step,
 )
 from xactika.core.engine.views import SeatView, view, visible
 
@@ -33,6 +31,10 @@ class Agent(Protocol):
     """
 
     def choose(self, view: SeatView, legal: Legal) -> Command: ...
+
+
+def _choose(agents: Sequence[Agent], turn: Turn) -> Command:
+    return agents[turn.seat].choose(view(turn.state, turn.seat), turn.legal)
 
 
 def _tell(agents: Sequence[Agent], events: Sequence[Event]) -> None:
@@ -61,24 +63,22 @@ class RandomAgent:
 
 
 def play_out(state: State, agents: Sequence[Agent]) -> tuple[State, list[Event]]:
-    """Let ``agents[seat]`` act until the game ends; each sees only its own view."""
-    events: list[Event] = []
-    while True:
-        legal = legal_actions(state)
-        if legal.seat is None:
-            return state, events
-        command = agents[legal.seat].choose(view(state, legal.seat), legal)
-        state, new = step(state, command)
-        _tell(agents, new)
-        events.extend(new)
+    """Let ``agents[seat]`` act until the game ends; each sees only its own view.
+
+    The referee's loop (core/engine/referee.py); an agent's error propagates, so no
+    fault ever reaches the policy.
+    """
+    referee = Referee(state, policy=FaultPolicy.abort())
+    run(referee, partial(_choose, agents), partial(_tell, agents))
+    return referee.state, referee.events
 
 
 def self_play(config: Config, agents: Sequence[Agent]) -> tuple[State, list[Event]]:
     """A whole game from its settings: the final state and every event."""
-    opening = start(config)
-    _tell(agents, opening)
-    state, events = play_out(replay(opening), agents)
-    return state, opening + events
+    referee = Referee.new(config, policy=FaultPolicy.abort())
+    _tell(agents, referee.events)
+    run(referee, partial(_choose, agents), partial(_tell, agents))
+    return referee.state, referee.events
 
 
 AgentFactory = Callable[[int | None], Agent]

@@ -33,10 +33,6 @@ from xactika.core import (
     Play,
     SeatView,
     State,
-    legal_actions,
-    replay,
-    start,
-    step,
     view,
 )
 from xactika.core.bots.agents import Agent, self_play
@@ -55,6 +51,7 @@ from xactika.core.bots.search import (
     fast_bid,
     legal_bids,
 )
+from xactika.core.engine.referee import FaultPolicy, Referee, Turn, run
 
 
 class CheaterAgent:
@@ -164,18 +161,20 @@ class OracleSearch(StrongAgent):
 def play_with_cheaters(config: Config, agents: Sequence[Agent | CheaterAgent | OracleSearch]
                        ) -> tuple[State, list[Event]]:
     """A whole game; a :class:`CheaterAgent` or :class:`OracleSearch` is handed the
-    state, the others their view (without either, exactly :func:`self_play`)."""
+    state, the others their view (without either, exactly :func:`self_play`).
+
+    The referee's loop (core/engine/referee.py) with the omniscient seats reading the
+    turn's state; here no agent is told the events, each decides from what it is handed.
+    """
     omniscient = (CheaterAgent, OracleSearch)
     if not any(isinstance(a, omniscient) for a in agents):
         return self_play(config, [a for a in agents if not isinstance(a, omniscient)])
-    events = start(config)
-    state = replay(events)
-    while (legal := legal_actions(state)).seat is not None:
-        agent = agents[legal.seat]
+
+    def ask(turn: Turn) -> Command:
+        agent = agents[turn.seat]
         if isinstance(agent, omniscient):
-            command = agent.decide(state, legal)
-        else:
-            command = agent.choose(view(state, legal.seat), legal)
-        state, new = step(state, command)
-        events.extend(new)
-    return state, events
+            return agent.decide(turn.state, turn.legal)  # the referee's state: study only
+        return agent.choose(turn.view, turn.legal)
+
+    referee = run(Referee.new(config, policy=FaultPolicy.abort()), ask)
+    return referee.state, referee.events

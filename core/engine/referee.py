@@ -31,6 +31,7 @@ from xactika.core.engine.table import (
     Event,
     Legal,
     State,
+    fast_new,
     legal_actions,
     replay,
     start,
@@ -111,7 +112,8 @@ class FaultPolicy:
         return cls("stand-in", make)
 
 
-@attrs.frozen
+@fast_new  # built for every move: attrs' frozen __init__ would cost more than it
+@attrs.frozen(slots=True, weakref_slot=False)
 class Turn:
     """Whose turn it is: ``seat`` may do what ``legal`` allows in ``state``.
 
@@ -176,11 +178,13 @@ class Referee:
         """The seat to act and what it may do, or None when the game is over or aborted."""
         if self.aborted is not None:
             return None
-        legal = legal_actions(self.state)
+        state = self.state
+        legal = legal_actions(state)
         seat = legal.seat
         if seat is None:
             return None
-        return Turn(seat, legal, self.state, self.stand_ins.get(seat))
+        stand_ins = self.stand_ins
+        return Turn(seat, legal, state, stand_ins.get(seat) if stand_ins else None)
 
     # -- changing it
     def submit(self, command: Command) -> list[Event]:
@@ -195,7 +199,11 @@ class Referee:
                               f"{self.aborted.reason}")
         if self.stand_ins and command.seat in self.stand_ins:
             raise SeatReplaced(f"seat {command.seat} is played by a stand-in since its fault")
-        return self._apply(command)
+        if self.stand_ins:
+            return self._apply(command)
+        self.state, new = step(self.state, command)  # _apply, written out: once a move
+        self.events.extend(new)
+        return new
 
     def play_stand_in(self) -> list[Event]:
         """The stand-in of the seat to act chooses and its command is applied; the events.
@@ -277,15 +285,16 @@ def run(referee: Referee, ask: Ask, tell: Tell | None = None) -> Referee:
     illegal command from ``ask`` propagates as the engine's IllegalCommand: a host that
     takes untrusted commands checks them against ``turn.legal`` and answers Faulted.
     """
-    while (turn := referee.turn()) is not None:
+    next_turn, submit, fault = referee.turn, referee.submit, referee.fault
+    while (turn := next_turn()) is not None:
         if turn.stand_in is not None:
             new = referee.play_stand_in()
         else:
             answer = ask(turn)
             if isinstance(answer, Faulted):
-                referee.fault(turn.seat, answer.reason, answer.detail)
+                fault(turn.seat, answer.reason, answer.detail)
                 continue
-            new = referee.submit(answer)
+            new = submit(answer)
         if tell is not None:
             tell(new)
     return referee

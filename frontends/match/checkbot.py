@@ -20,20 +20,18 @@ from typing import Any
 
 from xactika.core.bots.agents import RandomAgent
 from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run
 from xactika.core.engine.table import (
     Bid,
     Command,
     Config,
+    Event,
     Legal,
     TrickGame,
     game_rules,
     games,
-    legal_actions,
-    replay,
-    start,
-    step,
 )
-from xactika.core.engine.views import view, visible
+from xactika.core.engine.views import visible
 from xactika.frontends.match.tournament import MatchError, parse_seconds
 from xactika.protocol.player.process import BotError, PlayerProcess
 
@@ -147,29 +145,38 @@ class Checker:
             return "the bot is not running"
         rules = game_rules(config.game)
         others = RandomAgent(config.seed)
-        opening = start(config)
-        state = replay(opening)
+        # the first problem ends the game: it is what the check reports
+        referee = Referee.new(config, policy=FaultPolicy.abort())
         time_ms = max(1, round(self.move * 1000))
-        try:
-            p.new_game(seat, [visible(e, seat) for e in opening], rules)
-            while True:
-                legal = legal_actions(state)
-                if legal.seat is None:
-                    break
-                if legal.seat == seat:
-                    command = p.ask(legal, rules, time_ms)
-                    self.last_answer = self.last_sent
-                    if p.last_think_s > self.move:
-                        return (f"answered {self.sent()} after {p.last_think_s:.2f} s; "
-                                f"expected an answer within time={time_ms} ms")
-                    if watch is not None:
-                        watch(legal, command)
-                else:
-                    chosen = script(state, legal) if script is not None else None
-                    command = chosen or others.choose(view(state, legal.seat), legal)
-                state, new = step(state, command)
+
+        def ask(turn: Turn) -> Command | Faulted:
+            if turn.seat != seat:
+                chosen = script(turn.state, turn.legal) if script is not None else None
+                return chosen or others.choose(turn.view, turn.legal)
+            try:
+                command = p.ask(turn.legal, rules, time_ms)
+            except BotError as exc:
+                return Faulted(_reason(exc), str(exc))
+            self.last_answer = self.last_sent
+            if p.last_think_s > self.move:
+                return Faulted("slow", f"answered {self.sent()} after {p.last_think_s:.2f} s; "
+                               f"expected an answer within time={time_ms} ms")
+            if watch is not None:
+                watch(turn.legal, command)
+            return command
+
+        def tell(new: list[Event]) -> None:
+            try:
                 for event in new:
                     p.tell(visible(event, seat))
+            except BotError as exc:
+                referee.fault(seat, _reason(exc), str(exc))
+
+        try:
+            p.new_game(seat, [visible(e, seat) for e in referee.events], rules)
+            run(referee, ask, tell)  # the referee loop (core/engine/referee.py)
+            if referee.aborted is not None:
+                return referee.aborted.detail
             p.isready(self.startup)
         except BotError as exc:
             return str(exc)
@@ -292,6 +299,11 @@ class Checker:
         verdict = "all checks passed" if not self.failures else f"{self.failures} checks failed"
         self.out(f"{verdict} ({self.passes} passed, {self.failures} failed)")
         return 0 if not self.failures else 1
+
+
+def _reason(exc: BotError) -> str:
+    """A fault's reason for the referee (check-bot reports the detail, not this)."""
+    return str(getattr(exc, "reason", "") or type(exc).__name__)
 
 
 def _has_calls(rules: TrickGame) -> bool:

@@ -30,18 +30,15 @@ import attrs
 
 from xactika.core.bots.agents import RandomAgent, agent_names
 from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run
 from xactika.core.engine.table import (
     Command,
     Config,
     Event,
     GameOver,
     game_rules,
-    legal_actions,
-    replay,
-    start,
-    step,
 )
-from xactika.core.engine.views import view, visible
+from xactika.core.engine.views import visible
 from xactika.frontends.match.report import (
     RESULTS_FILE,
     BarProgress,
@@ -325,11 +322,13 @@ class GamePlayer:
         bots = [s.bots[b] for b in game.seats]
         n = config.players
         players: list[Seated | None] = [None] * n
-        faults: list[Fault] = []
+        # a faulted seat's process is quit and a seeded random bot plays on for it
+        referee = Referee.new(config, policy=FaultPolicy.stand_in(
+            lambda seat: RandomAgent(self.fallback_seed(game, seat))))
 
         def fault(seat: int, reason: str, detail: str) -> None:
             self._check()  # an error caused by our own kill on abort is not a fault
-            faults.append(Fault(seat, reason, detail))
+            referee.fault(seat, reason, detail)
             p = players[seat]
             players[seat] = None
             if p is not None:
@@ -355,7 +354,42 @@ class GamePlayer:
             except BotError as exc:
                 errors[seat] = exc
 
+        def ask(turn: Turn) -> Command | Faulted:
+            seat, p, bot = turn.seat, players[turn.seat], bots[turn.seat]
+            assert p is not None  # a faulted seat has its stand-in
+            try:
+                command = p.ask(turn.legal, rules, bot.time_ms)
+            except BotError as exc:
+                fault(seat, fault_reason(exc), str(exc))
+                return Faulted(fault_reason(exc), str(exc))
+            if p.last_think_s > bot.move + bot.margin:
+                detail = (f"answered after {p.last_think_s:.3f} s; the move limit is "
+                          f"{bot.move:g} s (+{bot.margin:g} s margin)")
+                fault(seat, "slow", detail)
+                return Faulted("slow", detail)
+            return command
+
+        def tell(new: list[Event]) -> None:
+            for event in new:
+                # a line every seat sees alike is formatted once, here, for the
+                # bots and the record; another is redacted and formatted per seat
+                text = format_event(event, rules) if public_event(event) else None
+                lines.append(text)
+                for other, q in enumerate(players):
+                    if q is None:
+                        continue
+                    try:
+                        if text is None:
+                            q.tell(seat_event(event, other))
+                        else:
+                            q.tell(event, text)
+                    except BotError as exc:
+                        fault(other, fault_reason(exc), str(exc))
+            self._check()
+
         errors: list[BotError | None] = [None] * n
+        events = referee.events
+        lines: list[str | None] = [None] * len(events)
         try:
             for seat in range(n):  # kept processes first: no thread to hand one over
                 if not bots[seat].restart:
@@ -369,54 +403,14 @@ class GamePlayer:
             for seat, exc in enumerate(errors):
                 if exc is not None:
                     fault(seat, fault_reason(exc), str(exc))
-            opening = start(config)
-            state = replay(opening)
-            events: list[Event] = list(opening)
-            lines: list[str | None] = [None] * len(opening)
             for seat, p in enumerate(players):
                 if p is not None:
                     try:
-                        p.new_game(seat, [seat_event(e, seat) for e in opening], rules)
+                        p.new_game(seat, [seat_event(e, seat) for e in events], rules)
                     except BotError as exc:
                         fault(seat, fault_reason(exc), str(exc))
-            fallback = [RandomAgent(self.fallback_seed(game, seat)) for seat in range(n)]
-            while True:
-                self._check()
-                legal = legal_actions(state)
-                if legal.seat is None:
-                    break
-                seat = legal.seat
-                command: Command | None = None
-                p = players[seat]
-                if p is not None:
-                    bot = bots[seat]
-                    try:
-                        command = p.ask(legal, rules, bot.time_ms)
-                        if p.last_think_s > bot.move + bot.margin:
-                            fault(seat, "slow", f"answered after {p.last_think_s:.3f} s; the "
-                                  f"move limit is {bot.move:g} s (+{bot.margin:g} s margin)")
-                            command = None
-                    except BotError as exc:
-                        fault(seat, fault_reason(exc), str(exc))
-                if command is None:
-                    command = fallback[seat].choose(view(state, seat), legal)
-                state, new = step(state, command)
-                events.extend(new)
-                for event in new:
-                    # a line every seat sees alike is formatted once, here, for the
-                    # bots and the record; another is redacted and formatted per seat
-                    text = format_event(event, rules) if public_event(event) else None
-                    lines.append(text)
-                    for other, q in enumerate(players):
-                        if q is None:
-                            continue
-                        try:
-                            if text is None:
-                                q.tell(seat_event(event, other))
-                            else:
-                                q.tell(event, text)
-                        except BotError as exc:
-                            fault(other, fault_reason(exc), str(exc))
+            self._check()
+            run(referee, ask, tell)  # the referee loop (core/engine/referee.py)
             for seat, p in enumerate(players):  # every quit sent first: the exits overlap
                 if p is not None and bots[seat].restart:
                     p.send_quit(s.quit_grace)
@@ -432,8 +426,8 @@ class GamePlayer:
                 self._forget(p)
                 players[seat] = None
                 if p.killed:
-                    faults.append(Fault(seat, "ignored-quit",
-                                        f"still running {s.quit_grace:g} s after quit; killed"))
+                    referee.fault(seat, "ignored-quit",
+                                  f"still running {s.quit_grace:g} s after quit; killed")
             self._check()
         finally:
             for p in players:
@@ -441,7 +435,8 @@ class GamePlayer:
                     p._kill()
                     self._forget(p)
         over = events[-1]
-        result = GameResult(game, over.totals, over.winners, state.round, tuple(faults),
+        faults = tuple(Fault(f.seat, f.reason, f.detail) for f in referee.faults)
+        result = GameResult(game, over.totals, over.winners, referee.state.round, faults,
                             rules.low_wins(config), Reveal.of(config))
         return Played(config, tuple(events), result, started, tuple(lines))
 

@@ -28,6 +28,7 @@ import attrs
 
 from xactika.core.bots.agents import RandomAgent
 from xactika.core.engine.errors import ParseError, XactikaError
+from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run_async
 from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.table import (
     Command,
@@ -36,12 +37,8 @@ from xactika.core.engine.table import (
     GameOver,
     State,
     game_rules,
-    legal_actions,
-    replay,
-    start,
-    step,
 )
-from xactika.core.engine.views import view, visible
+from xactika.core.engine.views import visible
 from xactika.protocol.notation.text import config_from_pairs, format_event
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
@@ -288,6 +285,7 @@ class Table:
         self.observers: set[Link] = set()
         self.events: list[Event] = []
         self.state: State | None = None
+        self.referee: Referee | None = None
         self.faults: list[tuple[int, str, str]] = []
         self.out = out
         self.signer = signer  # signs the record (spec/TAMPER.md section 6) when given
@@ -357,6 +355,8 @@ class Table:
             return
         s.fault = (reason, detail)
         self.faults.append((seat, reason, detail))
+        if self.referee is not None:  # a stand-in plays the seat from now on
+            self.referee.fault(seat, reason, detail)
         if s.link is not None:
             link, s.link = s.link, None
             link.finish(LinkFault(reason, detail))
@@ -408,32 +408,28 @@ class Table:
             self._changed.clear()
             await self._changed.wait()
         started = dt.datetime.now(dt.UTC)
-        self.events = start(self.config)
-        state = replay(self.events)
+        config = self.config  # a forfeited seat is played by a seeded random bot
+        fallback = FaultPolicy.stand_in(lambda seat: RandomAgent(_seed(config, seat)))
+        self.referee = referee = Referee.new(config, policy=fallback)
+        self.events = referee.events  # the same list: the referee appends every move
         for seat, s in enumerate(self.seats):
             if s.link is not None:
                 s.link.send(f"newgame seat={seat}")
                 s.sent = 0
         self._publish(self.events)
-        fallback = [RandomAgent(_seed(self.config, seat)) for seat in range(len(self.seats))]
-        while True:
-            legal = legal_actions(state)
-            if legal.seat is None:
-                break
-            command = await self._ask(legal.seat, state)
-            if command is None:
-                command = fallback[legal.seat].choose(view(state, legal.seat), legal)
-            state, new = step(state, command)
-            self.events.extend(new)
-            self.state = state
+
+        def moved(new: list[Event]) -> None:
+            self.state = referee.state
             self._publish(new)
-        self.state = state
+
+        await run_async(referee, self._ask, moved)
+        self.state = referee.state
         self._write_record(started)
 
-    async def _ask(self, seat: int, state: State) -> Command | None:
-        """The seat's move, or None when it forfeits (fault, or gone past the grace)."""
+    async def _ask(self, turn: Turn) -> Command | Faulted:
+        """The seat's move, or why it forfeits (fault, or gone past the grace)."""
+        seat, legal = turn.seat, turn.legal
         s = self.seats[seat]
-        legal = legal_actions(state)
         move = self.settings.move_timeout
         go = format_go(legal, self.rules, int(move * 1000))
         while s.fault is None:
@@ -473,7 +469,8 @@ class Table:
             except (ParseError, XactikaError, ValueError, IndexError) as exc:
                 reason = "illegal-move" if line.split()[0] in ("bid", "play") else "garbage"
                 self._forfeit(seat, reason, f"answered {escape(line, 60)!r}: {exc}")
-        return None
+        assert s.fault is not None  # _forfeit told the referee already
+        return Faulted(*s.fault)
 
     def _write_record(self, started: dt.datetime) -> None:
         """The record, written whole beside its name and renamed (protocol/records/writing.py)."""
