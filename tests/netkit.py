@@ -12,8 +12,10 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+from xactika.protocol.net.link import Limits
 from xactika.protocol.net.remote import LineSocket
-from xactika.protocol.net.server import Limits, Server, Table, TableSettings, table_settings
+from xactika.protocol.net.server import Server
+from xactika.protocol.net.table import Table, TableSettings, table_settings
 
 T = TypeVar("T")
 WAIT = 20.0  # seconds: the longest any single test step may take

@@ -14,7 +14,7 @@ from netkit import Client, LiveServer, first_option, in_thread, play_first
 
 from xactika.core.engine.check import check_log
 from xactika.core.engine.views import visible
-from xactika.protocol.net.server import PUBLIC, Limits
+from xactika.protocol.net.link import PUBLIC, Limits
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.records.textform import read_record
 
@@ -125,7 +125,7 @@ def test_reconnect_with_resume_gets_only_the_missed_events(live: LiveServer) -> 
 
 def test_seat_gone_past_the_grace_forfeits_and_the_game_ends(tmp_path: Path) -> None:
     with LiveServer(tmp_path, FAST) as live:
-        from xactika.protocol.net.server import table_settings
+        from xactika.protocol.net.table import table_settings
 
         table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "3"},
                                           move_timeout=5.0, grace=0.3))

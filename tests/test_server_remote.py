@@ -18,7 +18,8 @@ from netkit import Client, LiveServer, Proxy, first_option, in_thread, play_firs
 from xactika.core.engine.check import check_log
 from xactika.core.engine.table import game_rules
 from xactika.core.engine.views import visible
-from xactika.protocol.net.server import PUBLIC, table_settings
+from xactika.protocol.net.link import PUBLIC
+from xactika.protocol.net.table import table_settings
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.records.textform import read_record
 from xactika.protocol.trust.audit import OK, VERIFIED, audit_file

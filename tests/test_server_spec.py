@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from netkit import Client, LiveServer, in_thread, play_first
 
-from xactika.protocol.net.server import table_settings
+from xactika.protocol.net.table import table_settings
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "SERVER.md"
 BLOCK = re.compile(r"^```transcript (.*?)\n(.*?)^```$", re.S | re.M)

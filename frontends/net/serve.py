@@ -15,7 +15,9 @@ from pathlib import Path
 
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.stdio.selfplay import whole_number
-from xactika.protocol.net.server import Limits, Server, table_line, table_settings, tls_context
+from xactika.protocol.net.link import Limits
+from xactika.protocol.net.server import Server, tls_context
+from xactika.protocol.net.table import table_line, table_settings
 from xactika.protocol.trust.signing import KeyFileError, signer_for
 
 

@@ -21,8 +21,9 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, TextIO
 
+from xactika.protocol.net.link import Limits
 from xactika.protocol.net.remote import parse_address
-from xactika.protocol.net.server import Failures, Limits, TokenBook
+from xactika.protocol.net.server import Failures, TokenBook
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.base import LineHook, PlayerBase
 from xactika.protocol.player.faults import BotCrashed, BotProtocolError, BotTimeout

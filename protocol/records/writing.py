@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import IO
+from typing import TextIO
 
 from xactika.core.engine.table import Config
 
@@ -43,7 +43,7 @@ class Staged:
             self.tmp = None
             self._release_dir()
             raise
-        self.file: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        self.file: TextIO = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
 
     @property
     def published(self) -> bool:

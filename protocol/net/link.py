@@ -1,0 +1,204 @@
+"""One client connection as lines: bounded reading, rate limits, queued writing.
+
+The table server's limits (spec/SERVER.md section 6) hold per connection here, so no
+client can flood the server or another table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+import ssl
+import time
+from collections.abc import Callable
+
+import attrs
+
+from xactika.protocol.player.wire import (
+    MAX_LINE,
+    MAX_LINES,
+)
+
+log = logging.getLogger(__name__)
+
+PUBLIC = -1  # the "seat" an observer sees as: no hand is its own
+TOKEN_BYTES = 16  # 128 bits
+
+
+def new_token() -> str:
+    return secrets.token_hex(TOKEN_BYTES)
+
+
+def token_key(token: str) -> bytes:
+    """The lookup key of a token: its hash, so the dict lookup reveals nothing of it."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).digest()
+
+
+@attrs.frozen
+class Limits:
+    """What one client may cost the server; every figure is per server."""
+
+    max_connections: int = 256
+    max_per_address: int = 64
+    auth_timeout: float = 5.0  # seconds from connect to a complete first line
+    max_line: int = MAX_LINE  # bytes, line ending not counted
+    lines_per_second: float = 50.0
+    burst: int = 200  # lines a client may send at once before the rate applies
+    fail_free: int = 3  # wrong tokens from one address before answers are slowed
+    fail_delay: float = 0.5  # seconds for the first slowed answer; doubles each time
+    fail_delay_max: float = 10.0
+    fail_forget: float = 60.0  # seconds without a failure that clear an address
+    write_buffer: int = 1 << 20  # bytes queued for a client that does not read
+
+
+class LinkDown(Exception):
+    """The client went away (end of stream, reset, or it stopped reading)."""
+
+
+class LinkFault(Exception):
+    """The client broke a limit or the protocol; ``reason`` is a MATCH.md reason."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+
+
+# --------------------------------------------------------------------------- a connection
+
+
+class Link:
+    """One client connection: bounded line reading, rate limits, and non-blocking writes."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 limits: Limits, peer: str) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.limits = limits
+        self.peer = peer
+        self.closed = False
+        self.done = asyncio.Event()
+        self.end: LinkDown | LinkFault | None = None
+        self.on_end: Callable[[Link], None] | None = None
+        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self._tokens = float(limits.burst)
+        self._refill = time.monotonic()
+        self._since_request = 0
+        self._pump: asyncio.Task[None] | None = None
+        self._out: list[str] = []  # lines queued in this step of the loop
+
+    async def read_raw(self) -> str | None:
+        """One line (no ending), or None at end of stream; LinkFault past the limits."""
+        try:
+            raw = await self.reader.readuntil(b"\n")
+        except asyncio.IncompleteReadError:
+            return None
+        except asyncio.LimitOverrunError:
+            raise LinkFault("flood", f"a line longer than {self.limits.max_line} bytes") from None
+        except (ConnectionError, ssl.SSLError, OSError):
+            return None
+        body = raw.rstrip(b"\r\n")
+        if len(body) > self.limits.max_line:
+            raise LinkFault("flood", f"a line longer than {self.limits.max_line} bytes")
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LinkFault("invalid-utf8", f"invalid UTF-8 at byte {exc.start}") from None
+
+    def _count(self) -> None:
+        now = time.monotonic()
+        rate = self.limits.lines_per_second
+        self._tokens = min(float(self.limits.burst), self._tokens + (now - self._refill) * rate)
+        self._refill = now
+        self._tokens -= 1.0
+        self._since_request += 1
+        if self._tokens < 0:
+            raise LinkFault("flood", f"more than {rate:g} lines per second")
+        if self._since_request > MAX_LINES:
+            raise LinkFault("flood", f"more than {MAX_LINES} lines between two requests")
+
+    def start_pump(self) -> None:
+        """Read lines in the background from now on (after the first line)."""
+        self._pump = asyncio.create_task(self._run_pump())
+
+    async def _run_pump(self) -> None:
+        try:
+            while True:
+                line = await self.read_raw()
+                if line is None:
+                    self.finish(LinkDown("closed the connection"))
+                    return
+                self._count()
+                words = line.split(maxsplit=1)
+                if not words or words[0] == "info":
+                    continue  # blank lines and notes for humans are never answers
+                self._lines.put_nowait(line)
+        except LinkFault as fault:
+            self.finish(fault)
+        except Exception as exc:  # no client may crash the server
+            log.exception("reading from %s", self.peer)
+            self.finish(LinkDown(f"read failed: {exc}"))
+
+    def stale(self) -> str | None:
+        """A line that arrived when nothing was asked (a fault), if any; resets the count."""
+        self._since_request = 0
+        try:
+            line = self._lines.get_nowait()
+        except asyncio.QueueEmpty:
+            return None
+        return line
+
+    async def next(self, timeout: float) -> str:
+        """The next protocol line within ``timeout``; LinkDown, LinkFault or TimeoutError."""
+        if self.end is not None and self._lines.empty():
+            raise self.end
+        line = await asyncio.wait_for(self._lines.get(), timeout)
+        if line is None:
+            assert self.end is not None
+            raise self.end
+        return line
+
+    def send(self, *lines: str) -> None:
+        """Queue lines; what one step of the loop queues leaves in one write (a move's
+        events and the next ``go`` together), since each write is a system call."""
+        if self.closed or not lines:
+            return
+        if not self._out:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._out.extend(lines)
+
+    def _flush(self) -> None:
+        lines, self._out = self._out, []
+        if self.closed or not lines:
+            return
+        self.writer.write("".join(line + "\n" for line in lines).encode("utf-8"))
+        if self.writer.transport.get_write_buffer_size() > self.limits.write_buffer:
+            self.finish(LinkDown("stopped reading"))
+
+    def finish(self, end: LinkDown | LinkFault, error: str | None = None) -> None:
+        """Close once: an ``error`` line for faults, then the connection; tell the owner."""
+        if self.closed:
+            return
+        if error is None and isinstance(end, LinkFault):
+            error = f"{end.reason}: {end}"
+        if error is not None:
+            self._out.append(f"error {error}")
+        if self._out:  # what was queued (quit, a last event), then the error, then close
+            with contextlib.suppress(Exception):
+                self.writer.write("".join(line + "\n" for line in self._out).encode("utf-8"))
+        self._out = []
+        self.closed = True
+        self.done.set()
+        self.end = end
+        self._lines.put_nowait(None)
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        if self._pump is not None and self._pump is not asyncio.current_task():
+            self._pump.cancel()
+        if self.on_end is not None:
+            self.on_end(self)
+
+
+# --------------------------------------------------------------------------- a table
