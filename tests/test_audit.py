@@ -212,7 +212,7 @@ def test_missing_files_and_mixed_results(tmp_path: Path,
     code, out = run(capsys, str(good), str(missing), str(empty))
     assert code == 2
     assert f"{missing}:0: cannot read" in out and "No such file" in out
-    assert f"{empty}:0: a directory with no record files (*.log, *.rec)" in out
+    assert f"{empty}:0: a directory with no record files (*.log, *.rec, *.jsonl, " in out
     assert f"{good}: ok (" in out
     # the JSON report carries the same facts
     code, out = run(capsys, "--json", str(good), str(missing))
@@ -268,3 +268,29 @@ def test_a_seats_view_is_not_mistaken_for_a_forgery(tmp_path: Path,
     code, out = run(capsys, str(path))
     assert code == 1
     assert "game-started has no seed= and no deals=: this is one seat's view of the game" in out
+
+
+def test_a_directory_of_jsonl_records_and_repl_saves_is_audited(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every reader takes either form: a folder of JSONL records, or of saves named as
+    the player liked, is audited; other files there are left alone."""
+    from xactika.protocol.records.jsonl import text_to_jsonl
+
+    text = tmp_path / "text.log"
+    write_game(text, Config(mode="win", players=2, rounds=1, seed=1))
+    folder = tmp_path / "games"
+    folder.mkdir()
+    lines = text.read_text(encoding="utf-8").splitlines()
+    (folder / "a.jsonl").write_text(text_to_jsonl(lines), encoding="utf-8")
+    (folder / "my game").write_text(text.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "b.json").write_text(text_to_jsonl(lines), encoding="utf-8")
+    (folder / "notes.txt").write_text("not a record\n", encoding="utf-8")
+    (folder / ".x.tmp").write_text(text.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "c.log.rejected").write_text(text.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out = run(capsys, str(folder))
+    assert code == 0, out
+    assert f"{folder / 'a.jsonl'}: ok (" in out
+    assert f"{folder / 'b.json'}: ok (" in out
+    assert f"{folder / 'my game'}: ok (" in out
+    assert "notes.txt" not in out and ".x.tmp" not in out and "rejected" not in out
+    assert "audited 3 logs" in out

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
@@ -42,7 +43,11 @@ from xactika.protocol.trust.fastaudit import audit_data, audit_path
 from xactika.protocol.trust.manifest import MANIFEST_FILE, check_manifest, compare
 from xactika.protocol.trust.signing import KeyFileError, PublicKey, public_key_arg
 
-RECORD_SUFFIXES = (".log", ".rec")
+RECORD_SUFFIXES = (".log", ".rec", ".jsonl")
+SET_ASIDE = (".rejected", ".tmp", ".bak")  # records put aside, never counted
+SNIFF_BYTES = 4096  # a file of another name is a record when its first line is one
+# a text record's first line, or a JSONL one's (writers put the "type" tag first)
+_RECORD_START = re.compile(r'(?:header|event)[ \t]|\{\s*"type"\s*:\s*"(?:header|game-started)"')
 BATCH = 16  # records a parallel job audits: amortises a task's cost over many small files
 
 # one record to audit: its path (read where it is audited), its bytes (read by the driver
@@ -57,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check record files: every bid and card legal, every derived event as "
         "the rules compute it, headers consistent, the game complete, the hash chain and "
         "the seed commitment intact. Problems are printed as FILE:LINE: REASON. "
-        "A directory stands for every *.log and *.rec file under it.",
+        "A directory stands for every record file under it: *.log, *.rec, *.jsonl, and "
+        "any other file that starts as a record does (a REPL save of any name).",
         epilog="exit status: 0 clean, 1 violations or unfinished games, 2 unreadable input",
     )
     ap.add_argument("logs", nargs="*", metavar="LOG",
@@ -96,11 +102,30 @@ def expand(paths: Iterable[str]) -> Iterator[str]:
         for folder, dirs, files in os.walk(path):
             dirs.sort()
             for name in sorted(files):
-                if name.endswith(RECORD_SUFFIXES):
+                if name.endswith(RECORD_SUFFIXES) or looks_like_record(folder, name):
                     found = True
                     yield os.path.join(folder, name)
         if not found:
             yield path  # audit_file reports it: a directory, not a record
+
+
+def looks_like_record(folder: str, name: str) -> bool:
+    """Whether a file of another name starts as a text or JSONL record does: its first
+    line a header or an event. Hidden files (a writer's temporary ones), the match
+    manifest and records the match runner set aside are not audited."""
+    if name.startswith(".") or name == MANIFEST_FILE or name.endswith(SET_ASIDE):
+        return False
+    try:
+        with open_regular(os.path.join(folder, name)) as fh:
+            head = fh.read(SNIFF_BYTES)
+    except OSError:
+        return False
+    for raw in head.splitlines():
+        line = raw.decode("utf-8", "replace").strip()
+        if not line or line.startswith("#"):
+            continue
+        return bool(_RECORD_START.match(line))
+    return False
 
 
 def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = (),
@@ -153,8 +178,9 @@ def audit_item(item: Item, strict: bool, trusted: Trusted) -> LogReport:
         return audit_data(item[2], path, strict=strict, trusted=trusted)
     if os.path.isdir(path):
         report = LogReport(path, status=UNREADABLE)
-        report.problems.append(Problem(0, "a directory with no record files "
-                                          f"({', '.join('*' + s for s in RECORD_SUFFIXES)})"))
+        report.problems.append(Problem(
+            0, "a directory with no record files "
+            f"({', '.join('*' + s for s in RECORD_SUFFIXES)}, or starting as a record does)"))
         return report
     return audit_path(path, strict=strict, trusted=trusted)
 
