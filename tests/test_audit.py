@@ -52,7 +52,7 @@ def test_selfplay_records_audit_clean(tmp_path: Path, options: list[str]) -> Non
     result = subprocess.run([*XACTIKA, "audit", str(path)], capture_output=True, text=True,
                             check=False)
     assert result.returncode == 0, result.stdout
-    assert f"{path}: ok (" in result.stdout and "signed, committed" in result.stdout
+    assert f"{path}: ok (" in result.stdout and "chained, committed" in result.stdout
     report = audit_file(str(path))
     assert report.status == OK and report.complete and report.signed and report.committed
 
@@ -152,7 +152,7 @@ def test_unsigned_uncommitted_records_audit_with_notes(tmp_path: Path,
                        commit=False)
     first = next(i for i, ln in enumerate(lines) if ln.startswith("event")) + 1
     code, out = run(capsys, str(path))
-    assert code == 0 and "ok (" in out and "unsigned, no commitment" in out
+    assert code == 0 and "ok (" in out and "no hash chain, no commitment" in out
     report = audit_file(str(path))
     assert report.notes == ["unsigned: the record carries no hash chain",
                             "no commitment: the deals' seed was not committed",
@@ -294,3 +294,49 @@ def test_a_directory_of_jsonl_records_and_repl_saves_is_audited(
     assert f"{folder / 'my game'}: ok (" in out
     assert "notes.txt" not in out and ".x.tmp" not in out and "rejected" not in out
     assert "audited 3 logs" in out
+
+
+def test_a_player_on_two_seats_plays_a_game_once(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Two bots sharing four seats over two games: each played 2 games, not 4 seat-games;
+    a win is a game one of its seats won; points are over its seats."""
+    paths = []
+    expected = {"ann": [0, 0, 0], "bob": [0, 0, 0]}
+    for seed in range(2):
+        path = tmp_path / f"g{seed}.log"
+        write_game(path, Config(mode="bid", players=4, rounds=1, seed=seed),
+                   headers=[("seats", "ann,bob,ann,bob")])
+        paths.append(str(path))
+        over = read_record(path).events[-1]
+        assert isinstance(over, GameOver)
+        for name, seats in (("ann", (0, 2)), ("bob", (1, 3))):
+            expected[name][0] += 1
+            expected[name][1] += any(s in over.winners for s in seats)
+            expected[name][2] += sum(over.totals[s] for s in seats)
+    code, out = run(capsys, "--json", *paths)
+    players = json.loads(out)["summary"]["players"]
+    assert {n: [p["games"], p["wins"], p["points"]] for n, p in players.items()} == expected
+    assert code == 0
+    code, out = run(capsys, *paths)
+    assert "audited 2 logs: 2 games" in out
+    assert [line.split()[:2] for line in out.splitlines()[-2:]] == [["ann", "2"], ["bob", "2"]]
+
+
+def test_a_record_signed_by_your_own_key_says_so(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from xactika.protocol.trust.signing import Signer, default_key_path, default_signer
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    mine, theirs = default_signer(), Signer.generate()
+    config = commit_config(Config(mode="win", players=2, rounds=1, seed=3))
+    _, events = self_play(config, [RandomAgent(1), RandomAgent(2)])
+    for name, key in (("mine.log", mine), ("theirs.log", theirs)):
+        (tmp_path / name).write_text(format_record([("seats", "a,b")], events, signer=key),
+                                     encoding="utf-8")
+    code, out = run(capsys, str(tmp_path / "mine.log"), str(tmp_path / "theirs.log"))
+    assert code == 0
+    mine_line, theirs_line = (ln for ln in out.splitlines() if ": ok (" in ln)
+    assert f"signed by your own key {mine.public.fingerprint}, not verified: " \
+        f"--key {default_key_path()}.pub trusts it" in mine_line
+    assert f"signer unknown: {theirs.public.fingerprint}" in theirs_line
