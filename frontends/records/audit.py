@@ -9,6 +9,7 @@ hundred thousand logs takes no more memory than auditing one.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -41,7 +42,13 @@ from xactika.protocol.trust.audit import (
 )
 from xactika.protocol.trust.fastaudit import audit_data, audit_path
 from xactika.protocol.trust.manifest import MANIFEST_FILE, check_manifest, compare
-from xactika.protocol.trust.signing import KeyFileError, PublicKey, public_key_arg
+from xactika.protocol.trust.signing import (
+    KeyFileError,
+    PublicKey,
+    default_key_path,
+    load_public_keys,
+    public_key_arg,
+)
 
 RECORD_SUFFIXES = (".log", ".rec", ".jsonl")
 SET_ASIDE = (".rejected", ".tmp", ".bak")  # records put aside, never counted
@@ -220,7 +227,7 @@ def manifest_report(path: str, heads: Iterable[tuple[str, str | None]], strict: 
                     trusted: Trusted) -> LogReport:
     """A match's manifest against the records found: deleted, added or replaced games."""
     check = check_manifest(path)
-    report = LogReport(path)
+    report = LogReport(path, kind="manifest")
     for line, reason in check.problems:
         report.add(line, f"manifest: {reason}")
     if check.signer is not None:
@@ -319,7 +326,7 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
              _count(report.rounds, "round"), _count(report.events, "event")]
     if report.unjudged:
         facts.append(f"{report.unjudged} events not judged after the first violation")
-    facts.append("signed" if report.signed else "unsigned")
+    facts.append("chained" if report.signed else "no hash chain")
     facts.append("committed" if report.committed else "no commitment")
     facts.append(_signature_fact(report))
     line = f"{report.file}: {report.status} ({', '.join(facts)})"
@@ -346,7 +353,35 @@ def _signature_fact(report: LogReport) -> str:
         return f"not verified: the signature by {fingerprint} holds, the game does not"
     if report.signature == VERIFIED:
         return f"verified: signed by {report.signer.fingerprint}"
+    own = own_key()
+    if own is not None and report.signer == own[0]:
+        return (f"signed by your own key {own[0].fingerprint}, not verified: "
+                f"--key {own[1]} trusts it")
     return f"signer unknown: {report.signer.fingerprint}"
+
+
+def own_key() -> tuple[PublicKey, str] | None:
+    """The user's default signing key and its public file, if it exists (never made
+    here): a record signed by it is the user's own, not a stranger's."""
+    path = default_key_path()
+    for source in (f"{path}.pub", str(path)):
+        try:
+            stamp = os.stat(source).st_mtime_ns
+        except OSError:
+            continue
+        key = _load_key(source, stamp)
+        if key is not None:
+            return key, f"{path}.pub"
+    return None
+
+
+@functools.lru_cache(maxsize=4)
+def _load_key(path: str, stamp: int) -> PublicKey | None:
+    """One key file's first key, read once while it is unchanged (``stamp``)."""
+    try:
+        return load_public_keys(path)[0]
+    except (KeyFileError, OSError):
+        return None
 
 
 def _count(n: int | None, noun: str) -> str:
@@ -354,8 +389,11 @@ def _count(n: int | None, noun: str) -> str:
 
 
 def print_summary(s: Summary, out: TextIO) -> None:
+    manifests = f" and {_count(s.manifests, 'manifest')}" if s.manifests else ""
+    if s.bad_manifests:
+        manifests += f" ({s.bad_manifests} invalid)"
     print(
-        f"audited {_count(s.logs, 'log')}: {_count(s.games, 'game')} "
+        f"audited {_count(s.logs, 'log')}{manifests}: {_count(s.games, 'game')} "
         f"({s.complete} clean and complete, "
         f"{s.unfinished} unfinished, {s.invalid} invalid, {s.unreadable} unreadable), "
         f"{_count(s.events, 'event')}, {_count(s.rounds, 'round')}, "
