@@ -32,7 +32,7 @@ from xactika.frontends.repl.session import (
     parse_seat_spec,
     seats_from_headers,
 )
-from xactika.frontends.stdio.selfplay import whole_number
+from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.trust.tamper import commit_config
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen and the scrollback
@@ -71,8 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--game", default=None, help="game to play (default: xactika)")
     p.add_argument("--mode", default=None, help="win, lose or bid (default: bid)")
-    p.add_argument("--players", type=whole_number, default=None, help="players (default: 4)")
-    p.add_argument("--rounds", type=whole_number, default=None, help="rounds (default: 8)")
+    p.add_argument("--players", type=counting_number, default=None, help="players (default: 4)")
+    p.add_argument("--rounds", type=counting_number, default=None, help="rounds (default: 8)")
     p.add_argument("--dealer", type=whole_number, default=None, help="first dealer (default 0)")
     p.add_argument("--seed", type=whole_number, default=None, help="deal seed (default: random)")
     p.add_argument("--seat", action="append", default=[], metavar="N=SPEC",
