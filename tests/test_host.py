@@ -246,3 +246,15 @@ def test_choose_sends_a_bot_nothing_of_the_cards_its_seat_cannot_see() -> None:
                 assert named and named <= known
             state, new = step(state, agent.choose(view(state, legal.seat), legal))
             events.extend(new)
+
+
+def test_a_signed_record_read_back_prints_as_its_file(tmp_path: Path) -> None:
+    from xactika.protocol.trust.signing import Signer
+
+    record = play_game(Config(mode="bid", players=2, rounds=1, seed=6), ["random", "random"])
+    text = format_record(record.headers, record.events, signer=Signer.generate())
+    (tmp_path / "s.log").write_text(text, encoding="utf-8")
+    again = read_record(tmp_path / "s.log")
+    assert again.sig is not None and format_record(again) == text == str(again) + "\n"
+    again.write(tmp_path / "t.log")
+    assert (tmp_path / "t.log").read_text(encoding="utf-8") == text
