@@ -52,7 +52,7 @@ def test_selfplay_records_audit_clean(tmp_path: Path, options: list[str]) -> Non
     result = subprocess.run([*XACTIKA, "audit", str(path)], capture_output=True, text=True,
                             check=False)
     assert result.returncode == 0, result.stdout
-    assert f"{path}: ok (" in result.stdout and "signed, committed" in result.stdout
+    assert f"{path}: ok (" in result.stdout and "chained, committed" in result.stdout
     report = audit_file(str(path))
     assert report.status == OK and report.complete and report.signed and report.committed
 
@@ -152,7 +152,7 @@ def test_unsigned_uncommitted_records_audit_with_notes(tmp_path: Path,
                        commit=False)
     first = next(i for i, ln in enumerate(lines) if ln.startswith("event")) + 1
     code, out = run(capsys, str(path))
-    assert code == 0 and "ok (" in out and "unsigned, no commitment" in out
+    assert code == 0 and "ok (" in out and "no hash chain, no commitment" in out
     report = audit_file(str(path))
     assert report.notes == ["unsigned: the record carries no hash chain",
                             "no commitment: the deals' seed was not committed",
@@ -212,7 +212,7 @@ def test_missing_files_and_mixed_results(tmp_path: Path,
     code, out = run(capsys, str(good), str(missing), str(empty))
     assert code == 2
     assert f"{missing}:0: cannot read" in out and "No such file" in out
-    assert f"{empty}:0: a directory with no record files (*.log, *.rec)" in out
+    assert f"{empty}:0: a directory with no record files (*.log, *.rec, *.jsonl, " in out
     assert f"{good}: ok (" in out
     # the JSON report carries the same facts
     code, out = run(capsys, "--json", str(good), str(missing))
@@ -268,3 +268,75 @@ def test_a_seats_view_is_not_mistaken_for_a_forgery(tmp_path: Path,
     code, out = run(capsys, str(path))
     assert code == 1
     assert "game-started has no seed= and no deals=: this is one seat's view of the game" in out
+
+
+def test_a_directory_of_jsonl_records_and_repl_saves_is_audited(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every reader takes either form: a folder of JSONL records, or of saves named as
+    the player liked, is audited; other files there are left alone."""
+    from xactika.protocol.records.jsonl import text_to_jsonl
+
+    text = tmp_path / "text.log"
+    write_game(text, Config(mode="win", players=2, rounds=1, seed=1))
+    folder = tmp_path / "games"
+    folder.mkdir()
+    lines = text.read_text(encoding="utf-8").splitlines()
+    (folder / "a.jsonl").write_text(text_to_jsonl(lines), encoding="utf-8")
+    (folder / "my game").write_text(text.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "b.json").write_text(text_to_jsonl(lines), encoding="utf-8")
+    (folder / "notes.txt").write_text("not a record\n", encoding="utf-8")
+    (folder / ".x.tmp").write_text(text.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "c.log.rejected").write_text(text.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out = run(capsys, str(folder))
+    assert code == 0, out
+    assert f"{folder / 'a.jsonl'}: ok (" in out
+    assert f"{folder / 'b.json'}: ok (" in out
+    assert f"{folder / 'my game'}: ok (" in out
+    assert "notes.txt" not in out and ".x.tmp" not in out and "rejected" not in out
+    assert "audited 3 logs" in out
+
+
+def test_a_player_on_two_seats_plays_a_game_once(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Two bots sharing four seats over two games: each played 2 games, not 4 seat-games;
+    a win is a game one of its seats won; points are over its seats."""
+    paths = []
+    expected = {"ann": [0, 0, 0], "bob": [0, 0, 0]}
+    for seed in range(2):
+        path = tmp_path / f"g{seed}.log"
+        write_game(path, Config(mode="bid", players=4, rounds=1, seed=seed),
+                   headers=[("seats", "ann,bob,ann,bob")])
+        paths.append(str(path))
+        over = read_record(path).events[-1]
+        assert isinstance(over, GameOver)
+        for name, seats in (("ann", (0, 2)), ("bob", (1, 3))):
+            expected[name][0] += 1
+            expected[name][1] += any(s in over.winners for s in seats)
+            expected[name][2] += sum(over.totals[s] for s in seats)
+    code, out = run(capsys, "--json", *paths)
+    players = json.loads(out)["summary"]["players"]
+    assert {n: [p["games"], p["wins"], p["points"]] for n, p in players.items()} == expected
+    assert code == 0
+    code, out = run(capsys, *paths)
+    assert "audited 2 logs: 2 games" in out
+    assert [line.split()[:2] for line in out.splitlines()[-2:]] == [["ann", "2"], ["bob", "2"]]
+
+
+def test_a_record_signed_by_your_own_key_says_so(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from xactika.protocol.trust.signing import Signer, default_key_path, default_signer
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    mine, theirs = default_signer(), Signer.generate()
+    config = commit_config(Config(mode="win", players=2, rounds=1, seed=3))
+    _, events = self_play(config, [RandomAgent(1), RandomAgent(2)])
+    for name, key in (("mine.log", mine), ("theirs.log", theirs)):
+        (tmp_path / name).write_text(format_record([("seats", "a,b")], events, signer=key),
+                                     encoding="utf-8")
+    code, out = run(capsys, str(tmp_path / "mine.log"), str(tmp_path / "theirs.log"))
+    assert code == 0
+    mine_line, theirs_line = (ln for ln in out.splitlines() if ": ok (" in ln)
+    assert f"signed by your own key {mine.public.fingerprint}, not verified: " \
+        f"--key {default_key_path()}.pub trusts it" in mine_line
+    assert f"signer unknown: {theirs.public.fingerprint}" in theirs_line

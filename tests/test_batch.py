@@ -11,12 +11,13 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 from readme_blocks import readme_block
 
-from xactika.core import DECK, Config, ConfigError, batch, replay
-from xactika.core.batch import (
+np = pytest.importorskip("numpy")  # the [batch] extra; CI installs it
+
+from xactika.core import DECK, Config, ConfigError, batch, replay  # noqa: E402
+from xactika.core.batch import (  # noqa: E402
     BatchResult,
     Decision,
     deal_orders,
@@ -25,8 +26,8 @@ from xactika.core.batch import (
     reference_game,
     simulate,
 )
-from xactika.core.engine.rng import deal_key, shuffled
-from xactika.core.games.xactika import XACTIKA
+from xactika.core.engine.rng import deal_key, shuffled  # noqa: E402
+from xactika.core.games.xactika import XACTIKA  # noqa: E402
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 GAMES = 120  # per mode and player count: 27 x 120 = 3,240 games through the batch

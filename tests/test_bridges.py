@@ -127,9 +127,18 @@ def test_openspiel_shows_a_seat_nothing_of_the_cards_it_cannot_see(
                     continue
                 shown = (state.information_state_string(seat), state.observation_string(seat),
                          state.information_state_tensor(seat), state.observation_tensor(seat))
-                words = set(shown[0].replace("=", " ").replace(",", " ").replace("[", " ")
+                # the first line is this round's view; the rest, earlier rounds' events as
+                # the seat saw them, name cards played in public that may be held now
+                now, *past = shown[0].split("\n")
+                words = set(now.replace("=", " ").replace(",", " ").replace("[", " ")
                             .replace("]", " ").replace("/", " ").split())
                 assert not words & hidden_cards(core, seat), shown[0]
+                for line in past:
+                    if line.split()[2:3] == ["deal"]:  # an earlier deal: its own hand only
+                        hands = next(w for w in line.split() if w.startswith("hands="))
+                        shown_hands = [h != "?" for h in hands[6:].split("/")]
+                        assert shown_hands == [s == seat for s in range(len(shown_hands))]
+                        assert "aside=?" in line or "aside=" not in line, line
                 other = state.clone()
                 other.core = moved
                 assert (other.information_state_string(seat), other.observation_string(seat),

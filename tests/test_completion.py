@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -15,10 +17,19 @@ BASH = shutil.which("bash")
 
 
 def _bash_complete(script: str, words: list[str]) -> list[str]:
-    """Run the bash function on a command line, the cursor in its last word."""
+    """Run the bash function on a command line, the cursor in its last word, with
+    COMP_WORDS split as bash splits them (at '=' and ':' too) and COMP_LINE set."""
     assert BASH is not None
-    line = " ".join(f"'{w}'" if w else '""' for w in words)
-    code = (f"{script}\nCOMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; _xactika; "
+    typed = " ".join(words)
+    split: list[str] = []
+    for word in words:
+        parts = [p for p in re.split(r"([=:])", word) if p] if "/" not in word else [word]
+        split.extend(parts or [""])
+    if words[-1] == "":
+        split[-1:] = [""]
+    line = " ".join(shlex.quote(w) if w else '""' for w in split)
+    code = (f"{script}\nCOMP_WORDS=({line}); COMP_CWORD={len(split) - 1}; "
+            f"COMP_LINE={shlex.quote(typed)}; COMP_POINT={len(typed)}; _xactika; "
             'printf "%s\\n" "${COMPREPLY[@]}"')
     done = subprocess.run([BASH, "--norc", "-c", code], capture_output=True, text=True,
                           check=True)
@@ -39,6 +50,29 @@ def test_bash_completes_commands_flags_and_choices(tmp_path: Path) -> None:
     record = tmp_path / "game.rec"
     record.write_text("x")
     assert _bash_complete(script, ["xactika", "audit", str(tmp_path / "ga")]) == [str(record)]
+
+
+@pytest.mark.skipif(BASH is None, reason="needs bash")
+def test_bash_completes_bot_names_modes_and_seat_specs() -> None:
+    """`xactika bot <Tab>` offers the bots, not files; `--mode` every game's modes;
+    `--seat 1=bot:<Tab>` the bots, cut after the last ':' as bash inserts them."""
+    script = completion.bash()
+    bots = _bash_complete(script, ["xactika", "bot", ""])
+    assert {"random", "heuristic", "strong", "strong:3"} <= set(bots)
+    assert _bash_complete(script, ["xactika", "bot", "heu"]) == ["heuristic"]
+    assert _bash_complete(script, ["xactika", "play", "--mode", ""]) \
+        == ["nodraw", "draw", "win", "lose", "bid"]
+    assert _bash_complete(script, ["xactika", "selfplay", "--mode", "l"]) == ["lose"]
+    after_bot = _bash_complete(script, ["xactika", "play", "--seat", "1=bot:"])
+    assert {"random", "heuristic", "strong"} <= set(after_bot)
+    assert _bash_complete(script, ["xactika", "play", "--seat", "1=bot:heu"]) == ["heuristic"]
+    assert _bash_complete(script, ["xactika", "play", "--seat", "1=bot:strong:"]) \
+        == ["1", "2", "3", "4", "5"]
+    assert set(_bash_complete(script, ["xactika", "play", "--seat", "2="])) \
+        >= {"human", "cmd:", "bot:random"}
+    assert _bash_complete(script, ["xactika", "play", "--seat", "2=h"]) == ["human"]
+    assert _bash_complete(script, ["xactika", "play", "--hint-bot", "r"]) == ["random"]
+    assert _bash_complete(script, ["xactika", "replay", "--seat", ""]) == []  # a number
 
 
 def test_every_flag_of_every_command_is_in_both_scripts() -> None:

@@ -24,6 +24,8 @@ from xactika.protocol.player.process import (
     BotTimeout,
     PlayerProcess,
 )
+from xactika.protocol.records.textform import format_record, read_record
+from xactika.protocol.trust.audit import audit_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = [sys.executable, str(ROOT / "examples" / "random_bot.py")]
@@ -178,14 +180,42 @@ def test_many_games_at_once_with_asyncio() -> None:
     assert [isinstance(r.events[-1], GameOver) for r in records] == [True] * 3  # type: ignore[attr-defined]
 
 
-def test_the_readme_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+def test_the_readme_example_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """It prints a decision, the game's end and the record's text, and saves a record
+    that reads back and audits clean."""
+    for name in ("examples",):
+        (tmp_path / name).symlink_to(ROOT / name)
+    monkeypatch.chdir(tmp_path)
     out = io.StringIO()
+    namespace: dict[str, object] = {}
     with contextlib.redirect_stdout(out):
-        exec(compile(readme_block("Driving a bot from Python"), "README.md", "exec"), {})
+        exec(compile(readme_block("Driving a bot from Python"), "README.md", "exec"),
+             namespace)
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("Bid(seat=1, bid=")
     assert lines[1].startswith("GameOver(")
+    assert lines[2] == "header record 1" and lines[-1].startswith("result ")
+    saved = (tmp_path / "game.log").read_text(encoding="utf-8")
+    assert saved.splitlines() == lines[2:]
+    record = namespace["record"]
+    assert read_record(tmp_path / "game.log") == record
+    report = audit_file(str(tmp_path / "game.log"))
+    assert report.status == "ok" and report.complete and report.problems == []
+
+
+def test_a_record_prints_as_its_text_and_writes_atomically(tmp_path: Path) -> None:
+    record = play_game(Config(mode="win", players=3, rounds=1, seed=4),
+                       ["heuristic", "random", "random"], seed=4)
+    text = format_record(record)
+    assert str(record) + "\n" == text
+    assert read_record(io.StringIO(text)) == record  # headers, events and result
+    path = tmp_path / "g.jsonl"
+    path.write_text("old\n", encoding="utf-8")
+    record.write(path)
+    assert read_record(path) == record and path.read_text().startswith("{")
+    record.write(tmp_path / "g.log")
+    assert (tmp_path / "g.log").read_text(encoding="utf-8") == text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.jsonl", "g.log"]  # no temp left
 
 
 def test_choose_sends_a_bot_nothing_of_the_cards_its_seat_cannot_see() -> None:
@@ -216,3 +246,15 @@ def test_choose_sends_a_bot_nothing_of_the_cards_its_seat_cannot_see() -> None:
                 assert named and named <= known
             state, new = step(state, agent.choose(view(state, legal.seat), legal))
             events.extend(new)
+
+
+def test_a_signed_record_read_back_prints_as_its_file(tmp_path: Path) -> None:
+    from xactika.protocol.trust.signing import Signer
+
+    record = play_game(Config(mode="bid", players=2, rounds=1, seed=6), ["random", "random"])
+    text = format_record(record.headers, record.events, signer=Signer.generate())
+    (tmp_path / "s.log").write_text(text, encoding="utf-8")
+    again = read_record(tmp_path / "s.log")
+    assert again.sig is not None and format_record(again) == text == str(again) + "\n"
+    again.write(tmp_path / "t.log")
+    assert (tmp_path / "t.log").read_text(encoding="utf-8") == text

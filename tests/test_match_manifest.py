@@ -210,3 +210,20 @@ def test_resume_with_another_key_is_refused_in_one_line(
     refused = [line for line in err.splitlines() if MANIFEST_FILE in line]
     assert code == 2 and len(refused) == 1
     assert "continue with the key that started it" in refused[0]
+
+
+def test_the_summary_counts_the_manifest_apart_from_the_games(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 3-game match folder is 3 games and 1 manifest, not 4 logs of which 3 games."""
+    make_match(tmp_path / "m")
+    code, out = audit(capsys, str(tmp_path / "m"))
+    assert code == 0, out
+    assert "audited 3 logs and 1 manifest: 3 games (3 clean and complete, " in out
+    code, out = audit(capsys, "--json", str(tmp_path / "m"))
+    summary = json.loads(out)["summary"]
+    assert (summary["logs"], summary["games"], summary["complete"], summary["manifests"]) \
+        == (3, 3, 3, 1)
+    assert summary["verified"] == 3 and summary["players"]["a"]["games"] == 3
+    (tmp_path / "m" / "games" / "g2.log").unlink()  # a bad manifest still fails the run
+    code, out = audit(capsys, str(tmp_path / "m"))
+    assert code == 1 and "audited 2 logs and 1 manifest (1 invalid): 2 games" in out

@@ -244,8 +244,46 @@ def test_the_readme_example_runs() -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(readme_block("OpenSpiel"), "README.md", "exec"), {})
-    returns = eval(out.getvalue())
-    assert len(returns) == 4 and all(-8 <= r <= 8 for r in returns)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        returns = eval(line)
+        assert len(returns) == 4 and all(-8 <= r <= 8 for r in returns)
+        assert any(r != 0 for r in returns)
+
+
+@pytest.mark.parametrize("name", ["python_xactika", "python_dix"])
+def test_evaluate_bots_plays_ismcts_against_our_bots(name: str) -> None:
+    """OpenSpiel's evaluate_bots refuses ISMCTSBot (no restart_at); ours plays it."""
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots as spiel_evaluate
+
+    from xactika.frontends.bridges.openspiel import evaluate_bots
+
+    game = pyspiel.load_game(name, {"players": 3, "mode": "win", "rounds": 1}
+                             if name == "python_xactika" else {"mode": "nodraw"})
+    players = game.num_players()
+
+    def bots() -> list:
+        rng = np.random.RandomState(5)
+        return [ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 4,
+                                 random_state=rng),
+                *(AgentBot("random", s, s) for s in range(1, players))]
+
+    with pytest.raises(pyspiel.SpielError, match="RestartAt"):
+        spiel_evaluate(game.new_initial_state(), bots(), np.random.RandomState(1))
+    for rng in (1, np.random.RandomState(1)):  # a seed or OpenSpiel's numpy random state
+        returns = evaluate_bots(game.new_initial_state(), bots(), rng)
+        assert len(returns) == players and any(r != 0 for r in returns)
+
+
+def test_utility_bounds_hold_the_worst_round() -> None:
+    """A Dix trick is worth -3 at worst (a ten-trick), so a no-draw round of 17 tricks
+    may score -51; +1 a trick at best."""
+    for mode, tricks in (("nodraw", 17), ("draw", 26)):
+        for rounds in (1, 3):
+            game = pyspiel.load_game("python_dix", {"mode": mode, "rounds": rounds})
+            assert game.min_utility() <= -3 * tricks * rounds
+            assert game.max_utility() >= tricks * rounds
 
 
 def test_states_are_trick_taking_states() -> None:
@@ -279,3 +317,42 @@ def test_dix_resampling_respects_the_voids_a_seat_has_seen() -> None:
                 assert all(held.count(suit) <= cap for suit, cap in slots.items())
             state.apply_action(rng.choice(state.legal_actions()))
     assert capped > 20
+
+
+RECALL = [
+    ("python_xactika", {"players": 2, "mode": "win", "rounds": 3}),
+    ("python_xactika", {"players": 3, "mode": "bid", "rounds": 2}),
+    ("python_dix", {"mode": "nodraw", "rounds": 2}),
+    ("python_dix", {"mode": "draw", "rounds": 1}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), RECALL)
+def test_information_states_have_perfect_recall_over_the_whole_game(
+        name: str, params: dict) -> None:
+    """Two histories a seat can tell apart (its own events differ) never share an
+    information state string: CFR-style solvers assume perfect recall. Random games
+    from one deal meet again at later rounds with the same hands and totals."""
+    from xactika.core import game_rules
+    from xactika.core.engine.views import visible
+    from xactika.protocol.notation.text import format_event
+
+    game = pyspiel.load_game(name, params)
+    seen: dict[tuple[int, str], tuple[str, ...]] = {}
+    for trial in range(60):
+        rng = random.Random(trial)
+        state = game.new_initial_state()
+        for action in seed_actions(7):
+            state.apply_action(action)
+        rules = game_rules(state.core.config.game)
+        events = list(start(state.core.config))
+        while not state.is_terminal():
+            seat = state.current_player()
+            own = tuple(format_event(visible(e, seat), rules) for e in events)
+            key = (seat, state.information_state_string(seat))
+            assert seen.setdefault(key, own) == own, key[1]
+            action = rng.choice(state.legal_actions())
+            command = state.encoding.command(action, legal_actions(state.core))
+            events += step(state.core, command)[1]
+            state.apply_action(action)
+    assert len(seen) > 100

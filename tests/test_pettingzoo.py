@@ -10,16 +10,24 @@ import contextlib
 import io
 from collections.abc import Callable
 
+import attrs
 import pytest
 from readme_blocks import readme_block
 
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 
 from xactika.core import Config, legal_actions, new_game  # noqa: E402
-from xactika.frontends.bridges.pettingzoo import TrickTakingEnv, dix_env, env  # noqa: E402
+from xactika.frontends.bridges.pettingzoo import (  # noqa: E402
+    TrickTakingEnv,
+    dix_env,
+    dix_parallel_env,
+    env,
+    parallel_env,
+    raw_env,
+)
 
 # api_test suggests Box or Discrete observations; an action mask needs a Dict, as in
 # PettingZoo's own card games, which get the same two notes
@@ -120,3 +128,41 @@ def test_the_readme_rollout_runs() -> None:
         exec(compile(readme_block("PettingZoo"), "README.md", "exec"), namespace)
     e = namespace["env"]
     assert e.core.over and e.agents == []
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda: parallel_env(players=3, mode="win", rounds=2), lambda: dix_parallel_env("nodraw")],
+)
+def test_parallel_env_passes_pettingzoos_parallel_tests(make: Callable[[], object]) -> None:
+    parallel_api_test(make(), num_cycles=300)  # its seed test samples unmasked: not for us
+
+
+def test_parallel_env_plays_a_whole_game_like_the_aec_one() -> None:
+    """Every agent sends an action; the acting seat's is played: the same game as the
+    AEC environment's for the same choices."""
+    par = parallel_env(players=3, mode="bid", rounds=1)
+    observations, _ = par.reset(seed=9)
+    aec = raw_env(players=3, mode="bid", rounds=1)
+    aec.reset(seed=9)
+    totals = dict.fromkeys(par.possible_agents, 0.0)
+    while par.agents:
+        acting = [a for a, o in observations.items() if o["action_mask"].any()]
+        assert acting == [aec.agent_selection]
+        action = int(np.flatnonzero(observations[acting[0]]["action_mask"])[-1])
+        aec.step(action)
+        observations, rewards, _, _, _ = par.step(dict.fromkeys(par.agents, action))
+        for agent, reward in rewards.items():
+            totals[agent] += reward
+    assert isinstance(aec, TrickTakingEnv) and aec.core is not None and aec.core.over
+    assert [totals[a] for a in par.possible_agents] == list(map(float, aec.core.totals))
+
+
+def test_observations_hold_the_worst_dix_totals() -> None:
+    """A Dix ten-trick is worth -3: a round of them stays inside the observation space."""
+    for mode, tricks in (("draw", 26), ("nodraw", 17)):
+        e = dix_env(mode=mode, rounds=2)
+        e.reset(seed=1)
+        assert e.core is not None
+        e.core = attrs.evolve(e.core, totals=(-3 * tricks * 2, 0))
+        assert e.observation_space("player_0").contains(e.observe("player_0"))

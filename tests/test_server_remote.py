@@ -177,3 +177,22 @@ def test_watch_tells_the_public_events_as_they_happen(tmp_path: Path) -> None:
                          "round 1: seat 0 deals"]
     assert "seat 0 wins trick 8" in lines and lines[-1] == "the game is over"
     assert not any("2112" in line for line in lines[:5])  # seat 0's hand, unplayed yet
+
+
+def test_no_server_at_the_address_is_one_line_naming_it() -> None:
+    """`play --connect` and `connect` where nothing listens: one line with the address,
+    not a bare `[Errno 111] Connection refused`."""
+    import socket
+
+    with socket.socket() as probe:  # a port that was free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"127.0.0.1:{port}"
+    for args in (["play", "--connect", address, "--token", "t"],
+                 ["connect", address, "--token", "t", "--", "true"]):
+        done = subprocess.run([str(XACTIKA), *args], input="", capture_output=True,
+                              text=True, timeout=60, check=False)
+        assert done.returncode == 1
+        assert done.stderr.count("\n") == 1, done.stderr
+        assert f"cannot connect to {address}: connection refused" in done.stderr
+        assert "Errno" not in done.stderr and "Traceback" not in done.stderr

@@ -268,8 +268,9 @@ def test_keygen_writes_a_private_key_0600_and_a_public_line(
     out = capsys.readouterr().out
     signer = load_signer(path)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert f"public key:  {signer.public.text}" in out
-    assert f"fingerprint: {signer.public.fingerprint}" in out
+    assert out.splitlines()[0] == signer.public.text
+    assert f"# fingerprint: {signer.public.fingerprint}" in out
+    assert f"# public key file: {path}.pub" in out
     assert load_public_keys(f"{path}.pub") == [signer.public]
     assert load_public_keys(path) == [signer.public]  # a private key names its public half
     assert keygen.main([str(path)]) == 1  # never overwritten
@@ -327,6 +328,25 @@ def test_trusted_keys_file_on_the_command_line(tmp_path: Path,
     assert audit_cli.main(["--key", str(tmp_path / "missing"), str(log)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot read" in err
+
+
+def test_what_keygen_shows_is_a_key_audit_takes(tmp_path: Path) -> None:
+    """`keygen --show > pub.txt` and `--key "$(xactika keygen --show)"` both work; the
+    default key's public file is named."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    cli = [sys.executable, "-m", "xactika.frontends.cli"]
+    log = tmp_path / "g.log"
+    subprocess.run([*cli, "selfplay", "--seed", "3", "--quiet", "--record", str(log)],
+                   env=env, check=True, capture_output=True)
+    shown = subprocess.run([*cli, "keygen", "--show"], env=env, capture_output=True,
+                           text=True, check=True).stdout
+    assert str(tmp_path / "cfg" / "xactika" / "referee.key.pub") in shown
+    (tmp_path / "pub.txt").write_text(shown, encoding="utf-8")
+    for key in (str(tmp_path / "pub.txt"), shown.rstrip("\n")):
+        done = subprocess.run([*cli, "audit", "--strict", "--key", key, str(log)], env=env,
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "verified: signed by SHA256:" in done.stdout
 
 
 def test_keygen_and_audit_from_a_shell(tmp_path: Path) -> None:

@@ -260,9 +260,9 @@ class Dix(TrickGame):
         return self.hand_size(config, round_no)
 
     def round_score_bounds(self, config: Config, round_no: int = 1) -> tuple[int, int]:
-        """+1 a trick, -3 a ten-trick; the least as the OpenSpiel bridge has declared it."""
+        """+1 a trick, -3 a ten-trick: every trick a ten-trick is the least."""
         tricks = self.tricks_per_round(config, round_no)
-        return -2 * tricks, tricks
+        return -3 * tricks, tricks
 
     def deal(self, config: Config, round_no: int, dealer: int) -> Dealt:
         """Hands, then the turned-up card, then the stock in draw order (spec/DIX.md)."""

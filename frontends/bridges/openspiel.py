@@ -15,8 +15,10 @@ hand. Every move is decided and folded by the core's ``step``; the legal actions
 ``legal_actions`` numbered as in :mod:`xactika.frontends.bridges.encoding` (bids, plays, leads
 with their call). Strings and tensors, information state and observation alike, are
 built from ``view(state, seat)`` and nothing else. A view holds this round's tricks and
-the running totals, not earlier rounds' tricks: information states have perfect recall
-within a round, not across rounds. Returns are each seat's running total
+the running totals, not earlier rounds' tricks, so the information state string adds the
+earlier rounds as the seat saw them (its own events, ``visible`` to it): it has perfect
+recall over the whole game, as CFR-style solvers assume. Observations, and the tensors,
+are the view alone. Returns are each seat's running total
 (negated in Play to Lose, so that more is better in every mode); rewards are the
 points of the round just scored.
 
@@ -40,16 +42,20 @@ import pyspiel
 from xactika.core.bots.agents import Agent, make_agent, redeal
 from xactika.core.engine.table import (
     Config,
+    Event,
+    GameStarted,
     RoundScored,
     State,
     game_rules,
     games,
     legal_actions,
-    new_game,
+    replay,
+    start,
     step,
 )
-from xactika.core.engine.views import view
+from xactika.core.engine.views import view, visible
 from xactika.frontends.bridges.encoding import Encoding
+from xactika.protocol.notation.text import format_event
 
 SEED_BYTES = 4
 _BYTE = 256
@@ -163,6 +169,8 @@ class _Shared:
     game: TrickTakingGame
     encoding: Encoding
     core: State | None
+    past: tuple[str, ...] = ()  # per seat: the finished rounds' events as it saw them
+    round_events: tuple[Event, ...] = ()  # this round's events so far, from its deal
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
@@ -195,7 +203,7 @@ class TrickTakingState(pyspiel.State):
 
     @core.setter
     def core(self, value: State | None) -> None:
-        self._box = _Shared(self._box.game, self._box.encoding, value)
+        self._box = attrs.evolve(self._box, core=value)
         if value is None:
             self._player = _CHANCE
         elif value.over or value.to_act is None:
@@ -228,7 +236,9 @@ class TrickTakingState(pyspiel.State):
                 seed = 0
                 for b in self.seed_bytes:
                     seed = seed * _BYTE + b
-                self.core = new_game(attrs.evolve(self.encoding.config, seed=seed))
+                events = start(attrs.evolve(self.encoding.config, seed=seed))
+                self.core = replay(events)
+                self._remember(events)
             return
         command = self.encoding.command(int(action), legal_actions(self.core))
         self.core, events = step(self.core, command)
@@ -237,6 +247,25 @@ class TrickTakingState(pyspiel.State):
             if isinstance(event, RoundScored):
                 rewards = [self._signed(p) for p in event.points]
         self._rewards = rewards
+        self._remember(events)
+
+    def _remember(self, events: Sequence[Event]) -> None:
+        """Keep this round's events; at its end, add them to each seat's past as the
+        seat saw them (for information states with perfect recall across rounds)."""
+        box = self._box
+        past, kept = box.past, list(box.round_events)
+        for event in events:
+            if isinstance(event, GameStarted):
+                continue
+            kept.append(event)
+            if isinstance(event, RoundScored):
+                rules = game_rules(self.encoding.config.game)
+                past = tuple(
+                    before + "".join("\n" + format_event(visible(e, seat), rules) for e in kept)
+                    for seat, before in enumerate(past or ("",) * self.encoding.config.players)
+                )
+                kept = []
+        self._box = attrs.evolve(box, past=past, round_events=tuple(kept))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -259,7 +288,10 @@ class TrickTakingState(pyspiel.State):
         return float(-points if encoding.rules.low_wins(encoding.config) else points)
 
     def information_state_string(self, player: int | None = None) -> str:
-        return self._text(self._seat(player))
+        """The view, then every earlier round's events as this seat saw them."""
+        seat = self._seat(player)
+        past = self._box.past
+        return self._text(seat) + (past[seat] if past else "")
 
     def observation_string(self, player: int | None = None) -> str:
         return self._text(self._seat(player))
@@ -323,7 +355,13 @@ def resample(state: TrickTakingState, seat: int,
     config = attrs.evolve(core.config, seed=rng.randrange(_BYTE**SEED_BYTES), deals=None)
     copy = game.new_initial_state()
     copy.seed_bytes = list(state.seed_bytes)
-    copy.core = attrs.evolve(core, config=config, hands=hands, aside=aside)
+    # the history as ``seat`` saw it, for every seat: nothing hidden from it survives
+    box = state._box
+    copy._box = attrs.evolve(
+        box, core=attrs.evolve(core, config=config, hands=hands, aside=aside),
+        past=(box.past[seat],) * len(box.past) if box.past else (),
+        round_events=tuple(visible(e, seat) for e in box.round_events))
+    copy.core = copy.core  # sets who acts
     copy._rewards = list(state._rewards)
     return copy
 
@@ -377,6 +415,53 @@ class AgentBot(pyspiel.Bot):
 
     def provides_policy(self) -> bool:
         return False
+
+
+class _NoRestart(pyspiel.Bot):
+    """A bot without ``restart_at``, restarted by doing nothing: it keeps no state between
+    moves (OpenSpiel's Python ``ISMCTSBot`` searches afresh from each state it is given)."""
+
+    def __init__(self, bot: pyspiel.Bot) -> None:
+        pyspiel.Bot.__init__(self)
+        self.bot = bot
+
+    def step(self, state: Any) -> int:
+        return int(self.bot.step(state))
+
+    def restart_at(self, state: Any) -> None:
+        pass
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        self.bot.inform_action(state, player_id, action)
+
+    def provides_policy(self) -> bool:
+        return False
+
+
+def _restartable(bot: pyspiel.Bot, state: Any) -> pyspiel.Bot:
+    try:
+        bot.restart_at(state)
+    except pyspiel.SpielError as exc:  # pyspiel.Bot's default: "not implemented"
+        if "not implemented" not in str(exc):
+            raise
+        return _NoRestart(bot)
+    return bot
+
+
+def evaluate_bots(state: Any, bots: Sequence[pyspiel.Bot],
+                  rng: np.random.RandomState | np.random.Generator | int) -> list[float]:
+    """OpenSpiel's own ``evaluate_bots`` for any mix of our bots and theirs.
+
+    Theirs fails on a bot that does not implement ``restart_at``, as ``ISMCTSBot`` does
+    not (``SpielError: RestartAt(state) not implemented``); such a bot keeps nothing
+    between moves, so it is wrapped to restart by doing nothing. ``rng`` is a numpy
+    random state, or an int seed for one. Returns each seat's returns at the end."""
+    from open_spiel.python.algorithms import evaluate_bots as spiel
+
+    if isinstance(rng, int):
+        rng = np.random.RandomState(rng)
+    players = [_restartable(bot, state) for bot in bots]
+    return [float(r) for r in spiel.evaluate_bots(state, players, rng)]
 
 
 def play_bots(state: TrickTakingState, bots: Sequence[pyspiel.Bot],

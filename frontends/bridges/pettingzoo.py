@@ -10,6 +10,11 @@ Lose, so that more is always better); all agents terminate when the game is over
 no truncation (a game has a fixed length). ``reset(seed=N)`` deals exactly what
 ``xactika selfplay --seed N`` deals. ``render_mode="ansi"`` draws, with the REPL's
 renderer, what the seat to act sees.
+
+As PettingZoo's classic environments do, the module also gives ``raw_env`` (the
+environment class) and ``parallel_env``: the same game through PettingZoo's turn-based
+conversion, where every agent sends an action each step and only the acting seat's (the
+one whose ``action_mask`` is not all zeros) is played.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from typing import Any, ClassVar
 import attrs
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from xactika.core.engine.table import Config, RoundScored, State, legal_actions, new_game, step
 from xactika.core.engine.views import view
@@ -47,7 +53,8 @@ class TrickTakingEnv(AECEnv):
         self.config = self.encoding.config
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self.agents = self.possible_agents[:]
-        bound = float(2 * self.encoding.tricks * rounds + self.encoding.hand_size)
+        # |totals| and the counts stay below it: a trick is worth -3 at worst (a Dix ten-trick)
+        bound = float(3 * self.encoding.tricks * rounds + self.encoding.hand_size)
         size = self.encoding.tensor_size
         self._observation_space = gymnasium.spaces.Dict({
             "observation": gymnasium.spaces.Box(-bound, bound, (size,), np.float32),
@@ -175,3 +182,21 @@ def dix_env(mode: str = "draw", render_mode: str | None = None,
     """Dix, two players."""
     return TrickTakingEnv(game="dix", players=2, mode=mode, rounds=rounds,
                           render_mode=render_mode)
+
+
+raw_env = TrickTakingEnv
+"""The environment class itself, as PettingZoo's classic modules name it."""
+
+
+def parallel_env(players: int = 4, mode: str = "bid", render_mode: str | None = None,
+                 rounds: int = 8, game: str = "xactika") -> ParallelEnv:
+    """:func:`env` as a ParallelEnv (PettingZoo's ``turn_based_aec_to_parallel``)."""
+    return turn_based_aec_to_parallel(env(players=players, mode=mode, render_mode=render_mode,
+                                          rounds=rounds, game=game))
+
+
+def dix_parallel_env(mode: str = "draw", render_mode: str | None = None,
+                     rounds: int = 1) -> ParallelEnv:
+    """:func:`dix_env` as a ParallelEnv."""
+    return turn_based_aec_to_parallel(dix_env(mode=mode, render_mode=render_mode,
+                                              rounds=rounds))

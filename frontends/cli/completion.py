@@ -3,7 +3,9 @@
 The script is generated from ``COMMANDS`` and each command's own argparse parser
 (``build_parser()``), so a new command or flag completes without anyone editing a
 script: subcommand names, each subcommand's flags, the choices of flags that have them
-(``--color always``), and file names everywhere else.
+(``--color always``), and file names everywhere else. Values the parsers cannot list
+come from the registries: ``--mode`` every game's modes, bot names for ``xactika bot``,
+``--bots`` and ``--hint-bot``, and ``--seat N=`` a seat's specs (``bot:heuristic``).
 
     source <(xactika completion bash)      # in ~/.bashrc
     source <(xactika completion zsh)       # in ~/.zshrc (after compinit)
@@ -32,6 +34,7 @@ class Flag:
     choices: tuple[str, ...] = ()
     repeats: bool = False
     path: bool = False  # the value is a file name (its metavar says FILE, PATH, LOG, DIR)
+    keyed: bool = False  # the value is N=CHOICE (``--seat 1=bot:random``)
 
 
 def flags(command: str) -> list[Flag]:
@@ -48,6 +51,9 @@ def flags(command: str) -> list[Flag]:
         if not choices and "--game" in action.option_strings:
             choices = _games()
         metavar = str(action.metavar or action.dest).upper()
+        keyed = metavar.startswith("N=")
+        if not choices:
+            choices = _values(tuple(action.option_strings), metavar)
         found.append(Flag(
             tuple(action.option_strings),
             " ".join(str(action.help or "").split()).replace("%%", "%"),
@@ -56,8 +62,43 @@ def flags(command: str) -> list[Flag]:
             isinstance(action, argparse._AppendAction),
             any(word in metavar for word in ("FILE", "PATH", "LOG", "DIR", "OUT", "RECORD",
                                               "KEY", "CERT", "MANIFEST")),
+            keyed,
         ))
     return found
+
+
+def positional_values(command: str) -> tuple[str, ...]:
+    """What the first positional argument of ``xactika COMMAND`` may be, when that is a
+    known list (``xactika bot NAME``); empty when it is a file or free text."""
+    if command == "bot":
+        return _bot_specs()
+    return ()
+
+
+def _values(names: tuple[str, ...], metavar: str) -> tuple[str, ...]:
+    """A flag's values that the parser does not list but the registries do."""
+    if "--mode" in names:
+        return _modes()
+    if "--seat" in names and metavar.startswith("N="):
+        return (*(f"bot:{b}" for b in _bot_specs()), "cmd:", "human")
+    if {"--bots", "--hint-bot"} & set(names) and metavar == "NAME":
+        return _bot_specs()
+    return ()
+
+
+def _bot_specs() -> tuple[str, ...]:
+    from xactika.core.bots.agents import agent_names
+
+    names = agent_names()
+    levels = tuple(f"strong:{n}" for n in range(1, 6)) if "strong" in names else ()
+    return tuple(dict.fromkeys((*names, *levels)))
+
+
+def _modes() -> tuple[str, ...]:
+    import xactika.core  # noqa: F401  (registers the games)
+    from xactika.core.engine.table import game_rules, games
+
+    return tuple(dict.fromkeys(m for g in games() for m in game_rules(g).modes))
 
 
 def _games() -> tuple[str, ...]:
@@ -72,17 +113,25 @@ def bash() -> str:
     top = " ".join([*COMMANDS, "--help", "--version"])
     per_command = []
     choices = []
+    keyed = []
     for name in COMMANDS:
         options = flags(name)
         valued = [n for f in options if f.takes_value and not f.choices and not f.path
                   for n in f.names]
+        for f in options:
+            if f.keyed and f.choices:
+                pattern = "|".join(rf"{name}\ {shlex.quote(n)}" for n in f.names)
+                keyed.append(f"        {pattern}) _xactika_keyed {shlex.quote(' '.join(f.choices))}"
+                             "; return ;;")
         if valued:  # a number or a name follows: offer nothing rather than files
             pattern = "|".join(f"{name}\\ {shlex.quote(n)}" for n in valued)
             choices.append(f"        {pattern}) COMPREPLY=(); return ;;")
         words = " ".join(n for f in options for n in f.names)
-        per_command.append(f"        {shlex.quote(name)}) opts={shlex.quote(words)} ;;")
+        values = " ".join(positional_values(name))
+        per_command.append(f"        {shlex.quote(name)}) opts={shlex.quote(words)}; "
+                           f"first={shlex.quote(values)} ;;")
         for f in options:
-            if f.choices:
+            if f.choices and not f.keyed:
                 pattern = "|".join(f"{name}\\ {shlex.quote(n)}" for n in f.names)
                 values = shlex.quote(" ".join(f.choices))
                 choices.append(f"        {pattern}) COMPREPLY=($(compgen -W {values} "
@@ -90,15 +139,36 @@ def bash() -> str:
     lines = [
         "# bash completion for xactika; made by 'xactika completion bash'.",
         "# Use: source <(xactika completion bash)   (e.g. in ~/.bashrc)",
+        "# N=VALUE after a flag (--seat 1=bot:heuristic): bash splits words at '=' and ':',",
+        "# so the word is read from the line, and what precedes the last of those is cut",
+        "_xactika_keyed() {",
+        '    local line="${COMP_LINE:0:COMP_POINT}" word pre=""',
+        '    word="${line##*[[:space:]]}"',
+        '    [[ $word =~ ^[0-9]+= ]] && pre="${BASH_REMATCH[0]}"',
+        '    [[ -z $pre ]] && { COMPREPLY=(); return; }',
+        '    COMPREPLY=($(compgen -P "$pre" -W "$1" -- "${word#"$pre"}"))',
+        '    local cut="${word%"${word##*[=:]}"}"',
+        '    COMPREPLY=("${COMPREPLY[@]#"$cut"}")',
+        '    [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *: ]] &&',
+        '        compopt -o nospace 2>/dev/null',
+        "    return 0",
+        "}",
         "_xactika() {",
-        "    local cur prev cmd opts",
+        "    local cur prev cmd opts first line lineprev",
         '    cur="${COMP_WORDS[COMP_CWORD]}"',
         '    prev="${COMP_WORDS[COMP_CWORD-1]}"',
+        '    line="${COMP_LINE:0:COMP_POINT}"',
+        '    line="${line%"${line##*[[:space:]]}"}"',
+        '    line="${line%"${line##*[![:space:]]}"}"',
+        '    lineprev="${line##*[[:space:]]}"',
         "    if [[ $COMP_CWORD -eq 1 ]]; then",
         f'        COMPREPLY=($(compgen -W {shlex.quote(top)} -- "$cur"))',
         "        return",
         "    fi",
         '    cmd="${COMP_WORDS[1]}"',
+        '    case "$cmd $lineprev" in',
+        *keyed,
+        "    esac",
         '    case "$cmd $prev" in',
         *choices,
         "    esac",
@@ -108,6 +178,8 @@ def bash() -> str:
         "    esac",
         '    if [[ "$cur" == -* ]]; then',
         '        COMPREPLY=($(compgen -W "$opts" -- "$cur"))',
+        '    elif [[ -n $first && $COMP_CWORD -eq 2 ]]; then',
+        '        COMPREPLY=($(compgen -W "$first" -- "$cur"))',
         "    else",
         '        COMPREPLY=($(compgen -f -- "$cur"))',
         "    fi",
@@ -135,12 +207,14 @@ def zsh() -> str:
             what = _zsh_text(f.help[:70])
             value = ""
             if f.takes_value:
-                value = (f":value:({' '.join(f.choices)})" if f.choices else
+                value = (":value: " if f.keyed else
+                         f":value:({' '.join(f.choices)})" if f.choices else
                          ":file:_files" if f.path else ":value: ")
             star = "*" if f.repeats else ""
             for n in f.names:
                 specs.append(f"'{star}{n}[{what}]{value}'")
-        specs.append("'*:file:_files'")
+        first = positional_values(name)
+        specs.append(f"'1:value:({' '.join(first)})'" if first else "'*:file:_files'")
         cases.append(f"      {shlex.quote(name)}) _arguments -s " + " ".join(specs) + " ;;")
     lines = [
         "#compdef xactika",
@@ -188,4 +262,4 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-__all__ = ["Flag", "bash", "flags", "main", "zsh"]
+__all__ = ["Flag", "bash", "flags", "main", "positional_values", "zsh"]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from xactika.core.engine.errors import XactikaError
-from xactika.frontends.stdio.selfplay import whole_number
+from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.server import Server, tls_context
 from xactika.protocol.net.table import table_line, table_settings
@@ -37,8 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tables to open at start (default 1; more by the admin token)")
     p.add_argument("--game", default=None, help="game (default: xactika)")
     p.add_argument("--mode", default=None, help="mode (default: the game's)")
-    p.add_argument("--players", type=whole_number, default=None, help="players (default 4)")
-    p.add_argument("--rounds", type=whole_number, default=None, help="rounds")
+    p.add_argument("--players", type=counting_number, default=None, help="players (default 4)")
+    p.add_argument("--rounds", type=counting_number, default=None, help="rounds")
     p.add_argument("--seed", type=whole_number, default=None,
                    help="deal seed of table 1; table k gets SEED+k-1 (default: random)")
     p.add_argument("--move-timeout", type=float, default=10.0, metavar="S",

@@ -9,8 +9,10 @@ hundred thousand logs takes no more memory than auditing one.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
@@ -42,9 +44,19 @@ from xactika.protocol.trust.audit import (
 )
 from xactika.protocol.trust.fastaudit import audit_data, audit_path
 from xactika.protocol.trust.manifest import MANIFEST_FILE, check_manifest, compare
-from xactika.protocol.trust.signing import KeyFileError, PublicKey, public_key_arg
+from xactika.protocol.trust.signing import (
+    KeyFileError,
+    PublicKey,
+    default_key_path,
+    load_public_keys,
+    public_key_arg,
+)
 
-RECORD_SUFFIXES = (".log", ".rec")
+RECORD_SUFFIXES = (".log", ".rec", ".jsonl")
+SET_ASIDE = (".rejected", ".tmp", ".bak")  # records put aside, never counted
+SNIFF_BYTES = 4096  # a file of another name is a record when its first line is one
+# a text record's first line, or a JSONL one's (writers put the "type" tag first)
+_RECORD_START = re.compile(r'(?:header|event)[ \t]|\{\s*"type"\s*:\s*"(?:header|game-started)"')
 BATCH = 16  # records a parallel job audits: amortises a task's cost over many small files
 
 # one record to audit: its path (read where it is audited), its bytes (read by the driver
@@ -61,8 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check record files: every bid and card legal, every derived event as "
         "the rules compute it, headers consistent, the game complete, the hash chain and "
         "the seed commitment intact. Problems are printed as FILE:LINE: REASON. "
-        "A directory stands for every *.log and *.rec file under it; a games file (a "
-        "match's all-games.txt) is audited record by record, as FILE[NAME].",
+        "A directory stands for every record file under it: *.log, *.rec, *.jsonl, and "
+        "any other file that starts as a record does (a REPL save of any name); a games "
+        "file (a match's all-games.txt) named here is audited record by record, as "
+        "FILE[NAME].",
         epilog="exit status: 0 clean, 1 violations or unfinished games, 2 unreadable input",
     )
     ap.add_argument("logs", nargs="*", metavar="LOG",
@@ -101,11 +115,30 @@ def expand(paths: Iterable[str]) -> Iterator[str]:
         for folder, dirs, files in os.walk(path):
             dirs.sort()
             for name in sorted(files):
-                if name.endswith(RECORD_SUFFIXES):
+                if name.endswith(RECORD_SUFFIXES) or looks_like_record(folder, name):
                     found = True
                     yield os.path.join(folder, name)
         if not found:
             yield path  # audit_file reports it: a directory, not a record
+
+
+def looks_like_record(folder: str, name: str) -> bool:
+    """Whether a file of another name starts as a text or JSONL record does: its first
+    line a header or an event. Hidden files (a writer's temporary ones), the match
+    manifest and records the match runner set aside are not audited."""
+    if name.startswith(".") or name == MANIFEST_FILE or name.endswith(SET_ASIDE):
+        return False
+    try:
+        with open_regular(os.path.join(folder, name)) as fh:
+            head = fh.read(SNIFF_BYTES)
+    except OSError:
+        return False
+    for raw in head.splitlines():
+        line = raw.decode("utf-8", "replace").strip()
+        if not line or line.startswith("#"):
+            continue
+        return bool(_RECORD_START.match(line))
+    return False
 
 
 def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = (),
@@ -188,8 +221,9 @@ def audit_item(item: Item, strict: bool, trusted: Trusted) -> LogReport:
         return audit_data(item[2], path, strict=strict, trusted=trusted)
     if os.path.isdir(path):
         report = LogReport(path, status=UNREADABLE)
-        report.problems.append(Problem(0, "a directory with no record files "
-                                          f"({', '.join('*' + s for s in RECORD_SUFFIXES)})"))
+        report.problems.append(Problem(
+            0, "a directory with no record files "
+            f"({', '.join('*' + s for s in RECORD_SUFFIXES)}, or starting as a record does)"))
         return report
     return audit_path(path, strict=strict, trusted=trusted)
 
@@ -229,7 +263,7 @@ def manifest_report(path: str, heads: Iterable[tuple[str, str | None]], strict: 
                     trusted: Trusted) -> LogReport:
     """A match's manifest against the records found: deleted, added or replaced games."""
     check = check_manifest(path)
-    report = LogReport(path)
+    report = LogReport(path, kind="manifest")
     for line, reason in check.problems:
         report.add(line, f"manifest: {reason}")
     if check.signer is not None:
@@ -328,7 +362,7 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
              _count(report.rounds, "round"), _count(report.events, "event")]
     if report.unjudged:
         facts.append(f"{report.unjudged} events not judged after the first violation")
-    facts.append("signed" if report.signed else "unsigned")
+    facts.append("chained" if report.signed else "no hash chain")
     facts.append("committed" if report.committed else "no commitment")
     facts.append(_signature_fact(report))
     line = f"{report.file}: {report.status} ({', '.join(facts)})"
@@ -355,7 +389,35 @@ def _signature_fact(report: LogReport) -> str:
         return f"not verified: the signature by {fingerprint} holds, the game does not"
     if report.signature == VERIFIED:
         return f"verified: signed by {report.signer.fingerprint}"
+    own = own_key()
+    if own is not None and report.signer == own[0]:
+        return (f"signed by your own key {own[0].fingerprint}, not verified: "
+                f"--key {own[1]} trusts it")
     return f"signer unknown: {report.signer.fingerprint}"
+
+
+def own_key() -> tuple[PublicKey, str] | None:
+    """The user's default signing key and its public file, if it exists (never made
+    here): a record signed by it is the user's own, not a stranger's."""
+    path = default_key_path()
+    for source in (f"{path}.pub", str(path)):
+        try:
+            stamp = os.stat(source).st_mtime_ns
+        except OSError:
+            continue
+        key = _load_key(source, stamp)
+        if key is not None:
+            return key, f"{path}.pub"
+    return None
+
+
+@functools.lru_cache(maxsize=4)
+def _load_key(path: str, stamp: int) -> PublicKey | None:
+    """One key file's first key, read once while it is unchanged (``stamp``)."""
+    try:
+        return load_public_keys(path)[0]
+    except (KeyFileError, OSError):
+        return None
 
 
 def _count(n: int | None, noun: str) -> str:
@@ -363,8 +425,11 @@ def _count(n: int | None, noun: str) -> str:
 
 
 def print_summary(s: Summary, out: TextIO) -> None:
+    manifests = f" and {_count(s.manifests, 'manifest')}" if s.manifests else ""
+    if s.bad_manifests:
+        manifests += f" ({s.bad_manifests} invalid)"
     print(
-        f"audited {_count(s.logs, 'log')}: {_count(s.games, 'game')} "
+        f"audited {_count(s.logs, 'log')}{manifests}: {_count(s.games, 'game')} "
         f"({s.complete} clean and complete, "
         f"{s.unfinished} unfinished, {s.invalid} invalid, {s.unreadable} unreadable), "
         f"{_count(s.events, 'event')}, {_count(s.rounds, 'round')}, "

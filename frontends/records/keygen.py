@@ -1,7 +1,8 @@
 """``xactika keygen``: make (or show) the Ed25519 key a referee signs records with.
 
 The private key is PEM (PKCS#8), mode 0600; its public half goes to ``FILE.pub`` as one
-line ``ed25519:<hex>`` that auditors pass to ``xactika audit --key``. spec/TAMPER.md.
+line ``ed25519:<hex>`` that auditors pass to ``xactika audit --key``. What it prints is
+itself a public-key file (the key, then ``#`` comments). spec/TAMPER.md.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     path = args.file or str(default_key_path())
+    wrote = False
     try:
         if args.show:
             signer = load_signer(path)
@@ -47,10 +49,15 @@ def main(argv: Sequence[str]) -> int:
                 print(f"xactika keygen: {path} exists; it is never overwritten (--show prints "
                       "its public key)", file=sys.stderr)
                 return 1
-            print(f"wrote {path} (private, mode 0600) and {path}.pub")
+            wrote = True
     except (KeyFileError, OSError) as exc:
         print(f"xactika keygen: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
         return 2
-    print(f"public key:  {signer.public.text}")
-    print(f"fingerprint: {signer.public.fingerprint}")
+    # What is printed is a public-key file as it is: `keygen --show > pub.txt` and
+    # `--key "$(xactika keygen --show)"` both give auditors the key
+    print(signer.public.text)
+    print(f"# fingerprint: {signer.public.fingerprint}")
+    if wrote:
+        print(f"# wrote {path} (private, mode 0600) and {path}.pub")
+    print(f"# public key file: {path}.pub (for auditors: xactika audit --key {path}.pub)")
     return 0

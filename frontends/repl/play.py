@@ -32,7 +32,7 @@ from xactika.frontends.repl.session import (
     Session,
     parse_seat_spec,
 )
-from xactika.frontends.stdio.selfplay import whole_number
+from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.frontends.table.driver import LoadError, load_game
 from xactika.protocol.trust.tamper import commit_config
 
@@ -85,8 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--game", default=None, help="game to play (default: xactika)")
     p.add_argument("--mode", default=None, help=modes_help())
-    p.add_argument("--players", type=whole_number, default=None, help="players (default: 4)")
-    p.add_argument("--rounds", type=whole_number, default=None, help="rounds (default: 8)")
+    p.add_argument("--players", type=counting_number, default=None, help="players (default: 4)")
+    p.add_argument("--rounds", type=counting_number, default=None, help="rounds (default: 8)")
     p.add_argument("--target", type=whole_number, default=None, metavar="POINTS",
                    help="play rounds until a total reaches POINTS (Dix: 50 for the long "
                    "game), instead of --rounds")

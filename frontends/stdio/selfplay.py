@@ -28,6 +28,18 @@ def whole_number(text: str) -> int:
     return value
 
 
+def counting_number(text: str) -> int:
+    """An argparse type for counts that cannot be 0 (rounds, players): 1 or more, so
+    that the error names what is accepted and 0 is never suggested."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     sp = argparse.ArgumentParser(
         prog="xactika selfplay", description="Play a whole game between random bots."
@@ -38,8 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="Xactika: win, lose or bid (default: bid); Dix: draw or nodraw (default: draw)",
     )
-    sp.add_argument("--players", type=whole_number, default=None, help="number of players")
-    sp.add_argument("--rounds", type=whole_number, default=None, help="rounds in the game")
+    sp.add_argument("--players", type=counting_number, default=None, help="number of players")
+    sp.add_argument("--rounds", type=counting_number, default=None, help="rounds in the game")
     sp.add_argument(
         "--target", type=whole_number, default=None,
         help="play rounds until a total reaches this (Dix: 50 for the long game)",

@@ -46,12 +46,28 @@ def client_context(cafile: str | None = None, *, insecure: bool = False) -> ssl.
     return context
 
 
+def connect_failure(host: str, port: int, exc: OSError) -> str:
+    """One line naming the address and why, not a bare ``[Errno 111] ...``."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    if isinstance(exc, ConnectionRefusedError):
+        why = "connection refused (no server listens there: is it running, on that port?)"
+    elif isinstance(exc, TimeoutError):
+        why = "no answer (timed out)"
+    else:
+        why = str(exc.strerror or exc).rstrip(".")
+        why = why[:1].lower() + why[1:]
+    return f"cannot connect to {escape(where, 300)}: {why}"
+
+
 class LineSocket:
     """Lines over a socket (TLS or not), bounded in length, with a read timeout."""
 
     def __init__(self, host: str, port: int, *, tls: ssl.SSLContext | None = None,
                  timeout: float = 10.0) -> None:
-        sock = socket.create_connection((host, port), timeout=timeout)
+        try:
+            sock = socket.create_connection((host, port), timeout=timeout)
+        except OSError as exc:  # the same kind, so callers catch it as before
+            raise type(exc)(connect_failure(host, port, exc)) from None
         if tls is not None:
             sock = tls.wrap_socket(sock, server_hostname=host)
         sock.settimeout(None)

@@ -36,6 +36,7 @@ from xactika.core.engine.table import (
     Config,
     Dealt,
     Event,
+    GameOver,
     GameStarted,
     Led,
     Play,
@@ -57,7 +58,7 @@ from xactika.protocol.player.process import (
     PlayerProcess,
     ProcessAgent,
 )
-from xactika.protocol.records.textform import Record
+from xactika.protocol.records.textform import RECORD_VERSION, Record, result_line
 from xactika.protocol.records.writing import standard_headers
 from xactika.protocol.trust.tamper import commit_config
 
@@ -289,7 +290,8 @@ def play_game(config: Config, seats: Sequence[Seat], *, seed: int | None = None)
     """Play one whole game: ``seats[s]`` is a :class:`Bot`, a built-in bot's name
     (``"heuristic"``) or any Agent. Without a seed or preset deals in ``config`` the deal
     seed is drawn at random; the game commits to it (spec/TAMPER.md). ``seed`` seeds the
-    built-in bots. Returns the record; a bot's fault propagates as its BotError."""
+    built-in bots. Returns the record (``print(record)`` shows its text,
+    ``record.write(path)`` saves it); a bot's fault propagates as its BotError."""
     if len(seats) != config.players:
         raise ValueError(f"{len(seats)} seats for a {config.players}-player game")
     if config.seed is None and config.deals is None:
@@ -323,8 +325,12 @@ def play_game(config: Config, seats: Sequence[Seat], *, seed: int | None = None)
     finally:
         for claim in held:
             claim.__exit__()
-    headers = standard_headers(config, [_seat_name(n) for n in names], seed=False)
-    return Record(tuple(headers), tuple(events))
+    headers = (("record", RECORD_VERSION),
+               *standard_headers(config, [_seat_name(n) for n in names], seed=False))
+    last = events[-1] if events else None
+    result = (result_line(headers, last.totals, last.winners)
+              if isinstance(last, GameOver) else None)
+    return Record(headers, tuple(events), result=result)
 
 
 async def play_game_async(config: Config, seats: Sequence[Seat], *,

@@ -21,7 +21,7 @@ from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import Event, GameOver, GameStarted, TrickGame, game_rules
 from xactika.protocol.notation.text import format_event, parse_event
 from xactika.protocol.notation.untrusted import escape, is_safe
-from xactika.protocol.records.writing import DATE_FORMAT, Staged
+from xactika.protocol.records.writing import DATE_FORMAT, Staged, write_record_file
 from xactika.protocol.trust.tamper import Chain
 
 if TYPE_CHECKING:
@@ -63,6 +63,23 @@ class Record:
             if k == key:
                 return v
         return default
+
+    def __str__(self) -> str:
+        """The record's text, as python-chess prints a game: what :meth:`write` saves,
+        less the last newline. Event lines carry their hash-chain tokens and a finished
+        game its result line; a signed record ends in its ``sig`` line as read (the
+        chain is derived again, so the text reads back to this record)."""
+        return format_record(self)[:-1]
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Save the record to ``path`` (JSONL when it ends in ``.jsonl``), atomically:
+        a crash leaves either the old file or the whole new one."""
+        text = format_record(self)
+        if os.fspath(path).endswith(".jsonl"):
+            from xactika.protocol.records.jsonl import text_to_jsonl
+
+            text = text_to_jsonl(text.splitlines())
+        write_record_file(path, text)
 
 
 def _header_items(headers: Headers) -> list[tuple[str, str]]:
@@ -124,7 +141,8 @@ def result_line(headers: Headers, totals: Sequence[int], winners: Sequence[int])
     return f"{RESULT_WORD} {won}; totals: {scores}"
 
 
-def format_record(headers: Headers, events: Iterable[Event], *, sign: bool = True,
+def format_record(headers: Headers | Record, events: Iterable[Event] = (), *,
+                  sign: bool = True,
                   signer: Signer | None = None,
                   lines: Sequence[str | None] = ()) -> str:
     """The record text; a ``record`` version header is put first when missing.
@@ -134,7 +152,13 @@ def format_record(headers: Headers, events: Iterable[Event], *, sign: bool = Tru
     headers and ends in the key's ``sig`` line over the head. ``lines[i]``, where given
     and not None, is ``format_event`` of event ``i`` already made by the caller (the
     match runner formats each public event once for the bots), used as it is.
+    ``format_record(record)`` is the text of a :class:`Record`, its ``sig`` line kept.
     """
+    if isinstance(headers, Record):
+        record = headers
+        if signer is None and sign and not lines and record.sig is not None:
+            return format_record(record.headers, record.events) + record.sig + "\n"
+        headers, events = record.headers, record.events
     items = _header_items(headers)
     if signer is not None:
         from xactika.protocol.trust.signing import signed_headers

@@ -108,6 +108,7 @@ class LogReport:
     dropped: int = 0  # problems beyond MAX_PROBLEMS
     signature: str = NO_SIGNATURE
     signer: PublicKey | None = None
+    kind: str = "record"  # or "manifest": a match folder's, not a game
 
     def add(self, line: int, reason: str) -> None:
         if len(self.problems) < MAX_PROBLEMS:
@@ -135,6 +136,7 @@ class LogReport:
             "rounds": self.rounds,
             "complete": self.complete,
             "signed": self.signed,
+            "chained": self.signed,  # "signed" is the older name of the same fact
             "committed": self.committed,
             "head": self.head,
             "signature": self.signature,
@@ -499,11 +501,16 @@ class PlayerTotals:
 class Summary:
     """Totals over many logs, kept as running sums so that auditing stays flat in memory.
 
-    A player is a seat name from the ``seats`` header (``seat N`` without one); only
-    clean, complete games count towards the players' games, wins and points.
+    ``logs`` and the status counts are game records; a match's manifest is counted in
+    ``manifests`` (and ``bad_manifests``), its problems with the rest. A player is a seat
+    name from the ``seats`` header (``seat N`` without one); only clean, complete games
+    count towards the players' games (a game once, however many seats the player held),
+    wins (games one of its seats won) and points (over all its seats).
     """
 
     logs: int = 0
+    manifests: int = 0
+    bad_manifests: int = 0
     games: int = 0
     complete: int = 0
     unfinished: int = 0
@@ -516,6 +523,11 @@ class Summary:
     players: dict[str, PlayerTotals] = attrs.Factory(dict)
 
     def add(self, r: LogReport) -> None:
+        if r.kind == "manifest":
+            self.manifests += 1
+            self.bad_manifests += r.status != OK
+            self.problems += len(r.problems) + r.dropped
+            return
         self.logs += 1
         self.games += r.game is not None
         self.complete += r.status == OK
@@ -529,18 +541,21 @@ class Summary:
         self.verified += r.signature == VERIFIED and r.status != INVALID
         if r.status != OK or r.totals is None:
             return
-        for seat, name in enumerate(r.names()):
+        won = set(r.winners or ())
+        names = r.names()
+        for name in dict.fromkeys(names):
+            seats = [s for s, n in enumerate(names) if n == name]
             p = self.players.setdefault(name, PlayerTotals())
             p.games += 1
-            p.points += r.totals[seat] if seat < len(r.totals) else 0
-            p.wins += 1 if r.winners is not None and seat in r.winners else 0
+            p.points += sum(r.totals[s] for s in seats if s < len(r.totals))
+            p.wins += 1 if won.intersection(seats) else 0
 
     @property
     def exit_code(self) -> int:
         """2 if any log is unreadable, else 1 if any has a problem, else 0."""
         if self.unreadable:
             return 2
-        return 1 if self.logs != self.complete else 0
+        return 1 if self.logs != self.complete or self.bad_manifests else 0
 
     def to_json(self) -> dict[str, Any]:
         out = attrs.asdict(self)

@@ -1,0 +1,48 @@
+"""CI: the installed wheel (not the checkout) holds every module and the license.
+
+Run by .ci/run with the fresh venv's Python from outside the checkout, so nothing is
+imported from the source tree: a subpackage missing from pyproject.toml's list fails
+here. A module that needs an optional extra (numpy, OpenSpiel, PettingZoo, Ray) may
+fail to import for that reason only.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import pkgutil
+import sys
+
+OPTIONAL = {"numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium", "ray"}
+
+
+def main() -> int:
+    import xactika.core
+    import xactika.frontends
+    import xactika.protocol
+
+    bad = []
+    count = 0
+    for package in (xactika.core, xactika.protocol, xactika.frontends):
+        if "site-packages" not in package.__path__[0]:
+            bad.append(f"{package.__name__} comes from {package.__path__[0]}, not the wheel")
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if info.name.endswith(".__main__"):  # running it is the command itself
+                continue
+            count += 1
+            try:
+                importlib.import_module(info.name)
+            except ModuleNotFoundError as exc:
+                if (exc.name or "").split(".")[0] not in OPTIONAL:
+                    bad.append(f"{info.name}: {exc}")
+    files = importlib.metadata.files("xactika") or []
+    if not any(f.name == "LICENSE" for f in files):
+        bad.append("the wheel holds no LICENSE")
+    for line in bad:
+        print(f"wheel check: {line}", file=sys.stderr)
+    print(f"wheel check: {count} modules, license included" if not bad else "wheel check: failed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
