@@ -108,6 +108,8 @@ class LogReport:
     dropped: int = 0  # problems beyond MAX_PROBLEMS
     signature: str = NO_SIGNATURE
     signer: PublicKey | None = None
+    record_id: str | None = None  # the id header (protocol/trust/folders.py checks it)
+    copy_of: str | None = None  # the file this record is a copy of: counted once
 
     def add(self, line: int, reason: str) -> None:
         if len(self.problems) < MAX_PROBLEMS:
@@ -142,6 +144,8 @@ class LogReport:
             "fingerprint": self.signer.fingerprint if self.signer is not None else None,
             "totals": list(self.totals) if self.totals is not None else None,
             "winners": list(self.winners) if self.winners is not None else None,
+            "id": self.record_id,
+            "copy_of": self.copy_of,
         }
 
 
@@ -371,6 +375,7 @@ def _signature(report: LogReport, sig: tuple[int, str] | None,
                headers: list[tuple[int, str, str]], first_event: int, strict: bool,
                trusted: Trusted) -> None:
     """Check the sig line against the head and the signer header (spec/TAMPER.md 6)."""
+    report.record_id = next((v for _, k, v in headers if k == ID_HEADER), None)
     if sig is None:
         _note(report, first_event, strict, "no signature: no key vouches for this record, "
               "so anyone could have rewritten it with its chain")
@@ -500,7 +505,8 @@ class Summary:
     """Totals over many logs, kept as running sums so that auditing stays flat in memory.
 
     A player is a seat name from the ``seats`` header (``seat N`` without one); only
-    clean, complete games count towards the players' games, wins and points.
+    clean, complete games count towards the players' games, wins and points. A copy of
+    a record (``copy_of``) is a log and its problem, never a second game.
     """
 
     logs: int = 0
@@ -513,10 +519,15 @@ class Summary:
     rounds: int = 0
     problems: int = 0
     verified: int = 0
+    copies: int = 0
     players: dict[str, PlayerTotals] = attrs.Factory(dict)
 
     def add(self, r: LogReport) -> None:
         self.logs += 1
+        if r.copy_of is not None:
+            self.copies += 1
+            self.problems += len(r.problems) + r.dropped
+            return
         self.games += r.game is not None
         self.complete += r.status == OK
         self.unfinished += r.status == UNFINISHED
@@ -540,7 +551,7 @@ class Summary:
         """2 if any log is unreadable, else 1 if any has a problem, else 0."""
         if self.unreadable:
             return 2
-        return 1 if self.logs != self.complete else 0
+        return 1 if self.logs != self.complete or self.copies else 0
 
     def to_json(self) -> dict[str, Any]:
         out = attrs.asdict(self)
