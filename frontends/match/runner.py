@@ -1116,12 +1116,12 @@ def main(argv: Sequence[str]) -> int:
             address = parse_cluster(args.cluster)
             import_ray()
             reachable(address)
+        signer = signer_for(args.key)  # a key it refuses leaves no match folder behind
         out, settings, deals = prepare_out(args)
         if args.write_deals:
             Path(args.write_deals).write_text(format_deal_file(deals), encoding="utf-8")
         names = [b.name for b in settings.bots]
         sprt = parse_sprt(args.sprt, names, args.alpha, args.beta) if args.sprt else None
-        signer = signer_for(args.key)
         # the match folder, deal files and the signing key are never mounted in a sandbox
         secret = [out, settings.deal_file, args.write_deals, args.key or default_key_path()]
         box = from_args(args, hide=[p for p in secret if p is not None])
