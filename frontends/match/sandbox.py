@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
@@ -383,11 +384,21 @@ PRIVATE_PREFIX = "xactika-bot-"
 TOKEN_ENV = "XACTIKA_SANDBOX"
 
 
-@functools.cache
-def _parent(base: str | None, pid: int) -> str:
-    """The runner's own folder (mode 0700) that holds its bots' private folders, made
-    once per process and folder, removed at exit; named after the runner's pid."""
-    folder = tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{pid}-", dir=base)
+_parents: dict[tuple[str, int], str] = {}
+_parents_lock = threading.Lock()
+
+
+def _parent(base: str | None) -> str:
+    """The runner's own folder (mode 0700) that holds its bots' private folders: made
+    once per process and folder (again if something removed it), removed at exit, and
+    named after the runner's pid for the sweep."""
+    pid, where = os.getpid(), base or tempfile.gettempdir()
+    with _parents_lock:
+        folder = _parents.get((where, pid))
+        if folder is not None and os.path.isdir(folder):
+            return folder
+        folder = tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{pid}-", dir=where)
+        _parents[(where, pid)] = folder
 
     def remove() -> None:
         if os.getpid() == pid:  # not in a forked child that inherited the handler
@@ -489,7 +500,7 @@ class Sandbox:
                extra_ro: Sequence[str] = ()) -> Launch:
         """The argv, cwd and env to start ``argv`` with; makes a private directory."""
         _sweep(self.base)
-        parent = _parent(self.base, os.getpid())
+        parent = _parent(self.base)
         private = tempfile.mkdtemp(prefix="seat-", dir=parent)
         host_cwd = os.path.abspath(cwd) if cwd is not None else os.getcwd()
         if not self.sandboxed:
