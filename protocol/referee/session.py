@@ -418,9 +418,11 @@ class Session:
                                 "lines, more than a record may hold")
         if fresh and game.log:
             first = format_event(game.log[0], None)
-            if len(first.encode("utf-8")) + _CHAIN_TOKEN > MAX_LINE:
+            # with its line end, no longer than a reader takes (as a header line)
+            if len(first.encode("utf-8")) + _CHAIN_TOKEN >= MAX_LINE:
                 raise ProtocolError("toolong", f"the game-started line would be longer than "
-                                    f"{MAX_LINE} bytes in a record: use fewer preset deals")
+                                    f"{MAX_LINE - 1} bytes in a record: use fewer preset "
+                                    "deals")
 
     def _folder(self) -> Folder:
         if self.files is None:
