@@ -513,7 +513,8 @@ class Sandbox:
                 *([host_cwd] if cwd is not None else [])]
         mine = [real for real in map(os.path.realpath, mine)
                 if os.path.exists(real) and not (os.path.isdir(real) and broad(real, shared))]
-        binds = _minimal([*(p for p in python_paths() if os.path.exists(p)), *mine])
+        ours = [p for p in python_paths() if os.path.exists(p) and not broad(p, shared)]
+        binds = _minimal([*ours, *mine])
         tmp = self.limits.tmp
         shm = SHM_MAX if tmp is None else min(tmp, SHM_MAX)
         token = os.path.basename(private)
