@@ -163,3 +163,44 @@ def test_proc_shows_no_other_seat_computing() -> None:
                 if line.startswith("cpu")]
     assert counters and all(set(c) == {"0"} for c in counters)
     assert found["cpus"] == os.cpu_count()  # programs still count the CPUs
+
+
+@BWRAP
+def test_a_hidden_folder_or_key_in_the_bots_folder_is_absent_not_an_empty_mount(
+        tmp_path: Path) -> None:
+    """The match folder or key inside a bot's folder was hidden by an empty mount, and
+    ``/proc/self/mountinfo`` named it: the bot learnt where they lie. Now it is not there."""
+    home = tmp_path / "bot"
+    (home / "out").mkdir(parents=True)
+    (home / "out" / "deals.txt").write_text("deal 1 ...\n")
+    key = home / "cfg" / "referee.key"
+    key.parent.mkdir()
+    key.write_text("private\n")
+    (home / "cfg" / "referee.key.pub").write_text("public\n")
+    (home / "notes.txt").write_text("mine\n")
+    script = """
+import json, os
+points = [line.split()[4] for line in open("/proc/self/mountinfo")]
+try:
+    open("planted.txt", "w").write("x")
+    planted = True
+except OSError:
+    planted = False
+print(json.dumps({"points": points, "here": sorted(os.listdir(".")),
+                  "cfg": sorted(os.listdir("cfg")), "notes": open("notes.txt").read(),
+                  "planted": planted}))
+"""
+    box = choose("bwrap", hide=[home / "out", key])
+    launch = box.launch([PY, "-c", script], cwd=home)
+    try:
+        done = subprocess.run(launch.argv, cwd=launch.cwd, env=launch.env,
+                              preexec_fn=launch.preexec, capture_output=True, text=True,
+                              timeout=60, check=False)
+    finally:
+        launch.close()
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert not [p for p in found["points"] if p.startswith(str(home / "out")) or
+                p == str(key)], found["points"]
+    assert found["here"] == ["cfg", "notes.txt"] and found["cfg"] == ["referee.key.pub"]
+    assert found["notes"] == "mine\n" and not found["planted"]

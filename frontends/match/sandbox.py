@@ -478,6 +478,33 @@ def _quiet_proc(parent: str) -> list[str]:
     return ["--ro-bind", stat, "/proc/stat", "--ro-bind", load, "/proc/loadavg"]
 
 
+def _bind_around(folder: str, hidden: Sequence[str], top: bool = True) -> list[str]:
+    """Binds that show ``folder`` without ``hidden`` (paths inside it), entry by entry.
+
+    A hidden path is not there at all, not even as an empty mount: a mount's path shows
+    in ``/proc/self/mountinfo``, and a bot would learn where the match folder or the
+    key lies. Entries are bound as they are at launch; a symlink stays a symlink. The
+    folders made on the way are a tmpfs remounted read-only, as a bound folder is.
+    """
+    args = ["--tmpfs", folder] if top else ["--dir", folder]
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        entries = []
+    for entry in entries:
+        path = entry.path
+        inside = [h for h in hidden if h != path and _under(h, [path])]
+        if path in hidden:
+            continue
+        if entry.is_symlink():
+            args += ["--symlink", os.readlink(path), path]
+        elif inside and entry.is_dir(follow_symlinks=False):
+            args += _bind_around(path, inside, top=False)
+        else:
+            args += ["--ro-bind", path, path]
+    return [*args, "--remount-ro", folder] if top else args
+
+
 def _tmpfs(path: str, size: int | None) -> list[str]:
     return [*(["--size", str(size)] if size is not None else []), "--tmpfs", path]
 
@@ -522,16 +549,13 @@ class Sandbox:
                 "--proc", "/proc", *_quiet_proc(parent),
                 "--dev", "/dev", *_tmpfs("/dev/shm", shm), "--remount-ro", "/dev",
                 *_tmpfs(INSIDE_TMP, tmp)]
+        hidden = [os.path.realpath(p)
+                  for p in [parent, *self.hide, *other_matches(_minimal(mine))]]
         for path in binds:
-            args += ["--ro-bind", path, path]
-        for path in [parent, *self.hide, *other_matches(_minimal(mine))]:
-            real = os.path.realpath(path)
-            if not _under(real, binds):
+            inside = [h for h in hidden if h != path and _under(h, [path])]
+            if path in hidden:
                 continue
-            if os.path.isdir(real):
-                args += ["--tmpfs", real, "--remount-ro", real]
-            elif os.path.exists(real):
-                args += ["--ro-bind", "/dev/null", real]
+            args += _bind_around(path, inside) if inside else ["--ro-bind", path, path]
         inside_cwd = os.path.realpath(host_cwd)
         if not _under(inside_cwd, binds) or any(
                 _under(inside_cwd, [os.path.realpath(h)]) for h in self.hide):
