@@ -5,8 +5,9 @@ the other seats' private folders lie in a runner-owned 0700 folder it cannot see
 Before the fix, with bubblewrap, a spy kept in ``/tmp``, ``$TMPDIR``, ``/var/tmp``,
 ``/dev/shm`` or ``dir=$HOME`` (8 ways, 4 games each) read the other seat's diary, other
 programs' temporary files or ``~/.ssh`` in 28 of 32 games; ``/dev/shm``, ``/tmp``, ``/``
-and ``/dev`` were unbounded writable tmpfs and ``/proc/stat`` showed the other seats
-compute. After: 0 of 32, and each is bounded, read-only or still.
+and ``/dev`` were unbounded writable tmpfs, ``/proc/stat`` showed the other seats
+compute, and ``/proc/self/mountinfo`` named the hidden match folder and key. After: 0 of
+32, and each is bounded, read-only, still or absent.
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@
 A bot is arbitrary code run by the referee's user. Without a sandbox it can read the
 match folder (every deal), signal the runner and its rivals, and leave daemons behind.
 With ``bwrap`` it gets its own PID, IPC, UTS and network namespaces, a read-only view of
-the system, of Python and of its own files, and one private writable directory (its
-HOME, TMPDIR and /tmp) that the runner wipes between games; the match folder, deal files
-and records are never mounted. Limits (memory, processes, CPU, file size, no core files)
-apply to every bot, sandboxed or not. spec/MATCH.md ("The sandbox") is the threat model.
+the system, of Python and of its own files (never a whole home or shared temporary
+folder), and one small writable tmpfs (its HOME, TMPDIR and /tmp) that the runner
+empties between games; the match folder, deal files, records and key are never mounted,
+not even as a mount point that would name them. Limits (memory, processes, CPU, file
+size, no core files) apply to every bot, sandboxed or not. spec/MATCH.md ("The
+sandbox") is the threat model.
 """
 
 from __future__ import annotations
