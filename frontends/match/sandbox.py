@@ -191,6 +191,21 @@ def bwrap_works() -> str | None:
     return None
 
 
+@functools.cache
+def bwrap_sizes() -> bool:
+    """Whether this bubblewrap takes ``--size`` (0.5 and later): bounded tmpfs."""
+    exe = shutil.which("bwrap")
+    if exe is None or bwrap_works() is not None:
+        return False
+    argv = [exe, *bwrap_flags(), *_system_binds(), "--size", "1048576", "--tmpfs", "/tmp",
+            "--remount-ro", "/", "--", "true"]
+    try:
+        return subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=10, check=False).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
 def _system_binds() -> list[str]:
     args: list[str] = []
     for path in SYSTEM:
@@ -508,7 +523,9 @@ def _bind_around(folder: str, hidden: Sequence[str], top: bool = True) -> list[s
 
 
 def _tmpfs(path: str, size: int | None) -> list[str]:
-    return [*(["--size", str(size)] if size is not None else []), "--tmpfs", path]
+    """A tmpfs of ``size`` bytes; unbounded where bubblewrap is older than 0.5."""
+    sized = size is not None and bwrap_sizes()
+    return [*(["--size", str(size)] if sized else []), "--tmpfs", path]
 
 
 @attrs.frozen
