@@ -63,8 +63,9 @@ def match_id_parts(record_id: str | None) -> tuple[str, str] | None:
 class FolderChecks:
     """The checks across the records of one audit run; call :meth:`check` on each report.
 
-    Memory grows with the records (an id and a head each, about 200 bytes): a million
-    records take some 200 MB. That is the price of counting a copy once.
+    Memory grows with the records (an id, a head, a file name and an inode each: about
+    200 bytes, some 200 MB for a million records). That is the price of counting a copy
+    once, whatever order the records come in.
     """
 
     def __init__(self) -> None:
