@@ -276,14 +276,17 @@ def test_a_directory_of_jsonl_records_and_repl_saves_is_audited(
     the player liked, is audited; other files there are left alone."""
     from xactika.protocol.records.jsonl import text_to_jsonl
 
-    text = tmp_path / "text.log"
-    write_game(text, Config(mode="win", players=2, rounds=1, seed=1))
+    texts = []
+    for seed in (1, 2, 3):  # three games: copies of one would be counted once (TAMPER.md)
+        path = tmp_path / f"text{seed}.log"
+        write_game(path, Config(mode="win", players=2, rounds=1, seed=seed))
+        texts.append(path.read_text(encoding="utf-8"))
+    text = tmp_path / "text1.log"
     folder = tmp_path / "games"
     folder.mkdir()
-    lines = text.read_text(encoding="utf-8").splitlines()
-    (folder / "a.jsonl").write_text(text_to_jsonl(lines), encoding="utf-8")
-    (folder / "my game").write_text(text.read_text(encoding="utf-8"), encoding="utf-8")
-    (folder / "b.json").write_text(text_to_jsonl(lines), encoding="utf-8")
+    (folder / "a.jsonl").write_text(text_to_jsonl(texts[0].splitlines()), encoding="utf-8")
+    (folder / "my game").write_text(texts[1], encoding="utf-8")
+    (folder / "b.json").write_text(text_to_jsonl(texts[2].splitlines()), encoding="utf-8")
     (folder / "notes.txt").write_text("not a record\n", encoding="utf-8")
     (folder / ".x.tmp").write_text(text.read_text(encoding="utf-8"), encoding="utf-8")
     (folder / "c.log.rejected").write_text(text.read_text(encoding="utf-8"), encoding="utf-8")

@@ -302,7 +302,10 @@ def test_private_directories_of_a_killed_runner_are_swept_by_the_next(tmp_path: 
     launch = Sandbox("none", base=str(tmp_path)).launch([PY, "-c", "pass"])
     try:
         assert not left.exists() and alive.exists()
-        assert Path(launch.private).name.startswith(f"{PRIVATE_PREFIX}{os.getpid()}-")
+        # a seat's folder lies in the runner's own folder, which no other user may enter
+        parent = Path(launch.private).parent
+        assert parent.name.startswith(f"{PRIVATE_PREFIX}{os.getpid()}-")
+        assert parent.parent == tmp_path and parent.stat().st_mode & 0o777 == 0o700
     finally:
         launch.close()
     assert not Path(launch.private).exists()

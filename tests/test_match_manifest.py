@@ -206,6 +206,7 @@ def test_resume_with_another_key_is_refused_in_one_line(
     assert run(capsys, *SETTINGS, "--deals", "1", "--out", str(out))[0] == 0
     key = tmp_path / "other.key"
     key.write_bytes(OTHER.pem())
+    key.chmod(0o600)
     code, _, err = run(capsys, "--resume", "--out", str(out), "--key", str(key))
     refused = [line for line in err.splitlines() if MANIFEST_FILE in line]
     assert code == 2 and len(refused) == 1

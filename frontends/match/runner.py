@@ -1028,6 +1028,7 @@ def main(argv: Sequence[str]) -> int:
             address = parse_cluster(args.cluster)
             import_ray()
             reachable(address)
+        signer = signer_for(args.key)  # a key it refuses leaves no match folder behind
         stderr_keep = parse_size(args.stderr_keep, "--stderr-keep") or STDERR_KEEP
 
         def sprt_of(st: MatchSettings) -> tuple[int, int, Sprt] | None:
@@ -1038,7 +1039,6 @@ def main(argv: Sequence[str]) -> int:
         if args.write_deals:
             Path(args.write_deals).write_text(format_deal_file(deals), encoding="utf-8")
         sprt = sprt_of(settings)
-        signer = signer_for(args.key)
         # the match folder, deal files and the signing key are never mounted in a sandbox
         secret = [out, settings.deal_file, args.write_deals, args.key or default_key_path()]
         box = from_args(args, hide=[p for p in secret if p is not None])

@@ -3,14 +3,17 @@
 A bot is arbitrary code run by the referee's user. Without a sandbox it can read the
 match folder (every deal), signal the runner and its rivals, and leave daemons behind.
 With ``bwrap`` it gets its own PID, IPC, UTS and network namespaces, a read-only view of
-the system, of Python and of its own files, and one private writable directory (its
-HOME, TMPDIR and /tmp) that the runner wipes between games; the match folder, deal files
-and records are never mounted. Limits (memory, processes, CPU, file size, no core files)
-apply to every bot, sandboxed or not. spec/MATCH.md ("The sandbox") is the threat model.
+the system, of Python and of its own files (never a whole home or shared temporary
+folder), and one small writable tmpfs (its HOME, TMPDIR and /tmp) that the runner
+empties between games; the match folder, deal files, records and key are never mounted,
+not even as a mount point that would name them. Limits (memory, processes, CPU, file
+size, no core files) apply to every bot, sandboxed or not. spec/MATCH.md ("The
+sandbox") is the threat model.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import glob
 import importlib
@@ -21,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
@@ -33,6 +37,9 @@ INSIDE_TMP = "/tmp"  # where the private writable directory appears inside the s
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "passwd",
        "group", "nsswitch.conf", "mime.types", "os-release")
+# Temporary folders every program of the machine shares: never bound whole.
+SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
+SHM_MAX = 64 << 20  # the sandbox's /dev/shm: a tmpfs no address-space limit counts
 # Environment a bot keeps inside the sandbox (the runner's may hold secrets).
 KEEP_ENV = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONHASHSEED")
 
@@ -59,6 +66,7 @@ class Limits:
     procs: int | None = 256  # processes beyond the user's current count (RLIMIT_NPROC)
     cpu: int | None = 3600  # seconds of CPU time per process (RLIMIT_CPU)
     fsize: int | None = 256 << 20  # bytes in any one file it writes (RLIMIT_FSIZE)
+    tmp: int | None = 256 << 20  # bytes of the sandbox's /tmp (a tmpfs; /dev/shm: 64M at most)
 
     def settings(self) -> list[tuple[int, int]]:
         """(resource, value) pairs, computed in the parent: the child only calls setrlimit."""
@@ -183,6 +191,21 @@ def bwrap_works() -> str | None:
     return None
 
 
+@functools.cache
+def bwrap_sizes() -> bool:
+    """Whether this bubblewrap takes ``--size`` (0.5 and later): bounded tmpfs."""
+    exe = shutil.which("bwrap")
+    if exe is None or bwrap_works() is not None:
+        return False
+    argv = [exe, *bwrap_flags(), *_system_binds(), "--size", "1048576", "--tmpfs", "/tmp",
+            "--remount-ro", "/", "--", "true"]
+    try:
+        return subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=10, check=False).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
 def _system_binds() -> list[str]:
     args: list[str] = []
     for path in SYSTEM:
@@ -245,17 +268,18 @@ def _named_file(word: str, argv: Sequence[str], cwd: str) -> tuple[str, str] | N
     return None
 
 
-def bot_files(argv: Sequence[str], cwd: str) -> list[str]:
+def bot_files(argv: Sequence[str], cwd: str, shared: Sequence[str] | None = None) -> list[str]:
     """The folders of the files a command names (its program, its script): bound read-only."""
+    shared = shared_folders() if shared is None else shared
     found = []
     for word in argv:
         named = _named_file(word, argv, cwd)
         if named is None:
             continue
         candidate = named[1]
-        found.append(_folder_or_file(os.path.realpath(candidate)))
+        found.append(_folder_or_file(os.path.realpath(candidate), shared))
         if os.path.islink(candidate):  # the link itself lives in the folder named
-            found.append(_folder_or_file(os.path.abspath(candidate)))
+            found.append(_folder_or_file(os.path.abspath(candidate), shared))
     return found
 
 
@@ -275,14 +299,31 @@ def absolute_argv(argv: Sequence[str], cwd: str) -> list[str]:
     return out
 
 
-def _folder_or_file(path: str) -> str:
-    """The folder of a bot's file, or the file alone when that folder is a home (or holds
-    homes): ``python3 ~/bot.py`` must not show the bot ``~/.ssh`` or ``~/.config``."""
+def shared_folders(base: str | None = None) -> list[str]:
+    """Folders never bound whole: homes, shared temporary folders, the runner's own.
+
+    A bot kept in one gets only its own files: ``python3 ~/bot.py`` must not show it
+    ``~/.ssh``, nor ``python3 /tmp/bot.py`` every other program's temporary files and
+    the private folders of the other seats (``base``: where the runner keeps those).
+    """
+    homes = [os.path.expanduser("~"), "/home", "/root"]
+    try:
+        homes += [e.path for e in os.scandir("/home") if e.is_dir()]
+    except OSError:
+        pass
+    temps = [*SHARED_TMP, tempfile.gettempdir(), *([base] if base else [])]
+    return sorted({os.path.realpath(p) for p in [*homes, *temps]})
+
+
+def broad(folder: str, shared: Sequence[str]) -> bool:
+    """True for ``/`` and any folder that is or holds one of ``shared``."""
+    return folder == "/" or any(_under(s, [folder]) for s in shared)
+
+
+def _folder_or_file(path: str, shared: Sequence[str] | None = None) -> str:
+    """The folder of a bot's file, or the file alone when that folder is broad."""
     folder = os.path.dirname(path)
-    home = os.path.realpath(os.path.expanduser("~"))
-    broad = folder in ("/", "/home") or _under(home, [folder]) \
-        or os.path.dirname(folder) == "/home"
-    return path if broad else folder
+    return path if broad(folder, shared_folders() if shared is None else shared) else folder
 
 
 def other_matches(folders: Iterable[str], depth: int = 2) -> list[str]:
@@ -310,19 +351,79 @@ class Launch:
     cwd: str | None
     env: dict[str, str]
     preexec: Callable[[], None]
-    private: str  # host path of the writable directory
+    private: str  # host path of the writable directory (unsandboxed: HOME and TMPDIR)
     sandboxed: bool
+    token: str = ""  # names the sandbox in bubblewrap's command line, to find its /tmp
 
     def wipe(self) -> None:
-        """Empty the private directory (between two games of a kept process)."""
-        _empty(self.private)
+        """Empty the private directory (between two games of a kept process): in the
+        sandbox, its /tmp tmpfs, reached through the sandboxed process's root."""
+        if not self.sandboxed:
+            _empty(self.private)
+            return
+        for pid in _sandbox_pids(self.token):
+            _empty(f"/proc/{pid}/root{INSIDE_TMP}")
 
     def close(self) -> None:
         """Remove the private directory (the process has gone)."""
         shutil.rmtree(self.private, ignore_errors=True)
 
 
+def _sandbox_pids(token: str) -> list[int]:
+    """The processes bubblewrap started for the sandbox whose command line holds
+    ``token``: their ``/proc/PID/root`` is the sandbox's root."""
+    marker = f"{TOKEN_ENV}\0{token}\0".encode()
+    outer = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:  # bubblewrap is the runner's child; a bot that copies the marker is not
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                parent = int(fh.read().rpartition(b")")[2].split()[1])
+            if parent != os.getpid():
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                if marker in fh.read():
+                    outer.append(entry)
+        except (OSError, ValueError, IndexError):
+            continue
+    found = []
+    for pid in outer:
+        try:
+            with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as fh:
+                found += [int(c) for c in fh.read().split()]
+        except (OSError, ValueError):
+            continue
+    return found
+
+
 PRIVATE_PREFIX = "xactika-bot-"
+TOKEN_ENV = "XACTIKA_SANDBOX"
+
+
+_parents: dict[tuple[str, int], str] = {}
+_parents_lock = threading.Lock()
+
+
+def _parent(base: str | None) -> str:
+    """The runner's own folder (mode 0700) that holds its bots' private folders: made
+    once per process and folder (again if something removed it), removed at exit, and
+    named after the runner's pid for the sweep."""
+    pid, where = os.getpid(), base or tempfile.gettempdir()
+    with _parents_lock:
+        folder = _parents.get((where, pid))
+        if folder is not None and os.path.isdir(folder):
+            return folder
+        folder = tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{pid}-", dir=where)
+        _parents[(where, pid)] = folder
+
+    def remove() -> None:
+        if os.getpid() == pid:  # not in a forked child that inherited the handler
+            _make_writable(folder)
+            shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(remove)
+    return folder
 
 
 @functools.cache
@@ -375,6 +476,58 @@ def _make_writable(directory: str) -> None:
                 pass
 
 
+def _quiet_proc(parent: str) -> list[str]:
+    """Binds that replace /proc/stat and /proc/loadavg with still ones: the real ones
+    show, tick by tick, when the other seats compute. The CPU lines stay, so programs
+    that count CPUs there still find them."""
+    stat, load = os.path.join(parent, "stat"), os.path.join(parent, "loadavg")
+    if not os.path.exists(stat):
+        cpus = "".join(f"cpu{n} 0 0 0 0 0 0 0 0 0 0\n" for n in range(os.cpu_count() or 1))
+        for path, text in ((load, "0.00 0.00 0.00 1/1 1\n"),  # stat last: both are there
+                           (stat, f"cpu  0 0 0 0 0 0 0 0 0 0\n{cpus}intr 0\nctxt 0\n"
+                                  "btime 0\nprocesses 1\nprocs_running 1\nprocs_blocked 0\n"
+                                  "softirq 0\n")):
+            fd, new = tempfile.mkstemp(dir=parent)  # launches in threads race here
+            with os.fdopen(fd, "w", encoding="ascii") as fh:
+                fh.write(text)
+            os.chmod(new, 0o444)
+            os.replace(new, path)
+    return ["--ro-bind", stat, "/proc/stat", "--ro-bind", load, "/proc/loadavg"]
+
+
+def _bind_around(folder: str, hidden: Sequence[str], top: bool = True) -> list[str]:
+    """Binds that show ``folder`` without ``hidden`` (paths inside it), entry by entry.
+
+    A hidden path is not there at all, not even as an empty mount: a mount's path shows
+    in ``/proc/self/mountinfo``, and a bot would learn where the match folder or the
+    key lies. Entries are bound as they are at launch; a symlink stays a symlink. The
+    folders made on the way are a tmpfs remounted read-only, as a bound folder is.
+    """
+    args = ["--tmpfs", folder] if top else ["--dir", folder]
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        entries = []
+    for entry in entries:
+        path = entry.path
+        inside = [h for h in hidden if h != path and _under(h, [path])]
+        if path in hidden:
+            continue
+        if entry.is_symlink():
+            args += ["--symlink", os.readlink(path), path]
+        elif inside and entry.is_dir(follow_symlinks=False):
+            args += _bind_around(path, inside, top=False)
+        else:
+            args += ["--ro-bind", path, path]
+    return [*args, "--remount-ro", folder] if top else args
+
+
+def _tmpfs(path: str, size: int | None) -> list[str]:
+    """A tmpfs of ``size`` bytes; unbounded where bubblewrap is older than 0.5."""
+    sized = size is not None and bwrap_sizes()
+    return [*(["--size", str(size)] if sized else []), "--tmpfs", path]
+
+
 @attrs.frozen
 class Sandbox:
     """How bots are started: ``kind`` is ``bwrap`` or ``none``; ``hide`` lists paths
@@ -393,36 +546,45 @@ class Sandbox:
                extra_ro: Sequence[str] = ()) -> Launch:
         """The argv, cwd and env to start ``argv`` with; makes a private directory."""
         _sweep(self.base)
-        private = tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{os.getpid()}-", dir=self.base)
+        parent = _parent(self.base)
+        private = tempfile.mkdtemp(prefix="seat-", dir=parent)
         host_cwd = os.path.abspath(cwd) if cwd is not None else os.getcwd()
         if not self.sandboxed:
             env = dict(os.environ, HOME=private, TMPDIR=private)
             return Launch(list(argv), None if cwd is None else host_cwd, env,
                           self.limits.preexec(), private, False)
-        mine = [*bot_files(argv, host_cwd), *extra_ro, *([host_cwd] if cwd is not None else [])]
-        mine = [os.path.realpath(p) for p in mine if os.path.exists(p)]
-        binds = _minimal([*(p for p in python_paths() if os.path.exists(p)), *mine])
+        shared = shared_folders(parent)
+        # a dir= that is broad (a home, /tmp) is not bound: the files its cmd= names are
+        mine = [*bot_files(argv, host_cwd, shared), *extra_ro,
+                *([host_cwd] if cwd is not None else [])]
+        mine = [real for real in map(os.path.realpath, mine)
+                if os.path.exists(real) and not (os.path.isdir(real) and broad(real, shared))]
+        ours = [p for p in python_paths() if os.path.exists(p) and not broad(p, shared)]
+        binds = _minimal([*ours, *mine])
+        tmp = self.limits.tmp
+        shm = SHM_MAX if tmp is None else min(tmp, SHM_MAX)
+        token = os.path.basename(private)
         args = [shutil.which("bwrap") or "bwrap", *bwrap_flags(), *_system_binds(),
-                "--proc", "/proc", "--dev", "/dev", "--bind", private, INSIDE_TMP]
+                "--proc", "/proc", *_quiet_proc(parent),
+                "--dev", "/dev", *_tmpfs("/dev/shm", shm), "--remount-ro", "/dev",
+                *_tmpfs(INSIDE_TMP, tmp)]
+        hidden = [os.path.realpath(p)
+                  for p in [parent, *self.hide, *other_matches(_minimal(mine))]]
         for path in binds:
-            args += ["--ro-bind", path, path]
-        for path in [*self.hide, *other_matches(_minimal(mine))]:
-            real = os.path.realpath(path)
-            if not _under(real, binds):
+            inside = [h for h in hidden if h != path and _under(h, [path])]
+            if path in hidden:
                 continue
-            if os.path.isdir(real):
-                args += ["--tmpfs", real, "--remount-ro", real]
-            elif os.path.exists(real):
-                args += ["--ro-bind", "/dev/null", real]
+            args += _bind_around(path, inside) if inside else ["--ro-bind", path, path]
         inside_cwd = os.path.realpath(host_cwd)
         if not _under(inside_cwd, binds) or any(
                 _under(inside_cwd, [os.path.realpath(h)]) for h in self.hide):
             inside_cwd = INSIDE_TMP
             argv = absolute_argv(argv, host_cwd)
-        args += ["--setenv", "HOME", INSIDE_TMP, "--setenv", "TMPDIR", INSIDE_TMP,
+        args += ["--remount-ro", "/", "--setenv", "HOME", INSIDE_TMP,
+                 "--setenv", "TMPDIR", INSIDE_TMP, "--setenv", TOKEN_ENV, token,
                  "--chdir", inside_cwd, "--", *argv]
         env = {k: v for k, v in os.environ.items() if k in KEEP_ENV}
-        return Launch(args, None, env, self.limits.preexec(), private, True)
+        return Launch(args, None, env, self.limits.preexec(), private, True, token)
 
 
 def choose(kind: str, limits: Limits | None = None, hide: Sequence[str | os.PathLike[str]] = (),
@@ -455,6 +617,7 @@ def limits_from(values: Mapping[str, str | None]) -> Limits:
         procs=pick("procs", lambda t: parse_count(t, "--max-procs")),
         cpu=pick("cpu", lambda t: parse_count(t, "--max-cpu", "s")),
         fsize=pick("fsize", lambda t: parse_size(t, "--max-file-size")),
+        tmp=pick("tmp", lambda t: parse_size(t, "--max-tmp")),
     )
 
 
@@ -472,6 +635,9 @@ def add_arguments(parser: object) -> None:
         help="CPU seconds of each bot process (default 3600)")
     add("--max-file-size", default=None, metavar="SIZE",
         help="size of any file a bot writes (default 256M)")
+    add("--max-tmp", default=None, metavar="SIZE",
+        help="size of the sandbox's /tmp, a tmpfs in memory (default 256M; /dev/shm is "
+        "64M at most)")
 
 
 def from_args(args: object, hide: Sequence[str | os.PathLike[str]] = ()) -> Sandbox:
@@ -479,6 +645,7 @@ def from_args(args: object, hide: Sequence[str | os.PathLike[str]] = ()) -> Sand
     limits = limits_from({
         "memory": getattr(args, "max_memory", None), "procs": getattr(args, "max_procs", None),
         "cpu": getattr(args, "max_cpu", None), "fsize": getattr(args, "max_file_size", None),
+        "tmp": getattr(args, "max_tmp", None),
     })
     return choose(getattr(args, "sandbox", "auto"), limits, hide)
 

@@ -14,6 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from xactika.core.engine.errors import XactikaError
+from xactika.frontends.match.tournament import (
+    GUESSABLE_SEED_BITS,
+    MATCH_SEED_BITS,
+    derived_seed,
+)
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.server import Server, tls_context
@@ -40,7 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=counting_number, default=None, help="players (default 4)")
     p.add_argument("--rounds", type=counting_number, default=None, help="rounds")
     p.add_argument("--seed", type=whole_number, default=None,
-                   help="deal seed of table 1; table k gets SEED+k-1 (default: random)")
+                   help="master seed: table k is dealt from HMAC-SHA256(SEED, 'table/k'), "
+                   "so the seed one table reveals at game over says nothing of another's "
+                   "(default: a random seed per table)")
     p.add_argument("--move-timeout", type=float, default=10.0, metavar="S",
                    help="the server's move clock in seconds (default 10)")
     p.add_argument("--grace", type=float, default=30.0, metavar="S",
@@ -67,8 +74,24 @@ def _pairs(args: argparse.Namespace, table: int) -> dict[str, str]:
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
     if args.seed is not None:
-        pairs["seed"] = str(args.seed + table)
+        pairs["seed"] = str(table_seed(args.seed, table + 1))
     return pairs
+
+
+def table_seed(seed: int, table: int) -> int:
+    """Table ``table``'s (1-based) seed, derived from ``--seed`` as a match derives its
+    deals' seeds: a seat sees its table's seed at game over, and must learn nothing of
+    the tables still playing (spec/SERVER.md)."""
+    return derived_seed(seed, f"serve/table/{table}")
+
+
+def seed_note(seed: int | None) -> str | None:
+    """The warning a guessable ``--seed`` gets, as the match runner gives it."""
+    if seed is None or seed >= 2**GUESSABLE_SEED_BITS:
+        return None
+    return (f"note: guessable deals: --seed {seed} is under 2^{GUESSABLE_SEED_BITS}, and a "
+            "seat that finds it knows every hand of every table; between adversaries "
+            f"leave --seed out ({MATCH_SEED_BITS} secret random bits)")
 
 
 async def serve(args: argparse.Namespace) -> int:
@@ -90,6 +113,9 @@ async def serve(args: argparse.Namespace) -> int:
                     signer=signer_for(args.key))
     host, port = await server.start(args.host, args.port)
     note(f"listening on {host}:{port} ({'tls' if context else 'tcp'}); records in {out}")
+    guessable = seed_note(args.seed)
+    if guessable is not None:  # stderr: stdout is the tokens, read by scripts
+        print(guessable, file=sys.stderr, flush=True)
     note(f"admin token={server.admin_token}")
     for one in settings:
         note(table_line(server.add_table(one)))

@@ -3,7 +3,8 @@
 Exit status: 0 every log is clean, 1 some log has a violation or is unfinished, 2 some
 log could not be read at all (missing, not UTF-8, not a record). spec/TAMPER.md.
 Each log's report is written as soon as it is audited and then dropped, so auditing a
-hundred thousand logs takes no more memory than auditing one.
+hundred thousand logs takes little more memory than auditing one (the copy check keeps
+about 200 bytes a record: protocol/trust/folders.py).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from xactika.frontends.parallel import (
     ordered,
     parse_cluster,
 )
-from xactika.protocol.notation.untrusted import escape
+from xactika.protocol.notation.untrusted import escape, is_safe
 from xactika.protocol.records.files import MAX_RECORD_BYTES, open_regular
 from xactika.protocol.records.games import is_games_file, read_games
 from xactika.protocol.records.textform import RecordError
@@ -43,7 +44,13 @@ from xactika.protocol.trust.audit import (
     audit_file,
 )
 from xactika.protocol.trust.fastaudit import audit_data, audit_path
-from xactika.protocol.trust.manifest import MANIFEST_FILE, check_manifest, compare
+from xactika.protocol.trust.folders import FolderChecks, match_folder, no_manifest
+from xactika.protocol.trust.manifest import (
+    MANIFEST_FILE,
+    ManifestCheck,
+    check_manifest,
+    compare,
+)
 from xactika.protocol.trust.signing import (
     KeyFileError,
     PublicKey,
@@ -146,26 +153,52 @@ def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = ()
     """Each path's reports; a match folder's (with its manifest) ends in the manifest's.
 
     With a ``pool`` the records are audited there, and reported in the same order.
+    Across all of them, :class:`FolderChecks` checks ids and counts copies once.
     """
-    folders = [(os.path.dirname(m) or ".", m) for m in manifests]
-
-    def plain() -> Iterator[str]:
-        for path in paths:
-            if path != "-" and os.path.isfile(os.path.join(path, MANIFEST_FILE)):
-                folders.append((path, os.path.join(path, MANIFEST_FILE)))
-            else:
-                yield path
-
-    # one stream for all the plain paths: a pool works on many of them at once
-    yield from _records(plain(), strict, trusted, pool)
-    for folder, manifest in folders:
+    checks = FolderChecks()
+    folders: list[tuple[str, str | None, str]] = []
+    plain: list[str] = []
+    given: list[tuple[str, str, str | None]] = [
+        (os.path.dirname(m) or ".", m, None) for m in manifests]
+    for path in paths:
+        folder = match_folder(path)
+        if folder is None:
+            plain.append(path)
+        else:
+            given.append((folder, os.path.join(folder, MANIFEST_FILE), path))
+    for folder, manifest, named in given:
+        if any(os.path.realpath(folder) == os.path.realpath(f) for f, _, _ in folders):
+            continue  # the same match twice (a folder and its manifest, M and M/games)
+        # a manifest named by --manifest is read even if absent: its report says so
+        kept = manifest if named is None or os.path.isfile(manifest) else None
+        folders.append((folder, kept, named or folder))
+    # match folders first: a record also named on its own is then audited as the match's
+    for folder, found, root in folders:
+        check = check_manifest(found) if found is not None else None
+        match = check.match_id if check is not None and check.intact else None
         heads: list[tuple[str, str | None]] = []
-        files = [p for p in expand([folder]) if not os.path.isdir(p)]
-        for report in _records(files, strict, trusted, pool):
+        files = [p for p in expand([root]) if not os.path.isdir(p)]
+        for report in _records(_once(files, checks), strict, trusted, pool):
+            checks.check(report, match, in_match=True)
             rel = os.path.relpath(report.file, folder).replace(os.sep, "/")
             heads.append((rel, report.head))
             yield report
-        yield manifest_report(manifest, heads, strict, trusted)
+        if found is None:
+            if strict:  # without it, as without a signature, only --strict fails
+                yield no_manifest(folder)
+        else:
+            yield manifest_report(found, heads, strict, trusted, check)
+    # one stream for all the plain paths: a pool works on many of them at once
+    for report in _records(_once(plain, checks), strict, trusted, pool):
+        checks.check(report)
+        yield report
+
+
+def _once(paths: Iterable[str], checks: FolderChecks) -> Iterator[str]:
+    """The record files of ``paths``, each file once (a path given twice, a hard link)."""
+    for path in expand(paths):
+        if path == "-" or not checks.seen_file(path):
+            yield path
 
 
 def _items(paths: Iterable[str], strict: bool, trusted: Trusted,
@@ -260,9 +293,9 @@ class Pool:
 
 
 def manifest_report(path: str, heads: Iterable[tuple[str, str | None]], strict: bool,
-                    trusted: Trusted) -> LogReport:
+                    trusted: Trusted, check: ManifestCheck | None = None) -> LogReport:
     """A match's manifest against the records found: deleted, added or replaced games."""
-    check = check_manifest(path)
+    check = check if check is not None else check_manifest(path)
     report = LogReport(path, kind="manifest")
     for line, reason in check.problems:
         report.add(line, f"manifest: {reason}")
@@ -347,16 +380,18 @@ def main(argv: Sequence[str]) -> int:
 
 
 def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None:
+    # a file name is the attacker's too: ESC or CR in it must not rewrite the terminal
+    file = report.file if is_safe(report.file) else escape(report.file)
     for p in report.problems:
-        print(f"{report.file}:{p.line}: {p.reason}", file=out)
+        print(f"{file}:{p.line}: {p.reason}", file=out)
     if report.dropped:
-        print(f"{report.file}: ... and {report.dropped} more problems", file=out)
+        print(f"{file}: ... and {report.dropped} more problems", file=out)
     if quiet:
         return
     if report.game is None:
         extra = f" ({_signature_fact(report)})" if report.signer is not None else ""
         notes = "".join(f"\n  note: {note}" for note in report.notes)
-        print(f"{report.file}: {report.status}{extra}{notes}", file=out)
+        print(f"{file}: {report.status}{extra}{notes}", file=out)
         return
     facts = [f"{report.game} {report.mode}", _count(report.players, "player"),
              _count(report.rounds, "round"), _count(report.events, "event")]
@@ -365,7 +400,7 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
     facts.append("chained" if report.signed else "no hash chain")
     facts.append("committed" if report.committed else "no commitment")
     facts.append(_signature_fact(report))
-    line = f"{report.file}: {report.status} ({', '.join(facts)})"
+    line = f"{file}: {report.status} ({', '.join(facts)})"
     if report.totals is not None:
         names = report.names()
         won = set(report.winners or ())
@@ -433,7 +468,9 @@ def print_summary(s: Summary, out: TextIO) -> None:
         f"({s.complete} clean and complete, "
         f"{s.unfinished} unfinished, {s.invalid} invalid, {s.unreadable} unreadable), "
         f"{_count(s.events, 'event')}, {_count(s.rounds, 'round')}, "
-        f"{_count(s.problems, 'problem')}; {s.verified} verified by a trusted key",
+        f"{_count(s.problems, 'problem')}; {s.verified} verified by a trusted key"
+        + (f"; {s.copies} {'copy' if s.copies == 1 else 'copies'} of a game, counted once"
+           if s.copies else ""),
         file=out,
     )
     if s.players:

@@ -333,6 +333,8 @@ class Session:
             raise ProtocolError("toolong", f"line is longer than {MAX_LINE} bytes; it was ignored")
         body = line.rstrip("\r\n")
         if "\n" in body or "\r" in body:
+            if "\n" not in body and body.lstrip(BLANKS).startswith("#"):
+                return ""  # a comment gets no answer, whatever it holds (PROTOCOL.md 1)
             raise ProtocolError("syntax", "one command per line: the line holds a line break")
         return body
 
@@ -417,9 +419,11 @@ class Session:
                                 "lines, more than a record may hold")
         if fresh and game.log:
             first = format_event(game.log[0], None)
-            if len(first.encode("utf-8")) + _CHAIN_TOKEN > MAX_LINE:
+            # with its line end, no longer than a reader takes (as a header line)
+            if len(first.encode("utf-8")) + _CHAIN_TOKEN >= MAX_LINE:
                 raise ProtocolError("toolong", f"the game-started line would be longer than "
-                                    f"{MAX_LINE} bytes in a record: use fewer preset deals")
+                                    f"{MAX_LINE - 1} bytes in a record: use fewer preset "
+                                    "deals")
 
     def _folder(self) -> Folder:
         if self.files is None:
@@ -606,6 +610,10 @@ class Session:
             check_header(key, value)
         except (RecordError, ValueError) as exc:
             raise ProtocolError("usage", str(exc)) from None
+        size = len(f"header {key} {value}".encode("utf-8", "surrogatepass"))
+        if size >= MAX_LINE:  # its line end makes it longer than a reader takes
+            raise ProtocolError("limit", f"the header line would be {size} bytes: a record "
+                                f"line holds at most {MAX_LINE - 1} and its line end")
         pending = (*self.pending_headers, (key, value))
         if len(pending) > MAX_HEADERS - _OWN_HEADERS or sum(
                 len(k) + len(v) + _HEADER_LINE for k, v in pending) > MAX_HEADER_BYTES // 2:

@@ -109,6 +109,8 @@ class LogReport:
     signature: str = NO_SIGNATURE
     signer: PublicKey | None = None
     kind: str = "record"  # or "manifest": a match folder's, not a game
+    record_id: str | None = None  # the id header (protocol/trust/folders.py checks it)
+    copy_of: str | None = None  # the file this record is a copy of: counted once
 
     def add(self, line: int, reason: str) -> None:
         if len(self.problems) < MAX_PROBLEMS:
@@ -144,6 +146,8 @@ class LogReport:
             "fingerprint": self.signer.fingerprint if self.signer is not None else None,
             "totals": list(self.totals) if self.totals is not None else None,
             "winners": list(self.winners) if self.winners is not None else None,
+            "id": self.record_id,
+            "copy_of": self.copy_of,
         }
 
 
@@ -373,6 +377,7 @@ def _signature(report: LogReport, sig: tuple[int, str] | None,
                headers: list[tuple[int, str, str]], first_event: int, strict: bool,
                trusted: Trusted) -> None:
     """Check the sig line against the head and the signer header (spec/TAMPER.md 6)."""
+    report.record_id = next((v for _, k, v in headers if k == ID_HEADER), None)
     if sig is None:
         _note(report, first_event, strict, "no signature: no key vouches for this record, "
               "so anyone could have rewritten it with its chain")
@@ -505,7 +510,8 @@ class Summary:
     ``manifests`` (and ``bad_manifests``), its problems with the rest. A player is a seat
     name from the ``seats`` header (``seat N`` without one); only clean, complete games
     count towards the players' games (a game once, however many seats the player held),
-    wins (games one of its seats won) and points (over all its seats).
+    wins (games one of its seats won) and points (over all its seats). A copy of a record
+    (``copy_of``) is a log and its problem, never a second game.
     """
 
     logs: int = 0
@@ -520,6 +526,7 @@ class Summary:
     rounds: int = 0
     problems: int = 0
     verified: int = 0
+    copies: int = 0
     players: dict[str, PlayerTotals] = attrs.Factory(dict)
 
     def add(self, r: LogReport) -> None:
@@ -529,6 +536,10 @@ class Summary:
             self.problems += len(r.problems) + r.dropped
             return
         self.logs += 1
+        if r.copy_of is not None:
+            self.copies += 1
+            self.problems += len(r.problems) + r.dropped
+            return
         self.games += r.game is not None
         self.complete += r.status == OK
         self.unfinished += r.status == UNFINISHED
@@ -555,7 +566,7 @@ class Summary:
         """2 if any log is unreadable, else 1 if any has a problem, else 0."""
         if self.unreadable:
             return 2
-        return 1 if self.logs != self.complete or self.bad_manifests else 0
+        return 1 if self.logs != self.complete or self.bad_manifests or self.copies else 0
 
     def to_json(self) -> dict[str, Any]:
         out = attrs.asdict(self)

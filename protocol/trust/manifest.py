@@ -25,6 +25,7 @@ from typing import IO
 
 import attrs
 
+from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.trust.signing import (
     KeyFileError,
     PublicKey,
@@ -217,9 +218,10 @@ def compare(check: ManifestCheck, heads: Iterable[tuple[str, str | None]]
     """
     problems = []
     seen = set()
-    for file, head in heads:
-        seen.add(file)
-        entry = check.entries.get(file)
+    for name, head in heads:
+        seen.add(name)
+        entry = check.entries.get(name)
+        file = escape(name, 200)  # the attacker's text: never raw on a terminal
         if entry is None:
             problems.append((0, f"{file}: not in the manifest: a game was added"))
         elif head is None:
@@ -229,10 +231,10 @@ def compare(check: ManifestCheck, heads: Iterable[tuple[str, str | None]]
             problems.append((entry.line, f"{file}: head {head[:16]}... differs from the "
                                          f"manifest's {entry.head[:16]}...: the game was "
                                          "replaced"))
-    for file, entry in sorted(check.entries.items()):
-        if file not in seen:
-            problems.append((entry.line, f"{file}: listed in the manifest but missing: a game "
-                                         "was deleted"))
+    for name, entry in sorted(check.entries.items()):
+        if name not in seen:
+            problems.append((entry.line, f"{escape(name, 200)}: listed in the manifest but "
+                                         "missing: a game was deleted"))
     if not check.ended and not check.problems:
         problems.append((0, "no end line after the last entry: the match did not finish, or "
                             "its last entries (and games) were cut"))

@@ -19,6 +19,7 @@ import errno
 import hashlib
 import os
 import secrets
+import shlex
 import stat
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
@@ -205,6 +206,7 @@ def load_signer(path: str | os.PathLike[str]) -> Signer:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     data = _read_small(path)
+    _private_mode(path)
     try:
         key: Any = (serialization.load_ssh_private_key(data, None)
                     if b"OPENSSH PRIVATE KEY" in data
@@ -214,6 +216,19 @@ def load_signer(path: str | os.PathLike[str]) -> Signer:
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyFileError(f"{os.fspath(path)!r}: not an Ed25519 key")
     return Signer(key)
+
+
+def _private_mode(path: str | os.PathLike[str]) -> None:
+    """Refuse a private key that others may read or change, as ssh does: whoever read it
+    can sign records and manifests as this referee."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError as exc:
+        raise KeyFileError(f"cannot read {os.fspath(path)!r}: {exc.strerror}") from None
+    if mode & 0o077:
+        name = os.fspath(path)
+        raise KeyFileError(f"{name!r} is open to others (mode {mode:04o}): a private key "
+                           f"must be yours alone; run chmod 600 {shlex.quote(name)}")
 
 
 def config_dir(environ: Mapping[str, str] | None = None) -> Path:
