@@ -86,7 +86,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from random_play import ROUNDS, ours_hands
 
-from xactika.frontends.match.runner import MatchSettings, Progress, run_match
+from xactika.frontends.match.game import MatchSettings
+from xactika.frontends.match.runner import Progress, run_match
 from xactika.frontends.match.sandbox import Sandbox, bwrap_works
 from xactika.frontends.match.tournament import parse_bot, seeded_deals
 from xactika.protocol.player.process import PlayerProcess

@@ -16,7 +16,7 @@ from xactika.core import Config
 from xactika.core.bots.agents import RandomAgent, self_play
 from xactika.core.engine.table import Dealt, GameOver, GameStarted
 from xactika.frontends.match import runner as match
-from xactika.frontends.match.runner import GamePlayer, MatchSettings, public_event, seat_event
+from xactika.frontends.match.game import GamePlayer, MatchSettings, public_event, seat_event
 from xactika.frontends.match.tournament import parse_bot, schedule, seeded_deals
 from xactika.protocol.records.textform import format_record
 from xactika.protocol.trust.manifest import MANIFEST_FILE

@@ -24,13 +24,8 @@ from typing import Any
 
 import attrs
 
-from xactika.frontends.match.runner import (
-    GamePlayer,
-    MatchSettings,
-    Played,
-    Runner,
-    missing_program,
-)
+from xactika.frontends.match.game import GamePlayer, MatchSettings, Played, Runner
+from xactika.frontends.match.runner import missing_program
 from xactika.frontends.match.sandbox import Sandbox, bwrap_works
 from xactika.frontends.match.tournament import BotSpec, GameResult, GameSpec, OneDeal
 from xactika.frontends.parallel import ClusterError, RayBackend, RaySession, parse_cluster

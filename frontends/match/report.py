@@ -21,7 +21,7 @@ from xactika.frontends.match.tournament import (
 from xactika.protocol.notation.untrusted import escape, is_safe
 
 if TYPE_CHECKING:
-    from xactika.frontends.match.runner import MatchSettings
+    from xactika.frontends.match.game import MatchSettings
 
 RESULTS_FILE = "results.json"
 WIDTH = 80  # the table's lines fit a terminal this wide
