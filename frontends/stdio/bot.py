@@ -72,7 +72,7 @@ def main(argv: Sequence[str]) -> int:
         args = build_parser(list_names=help_asked).parse_args(argv)
         plain = args.name, args.seed
     name, seed = plain
-    if name == "random":  # RandomAgent's choices without the core (lean_player.py)
+    if name == "random":  # RandomAgent's choices without the core (protocol/player/lean.py)
         session: PlayerSession | LeanRandomSession = LeanRandomSession(seed, name)
         return serve(session, sys.stdin.buffer, sys.stdout.buffer)
     from xactika.core.bots.agents import make_agent
