@@ -123,7 +123,8 @@ def test_a_bank_that_runs_out_seats_a_bot_and_the_person_takes_it_back(
 
 
 @pytest.mark.parametrize("on_timeout", ["bot", "forfeit"])
-def test_a_seat_that_does_not_come_back_never_wins(tmp_path: Path, on_timeout: str) -> None:
+def test_a_seat_that_does_not_come_back_never_wins(tmp_path: Path, on_timeout: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
     with LiveServer(tmp_path) as live:
         table = live.table(settings(clock=Clock(300, 0), on_timeout=on_timeout))
         bot = in_thread(play_first, Client(live.port), table.seats[1].token)
@@ -143,6 +144,9 @@ def test_a_seat_that_does_not_come_back_never_wins(tmp_path: Path, on_timeout: s
     assert record.result is not None and "seat 0 (Ann) forfeited" in record.result
     assert "seat 0 (Ann) wins" not in record.result and "share" not in record.result
     assert audit_file(str(table.record)).status == OK
+    assert audit_cli.main(["--json", str(table.record)]) == 0
+    players = json.loads(capsys.readouterr().out)["summary"]["players"]
+    assert players["Ann"]["wins"] == 0 and players["first"]["wins"] == 1
 
 
 def test_two_people_with_one_name_are_told_apart(tmp_path: Path) -> None:

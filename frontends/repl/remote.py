@@ -152,6 +152,8 @@ class RemoteSession(Session):
             return ("a bot plays your seat now (your time ran out, or you were away too "
                     "long): type 'back' to take it back; you play again from your next turn")
         self.gone = str(exc)
+        if "says: timeout:" in str(exc):
+            return f"your clock ran out and this table forfeits your seat ({exc})"
         return f"the connection to the server is lost: {exc}"
 
     def _took(self, event: Event) -> list[str]:
@@ -220,6 +222,8 @@ class RemoteSession(Session):
         """The toolbar: this seat's bank, counting down on its turn."""
         if self.replaced:
             return "a bot plays your seat: type 'back' to take it back"
+        if self.gone is not None and not self.tracker.state.over:
+            return "no longer at the table: 'scores' and 'last' still work"
         if self.over:
             return "the game is over"
         if self._go is None:
