@@ -69,7 +69,7 @@ def test_four_remote_seats_two_bots_a_socket_and_a_person(tmp_path: Path) -> Non
         env = dict(os.environ, NO_COLOR="1", TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1",
                    XACTIKA_HISTORY="")
         child = pexpect.spawn(str(XACTIKA), ["play", "--connect", f"127.0.0.1:{port}",
-                                             "--token", tokens[3]],
+                                             "--token", tokens[3], "--name", "Dee"],
                               env=env, encoding="utf-8", timeout=30, dimensions=(40, 120))
         child.logfile_read = open(tmp_path / "screen.log", "w", encoding="utf-8")
         moves = 0
@@ -100,7 +100,9 @@ def test_four_remote_seats_two_bots_a_socket_and_a_person(tmp_path: Path) -> Non
                         trusted={default_signer().public})
     assert report.status == OK and report.signature == VERIFIED
     assert record.header("termination") == "normal"
-    assert record.header("seats") == "python-random,python-random,first,human"
+    # names as the seats gave them, one name told apart; the person says what it is
+    assert record.header("seats") == "python-random,python-random (2),first,Dee"
+    assert record.header("kinds") == "bot,bot,bot,human"
     assert [x for x in socket_lines if x.startswith("event ")] == seen_as(events, 2)
     assert [x for x in watched if x.startswith("event ")] == seen_as(events, PUBLIC)
     screen = (tmp_path / "screen.log").read_text(encoding="utf-8")

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from netkit import Client, LiveServer, in_thread, play_first
 
+from xactika.protocol.net.server import people_settings
 from xactika.protocol.net.table import table_settings
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "SERVER.md"
@@ -44,8 +45,9 @@ def test_the_spec_has_transcripts() -> None:
 def test_transcript(settings: dict[str, str], body: str, tmp_path: Path) -> None:
     settings = dict(settings)
     bots = [int(s) for s in settings.pop("bots", "").split(",") if s]
+    people = people_settings(settings)  # clock=, on-timeout=, level=
     with LiveServer(tmp_path) as live:
-        table = live.table(table_settings(settings, grace=5.0))
+        table = live.table(table_settings(settings, grace=5.0, **people))
         tokens = {"$ADMIN": live.server.admin_token, "$OBSERVER": table.observer_token}
         tokens |= {f"$SEAT{n}": s.token for n, s in enumerate(table.seats)}
         runs = [in_thread(play_first, Client(live.port), table.seats[b].token) for b in bots]

@@ -21,7 +21,7 @@ from typing import IO
 from xactika.core.engine.table import game_rules
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import MAX_LINE, QUIT, first_word
+from xactika.protocol.player.wire import MAX_LINE, QUIT, bot_name, first_word
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,24 +40,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--watch", action="store_true",
                    help="--token is an observer token: show the table's public events as "
                    "the REPL tells them, as they happen (no bot)")
+    p.add_argument("--name", default=None,
+                   help="the seat's name at the table, instead of the one the bot gives "
+                   "in its hello")
     p.add_argument("--reconnect", type=float, default=30.0, metavar="S",
                    help="seconds to keep trying after a dropped connection (default 30)")
     return p
 
 
-def _pump_bot(out: IO[bytes], seat: RemoteSeat) -> None:
+def _pump_bot(out: IO[bytes], seat: RemoteSeat, name: str | None = None) -> None:
     """The bot's stdout to the server, line by line; when the bot stops talking (it
-    exited, or sent an over-long line) the seat is given up so the server knows now."""
+    exited, or sent an over-long line) the seat is given up so the server knows now.
+    With ``name`` (``--name``), the bot's hello says that name instead of its own."""
     while True:
         raw = out.readline(MAX_LINE + 2)
         if not raw.endswith(b"\n"):
             if not seat.finished:
                 seat.abandon()
             return
-        seat.send(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        line = raw.decode("utf-8", "replace").rstrip("\r\n")
+        if name is not None and first_word(line) == "hello":
+            line = renamed(line, name)
+        seat.send(line)
 
 
-def relay(seat: RemoteSeat, argv: Sequence[str]) -> int:
+def renamed(hello: str, name: str) -> str:
+    """A bot's ``hello`` line with ``name=`` set to ``name`` (other fields kept)."""
+    words = [w for w in hello.split() if not w.startswith("name=")]
+    return " ".join([*words[:2], f"name={bot_name(name)}", *words[2:]])
+
+
+def relay(seat: RemoteSeat, argv: Sequence[str], name: str | None = None) -> int:
     """Run the bot and relay until the server says quit or either side goes away."""
     try:
         proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -67,7 +80,7 @@ def relay(seat: RemoteSeat, argv: Sequence[str]) -> int:
               file=sys.stderr)
         return 2
     assert proc.stdin is not None and proc.stdout is not None
-    reader = threading.Thread(target=_pump_bot, args=(proc.stdout, seat), daemon=True)
+    reader = threading.Thread(target=_pump_bot, args=(proc.stdout, seat, name), daemon=True)
     reader.start()
     code = 0
     try:
@@ -164,4 +177,4 @@ def main(argv: Sequence[str]) -> int:
         print(f"xactika connect: {escape(str(exc), 300)}", file=sys.stderr)
         return 1
     print(f"xactika connect: {seat.seated}", file=sys.stderr)
-    return relay(seat, program)
+    return relay(seat, program, args.name)

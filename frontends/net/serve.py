@@ -20,9 +20,10 @@ from xactika.frontends.match.tournament import (
     derived_seed,
 )
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
+from xactika.protocol.net.clock import Clock, parse_clock
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.server import Server, tls_context
-from xactika.protocol.net.table import table_line, table_settings
+from xactika.protocol.net.table import ON_TIMEOUT, table_line, table_settings
 from xactika.protocol.trust.signing import KeyFileError, signer_for
 
 
@@ -49,7 +50,19 @@ def build_parser() -> argparse.ArgumentParser:
                    "so the seed one table reveals at game over says nothing of another's "
                    "(default: a random seed per table)")
     p.add_argument("--move-timeout", type=float, default=10.0, metavar="S",
-                   help="the server's move clock in seconds (default 10)")
+                   help="a bot's limit per move in seconds (default 10); people have "
+                   "--clock instead")
+    p.add_argument("--clock", type=_clock, default=parse_clock(DEFAULT_CLOCK),
+                   metavar="BASE+INC",
+                   help="each person's time bank: BASE seconds, plus INC after each move "
+                   f"(default {DEFAULT_CLOCK}; 'none' for no clock). A person is a seat "
+                   "whose hello says kind=human, as 'xactika play --connect' does")
+    p.add_argument("--on-timeout", choices=ON_TIMEOUT, default="bot",
+                   help="when a person's bank runs out: 'bot' (default) seats a built-in "
+                   "bot of --level until they come back with their token; 'forfeit' "
+                   "ends their part (a random player plays their cards; they cannot win)")
+    p.add_argument("--level", type=int, choices=range(1, 6), default=3, metavar="1..5",
+                   help="the strength of the bot that stands in for a person (default 3)")
     p.add_argument("--grace", type=float, default=30.0, metavar="S",
                    help="seconds a dropped seat has to reconnect (default 30)")
     p.add_argument("--auth-timeout", type=float, default=5.0, metavar="S",
@@ -66,6 +79,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-when-done", action="store_true",
                    help="stop once every table's game is over")
     return p
+
+
+DEFAULT_CLOCK = "300+15"
+
+
+def _clock(text: str) -> Clock | None:
+    try:
+        return parse_clock(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _pairs(args: argparse.Namespace, table: int) -> dict[str, str]:
@@ -102,7 +125,8 @@ async def serve(args: argparse.Namespace) -> int:
                     max_per_address=args.max_per_address, auth_timeout=args.auth_timeout)
     out = Path(args.out or dt.datetime.now().strftime("serve-%Y%m%d-%H%M%S"))
     settings = [
-        table_settings(_pairs(args, k), move_timeout=args.move_timeout, grace=args.grace)
+        table_settings(_pairs(args, k), move_timeout=args.move_timeout, grace=args.grace,
+                       clock=args.clock, on_timeout=args.on_timeout, level=args.level)
         for k in range(args.tables)
     ]
 
@@ -119,6 +143,9 @@ async def serve(args: argparse.Namespace) -> int:
     note(f"admin token={server.admin_token}")
     for one in settings:
         note(table_line(server.add_table(one)))
+    people = (f"people have {args.clock.text()} each (then {args.on_timeout})"
+              if args.clock is not None else "people are not timed")
+    note(f"clocks: bots {args.move_timeout:g} s a move; {people}")
     try:
         if args.exit_when_done:
             await server.all_over.wait()

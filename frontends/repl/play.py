@@ -126,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--connect", default=None, metavar="HOST:PORT",
                    help="take a seat at an 'xactika serve' table (with --token)")
     p.add_argument("--token", default=None, help="the seat's token, for --connect")
+    p.add_argument("--name", default=None,
+                   help="your name at a --connect table (default: your login name)")
     p.add_argument("--tls", action="store_true", help="--connect with TLS")
     p.add_argument("--cafile", default=None, metavar="PEM",
                    help="trust this certificate for --connect (implies --tls)")
@@ -284,8 +286,10 @@ class Shell:
 
     def __init__(self, session: Session, read: Reader, out: TextIO, *,
                  interactive: bool, clear: str = CLEAR,
-                 columns: Callable[[], int] | None = None) -> None:
+                 columns: Callable[[], int] | None = None,
+                 live: Callable[[], None] | None = None) -> None:
         self.session = session
+        self.live = live  # started after the intro: a thread that prints what happens
         self.columns = columns or terminal_columns
         self.read = read
         self.out = out
@@ -331,6 +335,8 @@ class Shell:
         self.write(s.intro())
         if s.over:  # a finished game was loaded
             self.write(s.scores_text())
+        if self.live is not None:
+            self.live()
         news = ""
         shown: int | None = None
         last_human: int | None = None
@@ -351,7 +357,7 @@ class Shell:
                 told_over = True
                 self.write("'scores', 'last' and 'save FILE' still work; Enter, 'quit' or "
                            "Ctrl-D leaves")
-            if seat is not None and seat != shown:
+            if seat is not None and seat != shown and self.live is None:
                 if s.hot_seat and seat != last_human:
                     hide = last_human is not None
                     if not self.handover(seat, hide=hide):
@@ -393,6 +399,30 @@ class Shell:
                 shown = None
 
 
+def ask_names(session: Session, read: Reader) -> bool:
+    """Hot-seat: ask each person without a name for one, once, before the game (so every
+    prompt, line and record says who); two people are never given one name. False when
+    the input ended."""
+    taken = {session.names[s] for s in range(len(session.seats)) if s not in session.humans}
+    for seat in session.humans:
+        spec = session.seats[seat]
+        name = spec.name
+        while not name:
+            try:
+                said = read(f"name of the player at seat {seat} (Enter: player{seat + 1}) ")
+            except (EOFError, KeyboardInterrupt):
+                return False
+            said = "-".join(said.replace(",", " ").split())[:24] or f"player{seat + 1}"
+            if said in taken or said in ("you", "human"):
+                print(f"{said!r} is taken: another name, please", file=sys.stderr)
+                continue
+            name = said
+        taken.add(name)
+        session.seats[seat] = SeatSpec(HUMAN, name)
+        session.names[seat] = name
+    return True
+
+
 def terminal_columns() -> int:
     """The terminal's width ($COLUMNS first; 80 for a pipe), at least 40."""
     import shutil
@@ -415,9 +445,14 @@ def pipe_reader(stream: TextIO, out: TextIO) -> Reader:
 
 
 class PromptReader:
-    """A prompt_toolkit prompt with completion and a history file."""
+    """A prompt_toolkit prompt with completion and a history file; ``live``, a prompt
+    that follows the session as a thread changes it (what to type, the clock in the
+    toolbar), redrawn four times a second."""
 
-    def __init__(self, session: Session, history: Path | None, **kwargs: Any) -> None:
+    def __init__(self, session: Session, history: Path | None, *, live: bool = False,
+                 **kwargs: Any) -> None:
+        self.session = session
+        self.live = live
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import DummyHistory, FileHistory, History, InMemoryHistory
 
@@ -442,7 +477,14 @@ class PromptReader:
         )
 
     def __call__(self, text: str) -> str:
-        return self.prompt.prompt(text)
+        if not self.live:
+            return self.prompt.prompt(text)
+        session: Any = self.session
+        asked = session.prompt()
+        if text != asked:  # a question of the shell's own (leave? y/N)
+            return self.prompt.prompt(text)
+        return self.prompt.prompt(lambda: session.prompt(), refresh_interval=0.25,
+                                  bottom_toolbar=lambda: session.clock_text())
 
 
 def prompt_reader(session: Session, history: Path | None, **kwargs: Any) -> PromptReader:
@@ -481,6 +523,8 @@ def main(argv: Sequence[str], *, stdin: TextIO | None = None,
             read = prompt_reader(session, history_path(args.history))
         else:
             read = pipe_reader(inp, out)
+        if session.hot_seat and args.load is None and not ask_names(session, read):
+            return 0
         return Shell(session, read, out, interactive=interactive,
                      clear=CLEAR if out.isatty() else "\n" * 3).run()
     finally:

@@ -6,28 +6,40 @@ The table server is the referee; here the person's seat speaks the player protoc
 own event lines (:class:`~xactika.protocol.player.session.SeatTracker`) and whose moves go to the
 server. What is legal comes from the server's ``go`` line. Nothing hidden ever reaches
 this process: the server sends only what this seat may see.
+
+The seat says it is a person (``hello 1 name=Ann kind=human``), so the server times it
+with the table's bank and sends every event as it happens. On a terminal a thread reads
+the server and prints each event at once while the prompt stays usable
+(:meth:`RemoteSession.start_live`); the prompt's toolbar counts the bank down, with a
+warning at 20 and at 5 seconds. A pipe reads the server only when it waits for its turn,
+so a transcript is the same every time.
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
 import sys
+import threading
+import time
 from collections.abc import Callable
 from typing import Any, TextIO
+from urllib.parse import unquote
 
 from xactika.core.bots.agents import Agent, make_agent
 from xactika.core.engine.errors import IllegalCommand, XactikaError
 from xactika.core.engine.table import Command, Event, GameStarted, Legal
 from xactika.frontends.repl import render
-from xactika.frontends.repl.session import HUMAN, SeatSpec, Session
+from xactika.frontends.repl.session import HUMAN, Reply, SeatSpec, Session
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
 from xactika.protocol.notation.text import parse_event
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player import wire
-from xactika.protocol.player.session import SeatTracker
 
 REMOTE = "remote"
 NOBODY = Legal(None, "none")
+WARNINGS = (20, 5)  # seconds left on the clock at which the person is warned
+REPLACED = "replaced:"  # the server's error when a bot took the seat (spec/SERVER.md)
 
 
 class _Elsewhere:
@@ -37,23 +49,51 @@ class _Elsewhere:
         raise IllegalCommand("this seat is played elsewhere")
 
 
+def hello_reply(words: list[str], name: str) -> str | None:
+    """A person's answers to ``hello`` (with ``kind=human``) and ``isready``."""
+    if words[:1] == ["hello"]:
+        return wire.format_hello(wire.Hello(name=name, kind=HUMAN))
+    return wire.standard_reply(words, name)
+
+
+def newgame_names(words: list[str], players: int) -> list[str] | None:
+    """The seats' names of a person's ``newgame ... names=`` (percent-quoted), if any."""
+    field = wire.fields_of(words[1:]).get("names")
+    if not field:
+        return None
+    names = [escape(unquote(n), 40) for n in field.split(",")]
+    return names if len(names) == players else None
+
+
 class RemoteSession(Session):
     """A Session for one seat of a server's table: events in from the server, moves out."""
 
     def __init__(self, remote: RemoteSeat, seat: int, started: GameStarted, *,
                  make_hint: Callable[[int], Agent | None] | None = None,
+                 names: list[str] | None = None, player: str = "human",
                  **kwargs: Any) -> None:
+        from xactika.protocol.player.session import SeatTracker
+
         players = started.config.players
         seats = [SeatSpec(HUMAN) if s == seat else SeatSpec(REMOTE, REMOTE)
                  for s in range(players)]
         self.remote = remote
         self.seat = seat
+        self.player = player  # the name this seat gives the server
         self.tracker = SeatTracker(seat)
         self.tracker.apply(started)
         self.gone: str | None = None  # why the connection ended early, if it did
+        self.replaced = False  # a bot plays this seat until 'back'
+        self.deadline: float | None = None  # when this seat's bank runs out (monotonic)
+        self.bank_ms: int | None = None  # the bank the last go carried
+        self.lock = threading.RLock()  # the reader thread and the prompt share the game
+        self.emit: Callable[[str], None] | None = None  # live: print above the prompt
+        self._timers: list[threading.Timer] = []
         self._go: Legal | None = None
+        shown = list(names) if names is not None else [REMOTE] * players
+        shown[seat] = "you"
         super().__init__([started], seats, lambda s: _Elsewhere(), make_hint=make_hint,
-                         practice=False, show_seed=False, **kwargs)
+                         practice=False, show_seed=False, names=shown, **kwargs)
         self.state = self.tracker.state
 
     # -- what the server says
@@ -66,30 +106,55 @@ class RemoteSession(Session):
         return self.gone is not None or self.tracker.state.over
 
     def advance(self) -> list[str]:
-        """Read the server until it asks this seat to move or the game ends; narrate."""
+        """Read the server until it asks this seat to move or the game ends; narrate.
+
+        Live (a thread reads the server), nothing to do here."""
+        if self.emit is not None or self.replaced:
+            return []
         lines: list[str] = []
-        while self._go is None and not self.over:
+        while self._go is None and not self.over and not self.replaced:
             try:
                 line = self.remote.readline()
             except RemoteError as exc:
-                self.gone = str(exc)
-                lines.append(f"the connection to the server is lost: {exc}")
+                lines.append(self._lost(exc))
                 break
-            words = line.split()
-            if not words:
-                continue
-            reply = wire.standard_reply(words, "human")
-            if reply is not None:
-                self.remote.send(reply)
-            elif words[0] == "event":
-                lines += self._took(parse_event(line, self.tracker.rules))
-            elif words[0] == "go":
-                assert self.tracker.rules is not None
-                self._go = wire.legal_from_go(wire.parse_go(words), self.seat,
-                                              self.tracker.rules)
-            elif words[0] == wire.QUIT:
-                self.gone = "the server ended the session"
+            lines += self.take(line)
         return lines
+
+    def take(self, line: str) -> list[str]:
+        """One line from the server: answered, folded and narrated (what to print)."""
+        words = line.split()
+        if not words:
+            return []
+        reply = hello_reply(words, self.player)
+        if reply is not None:
+            self.remote.send(reply)
+        elif words[0] == "event":
+            return self._took(parse_event(line, self.tracker.rules))
+        elif words[0] == "go":
+            assert self.tracker.rules is not None
+            go = wire.parse_go(words)
+            self._go = wire.legal_from_go(go, self.seat, self.tracker.rules)
+            self.bank_ms = go.time_ms
+            self.deadline = (time.monotonic() + go.time_ms / 1000
+                             if go.time_ms is not None else None)
+        elif words[0] == "info":
+            return [self.style.dim("server: " + escape(line[5:], 300))]
+        elif words[0] == wire.QUIT:
+            self.gone = "the server ended the session"
+        return []
+
+    def _lost(self, exc: RemoteError) -> str:
+        """The connection ended: a bot took the seat (it can be taken back), or it is gone."""
+        self._go, self.deadline = None, None
+        if REPLACED in str(exc):
+            self.replaced = True
+            return ("a bot plays your seat now (your time ran out, or you were away too "
+                    "long): type 'back' to take it back; you play again from your next turn")
+        self.gone = str(exc)
+        if "says: timeout:" in str(exc):
+            return f"your clock ran out and this table forfeits your seat ({exc})"
+        return f"the connection to the server is lost: {exc}"
 
     def _took(self, event: Event) -> list[str]:
         """Fold one event of this seat's view, tell the hint bot, and narrate it as the
@@ -102,12 +167,104 @@ class RemoteSession(Session):
                 self._tell(seat, agent, [event])
         return self.lay_out(self.narrate(len(self.events) - 1))
 
+    # -- live: a thread reads the server
+    def start_live(self, emit: Callable[[str], None]) -> None:
+        """Read the server in a thread from now on; ``emit`` prints above the prompt."""
+        self.emit = emit
+        threading.Thread(target=self._pump, name="server-reader", daemon=True).start()
+
+    def _pump(self) -> None:
+        emit = self.emit
+        assert emit is not None
+        while not self.over:
+            try:
+                line = self.remote.readline()
+            except RemoteError as exc:
+                with self.lock:
+                    text = self._lost(exc)
+                self._cancel_warnings()
+                emit(text)
+                return
+            with self.lock:
+                asked = self._go is not None
+                out = self.take(line)
+                if self._go is not None and not asked:
+                    out.append(self.table(self.seat))
+                    self._warn_at(self.deadline)
+                if self.over:
+                    out.append("'scores' and 'last' still work; Enter, 'quit' or Ctrl-D "
+                               "leaves")
+            if out:
+                emit("\n".join(out))
+
+    def _warn_at(self, deadline: float | None) -> None:
+        self._cancel_warnings()
+        if deadline is None or self.emit is None:
+            return
+        for left in WARNINGS:
+            wait = deadline - left - time.monotonic()
+            if wait > 0:
+                timer = threading.Timer(wait, self._warn, (left,))
+                timer.daemon = True
+                timer.start()
+                self._timers.append(timer)
+
+    def _warn(self, left: int) -> None:
+        if self._go is not None and self.emit is not None:
+            self.emit(self.style.bold(f"\a{left} seconds left on your clock"))
+
+    def _cancel_warnings(self) -> None:
+        timers, self._timers = self._timers, []
+        for timer in timers:
+            timer.cancel()
+
+    def clock_text(self) -> str:
+        """The toolbar: this seat's bank, counting down on its turn."""
+        if self.replaced:
+            return "a bot plays your seat: type 'back' to take it back"
+        if self.gone is not None and not self.tracker.state.over:
+            return "no longer at the table: 'scores' and 'last' still work"
+        if self.over:
+            return "the game is over"
+        if self._go is None:
+            return "waiting for the others"
+        if self.deadline is None:
+            return "your turn (no clock)"
+        left = max(0.0, self.deadline - time.monotonic())
+        return f"your turn: {_mmss(int(left * 1000))} left on your clock"
+
     # -- this seat's moves
+    def _handle(self, line: str) -> Reply:
+        word = line.split()[0].lower() if line.split() else ""
+        if word == "back":
+            return Reply(self.back())
+        with self.lock:
+            if (self.human_to_act is None and not self.over and word
+                    and word not in ("help", "?", "scores", "score", "last", "rules",
+                                     "quit", "exit", "q", "save")):
+                return Reply("not your turn yet: the server asks you when it is"
+                             + (" (type 'back' first)" if self.replaced else ""))
+            return super()._handle(line)
+
+    def back(self) -> str:
+        """Take the seat back from the bot that stands in (connect again with the token)."""
+        if not self.replaced:
+            return "your seat is yours: nothing to take back"
+        try:
+            self.remote.connect()
+        except (RemoteError, OSError) as exc:
+            return f"cannot take the seat back: {escape(str(exc), 300)}"
+        self.replaced = False
+        if self.emit is not None:
+            threading.Thread(target=self._pump, name="server-reader", daemon=True).start()
+        return "you are back: you play again from your next turn"
+
     def _apply(self, command: Command) -> list[str]:
         if command not in self.legal:
             raise IllegalCommand("not one of the moves the server offers")
         self.remote.send(wire.answer_line(command, self.rules))
-        self._go = None
+        self._go, self.deadline = None, None
+        self._cancel_warnings()
         return []
 
     def save(self, path: str) -> str:
@@ -115,25 +272,45 @@ class RemoteSession(Session):
                 "which is not a game that --load could continue)")
 
     def close(self) -> None:
+        self._cancel_warnings()
         self.remote.close()
 
 
-def join(remote: RemoteSeat, out: TextIO) -> tuple[int, GameStarted]:
-    """Answer the handshake and wait for the game to start: (seat, game-started)."""
+def _mmss(ms: int) -> str:
+    seconds = max(0, ms) // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def join(remote: RemoteSeat, out: TextIO, name: str = "human"
+         ) -> tuple[int, GameStarted, list[str] | None]:
+    """Answer the handshake and wait for the game to start: (seat, game-started, the
+    seats' names when the server gives them)."""
     out.write(f"{remote.seated}; waiting for the other seats\n")
     out.flush()
     seat: int | None = None
+    names: list[str] | None = None
+    newgame: list[str] = []
     while True:
         words = remote.readline().split()
-        reply = wire.standard_reply(words, "human")
+        reply = hello_reply(words, name)
         if reply is not None:
             remote.send(reply)
         elif words[:1] == ["newgame"]:
             seat = wire.parse_newgame(words)
+            newgame = words
         elif words[:1] == ["event"] and seat is not None:
             event = parse_event(" ".join(words), None)
             if isinstance(event, GameStarted):
-                return seat, event
+                names = newgame_names(newgame, event.config.players)
+                return seat, event, names
+
+
+def default_name() -> str:
+    """The login name: what a person is called at a table unless ``--name`` says."""
+    try:
+        return wire.bot_name(getpass.getuser()) or "human"
+    except (OSError, KeyError, ImportError):
+        return "human"
 
 
 def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
@@ -145,25 +322,34 @@ def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
     if not args.token:
         print("xactika play: --connect needs --token TOKEN", file=sys.stderr)
         return 2
+    name = wire.bot_name(args.name) if args.name else default_name()
     try:
         host, port = parse_address(args.connect)
         tls = client_context(args.cafile) if args.tls or args.cafile else None
         remote = RemoteSeat(host, port, args.token, tls=tls)
         remote.connect()
-        seat, started = join(remote, out)
+        seat, started, names = join(remote, out, name)
     except (RemoteError, OSError, ValueError, XactikaError) as exc:
         print(f"xactika play: {escape(str(exc), 300)}", file=sys.stderr)
         return 1
     hint = args.hint_bot or default_bot()
     game = started.config.game
     session = RemoteSession(
-        remote, seat, started, style=style,
+        remote, seat, started, style=style, names=names, player=name,
         make_hint=lambda s: make_agent(hint, 500 + s, game=game),
     )
     try:
         interactive = inp.isatty() and out.isatty()
-        read = (make_reader(session, history_path(args.history)) if interactive
-                else pipe_reader(inp, out))
-        return Shell(session, read, out, interactive=interactive).run()
+        if not interactive:
+            return Shell(session, pipe_reader(inp, out), out, interactive=False).run()
+        from prompt_toolkit.patch_stdout import patch_stdout
+
+        read = make_reader(session, history_path(args.history), live=True)
+        with patch_stdout(raw=True):
+            def emit(text: str) -> None:
+                print(render.fit(text, session.width), flush=True)
+
+            return Shell(session, read, sys.stdout, interactive=True,
+                         live=lambda: session.start_live(emit)).run()
     finally:
         session.close()

@@ -150,8 +150,9 @@ class Link:
             return None
         return line
 
-    async def next(self, timeout: float) -> str:
-        """The next protocol line within ``timeout``; LinkDown, LinkFault or TimeoutError."""
+    async def next(self, timeout: float | None) -> str:
+        """The next protocol line within ``timeout`` (None: no limit); LinkDown, LinkFault or
+        TimeoutError."""
         if self.end is not None and self._lines.empty():
             raise self.end
         line = await asyncio.wait_for(self._lines.get(), timeout)

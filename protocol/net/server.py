@@ -19,13 +19,20 @@ import ssl
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import attrs
 
 from xactika.core.engine.errors import XactikaError
+from xactika.protocol.net.clock import parse_clock
 from xactika.protocol.net.link import Limits, Link, LinkDown, LinkFault, new_token, token_key
-from xactika.protocol.net.table import Table, TableSettings, table_line, table_settings
+from xactika.protocol.net.table import (
+    ON_TIMEOUT,
+    Table,
+    TableSettings,
+    table_line,
+    table_settings,
+)
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
     Handshake,
@@ -262,11 +269,13 @@ class Server:
         claimed = table.seats[seat]
         claimed.claim = link  # nobody else may take the seat while this one shakes hands
         try:
+            kind: str | None = None
             if resume is None or not table.started:
                 resume = None
-                name = await self._handshake(link, table.settings.startup_timeout)
-                if name is None:
+                said = await self._handshake(link, table.settings.startup_timeout)
+                if said is None:
                     return
+                name, kind = said
             else:
                 name = ""
                 link.stale()  # nothing asked yet: start counting afresh
@@ -276,12 +285,13 @@ class Server:
         if why is not None:
             link.finish(LinkDown("refused"), why)
             return
-        table.attach(seat, link, name, resume)
+        table.attach(seat, link, name, resume, kind)
         await link.done.wait()  # the slot is held while it lives
 
-    async def _handshake(self, link: Link, limit: float) -> str | None:
+    async def _handshake(self, link: Link, limit: float) -> tuple[str, str | None] | None:
         """wire.py's ``Handshake`` (``hello``, ``isready``), as every host does it; the
-        name the client gives (escaped as every host keeps it), or None (closed)."""
+        name the client gives (escaped as every host keeps it) and the kind it says it is
+        (``kind=human`` for a person), or None (closed)."""
         shake = Handshake()
         try:
             while (request := shake.request()) is not None:
@@ -300,7 +310,8 @@ class Server:
             return None
         link.stale()
         assert shake.hello is not None
-        return clean_name(shake.hello.name) if shake.hello.name is not None else ""
+        name = clean_name(shake.hello.name) if shake.hello.name is not None else ""
+        return name, shake.hello.kind
 
     async def _admin(self, link: Link) -> None:
         """Create and list tables: ``table KEY=VALUE...``, ``tables``, ``quit``."""
@@ -328,7 +339,7 @@ class Server:
                 continue
             try:
                 pairs = dict(_pair(w) for w in words[1:])
-                settings = table_settings(pairs)
+                settings = table_settings(pairs, **people_settings(pairs))
             except (XactikaError, ValueError, KeyError, TypeError) as exc:
                 link.send(f"error {escape(str(exc), 200)}")
                 continue
@@ -338,10 +349,30 @@ class Server:
 
 def _pair(word: str) -> tuple[str, str]:
     key, eq, value = word.partition("=")
-    if not eq or key not in ("game", "mode", "players", "rounds", "dealer", "seed"):
+    if not eq or key not in ("game", "mode", "players", "rounds", "dealer", "seed", "clock",
+                             "on-timeout", "level"):
         raise ValueError(f"bad setting {escape(word, 40)!r}: expected game=, mode=, "
-                         "players=, rounds=, dealer= or seed=")
+                         "players=, rounds=, dealer=, seed=, clock=, on-timeout= or level=")
     return key, value
+
+
+def people_settings(pairs: dict[str, str]) -> dict[str, Any]:
+    """``clock=``, ``on-timeout=`` and ``level=`` taken out of ``pairs``, as
+    TableSettings' keywords; ValueError for a bad one."""
+    out: dict[str, Any] = {}
+    if "clock" in pairs:
+        out["clock"] = parse_clock(pairs.pop("clock"))
+    if "on-timeout" in pairs:
+        value = pairs.pop("on-timeout")
+        if value not in ON_TIMEOUT:
+            raise ValueError(f"bad on-timeout={escape(value, 20)!r}: expected bot or forfeit")
+        out["on_timeout"] = value
+    if "level" in pairs:
+        value = pairs.pop("level")
+        if value not in ("1", "2", "3", "4", "5"):
+            raise ValueError(f"bad level={escape(value, 20)!r}: expected 1 to 5")
+        out["level"] = int(value)
+    return out
 
 
 def tls_context(cert: str | os.PathLike[str], key: str | os.PathLike[str]) -> ssl.SSLContext:

@@ -1,4 +1,10 @@
 """A table of the server: its seats, its game on the referee loop, its record.
+
+Bots and people share the protocol but not the clock: a bot seat has the server's move
+limit per ``go`` (``move_timeout``); a person (``hello 1 name=Ann kind=human``) has a time
+bank (``TableSettings.clock``, protocol/net/clock.py). A person whose bank runs out is
+replaced by a built-in bot of the table's level until they take the seat back with its
+token (``on_timeout="bot"``), or forfeits (``"forfeit"``); bots forfeit as in a match.
 """
 
 from __future__ import annotations
@@ -11,10 +17,12 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
 import attrs
 
-from xactika.core.bots.agents import RandomAgent
+from xactika.core.bots.agents import RandomAgent, make_agent
 from xactika.core.engine.errors import ParseError, XactikaError
 from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run_async
 from xactika.core.engine.rng import fresh_seed
@@ -27,11 +35,13 @@ from xactika.core.engine.table import (
     game_rules,
 )
 from xactika.core.engine.views import visible
+from xactika.protocol.net.clock import Bank, Clock
 from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token
 from xactika.protocol.notation.text import config_from_pairs, format_event
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
     format_go,
+    format_info,
     format_newgame,
     parse_answer,
 )
@@ -42,17 +52,24 @@ from xactika.protocol.trust.tamper import commit_config
 
 log = logging.getLogger(__name__)
 
+HUMAN, BOT = "human", "bot"
+ON_TIMEOUT = ("bot", "forfeit")
+
+
 @attrs.frozen
 class TableSettings:
-    """One table's game and clocks."""
+    """One table's game and clocks: bots' per move, people's a bank (``clock``)."""
 
     config: Config
-    move_timeout: float = 10.0  # the server's move clock, per go
+    move_timeout: float = 10.0  # a bot seat's limit per go, in seconds
     startup_timeout: float = 10.0  # hello and isready of a joining seat
     grace: float = 30.0  # seconds a dropped seat has to reconnect
+    clock: Clock | None = None  # a person's time bank; None: people are not timed
+    on_timeout: str = attrs.field(default="bot", validator=attrs.validators.in_(ON_TIMEOUT))
+    level: int = attrs.field(default=3, validator=attrs.validators.in_(range(1, 6)))
 
 
-def table_settings(pairs: dict[str, str], **clocks: float) -> TableSettings:
+def table_settings(pairs: dict[str, str], **clocks: Any) -> TableSettings:
     """Settings from ``key=value`` pairs (game, mode, players, rounds, dealer, seed)."""
     pairs = dict(pairs)
     if "seed" not in pairs:
@@ -65,10 +82,13 @@ def table_settings(pairs: dict[str, str], **clocks: float) -> TableSettings:
 @attrs.define(eq=False)
 class Seat:
     token: str
-    name: str = ""
+    name: str = ""  # the seat's display name, unique at its table ("" until it says one)
+    kind: str = BOT  # "human" once its hello says kind=human
+    clock_ms: int | None = None  # a person's bank left (ms); None without a clock
     link: Link | None = None
     claim: Link | None = None  # a connection in its handshake: the seat is taken already
     fault: tuple[str, str] | None = None  # (reason, detail) once forfeited
+    replaced: bool = False  # a stand-in bot plays it until its person takes it back
     dropped_at: float | None = None
     sent: int = 0  # events of this game the current link has been sent
 
@@ -127,21 +147,64 @@ class Table:
             return f"seat {seat} of table {self.id} is already connected"
         return None
 
-    def attach(self, seat: int, link: Link, name: str, resume: int | None) -> None:
-        """Seat a handshaken link; send the game so far (all of it, or after ``resume``)."""
+    def attach(self, seat: int, link: Link, name: str, resume: int | None,
+               kind: str | None = None) -> None:
+        """Seat a handshaken link; send the game so far (all of it, or after ``resume``).
+
+        Before the game starts a seat takes the name and kind its hello gives; from the
+        start they are fixed (the record's). A seat a stand-in plays is taken back."""
         s = self.seats[seat]
         s.link, s.dropped_at = link, None
-        if name:
-            s.name = name
+        if not self.started:
+            if name:
+                s.name = name  # told apart from the others' when the game starts
+            if kind is not None:
+                s.kind = HUMAN if kind == HUMAN else BOT
         link.on_end = lambda lk: self._dropped(seat, lk)
         if self.started:
             if resume is None:
-                link.send(format_newgame(seat))
+                link.send(self._newgame(seat))
                 s.sent = 0
             else:
                 s.sent = resume
             self._sync(seat)
+            if s.replaced:
+                self._reclaim(seat)
         self._changed.set()
+
+    def _tell_apart(self) -> None:
+        """One name for two seats becomes ``Ann`` and ``Ann (2)``, in seat order."""
+        taken: set[str] = set()
+        for s in self.seats:
+            if s.name and s.name in taken:
+                s.name = next(f"{s.name} ({k})" for k in range(2, len(self.seats) + 2)
+                              if f"{s.name} ({k})" not in taken)
+            taken.add(s.name)
+
+    def label(self, seat: int) -> str:
+        """``seat 1 (Ann)``, as every message names a seat."""
+        name = self.seats[seat].name
+        return f"seat {seat} ({name})" if name else f"seat {seat}"
+
+    def names(self) -> list[str]:
+        return [_header_name(s.name, seat) for seat, s in enumerate(self.seats)]
+
+    def _newgame(self, seat: int) -> str:
+        """``newgame seat=<s>``; a person's also names every seat (``names=``, each
+        percent-quoted), so the REPL calls the others by their names."""
+        line = format_newgame(seat)
+        if self.seats[seat].kind != HUMAN:
+            return line
+        return f"{line} names={','.join(quote(n, safe='') for n in self.names())}"
+
+    def tell(self, text: str) -> None:
+        """One ``info`` line to every seat and observer: a note for people (PLAYER.md)."""
+        line = format_info(text)
+        for s in self.seats:
+            if s.link is not None:
+                s.link.send(line)
+        for link in list(self.observers):
+            link.send(line)
 
     def _dropped(self, seat: int, link: Link) -> None:
         s = self.seats[seat]
@@ -156,13 +219,50 @@ class Table:
         s = self.seats[seat]
         if s.fault is not None:
             return
+        if s.kind == HUMAN and self.settings.on_timeout == "bot" and self.started \
+                and not self.over.is_set() and reason in ("timeout", "crash"):
+            self._replace(seat, reason, detail)
+            return
         s.fault = (reason, detail)
+        s.replaced = False
         self.faults.append((seat, reason, detail))
         if self.referee is not None:  # a stand-in plays the seat from now on
             self.referee.fault(seat, reason, detail)
         if s.link is not None:
             link, s.link = s.link, None
             link.finish(LinkFault(reason, detail))
+        if self.started:
+            self.tell(f"{self.label(seat)} forfeits ({reason}): a random player plays "
+                      "its cards and it cannot win")
+
+    def _replace(self, seat: int, reason: str, detail: str) -> None:
+        """A person's bank ran out (or they stayed away past the grace): a bot of the
+        table's level plays the seat until they come back with its token."""
+        s = self.seats[seat]
+        if s.replaced:
+            return
+        s.replaced = True
+        self.faults.append((seat, reason, detail))
+        assert self.referee is not None
+        self.referee.fault(seat, reason, detail)
+        name = s.name or f"seat {seat}"
+        self.tell(f"{self.label(seat)} {'ran out of time' if reason == 'timeout' else 'left'}"
+                  f": a level-{self.settings.level} bot plays it until {name} takes it back")
+        if s.link is not None:
+            link, s.link = s.link, None
+            link.finish(LinkDown("replaced"), f"replaced: {detail}; a bot plays seat {seat} "
+                        "now: connect again with the seat's token to take it back")
+
+    def _reclaim(self, seat: int) -> None:
+        s = self.seats[seat]
+        assert self.referee is not None
+        s.replaced = False
+        self.referee.reclaim(seat)
+        if self.settings.clock is not None and s.clock_ms is not None:
+            bank = Bank(self.settings.clock, s.clock_ms)
+            bank.refill()
+            s.clock_ms = bank.ms
+        self.tell(f"{self.label(seat)} is back: they play their seat from their next turn")
 
     def _sync(self, seat: int) -> None:
         s = self.seats[seat]
@@ -211,13 +311,16 @@ class Table:
             self._changed.clear()
             await self._changed.wait()
         started = dt.datetime.now(dt.UTC)
-        config = self.config  # a forfeited seat is played by a seeded random bot
-        fallback = FaultPolicy.stand_in(lambda seat: RandomAgent(_seed(config, seat)))
-        self.referee = referee = Referee.new(config, policy=fallback)
+        self.referee = referee = Referee.new(self.config,
+                                             policy=FaultPolicy.stand_in(self._stand_in))
         self.events = referee.events  # the same list: the referee appends every move
+        self._tell_apart()
+        clock = self.settings.clock
         for seat, s in enumerate(self.seats):
+            if s.kind == HUMAN and clock is not None and s.clock_ms is None:
+                s.clock_ms = clock.base_ms
             if s.link is not None:
-                s.link.send(f"newgame seat={seat}")
+                s.link.send(self._newgame(seat))
                 s.sent = 0
         self._publish(self.events)
 
@@ -229,13 +332,30 @@ class Table:
         self.state = referee.state
         self._write_record(started)
 
+    def _stand_in(self, seat: int) -> Any:
+        """Who plays a seat after its fault: a person's replacement is a bot of the
+        table's level; a forfeited seat's cards, a seeded random player (MATCH.md)."""
+        seed = _seed(self.config, seat)
+        if self.seats[seat].replaced:
+            return make_agent(f"strong:{self.settings.level}", seed, game=self.config.game)
+        return RandomAgent(seed)
+
+    def _limit(self, s: Seat) -> tuple[float | None, Bank | None]:
+        """How long the seat may think now (None: no limit), and its bank if it has one."""
+        if s.kind != HUMAN:
+            return self.settings.move_timeout, None
+        if self.settings.clock is None or s.clock_ms is None:
+            return None, None
+        bank = Bank(self.settings.clock, s.clock_ms)
+        return bank.left() / 1000, bank
+
     async def _ask(self, turn: Turn) -> Command | Faulted:
         """The seat's move, or why it forfeits (fault, or gone past the grace)."""
         seat, legal = turn.seat, turn.legal
         s = self.seats[seat]
-        move = self.settings.move_timeout
-        go = format_go(legal, self.rules, int(move * 1000))
-        while s.fault is None:
+        while s.fault is None and not s.replaced:
+            move, bank = self._limit(s)
+            go = format_go(legal, self.rules, None if move is None else int(move * 1000))
             link = s.link
             if link is None:
                 left = (s.dropped_at or time.monotonic()) + self.settings.grace - time.monotonic()
@@ -258,38 +378,79 @@ class Table:
             try:
                 line = await link.next(move)
             except LinkDown:
+                self._charge(s, bank, asked, moved=False)
                 continue  # wait for the seat to come back, then ask again
             except LinkFault as fault:
                 self._forfeit(seat, fault.reason, str(fault))
                 break
             except TimeoutError:
-                self._forfeit(seat, "timeout", f"no answer within {move:g} s to "
-                              f"'go {legal.kind}'")
+                if bank is not None:
+                    s.clock_ms = 0
+                    assert self.settings.clock is not None
+                    why = f"the clock ({self.settings.clock.text()}) ran out at 'go {legal.kind}'"
+                else:
+                    why = f"no answer within {move:g} s to 'go {legal.kind}'"
+                self._forfeit(seat, "timeout", why)
                 break
             self.latencies.append(time.monotonic() - asked)
+            self._charge(s, bank, asked)
             try:
                 return parse_answer(line, legal, self.rules)
             except (ParseError, XactikaError, ValueError, IndexError) as exc:
                 reason = "illegal-move" if line.split()[0] in ("bid", "play") else "garbage"
                 self._forfeit(seat, reason, f"answered {escape(line, 60)!r}: {exc}")
+        if s.replaced:  # the referee has its stand-in already: this fault is not news
+            return Faulted("timeout", "replaced")
         assert s.fault is not None  # _forfeit told the referee already
         return Faulted(*s.fault)
+
+    @staticmethod
+    def _charge(s: Seat, bank: Bank | None, asked: float, *, moved: bool = True) -> None:
+        """Take the time since ``go`` from a person's bank (and add the increment)."""
+        if bank is not None:
+            bank.spend(int((time.monotonic() - asked) * 1000), moved=moved)
+            s.clock_ms = bank.ms
 
     def _write_record(self, started: dt.datetime) -> None:
         """The record, written whole beside its name and renamed (protocol/records/writing.py)."""
         if self.out is None:
             return
-        names = [_header_name(s.name, seat) for seat, s in enumerate(self.seats)]
         headers = standard_headers(
-            self.config, names, date=started, event="xactika serve",
-            extra=[("server.table", str(self.id)),
+            self.config, self.names(), date=started, event="xactika serve",
+            extra=[("kinds", ",".join(s.kind for s in self.seats)),
+                   ("server.table", str(self.id)),
                    ("termination", self.faults[0][1] if self.faults else "normal")])
+        if self.settings.clock is not None:
+            headers.append(("clock", f"{self.settings.clock.text()} "
+                                     f"on-timeout={self.settings.on_timeout}"))
         headers += [("fault", f"{seat} {reason}: {' '.join(detail.split())}")
                     for seat, reason, detail in self.faults if seat >= 0]
+        headers += self._played_by()
         self.out.mkdir(parents=True, exist_ok=True)
         path = self.out / f"table-{self.id}.log"
         write_record_file(path, format_record(headers, self.events, signer=self.signer))
         self.record = path
+
+    def _played_by(self) -> list[tuple[str, str]]:
+        """``stand-in`` headers (who played which events of a seat) and a ``forfeit``
+        header per seat that cannot win: it forfeited, or a stand-in still held it at
+        the end (spec/SERVER.md section 7)."""
+        if self.referee is None:
+            return []
+        marks: list[tuple[str, str]] = []
+        level = f"bot:strong:{self.settings.level}"
+        for seat, s in enumerate(self.seats):
+            starts = [f.at for f in self.referee.faults if f.seat == seat]
+            ends = [r.at for r in self.referee.reclaims if r.seat == seat]
+            for n, begin in enumerate(starts):
+                if begin >= len(self.events):
+                    continue  # a fault once the game was over: nobody stood in
+                end = ends[n] if n < len(ends) else len(self.events)
+                who = "random" if s.fault is not None and n == len(starts) - 1 else level
+                marks.append(("stand-in", f"{seat} events {begin + 1}-{end} {who}"))
+            if s.fault is not None or s.replaced:
+                marks.append(("forfeit", str(seat)))
+        return marks
 
     def totals(self) -> tuple[int, ...]:
         last = self.events[-1] if self.events else None

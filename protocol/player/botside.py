@@ -33,8 +33,8 @@ class BotSide:
 
     def feed(self, line: str) -> list[str]:
         words = line.split()
-        if not words or words[0].startswith("#"):
-            return []
+        if not words or words[0].startswith("#") or words[0] == "info":
+            return []  # an info line is a note for people (PLAYER.md): never answered
         handler = self._handlers.get(words[0])
         if handler is None:
             return [wire.format_info(f"ignoring unknown command {words[0]!r}")]

@@ -120,25 +120,59 @@ def utc_date(when: float | None = None) -> str:
     return time.strftime(DATE_FORMAT, time.gmtime(when))
 
 
+def forfeited(headers: Headers) -> set[int]:
+    """The seats a record's ``forfeit`` headers name: seats that cannot win (a table
+    server's seat that forfeited, or whose stand-in still played it at the end)."""
+    items = list(headers.items()) if isinstance(headers, Mapping) else list(headers)
+    return {int(v) for k, v in items if k == "forfeit" and v.isascii() and v.isdigit()}
+
+
+def result_winners(headers: Headers, totals: Sequence[int],
+                   winners: Sequence[int]) -> tuple[int, ...]:
+    """Who won, for the result line and the audit's players: game-over's winners, less
+    any forfeited seat; when all of them forfeited, the best total among the others
+    (best as game-over's winners had it: high or low), and nobody when every seat did."""
+    out = forfeited(headers)
+    kept = tuple(s for s in winners if s not in out)
+    if kept or not out or not winners:
+        return kept
+    rest = [s for s in range(len(totals)) if s not in out]
+    if not rest:
+        return ()
+    low = totals[winners[0]] < max(totals)
+    best = (min if low else max)(totals[s] for s in rest)
+    return tuple(s for s in rest if totals[s] == best)
+
+
 def result_line(headers: Headers, totals: Sequence[int], winners: Sequence[int]) -> str:
     """The line after game-over that says who won and the totals, in words, for grep.
 
-    It is derived from the ``seats`` header and game-over, outside the hash chain: an
-    auditor derives it again and reports any difference (spec/RECORDS.md).
+    It is derived from the ``seats`` and ``forfeit`` headers and game-over, outside the
+    hash chain: an auditor derives it again and reports any difference (spec/RECORDS.md).
+    A forfeited seat is never named a winner (:func:`result_winners`).
     """
     items = list(headers.items()) if isinstance(headers, Mapping) else list(headers)
     seats = next((v for k, v in items if k == "seats"), "")
     names = seats.split(",") if seats else []
     if len(names) != len(totals):
         names = [f"seat {s}" for s in range(len(totals))]
-    who = [f"{s} ({names[s]})" if not names[s].startswith("seat ") else str(s)
-           for s in winners]
-    if len(who) == 1:
-        won = f"seat {who[0]} wins"
+
+    def who(s: int) -> str:
+        return f"{s} ({names[s]})" if not names[s].startswith("seat ") else str(s)
+
+    won = [who(s) for s in result_winners(items, totals, winners)]
+    if not won:
+        said = "nobody wins"
+    elif len(won) == 1:
+        said = f"seat {won[0]} wins"
     else:
-        won = f"seats {', '.join(who[:-1])} and {who[-1]} share the win"
+        said = f"seats {', '.join(won[:-1])} and {won[-1]} share the win"
+    out = sorted(s for s in forfeited(items) if s < len(totals))
+    if out:
+        said += "; " + ("seat " if len(out) == 1 else "seats ") + ", ".join(
+            who(s) for s in out) + " forfeited"
     scores = ", ".join(f"{name} {total}" for name, total in zip(names, totals, strict=True))
-    return f"{RESULT_WORD} {won}; totals: {scores}"
+    return f"{RESULT_WORD} {said}; totals: {scores}"
 
 
 def format_record(headers: Headers | Record, events: Iterable[Event] = (), *,

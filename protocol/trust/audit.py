@@ -41,6 +41,7 @@ from xactika.protocol.records.textform import (
     RecordError,
     parse_header,
     result_line,
+    result_winners,
 )
 from xactika.protocol.trust.signing import (
     ID_HEADER,
@@ -99,6 +100,8 @@ class LogReport:
     mode: str | None = None
     players: int | None = None
     seats: list[str] = attrs.Factory(list)
+    people: set[int] = attrs.Factory(set)  # seats a person played (kinds, seat.N headers)
+    forfeits: set[int] = attrs.Factory(set)  # seats that cannot win (forfeit headers)
     signed: bool = False
     committed: bool = False
     head: str | None = None
@@ -305,6 +308,7 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
             headers.append((lineno, key, value))
             if key == "seats":
                 report.seats = value.split(",")
+            _who_played(report, key, value)
             chain.header(text)
             continue
         if word != "event":
@@ -552,8 +556,11 @@ class Summary:
         self.verified += r.signature == VERIFIED and r.status != INVALID
         if r.status != OK or r.totals is None:
             return
-        won = set(r.winners or ())
-        names = r.names()
+        won = set(r.winners or ()) - r.forfeits
+        if r.forfeits and r.winners:
+            won = set(result_winners([("forfeit", str(s)) for s in r.forfeits],
+                                     r.totals, r.winners))
+        names = player_keys(r)
         for name in dict.fromkeys(names):
             seats = [s for s, n in enumerate(names) if n == name]
             p = self.players.setdefault(name, PlayerTotals())
@@ -571,6 +578,29 @@ class Summary:
     def to_json(self) -> dict[str, Any]:
         out = attrs.asdict(self)
         return out
+
+
+def _who_played(report: LogReport, key: str, value: str) -> None:
+    """People and forfeited seats, from a table server's ``kinds`` and ``forfeit``
+    headers and the REPL's ``seat.N human...`` headers."""
+    if key == "kinds":
+        report.people |= {s for s, kind in enumerate(value.split(",")) if kind == "human"}
+    elif key.startswith("seat.") and key[5:].isdigit() and value.startswith("human"):
+        report.people.add(int(key[5:]))
+    elif key == "forfeit" and value.isascii() and value.isdigit():
+        report.forfeits.add(int(value))
+
+
+def player_keys(r: LogReport) -> list[str]:
+    """Each seat's row in the players' table: its name, except that a name several
+    seats of one record share is one player only if none of them is a person (a bot
+    may play many seats); people sharing a name (``human``, ``you``: the REPL's names
+    for the nameless) are told apart by seat, ``human (seat 1)``."""
+    names = r.names()
+    people = r.people or {s for s, n in enumerate(names) if n in ("human", "you")}
+    shared = {n for n in names if names.count(n) > 1}
+    return [f"{n} (seat {s})" if n in shared and s in people else n
+            for s, n in enumerate(names)]
 
 
 def summarize(reports: Iterable[LogReport]) -> dict[str, Any]:

@@ -44,6 +44,7 @@ from xactika.protocol.trust.audit import (
     _note,
     _result,
     _signature,
+    _who_played,
     audit_file,
     audit_lines,
 )
@@ -326,6 +327,8 @@ def _verify(lines: list[bytes], name: str, strict: bool,
                        game=config.game, mode=config.mode, players=n, seats=seats,
                        signed=True, committed=config.commit is not None, head=link.hex(),
                        totals=tuple(totals), winners=tuple(winners), complete=True)
+    for _, key, value in headers:
+        _who_played(report, key, value)
     if config.commit is None:  # preset deals, or a seed nobody committed to
         _note(report, first_event, strict, "no commitment: the deals' seed was not committed")
     _signature(report, sig, headers, first_event, strict, trusted)
