@@ -131,7 +131,7 @@ class Table:
         """Seat a handshaken link; send the game so far (all of it, or after ``resume``)."""
         s = self.seats[seat]
         s.link, s.dropped_at = link, None
-        if name:
+        if name and not s.name:  # the first name given (or the lobby's) stays
             s.name = name
         link.on_end = lambda lk: self._dropped(seat, lk)
         if self.started:
@@ -309,7 +309,7 @@ def _header_name(name: str, seat: int) -> str:
 # --------------------------------------------------------------------------- the server
 
 
-def table_line(table: Table) -> str:
-    """The tokens of a new table, as ``xactika serve`` prints them (once)."""
-    seats = ",".join(s.token for s in table.seats)
-    return f"table id={table.id} seats={seats} observer={table.observer_token}"
+def table_lines(table: Table) -> list[str]:
+    """The tokens of a new table, as ``xactika serve`` prints them (once): a line each."""
+    return [*(f"table {table.id} seat {n} token {s.token}" for n, s in enumerate(table.seats)),
+            f"table {table.id} observer token {table.observer_token}"]
