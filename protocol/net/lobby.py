@@ -81,6 +81,7 @@ class Lobby:
         self.server = server
         self.policy = policy
         self.hosted: dict[int, Hosted] = {}
+        self.closed: set[int] = set()  # tables closed unplayed (their tasks end soon)
 
     # -- a session
     async def session(self, link: Link, address: str, *, admin: bool = False) -> None:
@@ -134,7 +135,7 @@ class Lobby:
         self._sweep()
         lines = []
         for table in self.server.tables:
-            if table.over.is_set():
+            if table.over.is_set() or table.id in self.closed:
                 continue
             config = table.config
             hosted = self.hosted.get(table.id)
@@ -300,4 +301,5 @@ class Lobby:
             if not table.started and table.seated() == 0 \
                     and now - hosted.touched > self.policy.idle:
                 del self.hosted[number]
+                self.closed.add(number)
                 self.server.close_table(table)

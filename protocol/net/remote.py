@@ -63,9 +63,10 @@ class LineSocket:
     """Lines over a socket (TLS or not), bounded in length, with a read timeout."""
 
     def __init__(self, host: str, port: int, *, tls: ssl.SSLContext | None = None,
-                 timeout: float = 10.0) -> None:
+                 timeout: float = 10.0, source: str | None = None) -> None:
         try:
-            sock = socket.create_connection((host, port), timeout=timeout)
+            sock = socket.create_connection((host, port), timeout=timeout,
+                                            source_address=(source, 0) if source else None)
         except OSError as exc:  # the same kind, so callers catch it as before
             raise type(exc)(connect_failure(host, port, exc)) from None
         if tls is not None:
