@@ -158,10 +158,13 @@ def test_an_unplayed_lobby_table_closes_after_the_idle_time(tmp_path: Path) -> N
     with LiveServer(tmp_path, lobby=LobbyPolicy(idle=0.3, tables_per_address=1)) as live:
         c = lobby(live)
         number = fields(ask(c, "create players=2"))["table"]
+        token = fields(ask(c, f"join {number} name=ann"))["token"]  # joined, never sat
         assert ask(c, "create players=2").startswith("error 1 tables of yours")
         time.sleep(0.5)
         assert number not in listing(c)
         assert ask(c, "create players=2").startswith("created ")
+        assert ask(c, f"rematch {token}") == \
+            f"error table {number} closed before its game began"
 
 
 def test_observers_are_capped_per_table(tmp_path: Path) -> None:

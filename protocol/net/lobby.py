@@ -234,6 +234,8 @@ class Lobby:
         table, seat = await self._seat_of(token, address)
         if not table.over.is_set():
             raise LobbyError(f"table {table.id} is not over yet")
+        if not table.started:
+            raise LobbyError(f"table {table.id} closed before its game began")
         old = self.hosted.get(table.id)
         if old is None:
             old = self.hosted[table.id] = Hosted(table, address, time.monotonic())
