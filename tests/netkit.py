@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from xactika.protocol.net.link import Limits
+from xactika.protocol.net.lobby import LobbyPolicy
 from xactika.protocol.net.remote import LineSocket
 from xactika.protocol.net.server import Server
 from xactika.protocol.net.table import Table, TableSettings, table_settings
@@ -25,17 +26,17 @@ class LiveServer:
     """A Server on 127.0.0.1 with its own event loop in a daemon thread."""
 
     def __init__(self, out: Path | None, limits: Limits | None = None,
-                 context: ssl.SSLContext | None = None) -> None:
+                 context: ssl.SSLContext | None = None, lobby: LobbyPolicy | None = None) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.server = self.call(self._make(out, limits, context))
+        self.server = self.call(self._make(out, limits, context, lobby))
         self.host, self.port = self.call(self.server.start("127.0.0.1", 0))
 
     @staticmethod
     async def _make(out: Path | None, limits: Limits | None,
-                    context: ssl.SSLContext | None) -> Server:
-        return Server(limits=limits, out=out, ssl_context=context)
+                    context: ssl.SSLContext | None, lobby: LobbyPolicy | None) -> Server:
+        return Server(limits=limits, out=out, ssl_context=context, lobby=lobby)
 
     def call(self, coro: Coroutine[Any, Any, T], timeout: float = WAIT) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
@@ -75,8 +76,8 @@ class Client(LineSocket):
     """A raw line client (what a bot author's socket code does); keeps what it got."""
 
     def __init__(self, port: int, context: ssl.SSLContext | None = None,
-                 timeout: float = WAIT) -> None:
-        super().__init__("127.0.0.1", port, tls=context, timeout=timeout)
+                 timeout: float = WAIT, source: str | None = None) -> None:
+        super().__init__("127.0.0.1", port, tls=context, timeout=timeout, source=source)
         self.lines: list[str] = []  # everything received, for the hidden-card checks
 
     def send_raw(self, data: bytes) -> None:

@@ -76,3 +76,64 @@ def test_remote_bot_options() -> None:
                    ["name=far", f"remote={TOKEN}", "cmd=python3 x.py"]):
         with pytest.raises(MatchError):
             parse_bot(tokens)
+
+
+SLOW_BOT = """
+import sys, time
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "hello":
+        print("hello 1 name=slow", flush=True)
+    elif words[0] == "isready":
+        print("readyok", flush=True)
+    elif words[0] == "go":
+        time.sleep(0.03)
+        option = dict(w.partition("=")[::2] for w in words[2:])["options"].split(",")[0]
+        answer = "bid " + option if words[1] == "bid" else "play " + option.replace(":", " ")
+        print(answer, flush=True)
+    elif words[0] == "quit":
+        break
+"""
+
+
+def test_a_remote_bot_whose_connection_is_cut_resumes_and_plays_on(tmp_path: Path) -> None:
+    """The network drops the remote bot three times during the match; `xactika connect`
+    comes back with resume= each time and the match ends with no fault."""
+    from netkit import Proxy
+
+    bot = tmp_path / "slow_bot.py"
+    bot.write_text(SLOW_BOT)
+    runner = subprocess.Popen(
+        [str(XACTIKA), "match", "--bot", "name=far", f"remote={TOKEN}", "--bot", "random",
+         "--deals", "2", "--players", "2", "--rounds", "2", "--listen", "127.0.0.1:0",
+         "--out", str(tmp_path / "m"), "--progress", "none", "--json", "--sandbox", "none"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proxy: Proxy | None = None
+    relay: subprocess.Popen[str] | None = None
+    try:
+        proxy = Proxy(port_of(runner))
+        relay = subprocess.Popen(
+            [str(XACTIKA), "connect", f"127.0.0.1:{proxy.port}", "--token", TOKEN, "--",
+             sys.executable, str(bot)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
+        for _ in range(3):
+            time.sleep(0.6)
+            proxy.cut()
+        out, err = runner.communicate(timeout=90)
+        _, relay_err = relay.communicate(timeout=30)
+    finally:
+        for proc in (runner, relay):
+            if proc is not None and proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        if proxy is not None:
+            proxy.close()
+    assert runner.returncode == 0, err
+    result = json.loads(out)
+    assert result["terminations"] == {"normal": 4}, result["terminations"]
+    assert relay.returncode == 0, relay_err
+    assert "reconnected 3 times" in relay_err, relay_err
+    assert proxy.accepted == 4

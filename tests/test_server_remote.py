@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,8 +42,11 @@ def seen_as(events: list, seat: int) -> list[str]:
 
 
 def connect(port: int, token: str) -> subprocess.Popen[str]:
+    """A bot in a seat, its token read from a file (never on the command line)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".token", delete=False) as file:
+        file.write(token + "\n")
     return subprocess.Popen(
-        [str(XACTIKA), "connect", f"127.0.0.1:{port}", "--token", token, "--", *BOT],
+        [str(XACTIKA), "connect", f"127.0.0.1:{port}", "--token-file", file.name, "--", *BOT],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )
 
@@ -58,18 +62,21 @@ def test_four_remote_seats_two_bots_a_socket_and_a_person(tmp_path: Path) -> Non
     child = None
     try:
         assert serve.stdout is not None
-        heard = [serve.stdout.readline() for _ in range(3)]
+        heard = [serve.stdout.readline() for _ in range(7)]
         port = int(re.search(r"127\.0\.0\.1:(\d+)", heard[0]).group(1))
-        fields = dict(w.partition("=")[::2] for w in heard[2].split()[1:])
-        tokens = fields["seats"].split(",")
+        assert [line.split()[:4] for line in heard[2:]] == [  # a line per token
+            ["table", "1", "seat", str(n)] for n in range(4)] + [
+            ["table", "1", "observer", "token"]]
+        tokens = [line.split()[-1] for line in heard[2:6]]
         observer = Client(port)
-        observer.send(f"observe {fields['observer']}")
+        observer.send(f"observe {heard[6].split()[-1]}")
         procs = [connect(port, tokens[0]), connect(port, tokens[1])]
         raw = in_thread(play_first, Client(port), tokens[2])
         env = dict(os.environ, NO_COLOR="1", TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1",
                    XACTIKA_HISTORY="")
+        env["XACTIKA_TOKEN"] = tokens[3]  # a person's token, from the environment
         child = pexpect.spawn(str(XACTIKA), ["play", "--connect", f"127.0.0.1:{port}",
-                                             "--token", tokens[3], "--name", "Dee"],
+                                             "--name", "Dee"],
                               env=env, encoding="utf-8", timeout=30, dimensions=(40, 120))
         child.logfile_read = open(tmp_path / "screen.log", "w", encoding="utf-8")
         moves = 0
@@ -165,10 +172,9 @@ def test_watch_tells_the_public_events_as_they_happen(tmp_path: Path) -> None:
     with LiveServer(tmp_path) as live:
         table = live.table(players=2, rounds=1, seed=7)
         watcher = subprocess.Popen(
-            [str(XACTIKA), "connect", f"127.0.0.1:{live.port}", "--token",
-             table.observer_token, "--watch"],
+            [str(XACTIKA), "connect", f"127.0.0.1:{live.port}", "--watch"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(
-                os.environ, NO_COLOR="1"))
+                os.environ, NO_COLOR="1", XACTIKA_TOKEN=table.observer_token))
         runs = [in_thread(play_first, Client(live.port), s.token) for s in table.seats]
         for run in runs:
             run.result(20)
@@ -177,7 +183,9 @@ def test_watch_tells_the_public_events_as_they_happen(tmp_path: Path) -> None:
     lines = out.splitlines()
     assert lines[:3] == ["watching table=1", "xactika bid, 2 players, 1 round",
                          "round 1: seat 0 deals"]
-    assert "seat 0 wins trick 8" in lines and lines[-1] == "the game is over"
+    assert "seat 0 wins trick 8" in lines
+    assert lines[-4:] == ["the game is over", "final standings:",  # totals=-5,-3 winners=1
+                          "  1. seat 1    -3  winner", "  2. seat 0    -5"]
     assert not any("2112" in line for line in lines[:5])  # seat 0's hand, unplayed yet
 
 
@@ -198,3 +206,46 @@ def test_no_server_at_the_address_is_one_line_naming_it() -> None:
         assert done.stderr.count("\n") == 1, done.stderr
         assert f"cannot connect to {address}: connection refused" in done.stderr
         assert "Errno" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_tokens_come_from_a_file_or_the_environment_with_one_line_errors(
+        tmp_path: Path) -> None:
+    empty = tmp_path / "empty.token"
+    empty.write_text("\n")
+    env = {k: v for k, v in os.environ.items() if k != "XACTIKA_TOKEN"}
+    cases = [
+        (["connect", "127.0.0.1:9", "--", "true"], "no token: give --token-file FILE"),
+        (["connect", "127.0.0.1:9", "--token-file", str(tmp_path / "nope"), "--", "true"],
+         "cannot read the token file"),
+        (["connect", "127.0.0.1:9", "--token-file", str(empty), "--", "true"], "is empty"),
+        (["connect", "127.0.0.1:9", "--token", "a", "--token-file", str(empty), "--", "true"],
+         "not both"),
+        (["play", "--connect", "127.0.0.1:9"], "no token"),
+        (["connect", "127.0.0.1:9", "--reconnect", "-1", "--token", "a"], "--reconnect"),
+    ]
+    for args, why in cases:
+        done = subprocess.run([str(XACTIKA), *args], input="", capture_output=True,
+                              text=True, timeout=60, check=False, env=env)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr.count("\n") == 1 and why in done.stderr, (args, done.stderr)
+
+
+def test_a_seat_token_from_a_file_plays_a_whole_game(tmp_path: Path) -> None:
+    with LiveServer(tmp_path) as live:
+        table = live.table(players=2, rounds=1, seed=7)
+        bots = [connect(live.port, s.token) for s in table.seats]
+        live.wait_over(table)
+        for bot in bots:
+            assert bot.wait(20) == 0
+    assert table.faults == [] and len(table.totals()) == 2
+
+
+def test_every_bad_serve_option_is_one_line(tmp_path: Path) -> None:
+    for bad in (["--port", "99999"], ["--port", "x"], ["--max-connections", "-1"],
+                ["--max-per-address", "0"], ["--grace", "nan"], ["--move-timeout", "-2"],
+                ["--tables", "-1"], ["--lobby-tables", "many"], ["--tls-cert", "c.pem"]):
+        done = subprocess.run([str(XACTIKA), "serve", "--out", str(tmp_path), *bad],
+                              capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 2, bad
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.startswith("xactika serve: "), done.stderr

@@ -4,7 +4,8 @@ A block tagged ```` ```transcript players=.. seed=.. bots=.. ```` gets a fresh s
 127.0.0.1 with one table of those settings; the seats named in ``bots=`` are played by
 the spec's first-option bot; the block is then played as one client: ``> `` lines are
 sent, other lines must match what the server sends (``<hex>``, ``<any>``, ``...`` and
-the ``~`` directives as the spec explains them).
+the ``~`` directives as the spec explains them; ``$NAME`` tokens the server hands out
+are captured and used later).
 """
 
 from __future__ import annotations
@@ -29,15 +30,22 @@ def blocks() -> list[tuple[dict[str, str], str]]:
     return [(dict(w.split("=", 1) for w in info.split()), body) for info, body in found]
 
 
-def pattern(line: str) -> re.Pattern[str]:
+def pattern(line: str, tokens: dict[str, str]) -> re.Pattern[str]:
+    """A server line as a regex: holes, known tokens, and new ``$NAME`` tokens captured."""
     text = re.escape(line)
     for hole, regex in HOLES.items():
         text = text.replace(hole, regex)
-    return re.compile(text)
+
+    def token(match: re.Match[str]) -> str:
+        name = match.group(1)
+        known = tokens.get("$" + name)
+        return re.escape(known) if known is not None else f"(?P<{name}>[0-9a-f]+)"
+
+    return re.compile(re.sub(r"\\\$([A-Z0-9]+)", token, text))
 
 
 def test_the_spec_has_transcripts() -> None:
-    assert len(blocks()) >= 5
+    assert len(blocks()) >= 9
 
 
 @pytest.mark.parametrize("settings,body", blocks(),
@@ -64,16 +72,19 @@ def test_transcript(settings: dict[str, str], body: str, tmp_path: Path) -> None
                 client.close()
                 time.sleep(0.2)  # let the server see the drop first, as it would
                 client = Client(live.port, timeout=10)
+            elif line == "~ over":
+                live.wait_over(table)
             elif line == "~ closed":
                 assert client.read(10) is None, where
             elif line == "...":
                 skipping = True
             else:
-                want = pattern(line)
+                want = pattern(line, tokens)
                 while True:
                     got = client.read(10)
                     assert got is not None, f"{where}: the server closed the connection"
-                    if want.fullmatch(got):
+                    if (found := want.fullmatch(got)) is not None:
+                        tokens |= {"$" + k: v for k, v in found.groupdict().items()}
                         break
                     assert skipping, f"{where}: the server sent {got!r}"
                 skipping = False

@@ -1,4 +1,4 @@
-"""``xactika connect HOST:PORT --token T -- PROGRAM ARGS``: a local bot in a remote seat.
+"""``xactika connect HOST:PORT --token-file F -- PROGRAM ARGS``: a local bot in a remote seat.
 
 The bot runs here as a child process and never learns it is remote: this relay passes
 the server's player-protocol lines to the bot's stdin and the bot's lines back
@@ -18,22 +18,30 @@ import threading
 from collections.abc import Sequence
 from typing import IO
 
-from xactika.core.engine.table import game_rules
+from xactika.core.engine.table import Config, GameOver, GameStarted, TrickGame, game_rules
+from xactika.frontends.net.options import (
+    TOKEN_ENV,
+    OneLineParser,
+    add_token_options,
+    seconds,
+    token_from,
+)
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import MAX_LINE, QUIT, bot_name, first_word
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="xactika connect",
         description="Play a remote seat at an 'xactika serve' table with a local bot "
         "program (any bot that speaks spec/PLAYER.md).",
-        epilog="example: xactika connect 127.0.0.1:7000 --token 3f2a... -- "
-        "python3 examples/random_bot.py (everything after -- is the bot's command line)",
+        epilog="example: xactika connect 127.0.0.1:7000 --token-file seat.token -- "
+        "python3 examples/random_bot.py (everything after -- is the bot's command line); "
+        f"the token comes from --token-file, else ${TOKEN_ENV}, else --token",
     )
     p.add_argument("address", metavar="HOST:PORT", help="the server")
-    p.add_argument("--token", required=True, help="the seat's token, as the server printed it")
+    add_token_options(p, "the seat's token, as the server printed it")
     p.add_argument("--tls", action="store_true", help="connect with TLS")
     p.add_argument("--cafile", default=None, metavar="PEM",
                    help="trust this certificate (a self-signed server's); implies --tls")
@@ -43,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", default=None,
                    help="the seat's name at the table, instead of the one the bot gives "
                    "in its hello")
-    p.add_argument("--reconnect", type=float, default=30.0, metavar="S",
+    p.add_argument("--reconnect", type=seconds, default=30.0, metavar="S",
                    help="seconds to keep trying after a dropped connection (default 30)")
     return p
 
@@ -114,8 +122,9 @@ def relay(seat: RemoteSeat, argv: Sequence[str], name: str | None = None) -> int
     return code
 
 
-def watch(args: argparse.Namespace) -> int:
-    """Follow a table as an observer, told in the REPL's words (public events only)."""
+def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> int:
+    """Follow a table as an observer, told in the REPL's words (public events only);
+    ``opening`` replaces ``observe TOKEN`` (the lobby's ``lobby``, ``watch N``)."""
     from xactika.frontends.repl import render
     from xactika.protocol.net.remote import LineSocket
     from xactika.protocol.notation.text import parse_event
@@ -124,23 +133,27 @@ def watch(args: argparse.Namespace) -> int:
         host, port = parse_address(args.address)
         tls = client_context(args.cafile) if args.tls or args.cafile else None
         sock = LineSocket(host, port, tls=tls)
-        sock.send(f"observe {args.token}")
+        for first in opening or [f"observe {token}"]:
+            sock.send(first)
     except (ValueError, OSError) as exc:
         print(f"xactika connect: {escape(str(exc), 300)}", file=sys.stderr)
         return 2 if isinstance(exc, ValueError) else 1
     style = render.Style(color=sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-    game, names, mode, rules = "xactika", [], "", None
+    game, names, mode = "xactika", list[str](), ""
+    rules: TrickGame | None = None
+    config: Config | None = None
     try:
         while (line := sock.readline()) is not None:
             if line.startswith("error "):
                 print(f"xactika connect: {escape(line[6:], 300)}", file=sys.stderr)
                 return 1
             if not line.startswith("event "):
-                print(escape(line, 200))
+                if line != "lobby ok":
+                    print(escape(line, 200))
                 continue
             event = parse_event(line, rules)
-            config = getattr(event, "config", None)
-            if config is not None:  # game-started: who plays what
+            if isinstance(event, GameStarted):  # who plays what
+                config = event.config
                 game, mode = config.game, config.mode
                 names = [""] * config.players  # the server names no one: "seat N"
                 rules = game_rules(game)
@@ -149,6 +162,10 @@ def watch(args: argparse.Namespace) -> int:
             told = render.narrate(event, names, game, style, mode=mode)
             if told is not None:
                 print(told, flush=True)
+            if isinstance(event, GameOver) and rules is not None:  # the totals and winners
+                low = config is not None and rules.low_wins(config)
+                print(render.standings(event.totals, event.winners, names, style,
+                                       low_wins=low), flush=True)
     finally:
         sock.close()
     return 0
@@ -159,18 +176,19 @@ def main(argv: Sequence[str]) -> int:
     cut = argv.index("--") if "--" in argv else len(argv)
     args = build_parser().parse_args(argv[:cut])
     program = argv[cut + 1:]
-    if args.watch:
-        return watch(args)
-    if not program:
-        print("xactika connect: no bot: give -- PROGRAM ARGS", file=sys.stderr)
-        return 2
     try:
+        token = token_from(args)
         host, port = parse_address(args.address)
     except ValueError as exc:
         print(f"xactika connect: {exc}", file=sys.stderr)
         return 2
+    if args.watch:
+        return watch(args, token)
+    if not program:
+        print("xactika connect: no bot: give -- PROGRAM ARGS", file=sys.stderr)
+        return 2
     tls = client_context(args.cafile) if args.tls or args.cafile else None
-    seat = RemoteSeat(host, port, args.token, tls=tls, reconnect=args.reconnect)
+    seat = RemoteSeat(host, port, token, tls=tls, reconnect=args.reconnect)
     try:
         seat.connect()
     except (RemoteError, OSError) as exc:

@@ -1,7 +1,8 @@
 """``xactika serve``: host tables for remote seats over TCP or TLS (spec/SERVER.md).
 
-Prints the address, the admin token and every table's seat and observer tokens once,
-then a line per finished game. Records go to ``--out`` as the match runner writes them.
+Prints the address, the admin token and every table's seat and observer tokens once
+(a line each), then a line per finished game. People find and create tables in its
+lobby (``xactika lobby``). Records go to ``--out`` as the match runner writes them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import datetime as dt
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.match.tournament import (
@@ -19,16 +21,18 @@ from xactika.frontends.match.tournament import (
     MATCH_SEED_BITS,
     derived_seed,
 )
+from xactika.frontends.net.options import OneLineParser, port_number, positive_int, seconds
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.clock import Clock, parse_clock
 from xactika.protocol.net.link import Limits
+from xactika.protocol.net.lobby import LobbyPolicy
 from xactika.protocol.net.server import Server, tls_context
-from xactika.protocol.net.table import ON_TIMEOUT, table_line, table_settings
+from xactika.protocol.net.table import ON_TIMEOUT, table_lines, table_settings
 from xactika.protocol.trust.signing import KeyFileError, signer_for
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="xactika serve",
         description="Host tables whose seats connect over the network: bots through "
         "'xactika connect', people through 'xactika play --connect'.",
@@ -36,10 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 for every one)")
-    p.add_argument("--port", type=int, default=7000, help="port (default 7000; 0: any free)")
+    p.add_argument("--port", type=port_number, default=7000,
+                   help="port (default 7000; 0: any free)")
     p.add_argument("--tls-cert", default=None, metavar="PEM", help="TLS certificate chain")
     p.add_argument("--tls-key", default=None, metavar="PEM", help="TLS private key")
-    p.add_argument("--tables", type=int, default=1, metavar="N",
+    p.add_argument("--tables", type=whole_number, default=1, metavar="N",
                    help="tables to open at start (default 1; more by the admin token)")
     p.add_argument("--game", default=None, help="game (default: xactika)")
     p.add_argument("--mode", default=None, help="mode (default: the game's)")
@@ -49,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="master seed: table k is dealt from HMAC-SHA256(SEED, 'table/k'), "
                    "so the seed one table reveals at game over says nothing of another's "
                    "(default: a random seed per table)")
-    p.add_argument("--move-timeout", type=float, default=10.0, metavar="S",
+    p.add_argument("--move-timeout", type=seconds, default=10.0, metavar="S",
                    help="a bot's limit per move in seconds (default 10); people have "
                    "--clock instead")
     p.add_argument("--clock", type=_clock, default=parse_clock(DEFAULT_CLOCK),
@@ -63,14 +68,23 @@ def build_parser() -> argparse.ArgumentParser:
                    "ends their part (a random player plays their cards; they cannot win)")
     p.add_argument("--level", type=int, choices=range(1, 6), default=3, metavar="1..5",
                    help="the strength of the bot that stands in for a person (default 3)")
-    p.add_argument("--grace", type=float, default=30.0, metavar="S",
+    p.add_argument("--grace", type=seconds, default=30.0, metavar="S",
                    help="seconds a dropped seat has to reconnect (default 30)")
-    p.add_argument("--auth-timeout", type=float, default=5.0, metavar="S",
+    p.add_argument("--auth-timeout", type=seconds, default=5.0, metavar="S",
                    help="seconds a new connection has to send its token (default 5)")
-    p.add_argument("--max-connections", type=int, default=256, metavar="N",
-                   help="connections at once (default 256)")
-    p.add_argument("--max-per-address", type=int, default=64, metavar="N",
-                   help="connections at once from one address (default 64)")
+    p.add_argument("--max-connections", type=positive_int, default=256, metavar="N",
+                   help="connections at once, seats not counted: a seat token always gets "
+                   "in (default 256)")
+    p.add_argument("--max-unauthenticated", type=positive_int, default=64, metavar="N",
+                   help="connections that have not shown a token yet, and lobby sessions; "
+                   "the oldest is closed to make room (default 64)")
+    p.add_argument("--max-per-address", type=positive_int, default=16, metavar="N",
+                   help="of those, from one address (default 16)")
+    p.add_argument("--max-observers", type=positive_int, default=16, metavar="N",
+                   help="observers per table (default 16)")
+    p.add_argument("--lobby-tables", type=whole_number, default=32, metavar="N",
+                   help="tables the lobby may create and keep open at once, all players "
+                   "together (default 32; the admin token is not limited)")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="where records go (default serve-YYYYmmdd-HHMMSS)")
     p.add_argument("--key", default=None, metavar="FILE",
@@ -122,19 +136,23 @@ async def serve(args: argparse.Namespace) -> int:
         raise ValueError("TLS needs both --tls-cert and --tls-key")
     context = tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
     limits = Limits(max_connections=args.max_connections,
-                    max_per_address=args.max_per_address, auth_timeout=args.auth_timeout)
+                    max_unauthenticated=args.max_unauthenticated,
+                    max_per_address=args.max_per_address, max_observers=args.max_observers,
+                    auth_timeout=args.auth_timeout)
     out = Path(args.out or dt.datetime.now().strftime("serve-%Y%m%d-%H%M%S"))
-    settings = [
-        table_settings(_pairs(args, k), move_timeout=args.move_timeout, grace=args.grace,
-                       clock=args.clock, on_timeout=args.on_timeout, level=args.level)
-        for k in range(args.tables)
-    ]
+    clocks: dict[str, Any] = {"move_timeout": args.move_timeout, "grace": args.grace,
+                              "clock": args.clock, "on_timeout": args.on_timeout,
+                              "level": args.level}
+    settings = [table_settings(_pairs(args, k), **clocks) for k in range(args.tables)]
+    seed = args.seed
 
     def note(text: str) -> None:
         print(text, flush=True)
 
     server = Server(limits=limits, out=out, ssl_context=context, on_note=note,
-                    signer=signer_for(args.key))
+                    signer=signer_for(args.key), clocks=clocks,
+                    seed_for=None if seed is None else lambda number: table_seed(seed, number),
+                    lobby=LobbyPolicy(max_tables=args.lobby_tables))
     host, port = await server.start(args.host, args.port)
     note(f"listening on {host}:{port} ({'tls' if context else 'tcp'}); records in {out}")
     guessable = seed_note(args.seed)
@@ -142,7 +160,8 @@ async def serve(args: argparse.Namespace) -> int:
         print(guessable, file=sys.stderr, flush=True)
     note(f"admin token={server.admin_token}")
     for one in settings:
-        note(table_line(server.add_table(one)))
+        for line in table_lines(server.add_table(one)):
+            note(line)
     people = (f"people have {args.clock.text()} each (then {args.on_timeout})"
               if args.clock is not None else "people are not timed")
     note(f"clocks: bots {args.move_timeout:g} s a move; {people}")
@@ -159,8 +178,6 @@ async def serve(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.tables < 0:
-            raise ValueError(f"--tables must be 0 or more, not {args.tables}")
         return asyncio.run(serve(args))
     except (XactikaError, ValueError, OSError, KeyFileError) as exc:
         print(f"xactika serve: {exc}", file=sys.stderr)

@@ -124,8 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arguments(p)  # --sandbox and the limits, for --seat N=cmd:... programs
     p.add_argument("--connect", default=None, metavar="HOST:PORT",
-                   help="take a seat at an 'xactika serve' table (with --token)")
-    p.add_argument("--token", default=None, help="the seat's token, for --connect")
+                   help="take a seat at an 'xactika serve' table (its token from "
+                   "--token-file, $XACTIKA_TOKEN or --token)")
+    from xactika.frontends.net.options import add_token_options
+
+    add_token_options(p, "the seat's token, for --connect")
     p.add_argument("--name", default=None,
                    help="your name at a --connect table (default: your login name)")
     p.add_argument("--tls", action="store_true", help="--connect with TLS")

@@ -1,4 +1,4 @@
-"""``xactika play --connect HOST:PORT --token T``: a person in a remote seat, same REPL.
+"""``xactika play --connect HOST:PORT --token-file F``: a person in a remote seat, same REPL.
 
 The table server is the referee; here the person's seat speaks the player protocol
 (spec/PLAYER.md) like a bot would, and :class:`RemoteSession` is a
@@ -316,17 +316,20 @@ def default_name() -> str:
 def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
                 style: render.Style) -> int:
     """The REPL in a remote seat: connect, wait for the game, then the usual loop."""
+    from xactika.frontends.net.options import token_from
     from xactika.frontends.repl.play import Shell, default_bot, history_path, pipe_reader
     from xactika.frontends.repl.play import prompt_reader as make_reader
 
-    if not args.token:
-        print("xactika play: --connect needs --token TOKEN", file=sys.stderr)
+    try:
+        token = token_from(args)
+        host, port = parse_address(args.connect)
+    except ValueError as exc:
+        print(f"xactika play: --connect: {exc}", file=sys.stderr)
         return 2
     name = wire.bot_name(args.name) if args.name else default_name()
     try:
-        host, port = parse_address(args.connect)
         tls = client_context(args.cafile) if args.tls or args.cafile else None
-        remote = RemoteSeat(host, port, args.token, tls=tls)
+        remote = RemoteSeat(host, port, token, tls=tls)
         remote.connect()
         seat, started, names = join(remote, out, name)
     except (RemoteError, OSError, ValueError, XactikaError) as exc:

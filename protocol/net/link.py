@@ -41,8 +41,10 @@ def token_key(token: str) -> bytes:
 class Limits:
     """What one client may cost the server; every figure is per server."""
 
-    max_connections: int = 256
-    max_per_address: int = 64
+    max_connections: int = 256  # everything but seats (a seat token always gets in)
+    max_unauthenticated: int = 64  # before a valid first line, and lobby sessions
+    max_per_address: int = 16  # of those, from one address; its oldest goes first
+    max_observers: int = 16  # per table
     auth_timeout: float = 5.0  # seconds from connect to a complete first line
     max_line: int = MAX_LINE  # bytes, line ending not counted
     lines_per_second: float = 50.0
@@ -120,8 +122,9 @@ class Link:
             raise LinkFault("flood", f"more than {MAX_LINES} lines between two requests")
 
     def start_pump(self) -> None:
-        """Read lines in the background from now on (after the first line)."""
-        self._pump = asyncio.create_task(self._run_pump())
+        """Read lines in the background from now on (after the first line); once."""
+        if self._pump is None:
+            self._pump = asyncio.create_task(self._run_pump())
 
     async def _run_pump(self) -> None:
         try:

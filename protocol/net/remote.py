@@ -16,7 +16,7 @@ import time
 
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import MAX_LINE, QUIT, event_seq, first_word
+from xactika.protocol.player.wire import ANSWERS, MAX_LINE, QUIT, event_seq, first_word
 
 
 class RemoteError(XactikaError):
@@ -63,9 +63,10 @@ class LineSocket:
     """Lines over a socket (TLS or not), bounded in length, with a read timeout."""
 
     def __init__(self, host: str, port: int, *, tls: ssl.SSLContext | None = None,
-                 timeout: float = 10.0) -> None:
+                 timeout: float = 10.0, source: str | None = None) -> None:
         try:
-            sock = socket.create_connection((host, port), timeout=timeout)
+            sock = socket.create_connection((host, port), timeout=timeout,
+                                            source_address=(source, 0) if source else None)
         except OSError as exc:  # the same kind, so callers catch it as before
             raise type(exc)(connect_failure(host, port, exc)) from None
         if tls is not None:
@@ -126,6 +127,10 @@ class RemoteSeat:
         self.seated = ""  # the server's 'seated ...' line
         self._sock: LineSocket | None = None
         self._lock = threading.Lock()
+        self._gen = 0  # which connection this is
+        self._go: str | None = None  # the last go handed out
+        self._answered_on: int | None = None  # the connection its answer went out on
+        self._resent: bool = False  # the next go may be the server asking that one again
 
     def connect(self) -> None:
         """Take the seat (resuming after the last event seen, if any)."""
@@ -148,6 +153,8 @@ class RemoteSeat:
         self.seated = first
         with self._lock:
             self._sock = sock
+            self._gen += 1
+            self._resent = self._go is not None
 
     def readline(self) -> str:
         """The next line from the server; RemoteError when the seat is lost."""
@@ -165,15 +172,30 @@ class RemoteSeat:
                 self.close()
                 raise RemoteError(f"the server says: {escape(line[6:], 300)}")
             word = first_word(line)
+            if word == "go" and self._asked_already(line):
+                continue
             if word == "event":
                 seq = event_seq(line.split())
                 if seq is not None:
                     self.last_seq = seq
             elif word == "newgame":
                 self.last_seq = 0
+                with self._lock:
+                    self._go = None
             elif word == QUIT:
                 self.finished = True
             return line
+
+    def _asked_already(self, go: str) -> bool:
+        """After a reconnect the server asks its pending ``go`` again. If the caller has
+        it still unanswered, or its answer went out on the new connection (where it
+        answers this go), handing it out again would get two answers to one go."""
+        with self._lock:
+            again = self._resent and go == self._go and self._answered_on in (None, self._gen)
+            self._resent = False
+            if not again:
+                self._go, self._answered_on = go, None
+        return again
 
     def _reconnect(self) -> None:
         self.close()
@@ -196,7 +218,11 @@ class RemoteSeat:
         raise RemoteError(f"lost the seat: {last}; no reconnect within {self.reconnect:g} s")
 
     def send(self, line: str) -> None:
-        sock = self._sock
+        with self._lock:
+            sock = self._sock
+            if self._go is not None and self._answered_on is None \
+                    and first_word(line) in ANSWERS:
+                self._answered_on = self._gen if sock is not None else -1
         if sock is None:
             return
         try:

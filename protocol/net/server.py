@@ -17,7 +17,7 @@ import logging
 import os
 import ssl
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -26,11 +26,12 @@ import attrs
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.net.clock import parse_clock
 from xactika.protocol.net.link import Limits, Link, LinkDown, LinkFault, new_token, token_key
+from xactika.protocol.net.lobby import Lobby, LobbyPolicy
 from xactika.protocol.net.table import (
     ON_TIMEOUT,
     Table,
     TableSettings,
-    table_line,
+    table_lines,
     table_settings,
 )
 from xactika.protocol.notation.untrusted import escape
@@ -88,6 +89,9 @@ class TokenBook(Generic[V]):
             return None
         return found[1]
 
+    def remove(self, token: str) -> None:
+        self._entries.pop(token_key(token), None)
+
 
 @attrs.define(eq=False)
 class _Entry:
@@ -97,24 +101,43 @@ class _Entry:
     seat: int = -1
 
 
+FIRST_WORDS = ("seat", "observe", "admin", "lobby")
+FULL = "too many connections; try again later"
+
+
 class Server:
-    """Listens, checks tokens, and hands each connection to its table."""
+    """Listens, checks tokens, and hands each connection to its table.
+
+    Connection slots are fair (spec/SERVER.md section 6): a connection that has not yet
+    shown a token waits in a small pool of its own, whose oldest member is evicted when
+    a newer one needs the room, so idle connections cannot keep a real seat out; a
+    valid seat token always gets a slot (one per seat); observers are capped per table.
+    """
 
     def __init__(self, *, limits: Limits | None = None, out: Path | None = None,
                  ssl_context: ssl.SSLContext | None = None,
                  admin_token: str | None = None, signer: Signer | None = None,
-                 on_note: Callable[[str], None] | None = None) -> None:
+                 on_note: Callable[[str], None] | None = None,
+                 clocks: dict[str, Any] | None = None,
+                 seed_for: Callable[[int], int] | None = None,
+                 lobby: LobbyPolicy | None = None) -> None:
         self.limits = limits or Limits()
         self.out = out
         self.ssl_context = ssl_context
         self.signer = signer
         self.admin_token = admin_token or new_token()
         self.on_note = on_note or (lambda text: None)
+        # new tables' move_timeout, grace, people's clock, on_timeout and stand-in level
+        self.clocks = dict(clocks or {})
+        self.seed_for = seed_for  # the deal seed of table N when no one gives one
+        self.lobby = Lobby(self, lobby or LobbyPolicy())
         self.tables: list[Table] = []
         self.connections = 0
-        self._links: set[Link] = set()  # every connection counted in ``connections``
+        self._links: set[Link] = set()  # every open connection
+        self._pending: dict[Link, str] = {}  # no token shown yet (and lobby sessions), oldest first
+        self._others = 0  # observers and admin sessions
         self.refused = 0  # connections turned away: caps, bad first lines, wrong tokens
-        self._per_address: dict[str, int] = {}
+        self.evicted = 0  # unauthenticated connections closed to make room
         self._failures = Failures(self.limits)
         self._tokens: TokenBook[_Entry] = TokenBook()
         self._tokens.add(self.admin_token, _Entry(self.admin_token, "admin"))
@@ -122,15 +145,44 @@ class Server:
         self.all_over = asyncio.Event()
 
     # -- tables
-    def add_table(self, settings: TableSettings) -> Table:
+    def add_table(self, settings: TableSettings, names: Sequence[str] = ()) -> Table:
+        """The one way a table comes to be (serve, admin, lobby, rematch); ``names`` are
+        the seats' names known in advance (the lobby's)."""
         table = Table(len(self.tables) + 1, settings, self.out, self._table_over, self.signer)
         self.tables.append(table)
         for seat, s in enumerate(table.seats):
+            if seat < len(names):
+                s.name = names[seat]
             self._tokens.add(s.token, _Entry(s.token, "seat", table, seat))
         self._tokens.add(table.observer_token, _Entry(table.observer_token, "observe", table))
         self.all_over.clear()
         table.start_task()
         return table
+
+    def settings(self, pairs: dict[str, str]) -> TableSettings:
+        """A new table's settings: the server's clocks unless ``clock=``, ``on-timeout=``
+        or ``level=`` say otherwise, its seed rule unless a seed is given."""
+        pairs = dict(pairs)
+        own = people_settings(pairs)  # ValueError for a bad one
+        if "seed" not in pairs and self.seed_for is not None:
+            pairs["seed"] = str(self.seed_for(len(self.tables) + 1))
+        return table_settings(pairs, **{**self.clocks, **own})
+
+    def seat_entry(self, token: str) -> _Entry | None:
+        entry = self._tokens.get(token)
+        return entry if entry is not None and entry.kind == "seat" else None
+
+    def reissue(self, table: Table, seat: int) -> None:
+        """A new token for a seat (its old one stops working), e.g. after a ``leave``."""
+        s = table.seats[seat]
+        self._tokens.remove(s.token)
+        s.token = new_token()
+        self._tokens.add(s.token, _Entry(s.token, "seat", table, seat))
+
+    def close_table(self, table: Table) -> None:
+        """End a table whose game has not started (the lobby's tables nobody came to)."""
+        if table._task is not None and not table._task.done():
+            table._task.cancel()
 
     def _table_over(self, table: Table) -> None:
         where = f" record={table.record}" if table.record is not None else ""
@@ -163,19 +215,46 @@ class Server:
         if self._server is not None:
             await self._server.wait_closed()
 
+    # -- slots
+    def admit(self, link: Link, address: str) -> bool:
+        """Give a new connection a place in the unauthenticated pool, evicting the oldest
+        one of its address (at the address's cap) or of all (pool or server full); False
+        when the server is full of authenticated connections and none can be evicted."""
+        limits = self.limits
+        mine = [lk for lk, a in self._pending.items() if a == address]
+        victim: Link | None = None
+        if len(mine) >= limits.max_per_address:
+            victim = mine[0]
+        elif (len(self._pending) >= limits.max_unauthenticated
+              or len(self._pending) + self._others >= limits.max_connections):
+            victim = next(iter(self._pending), None)
+            if victim is None:
+                return False
+        if victim is not None:
+            self._pending.pop(victim, None)
+            self.evicted += 1
+            victim.finish(LinkDown("evicted"), FULL)
+        self._pending[link] = address
+        return True
+
+    def authenticated(self, link: Link) -> None:
+        """The connection showed a token: it leaves the pool (and can no longer be evicted)."""
+        self._pending.pop(link, None)
+
     # -- one connection
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peername = writer.get_extra_info("peername")
         address = str(peername[0]) if peername else "?"
-        link = Link(reader, writer, self.limits, address)
-        if (self.connections >= self.limits.max_connections
-                or self._per_address.get(address, 0) >= self.limits.max_per_address):
+        await self.serve_link(Link(reader, writer, self.limits, address), address)
+
+    async def serve_link(self, link: Link, address: str) -> None:
+        """One connection, whatever carries its lines (TCP, TLS, a WebSocket)."""
+        if not self.admit(link, address):
             self.refused += 1
-            link.finish(LinkDown("refused"), "too many connections; try again later")
+            link.finish(LinkDown("refused"), FULL)
             return
         self.connections += 1
         self._links.add(link)
-        self._per_address[address] = self._per_address.get(address, 0) + 1
         try:
             await self._session(link, address)
         except Exception:  # nothing a client sends may stop the server
@@ -185,17 +264,13 @@ class Server:
             link.finish(LinkDown("done"))
             self.connections -= 1
             self._links.discard(link)
-            left = self._per_address.get(address, 1) - 1
-            if left:
-                self._per_address[address] = left
-            else:
-                self._per_address.pop(address, None)
+            self._pending.pop(link, None)
 
     async def _first_line(self, link: Link) -> str | None:
         deadline = time.monotonic() + self.limits.auth_timeout
         for _ in range(8):  # a few blank lines are forgiven, not an endless stream
             left = deadline - time.monotonic()
-            if left <= 0:
+            if left <= 0 or link.closed:
                 break
             try:
                 line = await asyncio.wait_for(link.read_raw(), left)
@@ -219,32 +294,72 @@ class Server:
             self.refused += 1
             return
         words = line.split()
-        if words[0] not in ("seat", "observe", "admin") or len(words) < 2:
-            await self._fail(link, address, "expected 'seat TOKEN', 'observe TOKEN' or "
-                             "'admin TOKEN' first")
+        if words == ["lobby"] or (words[0] == "lobby" and len(words) == 2):
+            admin = len(words) == 2 and self._is_admin(words[1])
+            if len(words) == 2 and not admin:
+                await self._fail(link, address, "unknown token")
+                return
+            await self.lobby.session(link, address, admin=admin)
             return
+        if words[0] not in FIRST_WORDS or len(words) < 2:
+            await self._fail(link, address, "expected 'seat TOKEN', 'observe TOKEN', "
+                             "'admin TOKEN' or 'lobby' first")
+            return
+        await self.enter(link, address, words)
+
+    def _is_admin(self, token: str) -> bool:
+        entry = self._tokens.get(token)
+        return entry is not None and entry.kind == "admin"
+
+    async def enter(self, link: Link, address: str, words: list[str]) -> None:
+        """``seat``, ``observe`` or ``admin`` with a token (a first line, or the lobby's
+        hand-over): check it and serve the connection as that until it closes."""
         entry = self._tokens.get(words[1])
         if entry is None or entry.kind != words[0]:
             await self._fail(link, address, "unknown token")
             return
         self._failures.forgive(address)
-        if entry.kind == "admin":
-            await self._admin(link)
+        if entry.kind == "seat":
+            self.authenticated(link)  # a seat always has its slot
+            await self._seat(link, entry, words[2:])
         elif entry.kind == "observe":
             assert entry.table is not None
-            link.start_pump()
-            entry.table.watch(link)
-            await link.done.wait()  # the slot is held while it lives
+            await self.observe(link, entry.table)
         else:
-            await self._seat(link, entry, words[2:])
+            self.authenticated(link)
+            self._others += 1
+            try:
+                await self._admin(link)
+            finally:
+                self._others -= 1
+
+    async def observe(self, link: Link, table: Table) -> None:
+        """Watch a table, within its cap of observers; the slot is held while it lives."""
+        if len(table.observers) >= self.limits.max_observers:
+            self.refused += 1
+            link.finish(LinkDown("refused"), f"table {table.id} has "
+                        f"{self.limits.max_observers} observers already; try again later")
+            return
+        self.authenticated(link)
+        self._others += 1
+        try:
+            link.start_pump()
+            table.watch(link)
+            await link.done.wait()
+        finally:
+            self._others -= 1
 
     async def _fail(self, link: Link, address: str, why: str) -> None:
         """One error line and close; repeated failures from one address wait longer."""
         self.refused += 1
+        await self.penalty(address)
+        link.finish(LinkDown("refused"), why)
+
+    async def penalty(self, address: str) -> None:
+        """Count a wrong token from ``address``; past the free ones, wait before answering."""
         delay = self._failures.fail(address)
         if delay > 0:
             await asyncio.sleep(delay)
-        link.finish(LinkDown("refused"), why)
 
     async def _seat(self, link: Link, entry: _Entry, rest: list[str]) -> None:
         table, seat = entry.table, entry.seat
@@ -339,12 +454,12 @@ class Server:
                 continue
             try:
                 pairs = dict(_pair(w) for w in words[1:])
-                settings = table_settings(pairs, **people_settings(pairs))
+                settings = self.settings(pairs)
             except (XactikaError, ValueError, KeyError, TypeError) as exc:
                 link.send(f"error {escape(str(exc), 200)}")
                 continue
             table = self.add_table(settings)
-            link.send(table_line(table))
+            link.send(*table_lines(table))
 
 
 def _pair(word: str) -> tuple[str, str]:

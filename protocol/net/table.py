@@ -156,7 +156,7 @@ class Table:
         s = self.seats[seat]
         s.link, s.dropped_at = link, None
         if not self.started:
-            if name:
+            if name and not s.name:  # the first name given (or the lobby's) stays
                 s.name = name  # told apart from the others' when the game starts
             if kind is not None:
                 s.kind = HUMAN if kind == HUMAN else BOT
@@ -470,7 +470,7 @@ def _header_name(name: str, seat: int) -> str:
 # --------------------------------------------------------------------------- the server
 
 
-def table_line(table: Table) -> str:
-    """The tokens of a new table, as ``xactika serve`` prints them (once)."""
-    seats = ",".join(s.token for s in table.seats)
-    return f"table id={table.id} seats={seats} observer={table.observer_token}"
+def table_lines(table: Table) -> list[str]:
+    """The tokens of a new table, as ``xactika serve`` prints them (once): a line each."""
+    return [*(f"table {table.id} seat {n} token {s.token}" for n, s in enumerate(table.seats)),
+            f"table {table.id} observer token {table.observer_token}"]

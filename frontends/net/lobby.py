@@ -1,0 +1,182 @@
+"""``xactika lobby HOST:PORT [COMMAND]``: find, create and join tables from the terminal.
+
+It speaks the server's lobby lines (spec/SERVER.md section 9) over one connection:
+``tables`` (the default) lists, ``create`` makes a table, ``join`` takes a seat and
+either plays it at once in the REPL (``--play``, as ``play --connect`` does) or saves
+its token and prints the command that plays it; ``leave`` and ``rematch`` take the
+seat's token as ``connect`` does; ``watch`` follows a lobby table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from xactika.frontends.net.options import (
+    TOKEN_ENV,
+    OneLineParser,
+    add_token_options,
+    token_from,
+)
+from xactika.protocol.net.remote import LineSocket, client_context, parse_address
+from xactika.protocol.notation.untrusted import escape
+
+PROG = "xactika lobby"
+COLUMNS = ("id", "game", "mode", "players", "rounds", "status", "open", "names", "observers")
+
+
+class LobbyFailure(Exception):
+    """The server answered ``error``, or went away; one line for the user."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = OneLineParser(
+        prog=PROG,
+        description="List, create and join tables at an 'xactika serve' lobby.",
+        epilog="examples: xactika lobby 127.0.0.1:7000 | ... create players=3 rounds=4 | "
+        "... join 2 --name ann --play | ... rematch --token-file seat.token --play",
+    )
+    p.add_argument("address", metavar="HOST:PORT", help="the server")
+    p.add_argument("command", nargs="?", default="tables",
+                   choices=("tables", "create", "join", "leave", "rematch", "watch"),
+                   help="what to do (default: tables)")
+    p.add_argument("values", nargs="*", metavar="ARG",
+                   help="create: KEY=VALUE settings; join and watch: the table's number")
+    p.add_argument("--name", default=None, help="join: the name to sit under")
+    p.add_argument("--seat", type=int, default=None, help="join: this seat, not the first open")
+    p.add_argument("--play", action="store_true",
+                   help="join, rematch: play the seat here now, in the REPL")
+    p.add_argument("--save-token", default=None, metavar="FILE",
+                   help="join, rematch: write the seat's token to FILE (only you may read it; "
+                   "default: print it)")
+    add_token_options(p, "leave, rematch: the seat's token")
+    p.add_argument("--tls", action="store_true", help="connect with TLS")
+    p.add_argument("--cafile", default=None, metavar="PEM",
+                   help="trust this certificate (a self-signed server's); implies --tls")
+    return p
+
+
+class Lobby:
+    """One lobby session: a command line out, its answer back."""
+
+    def __init__(self, address: str, args: argparse.Namespace) -> None:
+        self.host, self.port = parse_address(address)
+        tls = client_context(args.cafile) if args.tls or args.cafile else None
+        self.sock = LineSocket(self.host, self.port, tls=tls)
+        self.sock.send("lobby")
+        if not self._read().startswith("lobby ok"):
+            raise LobbyFailure("the server has no lobby here")
+
+    def _read(self) -> str:
+        line = self.sock.readline(30.0)
+        if line is None:
+            raise LobbyFailure("the server closed the connection")
+        if line.startswith("error "):
+            raise LobbyFailure(escape(line[6:], 300))
+        return line
+
+    def ask(self, line: str) -> str:
+        self.sock.send(line)
+        return self._read()
+
+    def tables(self) -> list[dict[str, str]]:
+        self.sock.send("tables")
+        rows = []
+        while (line := self._read()) != "ok":
+            rows.append(dict(w.partition("=")[::2] for w in line.split()[1:]))
+        return rows
+
+    def close(self) -> None:
+        try:
+            self.sock.send("quit")
+        except OSError:
+            pass
+        self.sock.close()
+
+
+def _fields(line: str) -> dict[str, str]:
+    return dict(w.partition("=")[::2] for w in line.split()[1:])
+
+
+def show_tables(rows: list[dict[str, str]]) -> None:
+    if not rows:
+        print("no tables yet: 'xactika lobby HOST:PORT create' makes one")
+        return
+    cells = [list(COLUMNS)] + [[escape(r.get(c, ""), 60) for c in COLUMNS] for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(COLUMNS))]
+    for row in cells:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+
+
+def _seat_taken(args: argparse.Namespace, answer: str) -> int:
+    """A seat's token came: play it now, or keep it (file or screen) and say how."""
+    got = _fields(answer)
+    token, where = got["token"], f"table {got['table']} seat {got['seat']}"
+    if args.play:
+        from xactika.frontends.repl.play import main as play
+
+        print(f"{where}: taking the seat", flush=True)
+        os.environ[TOKEN_ENV] = token  # not on a command line, where ps would show it
+        return play(["--connect", args.address, *(["--tls"] if args.tls else []),
+                     *(["--cafile", args.cafile] if args.cafile else [])])
+    tls = " --tls" if args.tls else ""
+    if args.save_token is not None:
+        path = Path(args.save_token)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as file:
+            file.write(token + "\n")
+        print(f"{where}: token saved in {path}; play it with:")
+        print(f"  xactika play --connect {args.address}{tls} --token-file {path}")
+    else:
+        print(f"{where}: token {token} (give it to no one); play it with:")
+        print(f"  {TOKEN_ENV}={token} xactika play --connect {args.address}{tls}")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "watch":
+        from xactika.frontends.net.connect import watch
+
+        if len(args.values) != 1:
+            raise ValueError("watch needs the table's number: watch TABLE")
+        return watch(args, "", opening=["lobby", f"watch {args.values[0]}"])
+    token = token_from(args) if args.command in ("leave", "rematch") else ""
+    if args.command == "join" and (len(args.values) != 1 or not args.name):
+        raise ValueError("join needs the table's number and a name: join TABLE --name NAME")
+    lobby = Lobby(args.address, args)
+    try:
+        if args.command == "tables":
+            show_tables(lobby.tables())
+            return 0
+        if args.command == "create":
+            made = _fields(lobby.ask(" ".join(["create", *args.values])))
+            print(f"created table {made['table']}: join it with "
+                  f"'xactika lobby {args.address} join {made['table']} --name NAME'")
+            return 0
+        if args.command == "leave":
+            left = _fields(lobby.ask(f"leave {token}"))
+            print(f"left table {left['table']} seat {left['seat']}")
+            return 0
+        if args.command == "join":
+            seat = f" seat={args.seat}" if args.seat is not None else ""
+            answer = lobby.ask(f"join {args.values[0]} name={args.name}{seat}")
+        else:
+            answer = lobby.ask(f"rematch {token}")
+    finally:
+        lobby.close()
+    return _seat_taken(args, answer)
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args)
+    except (ValueError, LobbyFailure) as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, ValueError) else 1
+    except OSError as exc:
+        print(f"{PROG}: {escape(str(exc), 300)}", file=sys.stderr)
+        return 1

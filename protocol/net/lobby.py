@@ -1,0 +1,308 @@
+"""The lobby of the table server (spec/SERVER.md section 9): list the tables, create one,
+take an open seat under a name, leave it, ask for a rematch, or watch.
+
+A lobby session is a connection whose first line is ``lobby`` (``lobby ADMIN_TOKEN``
+lifts the limits). It reads and writes lines on a :class:`~xactika.protocol.net.link.Link`
+only, so any transport that carries lines (TCP, TLS, a WebSocket) serves the same lobby.
+Everything a stranger may do here is bounded: tables per address and in all, seats
+handed out per address, names, and tables nobody plays close by themselves. A seat's
+token is written once, to the connection that took the seat.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import attrs
+
+from xactika.core.engine.errors import XactikaError
+from xactika.protocol.net.link import Link, LinkDown, LinkFault
+from xactika.protocol.net.table import Table
+from xactika.protocol.notation.untrusted import escape
+
+if TYPE_CHECKING:
+    from xactika.protocol.net.server import Server
+
+NAME_MAX = 20  # characters of a name taken in the lobby
+# seed= too, for the admin; clock=, on-timeout= and level= are the people's (SERVER.md)
+CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout", "level")
+REMATCH = "rematch"  # a seat kept for the holder of the last game's token
+
+
+class LobbyError(Exception):
+    """A lobby command that cannot be done; one ``error`` line, the session goes on."""
+
+
+@attrs.frozen
+class LobbyPolicy:
+    """What strangers may do in the lobby; the admin token lifts the table limits."""
+
+    max_tables: int = 32  # lobby tables not over, all addresses together
+    tables_per_address: int = 2  # waiting lobby tables created from one address
+    seats_per_address: int = 8  # seats handed to one address at tables not started
+    idle: float = 600.0  # a lobby table not started this long after its last join closes
+    session_idle: float = 600.0  # seconds a lobby session may stay silent
+
+
+@attrs.define(eq=False)
+class Hosted:
+    """A table the lobby created: who created it, which seats it has given to whom."""
+
+    table: Table
+    address: str
+    touched: float
+    given: dict[int, str] = attrs.field(factory=dict)  # seat -> address (or REMATCH)
+    rematch: Table | None = None  # the table of the next game, once asked for
+
+
+def check_name(text: str) -> str:
+    """A lobby name: 1 to 20 letters, digits, ``-``, ``_`` or ``.``; LobbyError if not."""
+    if not 1 <= len(text) <= NAME_MAX or not all(c.isalnum() or c in "-_." for c in text):
+        raise LobbyError(f"bad name {escape(text, 40)!r}: 1 to {NAME_MAX} letters, digits, "
+                         "'-', '_' or '.'")
+    return text
+
+
+def _number(text: str, what: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) < 10):
+        raise LobbyError(f"bad {what} {escape(text, 40)!r}: expected a number")
+    return int(text)
+
+
+def _shown(name: str) -> str:
+    """A seat's name in a listing: escaped, one word, ``-`` for none."""
+    return escape(name, NAME_MAX).replace(",", "_").replace(" ", "_") or "-"
+
+
+class Lobby:
+    """The lobby of one server: its tables and the sessions' commands."""
+
+    def __init__(self, server: Server, policy: LobbyPolicy) -> None:
+        self.server = server
+        self.policy = policy
+        self.hosted: dict[int, Hosted] = {}
+        self.closed: set[int] = set()  # tables closed unplayed (their tasks end soon)
+
+    # -- a session
+    async def session(self, link: Link, address: str, *, admin: bool = False) -> None:
+        """Answer commands until ``quit``, silence, a fault, or a hand-over to a seat or
+        a table to watch (the connection then serves as that)."""
+        link.send("lobby ok" + (" admin" if admin else ""))
+        link.start_pump()
+        while not link.closed:
+            try:
+                line = await link.next(self.policy.session_idle)
+            except TimeoutError:
+                link.finish(LinkDown("idle"), f"timeout: nothing said within "
+                            f"{self.policy.session_idle:g} s")
+                return
+            except (LinkDown, LinkFault):
+                return
+            link.stale()
+            words = line.split()
+            command, rest = words[0], words[1:]
+            if command == "quit":
+                link.send("bye")
+                link.finish(LinkDown("quit"))
+                return
+            if command in ("seat", "observe") and rest:
+                await self.server.enter(link, address, words)
+                return
+            try:
+                if command == "watch" and len(rest) == 1:
+                    table = self._hosted(rest[0]).table
+                    await self.server.observe(link, table)
+                    return
+                if command == "tables" and not rest:
+                    link.send(*self.tables(), "ok")
+                elif command == "create":
+                    link.send(self.create(rest, address, admin))
+                elif command == "join" and rest:
+                    link.send(self.join(rest, address, admin))
+                elif command == "leave" and len(rest) == 1:
+                    link.send(await self.leave(rest[0], address))
+                elif command == "rematch" and len(rest) == 1:
+                    link.send(await self.rematch(rest[0], address, admin))
+                else:
+                    raise LobbyError(f"unknown lobby command {escape(line, 40)!r}: expected "
+                                     "tables, create, join, leave, rematch, watch, seat or quit")
+            except LobbyError as exc:
+                link.send(f"error {exc}")
+
+    # -- the commands
+    def tables(self) -> list[str]:
+        """A line per table not over: settings, status, open seats, names, observers."""
+        self._sweep()
+        lines = []
+        for table in self.server.tables:
+            if table.over.is_set() or table.id in self.closed:
+                continue
+            config = table.config
+            hosted = self.hosted.get(table.id)
+            open_seats = ",".join(map(str, self._open(hosted))) if hosted else ""
+            names = ",".join(_shown(s.name) for s in table.seats)
+            lines.append(f"table id={table.id} game={config.game} mode={config.mode} "
+                         f"players={config.players} rounds={config.rounds} "
+                         f"status={table.status()} open={open_seats or '-'} names={names} "
+                         f"observers={len(table.observers)}")
+        return lines
+
+    def create(self, words: list[str], address: str, admin: bool) -> str:
+        """``create KEY=VALUE...``: a new table open to the lobby, within the limits."""
+        pairs: dict[str, str] = {}
+        for word in words:
+            key, eq, value = word.partition("=")
+            if not eq or key not in (*CREATE_KEYS, *(("seed",) if admin else ())) \
+                    or key in pairs:
+                raise LobbyError(f"bad setting {escape(word, 40)!r}: expected "
+                                 + "=, ".join(CREATE_KEYS) + "= (each once)")
+            pairs[key] = value
+        try:
+            settings = self.server.settings(pairs)
+        except (XactikaError, ValueError, KeyError, TypeError) as exc:
+            raise LobbyError(escape(str(exc), 200)) from None
+        self._sweep()
+        if not admin:
+            live = [h for h in self.hosted.values() if not h.table.over.is_set()]
+            if len(live) >= self.policy.max_tables:
+                raise LobbyError(f"the lobby has {self.policy.max_tables} tables already; "
+                                 "try again later")
+            mine = [h for h in live if h.address == address and not h.table.started]
+            if len(mine) >= self.policy.tables_per_address:
+                raise LobbyError(f"{self.policy.tables_per_address} tables of yours are "
+                                 "waiting for players already")
+        table = self.server.add_table(settings)
+        self.hosted[table.id] = Hosted(table, address, time.monotonic())
+        return f"created table={table.id}"
+
+    def join(self, words: list[str], address: str, admin: bool) -> str:
+        """``join TABLE name=NAME [seat=N]``: an open seat and its token, to this
+        connection only."""
+        hosted = self._hosted(words[0])
+        table = hosted.table
+        name, seat = "", None
+        for word in words[1:]:
+            key, _, value = word.partition("=")
+            if key == "name" and not name:
+                name = check_name(value)
+            elif key == "seat" and seat is None:
+                seat = _number(value, "seat")
+            else:
+                raise LobbyError(f"bad field {escape(word, 40)!r}: expected "
+                                 "'join TABLE name=NAME [seat=N]'")
+        if not name:
+            raise LobbyError("a name is needed: 'join TABLE name=NAME'")
+        if table.started or table.over.is_set():
+            raise LobbyError(f"table {table.id} has started")
+        free = self._open(hosted)
+        if seat is None and free:
+            seat = free[0]
+        if seat is None or seat not in free:
+            raise LobbyError(f"no open seat {'' if seat is None else f'{seat} '}at table "
+                             f"{table.id}")
+        if any(s.name == name for s in table.seats):
+            raise LobbyError(f"the name {name!r} is taken at table {table.id}")
+        if not admin and self._given_to(address) >= self.policy.seats_per_address:
+            raise LobbyError(f"{self.policy.seats_per_address} seats of yours are waiting "
+                             "for their games already")
+        hosted.given[seat] = address
+        hosted.touched = time.monotonic()
+        table.seats[seat].name = name
+        return f"joined table={table.id} seat={seat} token={table.seats[seat].token}"
+
+    async def leave(self, token: str, address: str) -> str:
+        """``leave TOKEN``: give a seat back before its game starts; its token stops
+        working (the seat gets a new one for whoever joins next)."""
+        table, seat = await self._seat_of(token, address)
+        hosted = self.hosted.get(table.id)
+        if hosted is None or table.started or table.over.is_set():
+            raise LobbyError(f"seat {seat} of table {table.id} cannot be left now: only a "
+                             "lobby table's seat before its game starts")
+        s = table.seats[seat]
+        for link in (s.link, s.claim):
+            if link is not None:
+                link.finish(LinkDown("left"), "the seat was left in the lobby")
+        self.server.reissue(table, seat)
+        s.name = ""
+        hosted.given.pop(seat, None)
+        hosted.touched = time.monotonic()
+        return f"left table={table.id} seat={seat}"
+
+    async def rematch(self, token: str, address: str, admin: bool) -> str:
+        """``rematch TOKEN``: a seat of a finished game asks for the next one: the same
+        settings and names at a new table, a new deal; answers that seat's new token."""
+        table, seat = await self._seat_of(token, address)
+        if not table.over.is_set():
+            raise LobbyError(f"table {table.id} is not over yet")
+        if not table.started:
+            raise LobbyError(f"table {table.id} closed before its game began")
+        old = self.hosted.get(table.id)
+        if old is None:
+            old = self.hosted[table.id] = Hosted(table, address, time.monotonic())
+        if old.rematch is None:
+            live = [h for h in self.hosted.values() if not h.table.over.is_set()]
+            if not admin and len(live) >= self.policy.max_tables:
+                raise LobbyError(f"the lobby has {self.policy.max_tables} tables already; "
+                                 "try again later")
+            config = table.config
+            pairs = {"game": config.game, "mode": config.mode,
+                     "players": str(config.players), "rounds": str(config.rounds),
+                     "dealer": str(config.dealer)}
+            pairs |= {k: str(v) for k, v in config.options}
+            try:
+                settings = self.server.settings(pairs)
+            except (XactikaError, ValueError, KeyError, TypeError) as exc:
+                raise LobbyError(escape(str(exc), 200)) from None
+            new = self.server.add_table(settings, [s.name for s in table.seats])
+            self.hosted[new.id] = Hosted(new, address, time.monotonic(),
+                                         dict.fromkeys(range(len(new.seats)), REMATCH))
+            old.rematch = new
+        new = old.rematch
+        hosted = self.hosted.get(new.id)
+        if hosted is None or hosted.given.get(seat) != REMATCH:
+            raise LobbyError(f"seat {seat} of the rematch (table {new.id}) was left")
+        hosted.touched = time.monotonic()
+        return f"rematch table={new.id} seat={seat} token={new.seats[seat].token}"
+
+    # -- helpers
+    def _hosted(self, text: str) -> Hosted:
+        number = _number(text, "table")
+        hosted = self.hosted.get(number)
+        if hosted is None or hosted.table.over.is_set():
+            raise LobbyError(f"no lobby table {number}")
+        return hosted
+
+    async def _seat_of(self, token: str, address: str) -> tuple[Table, int]:
+        entry = self.server.seat_entry(token)
+        if entry is None or entry.table is None:
+            await self.server.penalty(address)  # guessing tokens here is slowed as anywhere
+            raise LobbyError("unknown token")
+        return entry.table, entry.seat
+
+    def _open(self, hosted: Hosted | None) -> list[int]:
+        if hosted is None or hosted.table.started or hosted.table.over.is_set():
+            return []
+        return [n for n, s in enumerate(hosted.table.seats)
+                if n not in hosted.given and s.link is None and s.claim is None]
+
+    def _given_to(self, address: str) -> int:
+        return sum(1 for h in self.hosted.values() if not h.table.started
+                   and not h.table.over.is_set()
+                   for a in h.given.values() if a == address)
+
+    def _sweep(self) -> None:
+        """Close lobby tables whose game never started and nobody sits at, ``idle``
+        seconds after the last join or leave."""
+        now = time.monotonic()
+        for number, hosted in list(self.hosted.items()):
+            table = hosted.table
+            if table.over.is_set():
+                if hosted.rematch is None and now - hosted.touched > self.policy.idle:
+                    del self.hosted[number]  # too late for a rematch: forget it
+                continue
+            if not table.started and table.seated() == 0 \
+                    and now - hosted.touched > self.policy.idle:
+                del self.hosted[number]
+                self.closed.add(number)
+                self.server.close_table(table)
