@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "completion": ("xactika.frontends.cli.completion", "print a bash or zsh completion script"),
     "serve": ("xactika.frontends.net.serve", "host tables for remote seats over TCP or TLS"),
     "connect": ("xactika.frontends.net.connect", "play a remote seat with a local bot program"),
+    "web": ("xactika.frontends.web.serve", "play, watch and invite in the browser"),
 }
 
 

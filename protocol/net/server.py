@@ -160,7 +160,11 @@ class Server:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peername = writer.get_extra_info("peername")
         address = str(peername[0]) if peername else "?"
-        link = Link(reader, writer, self.limits, address)
+        await self.accept(Link(reader, writer, self.limits, address), address)
+
+    async def accept(self, link: Link, address: str) -> None:
+        """One connection over any transport (TCP here, a WebSocket from the web app):
+        the same caps, first line, tokens and session; returns when it is over."""
         if (self.connections >= self.limits.max_connections
                 or self._per_address.get(address, 0) >= self.limits.max_per_address):
             self.refused += 1

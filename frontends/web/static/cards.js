@@ -131,8 +131,9 @@ export function cardSvg(card, opts) {
 /** A small shape icon for a call ("2st": two stars), with its words as its name. */
 export function callSvg(call) {
   const m = /^([1-3])(ba|cu|co|st)/.exec(call || "");
-  const svg = el("svg", { viewBox: "0 0 48 16", class: "call-svg", role: "img",
-    "aria-label": callWords(call) });
+  const n = m ? Number(m[1]) : 1;
+  const svg = el("svg", { viewBox: `0 0 ${n * 15 + 1} 16`, width: n * 15 + 1, height: 16,
+    class: "call-svg", role: "img", "aria-label": callWords(call) });
   if (!m) return svg;
   const row = SHAPE_TOKENS.indexOf(m[2]);
   for (let k = 0; k < Number(m[1]); k += 1) {
