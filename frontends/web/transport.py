@@ -14,7 +14,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from xactika.core.bots.agents import make_agent
 from xactika.protocol.net.link import Limits, Link
@@ -101,14 +101,14 @@ class QueueTransport:
 # --------------------------------------------------------------------------- built-in bots
 
 
-async def run_bot(accept: Callable[[Link, str], object], token: str, agent_name: str,
+async def run_bot(accept: Callable[[Link, str], Awaitable[None]], token: str, agent_name: str,
                   game: str, seed: int | None, limits: Limits) -> None:
     """A built-in bot in a seat, over a :class:`QueueTransport`: it says ``seat TOKEN``
     and answers as ``xactika bot`` would; its moves are chosen in a worker thread so a
     slow level never stalls the tables."""
     transport = QueueTransport(limits)
     link = Link(None, None, limits, "bot", transport=transport)
-    serving = asyncio.ensure_future(accept(link, "bot"))  # type: ignore[arg-type]
+    serving = asyncio.ensure_future(accept(link, "bot"))
     session = PlayerSession(make_agent(agent_name, seed, game), agent_name)
     transport.feed(f"seat {token}\n")
     try:

@@ -296,7 +296,7 @@ function tickClocks() {
     const budget = seat === game.seat && game.go && game.go.time ? game.go.time / 1000 : limit;
     const since = seat === game.seat && game.go ? game.go.at : turnSince;
     const left = Math.max(0, budget - (performance.now() - since) / 1000);
-    node.textContent = `⏱ ${Math.ceil(left)} s`;
+    node.textContent = `${Math.ceil(left)} s left`;
     node.classList.toggle("low", left < 10);
   }
 }
@@ -362,7 +362,8 @@ function renderControls() {
     box.append(cancel);
     return;
   }
-  setStatus(go.kind === "lead" ? "your lead: choose a card, then its call"
+  const calls = go.options.some((o) => o.includes(":"));
+  setStatus(go.kind === "lead" ? `your lead: choose a card${calls ? ", then its call" : ""}`
     : "your play: choose a raised card");
 }
 
@@ -375,12 +376,13 @@ function renderHand() {
   $("#hand-title").textContent = "your hand";
   game.hand.forEach((card, i) => {
     const ok = game.playable(card);
-    const reason = !game.go ? "" : ok ? "" : game.dim || "you may not play this card now";
+    const asked = game.go && game.go.kind !== "bid";
+    const reason = !asked || ok ? "" : game.dim || "you may not play this card now";
     const label = `${i + 1}: ${cardLabel(card)}${reason ? ` (not playable: ${reason})` : ""}`;
-    const b = h("button", { type: "button", class: `card${ok ? " playable" : ""}${game.go && !ok ? " dimmed" : ""}${pendingLead === card ? " chosen" : ""}`,
+    const b = h("button", { type: "button", class: `card${ok ? " playable" : ""}${asked && !ok ? " dimmed" : ""}${pendingLead === card ? " chosen" : ""}`,
       "aria-label": label, title: reason || cardLabel(card), "data-card": card }, cardSvg(card),
     h("span", { class: "pos" }, String(i + 1)));
-    if (game.go && !ok) b.setAttribute("aria-disabled", "true");
+    if (asked && !ok) b.setAttribute("aria-disabled", "true");
     b.addEventListener("click", () => {
       if (ok) chooseCard(card);
       else if (reason) setStatus(reason);
