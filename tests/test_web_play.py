@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
 from webkit import (
     DESKTOP,
     DIX_CARD,
@@ -75,7 +74,8 @@ def test_a_whole_xactika_game_by_clicks(server: WebServer, browser: Any) -> None
     screenshot(page, "xactika-1280x800-end")
     no_horizontal_scroll(page)
     # the record to download is the server's record of this very game
-    record = page.evaluate("async () => (await fetch(document.querySelector('#record').href)).text()")
+    record = page.evaluate(
+        "async () => (await fetch(document.querySelector('#record').href)).text()")
     assert "game-over" in record
     path = server.out / f"table-{number}.log"
     deals = record_deals(path)
@@ -99,6 +99,11 @@ def test_a_dix_game_by_keys_on_a_phone(server: WebServer, browser: Any) -> None:
     assert " of " in label or "joker" in label
     no_horizontal_scroll(page)
     screenshot(page, "dix-375x667-start")
+    page.keyboard.press("r")  # the rules, from the REPL's texts
+    page.wait_for_selector("#rules[open] h3")
+    assert "trumps" in page.locator("#rules-body").inner_text()
+    no_horizontal_scroll(page)
+    page.keyboard.press("Escape")
     moves, deadline = 0, time.monotonic() + 120
     while not page.locator("#end").is_visible():
         assert time.monotonic() < deadline

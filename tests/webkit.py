@@ -72,6 +72,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory, seed: int) -> Iterator[
     yield server
     err = server.stop()
     assert "Traceback" not in err, err
+    assert not re.search(r"[0-9a-f]{32}", err), "a token in the server's output"
 
 
 def launch(playwright: Any) -> Any:
@@ -90,8 +91,8 @@ def create_table(page: Any, url: str, *, name: str, game: str = "xactika", round
     if mode:
         request["mode"] = mode
     answer: dict[str, Any] = page.evaluate(
-        """async (request) => (await fetch('/api/tables', {method: 'POST',
-            headers: {'content-type': 'application/json'}, body: JSON.stringify(request)})).json()""",
+        """async (request) => (await fetch('/api/tables', {method: 'POST', headers:
+            {'content-type': 'application/json'}, body: JSON.stringify(request)})).json()""",
         request)
     assert "error" not in answer, answer
     page.evaluate("(name) => localStorage.setItem('xactika-name', name)", name)
