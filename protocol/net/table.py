@@ -267,6 +267,8 @@ class Table:
                               f"'go {legal.kind}'")
                 break
             self.latencies.append(time.monotonic() - asked)
+            if s.fault is not None:  # faulted while the answer was on its way (a flood
+                break  # right behind it): the stand-in plays, the answer is void
             try:
                 return parse_answer(line, legal, self.rules)
             except (ParseError, XactikaError, ValueError, IndexError) as exc:

@@ -373,7 +373,7 @@ function renderHand() {
     $("#hand-title").textContent = "";
     return;
   }
-  $("#hand-title").textContent = "your hand";
+  $("#hand-title").textContent = game.hand.length ? "your hand" : "";
   game.hand.forEach((card, i) => {
     const ok = game.playable(card);
     const asked = game.go && game.go.kind !== "bid";
