@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -122,7 +123,8 @@ class WebApp:
 
     # -- pages
     async def lobby_page(self, request: Request) -> Response:
-        return self.templates.TemplateResponse(request, "lobby.html", {})
+        viewers = any(getattr(r, "path", "") == "/replay" for r in self.app.routes)
+        return self.templates.TemplateResponse(request, "lobby.html", {"viewers": viewers})
 
     async def table_page(self, request: Request) -> Response:
         number = request.path_params["number"]
@@ -318,14 +320,18 @@ class Connection:
         self.app.desk.say(self.web, who, text)
 
 
+def viewer_routes(server: Server) -> list[BaseRoute]:
+    """The replay and match viewers (frontends/web/viewer.py, the ``webview`` work) over
+    the server's records folder, trusting its signing key; none where they are absent."""
+    try:
+        viewer = importlib.import_module("xactika.frontends.web.viewer")
+    except ImportError:
+        return []
+    keys = [server.signer.public] if server.signer is not None else []
+    return list(viewer.viewer_routes(viewer.Viewer(server.out, keys)))
+
+
 def create_app(server: Server, *, tcp: tuple[str, int] | None = None,
                seed: int | None = None) -> WebApp:
-    """The application; the replay and match viewers are mounted when present."""
-    extra: list[BaseRoute] = []
-    try:  # the viewers' sub-app (frontends/web/viewer.py)
-        from xactika.frontends.web import viewer  # type: ignore[attr-defined,unused-ignore]
-
-        extra = list(viewer.routes())
-    except ImportError:
-        pass
-    return WebApp(server, tcp=tcp, extra_routes=extra, seed=seed)
+    """The application: the lobby, the tables and, when present, the viewers."""
+    return WebApp(server, tcp=tcp, extra_routes=viewer_routes(server), seed=seed)

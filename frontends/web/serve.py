@@ -63,6 +63,7 @@ def main(argv: Sequence[str]) -> int:
     except KeyFileError as exc:
         print(f"xactika web: {exc}", file=sys.stderr)
         return 2
+    out.mkdir(parents=True, exist_ok=True)  # the viewers serve it from the start
     limits = Limits(max_connections=args.max_connections,
                     max_per_address=args.max_per_address)
     server = Server(limits=limits, out=out, signer=signer,
