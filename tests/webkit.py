@@ -32,6 +32,8 @@ def playwright_or_skip() -> Any:
     """The sync Playwright API, or skip where no browser can run (a dev machine without
     chromium; CI always has it, and .ci/run installs it)."""
     if not Path(CHROMIUM).exists():
+        if os.environ.get("XACTIKA_REQUIRE_BROWSER"):  # CI (.ci/run) installs it
+            pytest.fail(f"no {CHROMIUM}: apt-get install chromium")
         pytest.skip(f"no {CHROMIUM}: apt-get install chromium")
     from playwright.sync_api import sync_playwright
 
@@ -99,18 +101,19 @@ def create_table(page: Any, url: str, *, name: str, game: str = "xactika", round
     return answer
 
 
-def click_move(page: Any) -> bool:
-    """One move by clicks where one is asked: a bid, a card, a call. False if none."""
+def click_move(page: Any, calls: bool = True) -> bool:
+    """One move by clicks where one is asked: a bid, a card, a call (unless not
+    ``calls``: then a lead's card is chosen and its call left to ask). False if none."""
     bid = page.locator("#controls button.bid:not([disabled])")
     if bid.count():
         bid.first.click()
         return True
     call = page.locator("#controls button.call-choice")
-    if call.count():
+    if call.count() and calls:
         call.last.click()
         return True
     card = page.locator("#hand button.card.playable")
-    if card.count():
+    if card.count() and not call.count():
         card.last.click()
         return True
     return False

@@ -55,7 +55,8 @@ ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[
 
 
 class SecurityHeaders:
-    """Adds the CSP and its companions to every HTTP response."""
+    """Adds the CSP and its companions to every HTTP response (a sub-app's own stricter
+    ones, the viewers', are kept instead of doubled)."""
 
     def __init__(self, app: ASGI) -> None:
         self.app = app
@@ -68,8 +69,9 @@ class SecurityHeaders:
 
         async def with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = [*message["headers"], *HEADERS]
+                have = {name.lower() for name, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []),
+                                      *(pair for pair in HEADERS if pair[0] not in have)]
             await send(message)
 
         await self.app(scope, receive, with_headers)

@@ -109,6 +109,9 @@ class Desk:
                         "seats": ",".join(kinds), "tutorial": "1" if request.get(
                             "tutorial") else ""})
         self.tables[table.id] = web
+        opened = [seat for seat, kind in enumerate(kinds) if kind == "open"]
+        if opened:
+            web.handed.add(opened[0])  # the creator's, by its invite: not offered in the lobby
         self._forget()
         for seat, kind in enumerate(kinds):
             if kind != "open":

@@ -115,9 +115,10 @@ function event(words) {
   if (kind === "lead" && game.config.game === "xactika") {
     note(`${game.label(Number(f.seat))} leads ${f.card} calling ${callWords(f.call)}`);
   }
-  if ((kind === "lead" || kind === "play") && Number(f.seat) === game.seat && clickAt !== null) {
-    window.xactikaTimes.push(performance.now() - clickAt);
+  if (["lead", "play", "bid"].includes(kind) && Number(f.seat) === game.seat && clickAt !== null) {
+    const since = clickAt; // measured once the page shows it: the next frame after render
     clickAt = null;
+    requestAnimationFrame(() => window.xactikaTimes.push(performance.now() - since));
   }
   if (kind === "lead" || kind === "play" || kind === "bid") game.go = null;
   if (kind === "deal") note(`round ${game.round}: ${game.label(game.dealer)} deals`);
@@ -276,7 +277,8 @@ function renderSeats() {
     if (game.hasBids) parts.push(`bid ${game.bids[seat] ?? "–"}`);
     parts.push(`took ${game.taken[seat] ?? 0}`);
     parts.push(`total ${game.totals[seat] ?? 0}`);
-    if (!game.hand.length || seat !== game.seat) parts.push(`${game.sizes[seat] ?? 0} cards`);
+    const size = game.sizes[seat] ?? 0;
+    if (!game.hand.length || seat !== game.seat) parts.push(`${size} card${size === 1 ? "" : "s"}`);
     const classes = ["seat"];
     if (seat === acting) classes.push("turn");
     if (seat === game.seat) classes.push("mine");
@@ -316,7 +318,9 @@ function renderTrick() {
   }
   const call = showing.call ? h("span", { class: "call" }, "call: ", callSvg(showing.call),
     ` ${callWords(showing.call)}`) : "";
-  clear(why).append(call, showing.winner !== undefined ? ` ${showing.why || ""}` : "");
+  const reason = showing.winner !== undefined && showing.why
+    ? h("span", { class: "why-text" }, showing.why) : "";
+  clear(why).append(call, reason);
 }
 
 function renderControls() {
@@ -489,7 +493,7 @@ $("#rematch").addEventListener("click", rematch);
 setInterval(tickClocks, 500);
 clockTimer = clockTimer || null;
 
-await loadInfo();
+loadInfo().then(render); // the clock's setting: not worth waiting for before sitting down
 if (params.get("name")) store.setItem("xactika-name", name);
 if ((token && name) || watching) connect();
 else join();
