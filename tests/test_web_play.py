@@ -92,6 +92,10 @@ def test_a_whole_xactika_game_by_clicks(server: WebServer, browser: Any) -> None
     assert not alerts
     times = page.evaluate("window.xactikaTimes")
     assert len(times) >= 16
+    page.click("#rematch")  # the same settings and bots again, Ann in her seat
+    page.wait_for_url(f"**/table/{number + 1}#seat=*")
+    page.wait_for_selector("#hand button.card")
+    assert "Ann (you)" in page.locator("#seats").inner_text()
     page.close()
 
 

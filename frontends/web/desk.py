@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import time
 from collections import deque
 from collections.abc import Callable
@@ -173,7 +174,7 @@ class Desk:
     def seat_of(self, token: str) -> tuple[WebTable, int] | None:
         for web in self.tables.values():
             for seat, s in enumerate(web.table.seats):
-                if s.token == token:
+                if hmac.compare_digest(s.token.encode(), token.encode("utf-8", "replace")):
                     return web, seat
         return None
 

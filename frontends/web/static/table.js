@@ -20,7 +20,6 @@ let info = null; // the lobby's public line about this table
 let pendingLead = null; // a card chosen to lead, waiting for its call
 let digits = "";
 let digitTimer = null;
-let clockTimer = null;
 let turnSince = performance.now();
 let turnSeat = null;
 const log = [];
@@ -268,8 +267,27 @@ function render() {
   $("#banner").textContent = watching ? `${banner} · watching` : banner;
 }
 
+function renderWaiting(box) {
+  // before the deal: who sits, who is awaited (the lobby's public line on this table)
+  const missing = [];
+  for (const s of info.seats) {
+    const mine = s.seat === game.seat;
+    const who = mine ? `${name || "you"} (you)` : s.bot ? `${s.name} (bot)`
+      : s.state === "playing" ? s.name || "a person" : "open: waiting for a person";
+    if (!mine && !s.bot && s.state !== "playing") missing.push(`seat ${s.seat}`);
+    box.append(h("li", { class: s.seat === game.seat ? "seat mine" : "seat" },
+      h("span", { class: "seat-name" }, `seat ${s.seat}`), h("span", {}, who)));
+  }
+  if (!socket) {
+    setStatus(token ? "you are invited: your name, then sit down" : "take a seat or watch");
+  } else if (!watching && missing.length) {
+    setStatus(`waiting for ${missing.join(", ")}: send them their invite link`);
+  }
+}
+
 function renderSeats() {
   const box = clear($("#seats"));
+  if (!game.config && info) { renderWaiting(box); return; }
   const acting = game.toAct();
   if (acting !== turnSeat) { turnSeat = acting; turnSince = performance.now(); }
   for (let seat = 0; seat < game.players; seat += 1) {
@@ -333,6 +351,7 @@ function renderControls() {
   if (over) { setStatus("the game is over"); return; }
   if (!go) {
     const acting = game.toAct();
+    if (!game.config) return; // renderWaiting said it
     setStatus(acting === null ? "waiting" : acting === game.seat ? "your turn"
       : `waiting for ${game.label(acting)}`);
     return;
@@ -491,7 +510,7 @@ $("#chat-form").addEventListener("submit", (e) => {
 $("#rules-button").addEventListener("click", openRules);
 $("#rematch").addEventListener("click", rematch);
 setInterval(tickClocks, 500);
-clockTimer = clockTimer || null;
+setInterval(() => { if (!game.config && !over) loadInfo().then(render); }, 2000);
 
 loadInfo().then(render); // the clock's setting: not worth waiting for before sitting down
 if (params.get("name")) store.setItem("xactika-name", name);
