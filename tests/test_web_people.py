@@ -67,7 +67,9 @@ def test_two_people_a_spectator_and_a_markup_name(server: WebServer, browser: An
     watcher.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
     watcher.goto(f"{server.url}/table/{number}#watch")
     b.wait_for_selector("#hand button.card")
-    a.wait_for_function("document.querySelector('#seats').textContent.includes('onerror')")
+    a.wait_for_function(  # the name, as its characters (markup would not be text)
+        "() => document.querySelector('#seats').textContent.includes('onerror')",
+        timeout=10_000)
     b.fill("#chat-input", "<img src=x onerror=alert(2)> hello")
     b.press("#chat-input", "Enter")
     a.wait_for_selector("#chat-list li")
@@ -116,5 +118,5 @@ def test_a_reload_in_mid_trick_resumes(server: WebServer, browser: Any) -> None:
     assert _trick(page) == trick and _hand(page) == hand
     assert page.locator("#log-list li").count() > 0  # the events missed, told again
     page.locator("#hand button.card.playable").first.click()
-    page.wait_for_function("window.xactikaTimes.length === 1")
+    page.wait_for_function("() => window.xactikaTimes.length === 1")
     page.close()
