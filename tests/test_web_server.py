@@ -171,3 +171,29 @@ def test_the_websocket_transport_keeps_the_link_limits() -> None:
         return "none"
 
     assert asyncio.run(run()) == "flood"
+
+
+def test_one_server_offers_tcp_seats_and_the_web(tmp_path: Any) -> None:
+    """``--tcp-port``: a bot takes a web table's seat over TCP, the same server."""
+    import socket
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "xactika.frontends.cli", "web", "--port", "0",
+                             "--tcp-port", "0", "--out", str(tmp_path)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        url = re.search(r"(http://\S+?)/ ", proc.stdout.readline()).group(1)  # type: ignore[union-attr]
+        tcp = re.search(r"on (\S+):(\d+) \(tcp\)", proc.stdout.readline())
+        assert tcp is not None
+        web = WebServer.__new__(WebServer)
+        web.url = url
+        made = _post(web, "/api/tables", {"seats": ["3", "open"], "game": "dix", "players": 2})
+        with socket.create_connection((tcp.group(1), int(tcp.group(2))), timeout=10) as sock:
+            sock.sendall(f"seat {made['invites']['1']}\n".encode())
+            first = sock.makefile().readline()
+        assert first == f"seated table={made['table']['id']} seat=1 players=2\n"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

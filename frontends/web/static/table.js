@@ -312,7 +312,13 @@ function tickClocks() {
   const limit = info ? info.clock : null;
   for (const node of document.querySelectorAll(".clock")) {
     const seat = Number(node.dataset.seat);
-    if (seat !== turnSeat || limit === null || over) { node.textContent = ""; continue; }
+    if (limit === null || over || !game.config) { node.textContent = ""; continue; }
+    if (seat !== turnSeat) { // a seat's clock starts afresh at each of its moves
+      node.textContent = `${limit} s a move`;
+      node.classList.remove("low", "running");
+      continue;
+    }
+    node.classList.add("running");
     const budget = seat === game.seat && game.go && game.go.time ? game.go.time / 1000 : limit;
     const since = seat === game.seat && game.go ? game.go.at : turnSince;
     const left = Math.max(0, budget - (performance.now() - since) / 1000);
