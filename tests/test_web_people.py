@@ -102,12 +102,15 @@ def test_two_people_a_spectator_and_a_markup_name(server: WebServer, browser: An
 
 def test_a_reload_in_mid_trick_resumes(server: WebServer, browser: Any) -> None:
     page = browser.new_page(viewport=DESKTOP)
-    answer = create_table(page, server.url, name="Cid", seats=["3", "open", "3", "3"])
+    answer = create_table(page, server.url, name="Cid", seats=["3", "open", "3", "3"],
+                          rounds=4)
     number, token = answer["table"]["id"], answer["invites"]["1"]
     page.goto(f"{server.url}/table/{number}#seat={token}")
     deadline = time.monotonic() + 60
-    while not (page.locator("#hand button.card.playable").count() and _trick(page)):
-        assert time.monotonic() < deadline, "no trick in progress reached"
+    mid_trick = "() => { const g = window.xactikaGame; return !!g.go && g.go.kind === 'play'; }"
+    while not page.evaluate(mid_trick):  # asked to follow: others have played to this trick
+        assert time.monotonic() < deadline and not page.locator("#end").is_visible(), \
+            "never asked to follow a trick"
         if not click_move(page):
             page.wait_for_timeout(20)
     trick, hand = _trick(page), _hand(page)

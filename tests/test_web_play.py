@@ -66,8 +66,9 @@ def test_a_whole_xactika_game_by_clicks(server: WebServer, browser: Any) -> None
     assert shot.stat().st_size > 10_000
     card = page.locator("#hand button.card").first
     assert card.get_attribute("aria-label").split(": ", 1)[1].startswith("value ")
-    clicks = 0
-    while not page.locator("#controls button.call-choice").count():  # our first lead
+    clicks, deadline = 0, time.monotonic() + 60
+    while not page.locator("#controls button.call-choice, #end:not([hidden])").count():
+        assert time.monotonic() < deadline, "no lead of ours, and no end"
         clicks += click_move(page, calls=False) or page.wait_for_timeout(20) or 0
     page.set_viewport_size(PHONE)  # the same table on a phone, choosing a lead's call
     screenshot(page, "xactika-375x667-lead-call")

@@ -25,6 +25,7 @@ let turnSeat = null;
 const log = [];
 const frames = [];
 window.xactikaFrames = frames; // what the tests check for hidden cards
+window.xactikaGame = game; // what the page knows (the tests read it; nothing secret)
 window.xactikaTimes = []; // click to the trick updated, milliseconds
 let clickAt = null;
 
@@ -423,6 +424,7 @@ function renderHand() {
 function renderLog() {
   const box = clear($("#log-list"));
   for (const [text, kind] of log.slice(-12)) box.append(h("li", { class: kind }, text));
+  box.scrollTop = box.scrollHeight; // the newest line in view
   const coach = $("#coach");
   coach.textContent = game.coach && game.round === 1 ? game.coach : "";
   coach.hidden = !coach.textContent;
