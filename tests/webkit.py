@@ -119,12 +119,41 @@ def click_move(page: Any, calls: bool = True) -> bool:
     return False
 
 
+def key_move(page: Any) -> bool:
+    """One move by keys, as the REPL's: a bid's number, a card's position, then the
+    call's shape letter (b c o s). False if none is asked; else it waits until the page
+    took the key."""
+    moves = page.evaluate("() => window.xactikaTimes.length")
+    done = "(n) => window.xactikaTimes.length > n"
+    bid = page.locator("#controls button.bid:not([disabled])")
+    call = page.locator("#controls button.call-choice")
+    card = page.locator("#hand button.card.playable")
+    if bid.count():
+        page.keyboard.type(bid.first.inner_text())
+    elif call.count():
+        words = call.last.get_attribute("aria-label").split()  # "call 2 stars (4)"
+        page.keyboard.type({"balls": "b", "ball": "b", "cubes": "c", "cube": "c",
+                            "cones": "o", "cone": "o", "stars": "s", "star": "s"}[words[2]])
+    elif card.count():
+        page.keyboard.type(card.last.locator(".pos").inner_text())
+        done = ("(n) => window.xactikaTimes.length > n"
+                " || !!document.querySelector('#controls button.call-choice')")
+    else:
+        return False
+    page.wait_for_function(done, arg=moves)
+    return True
+
+
 def play_by_clicks(page: Any, limit: float = 120.0) -> int:
-    """Click moves until the game is over; the number of clicks."""
+    """Click moves until the game is over; the number of clicks. Whenever cards are
+    dimmed, their names say why."""
     clicks = 0
     deadline = time.monotonic() + limit
     while not page.locator("#end").is_visible():
         assert time.monotonic() < deadline, "the game did not end in time"
+        for label in page.locator("#hand button.card.dimmed").evaluate_all(
+                "cards => cards.map(c => c.getAttribute('aria-label'))"):
+            assert "(not playable: you must follow the lead (" in label, label
         if click_move(page):
             clicks += 1
         else:

@@ -235,7 +235,7 @@ document.addEventListener("keydown", (e) => {
     const max = game.go && game.go.kind === "bid" ? Math.max(...game.go.options.map(Number))
       : pendingLead ? 4 : game.hand.length;
     clearTimeout(digitTimer);
-    if (Number(digits) * 10 > max) flushDigits();
+    if (Number(digits) * 10 > max || digits === "0") flushDigits(); // nothing can follow
     else digitTimer = setTimeout(flushDigits, 800);
   } else if (e.key === "Enter" && digits) {
     e.preventDefault();
