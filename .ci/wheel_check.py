@@ -38,6 +38,11 @@ def main() -> int:
     files = importlib.metadata.files("xactika") or []
     if not any(f.name == "LICENSE" for f in files):
         bad.append("the wheel holds no LICENSE")
+    held = {str(f) for f in files}
+    for page in ("templates/table.html", "templates/lobby.html", "static/cards.js",
+                 "static/table.js", "static/style.css"):  # xactika web's package data
+        if f"xactika/frontends/web/{page}" not in held:
+            bad.append(f"the wheel holds no xactika/frontends/web/{page}")
     for line in bad:
         print(f"wheel check: {line}", file=sys.stderr)
     print(f"wheel check: {count} modules, license included" if not bad else "wheel check: failed")

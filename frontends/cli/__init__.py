@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("xactika.frontends.net.serve", "host tables for remote seats over TCP or TLS"),
     "connect": ("xactika.frontends.net.connect", "play a remote seat with a local bot program"),
     "lobby": ("xactika.frontends.net.lobby", "list, create and join a server's tables"),
+    "web": ("xactika.frontends.web.serve", "play, watch and invite in the browser"),
 }
 
 

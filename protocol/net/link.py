@@ -14,6 +14,7 @@ import secrets
 import ssl
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 import attrs
 
@@ -60,6 +61,45 @@ class LinkDown(Exception):
     """The client went away (end of stream, reset, or it stopped reading)."""
 
 
+class Transport(Protocol):
+    """Where a :class:`Link`'s bytes go: a TCP or TLS stream, or a WebSocket
+    (frontends/web/transport.py). Every limit stays in the Link, so all transports get
+    the same ones."""
+
+    async def readline(self) -> bytes:
+        """One line with its ending; ``asyncio.IncompleteReadError`` at the end,
+        ``asyncio.LimitOverrunError`` past the line limit, ``OSError`` on a failure."""
+        ...
+
+    def write(self, data: bytes) -> None: ...
+
+    def buffered(self) -> int:
+        """Bytes written but not yet taken by the peer."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class StreamTransport:
+    """A TCP or TLS connection: asyncio's streams."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    async def readline(self) -> bytes:
+        return await self.reader.readuntil(b"\n")
+
+    def write(self, data: bytes) -> None:
+        self.writer.write(data)
+
+    def buffered(self) -> int:
+        return self.writer.transport.get_write_buffer_size()
+
+    def close(self) -> None:
+        self.writer.close()
+
+
 class LinkFault(Exception):
     """The client broke a limit or the protocol; ``reason`` is a MATCH.md reason."""
 
@@ -74,10 +114,12 @@ class LinkFault(Exception):
 class Link:
     """One client connection: bounded line reading, rate limits, and non-blocking writes."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 limits: Limits, peer: str) -> None:
-        self.reader = reader
-        self.writer = writer
+    def __init__(self, reader: asyncio.StreamReader | None, writer: asyncio.StreamWriter | None,
+                 limits: Limits, peer: str, *, transport: Transport | None = None) -> None:
+        if transport is None:
+            assert reader is not None and writer is not None
+            transport = StreamTransport(reader, writer)
+        self.transport = transport
         self.limits = limits
         self.peer = peer
         self.closed = False
@@ -94,7 +136,7 @@ class Link:
     async def read_raw(self) -> str | None:
         """One line (no ending), or None at end of stream; LinkFault past the limits."""
         try:
-            raw = await self.reader.readuntil(b"\n")
+            raw = await self.transport.readline()
         except asyncio.IncompleteReadError:
             return None
         except asyncio.LimitOverrunError:
@@ -177,8 +219,8 @@ class Link:
         lines, self._out = self._out, []
         if self.closed or not lines:
             return
-        self.writer.write("".join(line + "\n" for line in lines).encode("utf-8"))
-        if self.writer.transport.get_write_buffer_size() > self.limits.write_buffer:
+        self.transport.write("".join(line + "\n" for line in lines).encode("utf-8"))
+        if self.transport.buffered() > self.limits.write_buffer:
             self.finish(LinkDown("stopped reading"))
 
     def finish(self, end: LinkDown | LinkFault, error: str | None = None) -> None:
@@ -191,14 +233,14 @@ class Link:
             self._out.append(f"error {error}")
         if self._out:  # what was queued (quit, a last event), then the error, then close
             with contextlib.suppress(Exception):
-                self.writer.write("".join(line + "\n" for line in self._out).encode("utf-8"))
+                self.transport.write("".join(line + "\n" for line in self._out).encode("utf-8"))
         self._out = []
         self.closed = True
         self.done.set()
         self.end = end
         self._lines.put_nowait(None)
         with contextlib.suppress(Exception):
-            self.writer.close()
+            self.transport.close()
         if self._pump is not None and self._pump is not asyncio.current_task():
             self._pump.cancel()
         if self.on_end is not None:

@@ -393,6 +393,8 @@ class Table:
                 self._forfeit(seat, "timeout", why)
                 break
             self.latencies.append(time.monotonic() - asked)
+            if s.fault is not None:  # faulted while the answer was on its way (a flood
+                break  # right behind it): the stand-in plays, the answer is void
             self._charge(s, bank, asked)
             try:
                 return parse_answer(line, legal, self.rules)

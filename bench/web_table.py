@@ -1,0 +1,112 @@
+"""The web table's weight and speed (issue 27). Run by hand: ``python bench/web_table.py``.
+
+1. Weight: the table page and the lobby page with everything they load (HTML, JS, CSS),
+   uncompressed, as served. Goal: under 150 KB, no framework.
+2. Time to the first interactive table on loopback: from navigating to a table's invite
+   link to the first control a person can use (a bid button or a raised card), in Debian's
+   chromium driven by Playwright, over ``--games`` fresh tables (median and worst).
+3. Move round trip: from the click on a card or a bid to the trick (or bids) updated with
+   that move, over whole games of Xactika against three bots: p50, p95 and max. Goal:
+   p95 under 100 ms on loopback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def weight(url: str, page: str) -> dict[str, int]:
+    """Bytes of a page and of every script and stylesheet it loads (imports followed)."""
+    sizes: dict[str, int] = {}
+    todo = [page]
+    while todo:
+        path = todo.pop()
+        if path in sizes:
+            continue
+        with urllib.request.urlopen(url + path) as answer:
+            body = answer.read()
+        sizes[path] = len(body)
+        text = body.decode()
+        todo += re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', text)
+        todo += ["/static/" + name for name in re.findall(r'from "\./([^"]+\.js)"', text)]
+    return sizes
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=3, help="whole games to time (default 3)")
+    p.add_argument("--rounds", type=int, default=8, help="rounds a game (default 8)")
+    args = p.parse_args()
+    out = Path(tempfile.mkdtemp(prefix="xactika-web-bench-"))
+    proc = subprocess.Popen([sys.executable, "-m", "xactika.frontends.cli", "web", "--port",
+                             "0", "--out", str(out), "--seed", "1"],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    url = re.search(r"(http://\S+?)/ ", proc.stdout.readline()).group(1)  # type: ignore[union-attr]
+    try:
+        for name, page in (("table", "/table/1"), ("lobby", "/")):
+            sizes = weight(url, page)
+            total = sum(sizes.values())
+            parts = ", ".join(f"{k.rsplit('/', 1)[-1] if k.startswith('/static/') else 'html'} {v}"
+                              for k, v in sizes.items())
+            print(f"weight of the {name} page: {total / 1000:.1f} KB ({parts})"
+                  f"  goal < 150 KB: {'ok' if total < 150_000 else 'MISSED'}")
+        from playwright.sync_api import sync_playwright
+
+        firsts: list[float] = []
+        trips: list[float] = []
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+            for _ in range(args.games):
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                page.goto(url + "/")
+                made = page.evaluate(
+                    """async (rounds) => (await fetch('/api/tables', {method: 'POST', headers:
+                    {'content-type': 'application/json'}, body: JSON.stringify({rounds,
+                    seats: ['open', '3', '3', '3'], clock: 120})})).json()""", args.rounds)
+                start = time.perf_counter()
+                page.goto(f"{url}/table/{made['table']['id']}#seat={made['invites']['0']}"
+                          "&name=Bench")
+                page.wait_for_selector("#controls button.bid:not([disabled]), "
+                                       "#hand button.card.playable")
+                firsts.append(time.perf_counter() - start)
+                while not page.locator("#end").is_visible():
+                    for selector in ("#controls button.bid:not([disabled])",
+                                     "#controls button.call-choice",
+                                     "#hand button.card.playable"):
+                        found = page.locator(selector)
+                        if found.count():
+                            found.first.click()
+                            break
+                    else:
+                        page.wait_for_timeout(10)
+                trips += page.evaluate("window.xactikaTimes")
+                page.close()
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait()
+    print(f"time to the first interactive table: median {statistics.median(firsts) * 1000:.0f} ms, "
+          f"worst {max(firsts) * 1000:.0f} ms over {len(firsts)} tables")
+    trips.sort()
+    p95 = trips[int(0.95 * (len(trips) - 1))]
+    print(f"move round trip (click to the trick updated), {len(trips)} moves: "
+          f"p50 {statistics.median(trips):.1f} ms, p95 {p95:.1f} ms, max {trips[-1]:.1f} ms"
+          f"  goal p95 < 100 ms: {'ok' if p95 < 100 else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

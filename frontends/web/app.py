@@ -1,0 +1,339 @@
+"""``xactika web``'s application: pages, a small JSON lobby API and the WebSocket.
+
+The table server stays the only referee. The WebSocket is one more transport of its
+sessions (transport.py): a browser says ``seat TOKEN`` and speaks the player protocol,
+with ``say`` lines of narration added (narrate.py) and a table chat beside it
+(spec/WEB.md). Every response carries a Content-Security-Policy without inline script;
+WebSocket and POST requests must come from this site's own pages (their Origin).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.table import Config, game_rules
+from xactika.frontends.web.desk import ChatRate, Desk, DeskError, WebTable
+from xactika.frontends.web.narrate import Narrator, rules_texts
+from xactika.frontends.web.transport import QueueTransport
+from xactika.protocol.net.link import Link
+from xactika.protocol.net.server import Server
+from xactika.protocol.notation.text import config_from_pairs
+from xactika.protocol.player.wire import bot_name
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).parent
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+       "frame-ancestors 'none'")
+HEADERS = [(b"content-security-policy", CSP.encode()),
+           (b"x-content-type-options", b"nosniff"),
+           (b"referrer-policy", b"no-referrer"),
+           (b"x-frame-options", b"DENY"),
+           (b"cache-control", b"no-store")]
+MAX_BODY = 8192  # bytes of a lobby request
+
+Scope = MutableMapping[str, Any]
+ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
+                Awaitable[None]]
+
+
+class SecurityHeaders:
+    """Adds the CSP and its companions to every HTTP response (a sub-app's own stricter
+    ones, the viewers', are kept instead of doubled)."""
+
+    def __init__(self, app: ASGI) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Any]],
+                       send: Callable[[Any], Awaitable[None]]) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                have = {name.lower() for name, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []),
+                                      *(pair for pair in HEADERS if pair[0] not in have)]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def same_origin(headers: Any, scheme: str) -> bool:
+    """The request comes from a page of this very site (the Origin names this host)."""
+    origin, host = headers.get("origin"), headers.get("host")
+    if not origin or not host:
+        return False
+    secure = scheme in ("https", "wss")
+    return bool(origin == f"{'https' if secure else 'http'}://{host}")
+
+
+class WebApp:
+    """The pages, the lobby API and the WebSocket over one table server."""
+
+    def __init__(self, server: Server, *, tcp: tuple[str, int] | None = None,
+                 extra_routes: list[BaseRoute] | None = None, seed: int | None = None) -> None:
+        self.server = server
+        self.desk = Desk(server, seed)
+        self.tcp = tcp
+        self.tcp_address: tuple[str, int] | None = None
+        self.templates = Jinja2Templates(directory=str(HERE / "templates"))
+        routes: list[BaseRoute] = [
+            Route("/", self.lobby_page),
+            Route("/table/{number:int}", self.table_page),
+            Route("/api/tables", self.list_tables, methods=["GET"]),
+            Route("/api/tables", self.create_table, methods=["POST"]),
+            Route("/api/tables/{number:int}/take", self.take_seat, methods=["POST"]),
+            Route("/api/rematch", self.rematch, methods=["POST"]),
+            Route("/api/tables/{number:int}/record", self.record),
+            Route("/api/rules", self.rules),
+            WebSocketRoute("/ws", self.socket),
+            Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+            *(extra_routes or []),
+        ]
+        self.app = Starlette(routes=routes, lifespan=self.lifespan)
+        self.asgi = SecurityHeaders(self.app)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        if self.tcp is not None:  # TCP seats for bots, beside the web for people
+            self.tcp_address = await self.server.start(*self.tcp)
+            print(f"table server on {self.tcp_address[0]}:{self.tcp_address[1]} (tcp); "
+                  f"admin token={self.server.admin_token}", flush=True)
+        try:
+            yield
+        finally:
+            await self.server.close()
+
+    # -- pages
+    async def lobby_page(self, request: Request) -> Response:
+        viewers = any(getattr(r, "path", "") == "/replay" for r in self.app.routes)
+        return self.templates.TemplateResponse(request, "lobby.html", {"viewers": viewers})
+
+    async def table_page(self, request: Request) -> Response:
+        number = request.path_params["number"]
+        return self.templates.TemplateResponse(request, "table.html", {"number": number})
+
+    # -- the lobby API
+    async def list_tables(self, request: Request) -> Response:
+        return JSONResponse([web.public() for web in self.desk.tables.values()])
+
+    async def _body(self, request: Request) -> dict[str, Any]:
+        if not same_origin(request.headers, request.url.scheme):
+            raise DeskError("requests must come from this site's pages")
+        data = await request.body()
+        if len(data) > MAX_BODY:
+            raise DeskError("request too large")
+        try:
+            body = json.loads(data or b"{}")
+        except ValueError:
+            raise DeskError("the request is not JSON") from None
+        if not isinstance(body, dict):
+            raise DeskError("the request is not a JSON object")
+        return body
+
+    async def create_table(self, request: Request) -> Response:
+        try:
+            web, invites = self.desk.create(await self._body(request))
+        except DeskError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"table": web.public(),
+                             "invites": {str(k): v for k, v in invites.items()}})
+
+    async def take_seat(self, request: Request) -> Response:
+        try:
+            body = await self._body(request)
+            seat = body.get("seat")
+            found = self.desk.take(request.path_params["number"],
+                                   int(seat) if seat not in (None, "") else None)
+        except (DeskError, ValueError, TypeError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"seat": found[0], "token": found[1]})
+
+    async def rematch(self, request: Request) -> Response:
+        try:
+            body = await self._body(request)
+            number, token = self.desk.rematch(str(body.get("token", "")))
+        except DeskError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"table": number, "token": token})
+
+    async def record(self, request: Request) -> Response:
+        try:
+            web = self.desk.get(request.path_params["number"])
+        except DeskError as exc:
+            return PlainTextResponse(str(exc), status_code=404)
+        path = web.table.record
+        if not web.table.over.is_set() or path is None:
+            return PlainTextResponse("the record is written when the game is over",
+                                     status_code=404)
+        return FileResponse(path, media_type="text/plain",
+                            filename=f"xactika-table-{web.table.id}.log")
+
+    async def rules(self, request: Request) -> Response:
+        pairs = {k: v for k in ("game", "mode", "players", "rounds")
+                 if (v := request.query_params.get(k))}
+        pairs["seed"] = "0"  # texts only: validation wants a deal source
+        try:
+            config: Config = config_from_pairs(pairs, defaults=True)
+            game_rules(config.game).validate(config)
+        except (XactikaError, ValueError, KeyError, TypeError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse(rules_texts(config))
+
+    # -- the WebSocket
+    async def socket(self, websocket: WebSocket) -> None:
+        if not same_origin(websocket.headers, websocket.url.scheme):
+            await websocket.close(code=1008)
+            return
+        await websocket.accept()
+        await Connection(self, websocket).run()
+
+
+class Connection:
+    """One browser: its lines to the server's session, the server's back with narration."""
+
+    def __init__(self, app: WebApp, websocket: WebSocket) -> None:
+        self.app = app
+        self.websocket = websocket
+        self.limits = app.server.limits
+        self.transport = QueueTransport(self.limits)
+        self.link = Link(None, None, self.limits, self._address(), transport=self.transport)
+        self.web: WebTable | None = None
+        self.who = ""
+        self.narrator = Narrator(self._names)
+        self.rate = ChatRate()
+        self.first = True
+        self.watching = False
+
+    def _address(self) -> str:
+        client = self.websocket.client
+        return client.host if client is not None else "?"
+
+    def _names(self) -> list[str]:
+        return self.web.names() if self.web is not None else []
+
+    async def run(self) -> None:
+        serving = asyncio.create_task(self.app.server.serve_link(self.link, self._address()))
+        sending = asyncio.create_task(self._send())
+        receiving = asyncio.create_task(self._receive())
+        try:
+            await asyncio.wait([sending, receiving], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self.transport.end()
+            receiving.cancel()
+            with contextlib.suppress(BaseException):
+                await serving
+            sending.cancel()
+            if self.web is not None:
+                self.web.listeners.discard(self._hear)
+                if self.watching:
+                    self.web.spectators -= 1
+            with contextlib.suppress(Exception):
+                await self.websocket.close()
+
+    async def _send(self) -> None:
+        while True:
+            data = await self.transport.outgoing()
+            if data is None:
+                return
+            await self.websocket.send_text(self.narrator.annotate(data.decode("utf-8")))
+
+    async def _receive(self) -> None:
+        try:
+            while True:
+                text = await self.websocket.receive_text()
+                for line in text.split("\n"):
+                    if not self._take(line):
+                        return
+        except (WebSocketDisconnect, RuntimeError, KeyError):
+            return
+
+    def _take(self, line: str) -> bool:
+        """One line of the browser's; False to stop reading (it was too much)."""
+        words = line.split()
+        if self.first and words:
+            self.first = False
+            line = self._first(words, line)
+        elif words and words[0] == "chat":
+            self._chat(line[len("chat"):].strip())
+            return True
+        return self.transport.feed(line + "\n")
+
+    def _first(self, words: list[str], line: str) -> str:
+        """``watch N`` becomes ``observe TOKEN`` (the web's tables are public to watch);
+        ``seat TOKEN`` finds the table for the chat and the narration."""
+        if words[0] == "watch" and len(words) >= 2 and words[1].isdigit():
+            try:
+                self.web = self.app.desk.get(int(words[1][:9]))
+            except DeskError:
+                return "observe -"  # refused by the server like any wrong token
+            name = next((w[5:] for w in words[2:] if w.startswith("name=")), "")
+            self.who = f"{bot_name(name)[:24] if name else 'someone'}(watching)"
+            self.transport.delay = self.web.spectator_delay
+            self.watching = True
+            self.web.spectators += 1
+            self._join()
+            return f"observe {self.web.table.observer_token}"
+        if words[0] == "seat" and len(words) >= 2:
+            found = self.app.desk.seat_of(words[1])
+            if found is not None:
+                self.web, seat = found
+                self.who = f"seat{seat}"
+                self.narrator.tutorial = self.web.tutorial
+                self._join()
+        return line
+
+    def _join(self) -> None:
+        assert self.web is not None
+        self.web.listeners.add(self._hear)
+        for said in self.web.chat:
+            self._hear(said)
+
+    def _hear(self, line: str) -> None:
+        self.transport.write((line + "\n").encode("utf-8"))
+
+    def _chat(self, text: str) -> None:
+        if self.web is None or not self.rate.allow():
+            self._hear("say chat-refused too fast, or not at a table")
+            return
+        who = self.who
+        if who.startswith("seat") and who[4:].isdigit():
+            seat = int(who[4:])
+            who = self.web.names()[seat] or who
+        self.app.desk.say(self.web, who, text)
+
+
+def viewer_routes(server: Server) -> list[BaseRoute]:
+    """The replay and match viewers (frontends/web/viewer.py, the ``webview`` work) over
+    the server's records folder, trusting its signing key; none where they are absent."""
+    try:
+        viewer = importlib.import_module("xactika.frontends.web.viewer")
+    except ImportError:
+        return []
+    keys = [server.signer.public] if server.signer is not None else []
+    return list(viewer.viewer_routes(viewer.Viewer(server.out, keys)))
+
+
+def create_app(server: Server, *, tcp: tuple[str, int] | None = None,
+               seed: int | None = None) -> WebApp:
+    """The application: the lobby, the tables and, when present, the viewers."""
+    return WebApp(server, tcp=tcp, extra_routes=viewer_routes(server), seed=seed)

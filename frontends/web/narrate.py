@@ -1,0 +1,119 @@
+"""The REPL's narration for a browser: ``say`` lines computed from what the seat was sent.
+
+The page tells why a trick was won, how a round ended and (in the tutorial) what to do
+now, in the same words as the REPL, because both take them from frontends/table
+(``present.narrate``, the game's presentation, ``teach``). A :class:`Narrator` watches
+the lines one connection is sent (the seat's own view, or the public one) and adds its
+``say`` lines after them (spec/WEB.md), so it can never tell more than those lines did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xactika.core.bots.agents import make_agent
+from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.table import Config, Event, GameStarted, game_rules
+from xactika.frontends.table import teach
+from xactika.frontends.table.games import presentation
+from xactika.frontends.table.present import Note, RoundOutcome, WhyWon, narrate
+from xactika.protocol.notation.text import parse_event
+from xactika.protocol.player import wire
+from xactika.protocol.player.session import SeatTracker
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class Narrator:
+    """Folds one connection's lines; ``annotate`` returns them with the ``say`` lines."""
+
+    def __init__(self, names: Callable[[], Sequence[str]], *, tutorial: bool = False) -> None:
+        self.names = names
+        self.tutorial = tutorial
+        self.seat = -1  # a spectator until ``newgame seat=``
+        self.config: Config | None = None
+        self.events: list[Event] = []
+        self.tracker: SeatTracker | None = None
+        self._said_names: tuple[str, ...] = ()
+
+    def annotate(self, text: str) -> str:
+        out: list[str] = []
+        for line in text.split("\n"):
+            if not line:
+                continue
+            out += self._before(line)
+            out.append(line)
+            out += self._after(line)
+        names = tuple(self.names())
+        if names != self._said_names:
+            self._said_names = names
+            out.insert(0, "say names " + ",".join(names))
+        return "".join(line + "\n" for line in out)
+
+    def _before(self, line: str) -> list[str]:
+        if not line.startswith("go ") or self.tracker is None or self.config is None:
+            return []
+        try:
+            return self._coach(wire.parse_go(line.split()))
+        except (XactikaError, ValueError, KeyError, IndexError, TypeError):
+            return []
+
+    def _coach(self, go: wire.Go) -> list[str]:
+        """Why some cards are dimmed, and the tutorial's line in round 1."""
+        assert self.tracker is not None and self.config is not None
+        shown = presentation(self.config.game)
+        state = self.tracker.state
+        follow = shown.follow_rule(state, self.seat)
+        said = []
+        if go.kind == "play" and follow.can_follow:
+            said.append(f"say dim you must follow the lead ({follow.led}) and you can")
+        if self.tutorial and state.round == 1:
+            rules = game_rules(self.config.game)
+            legal = wire.legal_from_go(go, self.seat, rules)
+            hint = make_agent("heuristic", 1, self.config.game)
+            move = wire.answer_line(hint.choose(self.tracker.view(), legal), rules)
+            said.append("say coach " + _one_line(shown.coach(go.kind, follow, f"'{move}'")))
+        return said
+
+    def _after(self, line: str) -> list[str]:
+        words = line.split()
+        if words[0] == "newgame":
+            self.seat = wire.parse_newgame(words)
+            self.tracker = SeatTracker(self.seat)
+            self.events = []
+            return []
+        if words[0] != "event":
+            return []
+        rules = game_rules(self.config.game) if self.config is not None else None
+        event = parse_event(line, rules)
+        if isinstance(event, GameStarted):
+            self.config, self.events = event.config, []
+        self.events.append(event)
+        if self.tracker is not None:
+            self.tracker.apply(event)
+        assert self.config is not None
+        said = []
+        if isinstance(event, GameStarted) and self.tutorial and self.seat >= 0:
+            said += [f"say coach {_one_line(p)}" for p in teach.tutorial_intro(self.config)]
+        names = [n or f"seat {i}" for i, n in enumerate(self.names())]
+        for item in narrate(self.config, self.events, len(self.events) - 1, names,
+                            tutorial=self.tutorial and self.seat >= 0):
+            if isinstance(item, WhyWon):
+                said.append(f"say why-won trick={item.trick} winner={item.winner} "
+                            f"{_one_line(item.text)}")
+            elif isinstance(item, RoundOutcome) and item.text:
+                said += [f"say round {_one_line(part)}" for part in item.text.split("\n")]
+            elif isinstance(item, Note):
+                said.append(f"say note {_one_line(item.text)}")
+        return said
+
+
+def rules_texts(config: Config) -> dict[str, object]:
+    """The ``rules`` texts and the tutorial's intro for the page (``/api/rules``)."""
+    return {"overview": teach.overview(config), "topics": teach.topics(config),
+            "tutorial": teach.tutorial_intro(config),
+            "title": presentation(config.game).title(),
+            "mode": presentation(config.game).mode_name(config),
+            "banner": teach.mode_text(config)}

@@ -1,0 +1,527 @@
+// The table page: a seat (or a spectator) over the WebSocket, speaking the player
+// protocol (spec/WEB.md). Every text from outside is set as textContent, never as markup.
+import { callSvg, callWords, cardLabel, cardSvg } from "./cards.js";
+import { Game } from "./game.js";
+import { h, $, clear, rulesDialog } from "./ui.js";
+
+const root = $("#table");
+const number = Number(root.dataset.number);
+const params = new URLSearchParams(location.hash.slice(1));
+const game = new Game();
+const store = window.localStorage;
+const seatKey = `xactika-seat-${number}`;
+let token = params.get("seat") || store.getItem(seatKey);
+let watching = params.has("watch") && !params.get("seat");
+let name = params.get("name") || store.getItem("xactika-name") || "";
+let socket = null;
+let retry = 0;
+let over = false;
+let info = null; // the lobby's public line about this table
+let pendingLead = null; // a card chosen to lead, waiting for its call
+let digits = "";
+let digitTimer = null;
+let turnSince = performance.now();
+let turnSeat = null;
+const log = [];
+const frames = [];
+window.xactikaFrames = frames; // what the tests check for hidden cards
+window.xactikaGame = game; // what the page knows (the tests read it; nothing secret)
+window.xactikaTimes = []; // click to the trick updated, milliseconds
+let clickAt = null;
+
+if (token) store.setItem(seatKey, token);
+
+// --------------------------------------------------------------------------- connection
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws`);
+  socket.addEventListener("open", () => {
+    retry = 0;
+    if (token) send(`seat ${token}`);
+    else send(`watch ${number}${name ? ` name=${safeName(name)}` : ""}`);
+    setStatus("connected");
+  });
+  socket.addEventListener("message", (message) => {
+    frames.push(message.data);
+    for (const line of message.data.split("\n")) if (line) receive(line);
+    render();
+  });
+  socket.addEventListener("close", () => {
+    socket = null;
+    if (over) return;
+    retry += 1;
+    setStatus("connection lost: reconnecting...");
+    setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
+  });
+}
+
+function send(line) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(line);
+}
+
+function safeName(text) {
+  return text.trim().split(/\s+/).join("-").slice(0, 32) || "player";
+}
+
+function receive(line) {
+  const words = line.split(" ");
+  switch (words[0]) {
+    case "seated":
+      game.seat = Number(words[2].split("=")[1]);
+      break;
+    case "watching":
+      watching = true;
+      break;
+    case "hello":
+      send(`hello 1 name=${safeName(name || "player")} kind=human`);
+      break;
+    case "isready":
+      send("readyok");
+      break;
+    case "newgame":
+      game.reset(Number(words[1].split("=")[1]));
+      log.length = 0;
+      break;
+    case "event":
+      event(words);
+      break;
+    case "go":
+      game.ask(words);
+      game.dim = game.dimNext || "";
+      game.dimNext = "";
+      break;
+    case "say":
+      say(words[1], words.slice(2));
+      break;
+    case "chat":
+      chat(words[1], words.slice(2).join(" "));
+      break;
+    case "quit":
+      over = true;
+      break;
+    case "error":
+      error(words.slice(1).join(" "));
+      break;
+    default:
+      break;
+  }
+}
+
+function event(words) {
+  const kind = game.event(words);
+  const f = Object.fromEntries(words.slice(3).map((w) => w.split("=")));
+  if (kind === "bid") note(`${game.label(Number(f.seat))} bids ${f.bid}`);
+  if (kind === "lead" && game.config.game === "xactika") {
+    note(`${game.label(Number(f.seat))} leads ${f.card} calling ${callWords(f.call)}`);
+  }
+  if (["lead", "play", "bid"].includes(kind) && Number(f.seat) === game.seat && clickAt !== null) {
+    const since = clickAt; // measured once the page shows it: the next frame after render
+    clickAt = null;
+    requestAnimationFrame(() => window.xactikaTimes.push(performance.now() - since));
+  }
+  if (kind === "lead" || kind === "play" || kind === "bid") game.go = null;
+  if (kind === "deal") note(`round ${game.round}: ${game.label(game.dealer)} deals`);
+  if (kind === "game-over") over = true;
+}
+
+function say(kind, words) {
+  const text = words.join(" ");
+  if (kind === "names") {
+    game.names = text.split(",");
+  } else if (kind === "why-won") {
+    const rest = words.filter((w) => !/^(trick|winner)=/.test(w)).join(" ");
+    if (game.lastTrick) game.lastTrick.why = rest;
+    note(rest, "why");
+  } else if (kind === "round") {
+    note(text, "round");
+  } else if (kind === "coach") {
+    note(text, "coach");
+    game.coach = text;
+  } else if (kind === "dim") {
+    game.dimNext = text;
+  } else if (kind === "note") {
+    note(text, "coach");
+  } else if (kind === "chat-refused") {
+    chat("", "(not sent: wait a moment)");
+  }
+}
+
+function error(text) {
+  if (/already connected/.test(text) && retry < 8) return; // the old page is closing
+  if (/unknown token|is over|forfeited/.test(text)) {
+    over = /is over/.test(text);
+    if (!over) { store.removeItem(seatKey); token = null; }
+  }
+  setStatus(`server: ${text}`);
+  note(`server: ${text}`, "error");
+}
+
+function note(text, kind) {
+  log.push([text, kind || ""]);
+  if (log.length > 60) log.shift();
+}
+
+function chat(who, text) {
+  const list = $("#chat-list");
+  const item = h("li", {}, who ? h("b", {}, `${who}: `) : "", text);
+  list.append(item);
+  while (list.children.length > 100) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+function setStatus(text) {
+  $("#status").textContent = text;
+}
+
+// --------------------------------------------------------------------------- moves
+
+function play(card, call) {
+  if (!game.go) return;
+  clickAt = performance.now();
+  pendingLead = null;
+  send(call ? `play ${card} ${call}` : `play ${card}`);
+  game.go = null;
+  render();
+}
+
+function chooseCard(card) {
+  if (!game.playable(card)) return;
+  if (game.go.kind === "lead") {
+    const calls = game.callsOf(card);
+    if (calls.length === 1 && calls[0] === "") { play(card); return; }
+    if (calls.length === 0) { play(card); return; }
+    pendingLead = card;
+    render();
+    const first = $("#controls button");
+    if (first) first.focus();
+    return;
+  }
+  play(card);
+}
+
+function bid(n) {
+  if (!game.go || game.go.kind !== "bid" || !game.go.options.includes(String(n))) return;
+  clickAt = performance.now();
+  send(`bid ${n}`);
+  game.go = null;
+  render();
+}
+
+function position(n) {
+  if (!game.go) return;
+  if (game.go.kind === "bid") { bid(n); return; }
+  if (pendingLead) {
+    const calls = game.callsOf(pendingLead);
+    if (n >= 1 && n <= calls.length) play(pendingLead, calls[n - 1]);
+    return;
+  }
+  const card = game.hand[n - 1];
+  if (card) chooseCard(card);
+}
+
+function flushDigits() {
+  clearTimeout(digitTimer);
+  if (digits) position(Number(digits));
+  digits = "";
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (/^[0-9]$/.test(e.key)) {
+    e.preventDefault();
+    digits += e.key;
+    const max = game.go && game.go.kind === "bid" ? Math.max(...game.go.options.map(Number))
+      : pendingLead ? 4 : game.hand.length;
+    clearTimeout(digitTimer);
+    if (Number(digits) * 10 > max || digits === "0") flushDigits(); // nothing can follow
+    else digitTimer = setTimeout(flushDigits, 800);
+  } else if (e.key === "Enter" && digits) {
+    e.preventDefault();
+    flushDigits();
+  } else if (e.key === "Escape") {
+    pendingLead = null;
+    digits = "";
+    render();
+  } else if (pendingLead && /^[bcos]$/i.test(e.key)) {
+    const token2 = { b: "ba", c: "cu", o: "co", s: "st" }[e.key.toLowerCase()];
+    const call = game.callsOf(pendingLead).find((c) => c.endsWith(token2));
+    if (call) play(pendingLead, call);
+  } else if (e.key === "r" || e.key === "?") {
+    openRules();
+  }
+});
+
+// --------------------------------------------------------------------------- drawing
+
+function render() {
+  renderSeats();
+  renderTrick();
+  renderControls();
+  renderHand();
+  renderLog();
+  renderScores();
+  renderEnd();
+  const banner = game.config ? `${game.config.game === "dix" ? "Dix" : "Xactika"} · ${
+    game.config.mode} · round ${game.round || 1} of ${game.config.rounds}` : `table ${number}`;
+  $("#banner").textContent = watching ? `${banner} · watching` : banner;
+}
+
+function renderWaiting(box) {
+  // before the deal: who sits, who is awaited (the lobby's public line on this table)
+  const missing = [];
+  for (const s of info.seats) {
+    const mine = s.seat === game.seat;
+    const who = mine ? `${name || "you"} (you)` : s.bot ? `${s.name} (bot)`
+      : s.state === "playing" ? s.name || "a person" : "open: waiting for a person";
+    if (!mine && !s.bot && s.state !== "playing") missing.push(`seat ${s.seat}`);
+    box.append(h("li", { class: s.seat === game.seat ? "seat mine" : "seat" },
+      h("span", { class: "seat-name" }, `seat ${s.seat}`), h("span", {}, who)));
+  }
+  if (!socket) {
+    setStatus(token ? "you are invited: your name, then sit down" : "take a seat or watch");
+  } else if (!watching && missing.length) {
+    setStatus(`waiting for ${missing.join(", ")}: send them their invite link`);
+  }
+}
+
+function renderSeats() {
+  const box = clear($("#seats"));
+  if (!game.config && info) { renderWaiting(box); return; }
+  const acting = game.toAct();
+  if (acting !== turnSeat) { turnSeat = acting; turnSince = performance.now(); }
+  for (let seat = 0; seat < game.players; seat += 1) {
+    const parts = [];
+    if (game.hasBids) parts.push(`bid ${game.bids[seat] ?? "–"}`);
+    parts.push(`took ${game.taken[seat] ?? 0}`);
+    parts.push(`total ${game.totals[seat] ?? 0}`);
+    const size = game.sizes[seat] ?? 0;
+    if (!game.hand.length || seat !== game.seat) parts.push(`${size} card${size === 1 ? "" : "s"}`);
+    const classes = ["seat"];
+    if (seat === acting) classes.push("turn");
+    if (seat === game.seat) classes.push("mine");
+    box.append(h("li", { class: classes.join(" "), "data-seat": seat },
+      h("span", { class: "seat-name" }, game.label(seat) + (seat === game.dealer ? " · dealer" : "")),
+      h("span", { class: "seat-score" }, parts.join(" · ")),
+      h("span", { class: "clock", "data-seat": seat }, "")));
+  }
+  tickClocks();
+}
+
+function tickClocks() {
+  const limit = info ? info.clock : null;
+  for (const node of document.querySelectorAll(".clock")) {
+    const seat = Number(node.dataset.seat);
+    if (limit === null || over || !game.config) { node.textContent = ""; continue; }
+    if (seat !== turnSeat) { // a seat's clock starts afresh at each of its moves
+      node.textContent = `${limit} s a move`;
+      node.classList.remove("low", "running");
+      continue;
+    }
+    node.classList.add("running");
+    const budget = seat === game.seat && game.go && game.go.time ? game.go.time / 1000 : limit;
+    const since = seat === game.seat && game.go ? game.go.at : turnSince;
+    const left = Math.max(0, budget - (performance.now() - since) / 1000);
+    node.textContent = `${Math.ceil(left)} s left`;
+    node.classList.toggle("low", left < 10);
+  }
+}
+
+function renderTrick() {
+  const box = clear($("#trick-cards"));
+  const showing = game.trick.length ? { plays: game.trick, call: game.call } : game.lastTrick;
+  const why = $("#why");
+  if (!showing) {
+    why.textContent = game.turned ? `turned up: ${cardLabel(game.turned)}` : "";
+    return;
+  }
+  for (const [seat, card] of showing.plays) {
+    const won = showing.winner === seat;
+    box.append(h("figure", { class: won ? "played won" : "played" }, cardSvg(card),
+      h("figcaption", {}, game.label(seat) + (won ? " ✓" : ""))));
+  }
+  const call = showing.call ? h("span", { class: "call" }, "call: ", callSvg(showing.call),
+    ` ${callWords(showing.call)}`) : "";
+  const reason = showing.winner !== undefined && showing.why
+    ? h("span", { class: "why-text" }, showing.why) : "";
+  clear(why).append(call, reason);
+}
+
+function renderControls() {
+  const box = clear($("#controls"));
+  const go = game.go;
+  if (watching) {
+    setStatus(over ? "the game is over" : "watching: only public cards are shown");
+    return;
+  }
+  if (over) { setStatus("the game is over"); return; }
+  if (!go) {
+    const acting = game.toAct();
+    if (!game.config) return; // renderWaiting said it
+    setStatus(acting === null ? "waiting" : acting === game.seat ? "your turn"
+      : `waiting for ${game.label(acting)}`);
+    return;
+  }
+  if (go.kind === "bid") {
+    setStatus("your bid: how many tricks will you take?");
+    const max = game.hand.length;
+    const placed = game.bids.reduce((a, b) => a + (b ?? 0), 0);
+    for (let n = 0; n <= max; n += 1) {
+      const ok = go.options.includes(String(n));
+      const why = ok ? `bid ${n}` : `you deal, and the bids may not total ${max}: the others bid ${placed}`;
+      const b = h("button", { type: "button", class: "bid", "aria-label": ok ? `bid ${n}` : `bid ${n}: not allowed, ${why}`,
+        title: why }, String(n));
+      if (ok) b.addEventListener("click", () => bid(n));
+      else { b.disabled = true; b.classList.add("forbidden"); }
+      box.append(b);
+    }
+    if (go.options.length <= max) box.append(h("p", { class: "hint" }, `${max - placed} is not allowed: the dealer may not make the bids total ${max}`));
+    return;
+  }
+  if (pendingLead) {
+    setStatus(`lead ${cardLabel(pendingLead)}: which call?`);
+    game.callsOf(pendingLead).forEach((call, i) => {
+      const b = h("button", { type: "button", class: "call-choice", "aria-label": `call ${callWords(call)} (${i + 1})` },
+        `${i + 1}`, callSvg(call), ` ${callWords(call)}`);
+      b.addEventListener("click", () => play(pendingLead, call));
+      box.append(b);
+    });
+    const cancel = h("button", { type: "button", class: "cancel" }, "cancel (Esc)");
+    cancel.addEventListener("click", () => { pendingLead = null; render(); });
+    box.append(cancel);
+    return;
+  }
+  const calls = go.options.some((o) => o.includes(":"));
+  setStatus(go.kind === "lead" ? `your lead: choose a card${calls ? ", then its call" : ""}`
+    : "your play: choose a raised card");
+}
+
+function renderHand() {
+  const box = clear($("#hand"));
+  if (watching || game.seat < 0) {
+    $("#hand-title").textContent = "";
+    return;
+  }
+  $("#hand-title").textContent = game.hand.length ? "your hand" : "";
+  game.hand.forEach((card, i) => {
+    const ok = game.playable(card);
+    const asked = game.go && game.go.kind !== "bid";
+    const reason = !asked || ok ? "" : game.dim || "you may not play this card now";
+    const label = `${i + 1}: ${cardLabel(card)}${reason ? ` (not playable: ${reason})` : ""}`;
+    const b = h("button", { type: "button", class: `card${ok ? " playable" : ""}${asked && !ok ? " dimmed" : ""}${pendingLead === card ? " chosen" : ""}`,
+      "aria-label": label, title: reason || cardLabel(card), "data-card": card }, cardSvg(card),
+    h("span", { class: "pos" }, String(i + 1)));
+    if (asked && !ok) b.setAttribute("aria-disabled", "true");
+    b.addEventListener("click", () => {
+      if (ok) chooseCard(card);
+      else if (reason) setStatus(reason);
+    });
+    box.append(b);
+  });
+}
+
+function renderLog() {
+  const box = clear($("#log-list"));
+  for (const [text, kind] of log.slice(-12)) box.append(h("li", { class: kind }, text));
+  box.scrollTop = box.scrollHeight; // the newest line in view
+  const coach = $("#coach");
+  coach.textContent = game.coach && game.round === 1 ? game.coach : "";
+  coach.hidden = !coach.textContent;
+}
+
+function renderScores() {
+  const table = clear($("#scores"));
+  if (!game.rounds.length) return;
+  const head = h("tr", {}, h("th", {}, "round"));
+  for (let s = 0; s < game.players; s += 1) head.append(h("th", {}, game.names[s] || `seat ${s}`));
+  table.append(h("thead", {}, head));
+  const body = h("tbody", {});
+  for (const row of game.rounds) {
+    const tr = h("tr", {}, h("td", {}, String(row.round)));
+    row.points.forEach((p, s) => tr.append(h("td", {}, `${p > 0 ? "+" : ""}${p} (${row.totals[s]})`)));
+    body.append(tr);
+  }
+  table.append(body);
+}
+
+function renderEnd() {
+  const box = $("#end");
+  if (!game.over) { box.hidden = true; return; }
+  box.hidden = false;
+  const list = clear($("#standings"));
+  for (const [rank, seat] of game.standings()) {
+    list.append(h("li", {}, `${rank}. ${game.label(seat)}: ${game.over.totals[seat]}${game.over.winners.includes(seat) ? " — winner" : ""}`));
+  }
+  $("#record").href = `/api/tables/${number}/record`;
+  $("#rematch").hidden = watching || !token;
+}
+
+async function rematch() {
+  const answer = await fetch("/api/rematch", { method: "POST",
+    headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
+  const body = await answer.json();
+  if (body.error) { setStatus(body.error); return; }
+  store.setItem(`xactika-seat-${body.table}`, body.token);
+  location.assign(`/table/${body.table}#seat=${body.token}`);
+}
+
+async function openRules() {
+  const c = game.config || (info ? info : { game: "xactika", mode: "bid" });
+  await rulesDialog(c);
+}
+
+async function loadInfo() {
+  try {
+    const tables = await (await fetch("/api/tables")).json();
+    info = tables.find((t) => t.id === number) || null;
+  } catch (e) {
+    info = null;
+  }
+}
+
+async function join() {
+  const form = $("#join");
+  form.hidden = false;
+  $("#join-name").value = name;
+  if (token) $("#join-take").textContent = "sit down";
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    name = $("#join-name").value.trim();
+    store.setItem("xactika-name", name);
+    if (token) { form.hidden = true; connect(); return; } // an invite link: the seat is known
+    const answer = await fetch(`/api/tables/${number}/take`, { method: "POST",
+      headers: { "content-type": "application/json" }, body: "{}" });
+    const body = await answer.json();
+    if (body.error) { $("#join-error").textContent = body.error; return; }
+    token = body.token;
+    store.setItem(seatKey, token);
+    history.replaceState(null, "", `#seat=${token}`);
+    form.hidden = true;
+    connect();
+  });
+  $("#watch").addEventListener("click", () => {
+    form.hidden = true;
+    watching = true;
+    history.replaceState(null, "", "#watch");
+    connect();
+  });
+}
+
+$("#chat-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = $("#chat-input");
+  const text = input.value.trim().replace(/\s+/g, " ");
+  if (text) send(`chat ${text}`);
+  input.value = "";
+});
+$("#rules-button").addEventListener("click", openRules);
+$("#rematch").addEventListener("click", rematch);
+setInterval(tickClocks, 500);
+setInterval(() => { if (!game.config && !over) loadInfo().then(render); }, 2000);
+
+loadInfo().then(render); // the clock's setting: not worth waiting for before sitting down
+if (params.get("name")) store.setItem("xactika-name", name);
+if ((token && name) || watching) connect();
+else join();
+render();

@@ -1,0 +1,129 @@
+"""The WebSocket as one more transport of the table server's :class:`Link`.
+
+A browser speaks the same player-protocol lines as a bot over TCP (spec/WEB.md): the
+WebSocket's text messages are fed to a :class:`QueueTransport`, whose lines the server's
+session reads with the same limits, tokens and faults as a TCP stream's; what the server
+writes leaves as one text message per flush. Built-in bots at web tables sit over the
+same transport, in the process (:func:`run_bot`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+from xactika.core.bots.agents import make_agent
+from xactika.protocol.net.link import Limits, Link
+from xactika.protocol.player.session import PlayerSession
+
+log = logging.getLogger(__name__)
+
+
+class QueueTransport:
+    """Lines in from a queue, bytes out to a queue: no socket of its own.
+
+    ``feed`` and ``end`` are the peer's side of reading; ``outgoing`` its side of
+    writing. ``delay`` holds every outgoing message that many seconds (a spectator's
+    delay, spec/WEB.md).
+    """
+
+    def __init__(self, limits: Limits, delay: float = 0.0) -> None:
+        self.limits = limits
+        self.delay = delay
+        self._in: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._inbound = 0  # bytes fed and not yet read: a client that floods is cut
+        self._out: deque[tuple[float, bytes | None]] = deque()
+        self._ready = asyncio.Event()
+        self._pending = 0
+        self.closed = False
+
+    # -- the peer's side
+    def feed(self, text: str) -> bool:
+        """One message of the peer's: its lines; False when it is too much at once."""
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        for line in lines:
+            data = line.encode("utf-8", "surrogatepass") + b"\n"
+            self._inbound += len(data)
+            self._in.put_nowait(data)
+        return self._inbound <= self.limits.write_buffer
+
+    def end(self) -> None:
+        self._in.put_nowait(None)
+
+    async def outgoing(self) -> bytes | None:
+        """The next message to send (after the delay), or None once closed."""
+        while not self._out:
+            self._ready.clear()
+            await self._ready.wait()
+        due, data = self._out[0]
+        wait = due - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._out.popleft()
+        if data is not None:
+            self._pending -= len(data)
+        return data
+
+    # -- the Link's side (protocol/net/link.py, Transport)
+    async def readline(self) -> bytes:
+        data = await self._in.get()
+        if data is None:
+            self._in.put_nowait(None)  # every later read ends too
+            raise asyncio.IncompleteReadError(b"", None)
+        self._inbound -= len(data)
+        if len(data) > self.limits.max_line + 2:
+            raise asyncio.LimitOverrunError("line too long", len(data))
+        return data
+
+    def write(self, data: bytes) -> None:
+        if self.closed:
+            return
+        self._out.append((time.monotonic() + self.delay, data))
+        self._pending += len(data)
+        self._ready.set()
+
+    def buffered(self) -> int:
+        return self._pending if self.delay == 0 else 0  # a delay holds them on purpose
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._out.append((time.monotonic() + self.delay, None))
+            self._ready.set()
+
+
+# --------------------------------------------------------------------------- built-in bots
+
+
+async def run_bot(accept: Callable[[Link, str], Awaitable[None]], token: str, agent_name: str,
+                  game: str, seed: int | None, limits: Limits) -> None:
+    """A built-in bot in a seat, over a :class:`QueueTransport`: it says ``seat TOKEN``
+    and answers as ``xactika bot`` would; its moves are chosen in a worker thread so a
+    slow level never stalls the tables."""
+    transport = QueueTransport(limits)
+    link = Link(None, None, limits, "bot", transport=transport)
+    serving = asyncio.ensure_future(accept(link, "bot"))
+    session = PlayerSession(make_agent(agent_name, seed, game), agent_name)
+    transport.feed(f"seat {token}\n")
+    try:
+        while not session.done:
+            data = await transport.outgoing()
+            if data is None:
+                break
+            for line in data.decode("utf-8").splitlines():
+                if line.startswith("go "):
+                    answers = await asyncio.to_thread(session.feed, line)
+                else:
+                    answers = session.feed(line)
+                for answer in answers:
+                    transport.feed(answer + "\n")
+    finally:
+        transport.end()
+        with contextlib.suppress(Exception):
+            await serving
