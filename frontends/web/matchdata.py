@@ -74,8 +74,9 @@ def elo_lines(h2h: Any) -> list[str]:
     elo, margin = _num(h.get("elo")), _num(h.get("elo_margin"))
     lo, hi = _num(h.get("elo_lo")), _num(h.get("elo_hi"))
     los = _num(h.get("los"))
-    if elo is None:
-        text = "Elo difference: -"
+    if elo is None:  # JSON has no infinity: a clean sweep's Elo is unbounded
+        text = ("Elo difference: " + ("inf" if wins and not losses and not draws else
+                                      "-inf" if losses and not wins and not draws else "-"))
     elif margin is not None:
         text = f"Elo difference: {elo:.1f} +/- {margin:.1f}"
     elif lo is not None or hi is not None:

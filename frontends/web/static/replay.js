@@ -176,7 +176,7 @@ function drawBoard(ev) {
     const table = node("table", null, "bids");
     const head = node("tr");
     head.append(node("th", ""));
-    d.labels.forEach((l) => head.append(node("th", l)));
+    d.labels.forEach((l) => head.append(node("th", l, "name")));
     table.append(head);
     if (ev.bids) {
       const tr = node("tr");
@@ -246,7 +246,7 @@ function drawScores(ev) {
   const table = node("table");
   const head = node("tr");
   head.append(node("th", "round"));
-  d.labels.forEach((l) => head.append(node("th", l)));
+  d.labels.forEach((l) => head.append(node("th", l, "name")));
   table.append(head);
   for (const r of rows) {
     const tr = node("tr");
