@@ -73,6 +73,8 @@ def page(browser: Any) -> Iterator[Any]:
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.on("dialog", lambda d: errors.append(f"dialog {d.message}"))
+    # a Content-Security-Policy violation, or any failed load, is a console error
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     yield pg
     context.close()
     assert errors == []
@@ -185,6 +187,16 @@ def test_upload_a_jsonl_record(page: Any, base: str, served: tuple[Path, Path]) 
     page.wait_for_selector("#viewer:not([hidden])")
     assert line(page) == want[-1]
     assert "audit: clean and complete" in str(page.locator("#verdict").text_content())
+
+
+def test_a_refused_name_is_said_on_the_page(browser: Any, base: str) -> None:
+    page = browser.new_page()  # the 403 is logged in the console: not the page fixture
+    page.goto(f"{base}/replay?file=../secret.log")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#error").text_content() == (
+        "'..' is refused: name a file inside the files folder")
+    assert page.locator("#viewer").is_hidden()
+    page.close()
 
 
 def test_match_viewer_opens_a_game(page: Any, base: str) -> None:
