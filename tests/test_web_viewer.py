@@ -231,3 +231,25 @@ def test_bad_seat_is_one_line(client: TestClient) -> None:
     for seat, want in (("x", "bad seat 'x'"), ("4", "no seat 4: seats are 0 to 3")):
         r = client.get("/replay/api/record", params={"file": "x4.log", "seat": seat})
         assert r.status_code == 400 and r.json()["error"].startswith(want)
+
+
+def test_a_hand_edited_results_file_makes_a_shorter_table() -> None:
+    from xactika.frontends.web.matchdata import elo_lines, results_view
+
+    bad = {"settings": "x", "summary": {"bots": [{"name": XSS, "games": "7",
+                                                  "points_per_hand": {"mean": "1e9"}},
+                                                 5],
+                                        "head_to_head": {"a": "p", "b": "q", "wins": 3,
+                                                         "losses": 0, "draws": 0,
+                                                         "elo": None, "los": 1.0},
+                                        "ratings": [{"name": "r", "mu": 25.0, "sigma": 1.0},
+                                                    {"mu": "x"}]},
+           "terminations": {"normal": 2, "odd": "x"}, "faults": "none"}
+    view = results_view(bad)
+    assert [b["name"] for b in view["bots"]] == [XSS, ""]
+    assert view["bots"][0]["games"] is None and view["bots"][0]["points"] == "-"
+    assert view["elo"] == ["Score of p vs q: 3 - 0 - 0 3",
+                           "Elo difference: inf, LOS: 100.0 %, DrawRatio: 0.0 %"]
+    assert [r["name"] for r in view["ratings"]] == ["r"]
+    assert view["terminations"] == "normal 2" and view["faults"] == []
+    assert results_view([])["bots"] == [] and elo_lines(None) == []
