@@ -143,12 +143,15 @@ def test_unfinished_games_and_running_matches_are_not_served(client: TestClient)
         params = {"file": "half.log"} | ({"seat": seat} if seat else {})
         r = client.get("/replay/api/record", params=params)
         assert r.status_code == 403 and "not finished" in r.json()["error"]
-        r = client.get("/replay/api/record", params=params | {"file": "running/games/g1.log"})
-        assert r.status_code == 403 and "still being played" in r.json()["error"]
+        for name in ("running/games/g1.log", "resumed/games/d00001-t0-r0.log"):
+            r = client.get("/replay/api/record", params=params | {"file": name})
+            assert r.status_code == 403 and "still being played" in r.json()["error"]
     assert "running/" not in client.get("/replay").text
-    r = client.get("/match", params={"dir": "running"})
-    assert r.status_code == 403 and "still being played" in r.text
-    assert "running" not in client.get("/match").text
+    assert "resumed/" not in client.get("/replay").text
+    for folder in ("running", "resumed"):
+        r = client.get("/match", params={"dir": folder})
+        assert r.status_code == 403 and "still being played" in r.text
+        assert folder not in client.get("/match").text
 
 
 def test_an_upload_is_the_uploaders_own_and_bounded(served: tuple[Path, Path]) -> None:

@@ -134,6 +134,9 @@ def test_tricks_rounds_url_and_reload(page: Any, base: str, served: tuple[Path, 
     assert at(page) == deals[1] and "deal round=2" in line(page)
     step(page, "ArrowUp")
     assert at(page) == deals[0]
+    page.keyboard.press("ArrowUp")
+    assert at(page) == deals[0]
+    assert page.locator("#message").text_content() == "this is the first round"
     step(page, "ArrowRight")
     shown, url = line(page), page.url
     assert url.endswith(f"e={deals[0] + 1}")

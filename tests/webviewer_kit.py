@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -40,7 +42,8 @@ def event_lines(path: Path) -> list[str]:
 def build(root: Path) -> tuple[Path, Path]:
     """(the served folder, the public key file); the folder holds x4.log (Xactika, 4
     seats) and x4.jsonl, dix.log and dix.jsonl, xss.log (a seat named XSS), half.log (an
-    unfinished game), running/ (a match still being played), m1/ (a finished match)."""
+    unfinished game), running/ and resumed/ (matches still being played), m1/ (a finished
+    match)."""
     key = root / "referee.key"
     signer = write_key(key)
     served = root / "records"
@@ -63,4 +66,8 @@ def build(root: Path) -> tuple[Path, Path]:
          "--out", str(served / "m1"), "--sandbox", "none", "--key", str(key),
          "--progress", "none", "--seed", "7"],
         check=True, capture_output=True, timeout=120)
+    # a finished match being extended by --resume: its manifest is newer than its results
+    shutil.copytree(served / "m1", served / "resumed")
+    later = (served / "resumed" / "results.json").stat().st_mtime + 5
+    os.utime(served / "resumed" / "manifest.txt", (later, later))
     return served, Path(f"{key}.pub")

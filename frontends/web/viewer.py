@@ -66,6 +66,7 @@ MAX_LISTED = 500  # records or games named on one page
 MAX_DEPTH = 4  # folders below the served one that the listings look into
 MAX_RESULTS_BYTES = 16 * 1024 * 1024
 DEFAULT_MAX_UPLOAD = 16 * 1024 * 1024
+MAX_NAME = 200  # characters of an upload's name kept
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -106,6 +107,13 @@ def _seat(value: str | None) -> int | None:
     return int(value)
 
 
+def match_over(manifest: os.stat_result | None, results: os.stat_result | None) -> bool:
+    """Whether a match folder's match is over: results.json is written after the last
+    game's manifest entry, so it exists and is no older than the manifest."""
+    return results is not None and (manifest is None
+                                    or results.st_mtime_ns >= manifest.st_mtime_ns)
+
+
 class Viewer:
     """The served folder (None: uploads only), the server's keys and the upload bound."""
 
@@ -136,13 +144,16 @@ class Viewer:
             raise Refused(404, f"cannot read {escape(rel, 80)!r}: {exc.strerror}") from None
 
     def _running_match(self, rel: str) -> str | None:
-        """The match folder above ``rel`` still being played (no results.json), if any."""
+        """The match folder above ``rel`` still being played, if any: one whose
+        results.json is missing or older than its manifest (a resumed match appends
+        to its manifest game by game and writes results.json after the last)."""
         parts = self._need_folder().parts(rel)
         for depth in range(len(parts)):
             above = "/".join(parts[:depth])
             prefix = f"{above}/" if above else ""
-            if any(self._stat(prefix + mark) is not None for mark in MATCH_MARKS) and \
-                    self._stat(prefix + RESULTS) is None:
+            marks = [self._stat(prefix + mark) for mark in MATCH_MARKS]
+            if any(m is not None for m in marks) and not match_over(
+                    marks[0], self._stat(prefix + RESULTS)):
                 return above or "."
         return None
 
@@ -182,10 +193,12 @@ class Viewer:
                 entries = sorted(os.scandir(path), key=lambda e: e.name)
             except OSError:
                 return
-            names = {e.name for e in entries}
-            is_match = any(m in names for m in MATCH_MARKS)
+            found = {e.name: e for e in entries}
+            is_match = any(m in found for m in MATCH_MARKS)
             if is_match:
-                if RESULTS not in names:
+                manifest, results = found.get(MANIFEST_FILE), found.get(RESULTS)
+                if not match_over(manifest.stat(follow_symlinks=False) if manifest else None,
+                                  results.stat(follow_symlinks=False) if results else None):
                     return  # still being played: nothing of it is shown
                 matches.append(rel or ".")
             for e in entries:
@@ -240,10 +253,12 @@ class Viewer:
             st = self._stat(rel)
             if st is None or not stat.S_ISDIR(st.st_mode):
                 raise Refused(404, f"no match folder {escape(rel, 80)!r}")
-        if self._stat(prefix + RESULTS) is None:
-            raise Refused(404 if self._stat(prefix + MANIFEST_FILE) is None else 403,
-                          f"{escape(rel or '.', 80)!r} has no {RESULTS}: not a match folder, "
-                          "or its match is still being played")
+        results, manifest = self._stat(prefix + RESULTS), self._stat(prefix + MANIFEST_FILE)
+        if results is None and manifest is None:
+            raise Refused(404, f"{escape(rel or '.', 80)!r} is not a match folder (no {RESULTS})")
+        if not match_over(manifest, results):
+            raise Refused(403, f"the match in {escape(rel or '.', 80)!r} is still being played: "
+                          f"its {RESULTS} is missing or older than its manifest")
         try:
             with folder.open_read(prefix + RESULTS) as fh:
                 raw = fh.read(MAX_RESULTS_BYTES + 1)
@@ -327,7 +342,7 @@ def viewer_routes(viewer: Viewer) -> list[BaseRoute]:
     async def upload_api(request: Request) -> Response:
         try:
             seat = _seat(request.query_params.get("seat"))
-            name = request.query_params.get("name", "") or "upload"
+            name = request.query_params.get("name", "")[:MAX_NAME] or "upload"
             body = await _body(request, viewer.max_upload)
             try:
                 lines = list(bounded_lines(io.BytesIO(body)))

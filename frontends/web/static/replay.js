@@ -83,21 +83,29 @@ function setUrl() {
 
 // --------------------------------------------------------------------------- moving
 
-function moveTo(pos) {
+// where a move goes, or undefined with the terminal viewer's words for why not
+function moveTo(pos, why) {
   if (!st.data) return;
-  st.pos = Math.min(Math.max(0, pos), st.data.events.length - 1);
+  if (pos === undefined || pos < 0 || pos >= st.data.events.length) {
+    $("message").textContent = why;
+    return;
+  }
+  st.pos = pos;
   show();
 }
 
+const after = (list) => list.find((i) => i > st.pos);
+const before = (list) => list.filter((i) => i < st.pos).pop();
+
 const moves = {
-  next: () => moveTo(st.pos + 1),
-  prev: () => moveTo(st.pos - 1),
+  next: () => moveTo(st.pos + 1, "at the last event"),
+  prev: () => moveTo(st.pos - 1, "at the first event"),
   first: () => moveTo(0),
   last: () => moveTo(st.data.events.length - 1),
-  nextTrick: () => { const t = st.data.tricks.find((i) => i > st.pos); if (t !== undefined) moveTo(t); },
-  prevTrick: () => { const t = st.data.tricks.filter((i) => i < st.pos).pop(); if (t !== undefined) moveTo(t); },
-  nextRound: () => { const r = st.data.rounds.find((i) => i > st.pos); if (r !== undefined) moveTo(r); },
-  prevRound: () => { const r = st.data.rounds.filter((i) => i < st.pos).pop(); if (r !== undefined) moveTo(r); },
+  nextTrick: () => moveTo(after(st.data.tricks), "no trick after this one"),
+  prevTrick: () => moveTo(before(st.data.tricks), "no trick before this one"),
+  nextRound: () => moveTo(after(st.data.rounds), "this is the last round"),
+  prevRound: () => moveTo(before(st.data.rounds), "this is the first round"),
 };
 
 function nextView() {
@@ -269,6 +277,7 @@ function show() {
   const ev = d.events[st.pos];
   $("title").textContent = `${d.name}: ${d.title}, ${d.mode_name}, ${d.players} players`;
   $("pos").textContent = `event ${st.pos + 1} of ${d.events.length}`;
+  $("message").textContent = "";
   $("where").textContent = ev.where;
   $("line").textContent = ev.line;
   const told = $("told");
