@@ -1,1 +1,2 @@
-"""``xactika web``: the table server's games in the browser (spec/WEB.md)."""
+"""``xactika web``: the live table, lobby and chat (spec/WEB.md), and the replay and match
+viewers (viewer.py), in the browser."""

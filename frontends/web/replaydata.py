@@ -1,0 +1,192 @@
+"""A record as the web replay viewer's JSON: every position's table, as one seat or all.
+
+UI-free and I/O-free: :func:`record_view` takes a parsed :class:`Game` (the terminal
+viewer's, :mod:`xactika.frontends.records.replay`) and a seat, and returns plain data
+(lists, strings, numbers) that the page lays out. Hidden information is removed here,
+on the server: as one seat, every event goes through :func:`visible` and every hand but
+the seat's own is a count (:func:`view`), so the page never receives what the seat did
+not see. The texts are the REPL's (``render.narrate`` and ``present``'s why-won and
+round outcomes), so every front end says the same things.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xactika.core.engine.table import GameOver, RoundScored, State, TrickWon, game_rules
+from xactika.core.engine.views import view, visible
+from xactika.frontends.records.replay import Cursor, Game, where
+from xactika.frontends.repl import render
+from xactika.frontends.table import present
+from xactika.frontends.table.games import presentation, seat_label
+from xactika.protocol.notation.text import format_event
+from xactika.protocol.trust.audit import (
+    BAD_SIGNATURE,
+    INVALID,
+    OK,
+    UNFINISHED,
+    UNTRUSTED,
+    VERIFIED,
+    LogReport,
+)
+
+MAX_VIEW_EVENTS = 20_000  # a viewer of more would send tens of megabytes of JSON
+PROBLEMS_SHOWN = 20
+
+
+def record_view(g: Game, seat: int | None) -> dict[str, Any]:
+    """Everything the page shows of ``g`` as ``seat`` saw it (None: everyone)."""
+    config = g.config
+    rules = game_rules(config.game)
+    names = list(g.names)
+    shown = presentation(config.game)
+    events = []
+    scored_so_far = 0
+    for pos, event in enumerate(g.events):
+        scored_so_far += isinstance(event, RoundScored)
+        events.append(_position(g, pos, seat, names, rules, scored_so_far))
+    scored = [e for e in g.events if isinstance(e, RoundScored)]
+    return {
+        "game": config.game,
+        "title": shown.title(),
+        "mode": config.mode,
+        "mode_name": shown.mode_name(config),
+        "players": config.players,
+        "names": names,
+        "labels": [seat_label(s, names) for s in range(config.players)],
+        "seat": seat,
+        "has_bids": rules.has_bidding(config),
+        "rounds": [i for i, e in enumerate(g.events) if type(e).__name__ == "Dealt"],
+        "tricks": g.trick_ends(),
+        "scored": [_scored(e) for e in scored],
+        "finished": isinstance(g.events[-1], GameOver),
+        "problem": g.problem,
+        "events": events,
+    }
+
+
+def _scored(e: RoundScored) -> dict[str, Any]:
+    return {"round": e.round, "bids": list(e.bids) if e.bids is not None else None,
+            "tricks": list(e.tricks), "points": list(e.points), "totals": list(e.totals)}
+
+
+def _position(g: Game, pos: int, seat: int | None, names: list[str], rules: Any,
+              scored: int) -> dict[str, Any]:
+    """The table after ``events[pos]``; ``scored`` rounds have been scored by then."""
+    state = g.states[pos]
+    config = state.config
+    raw = g.events[pos]
+    event = raw if seat is None else visible(raw, seat)
+    told = render.narrate(event, names, config.game, render.PLAIN, mode=config.mode)
+    said = []  # what the REPL says after the event: why a trick was won, a round's outcome
+    if isinstance(raw, TrickWon):
+        said.append(present.why_won(config, g.events, pos, names).text)
+    elif isinstance(raw, RoundScored):
+        said.append(present.round_outcome(config, g.events, pos, names).text)
+    out: dict[str, Any] = {
+        "line": format_event(event, rules),
+        "kind": type(raw).__name__,
+        "told": told,
+        "said": [text for text in said if text],
+        "where": where(g, Cursor(pos, seat)),
+        "round": state.round,
+        "scored": scored,
+        "turned": _card(state.turned),
+        "bids": None,
+        "taken": list(state.taken) if state.round else None,
+        "progress": None,
+        "trick": _trick(g, pos, state, rules),
+        "hands": _hands(state, seat, rules),
+        "standings": None,
+    }
+    if state.round and rules.has_bidding(config):
+        out["bids"] = list(state.bids)
+    elif state.round:
+        out["progress"] = render.progress(presentation(config.game).progress(config, state),
+                                          names)
+    if isinstance(raw, GameOver):
+        out["standings"] = render.standings(raw.totals, raw.winners, names, render.PLAIN,
+                                            low_wins=rules.low_wins(config))
+    return out
+
+
+def _card(card: Any) -> str | None:
+    return None if card is None else str(card)
+
+
+def _trick(g: Game, pos: int, state: State, rules: Any) -> dict[str, Any] | None:
+    """The trick on the table: being played, or just won (at its trick-won)."""
+    if state.trick:
+        return {"number": len(state.tricks) + 1, "call": _card(state.call),
+                "plays": [[s, str(c)] for s, c in state.trick],
+                "winner": rules.trick_winner(state, state.trick, state.call), "won": False}
+    if state.tricks and isinstance(g.events[pos], TrickWon):
+        t = state.tricks[-1]
+        return {"number": len(state.tricks), "call": _card(t.call),
+                "plays": [[s, str(c)] for s, c in t.plays], "winner": t.winner, "won": True}
+    return None
+
+
+def _hands(state: State, seat: int | None, rules: Any) -> list[dict[str, Any]]:
+    """Every seat's hand; as one seat, the others are counts only."""
+    if not state.hands:
+        return []
+    if seat is not None:
+        v = view(state, seat)
+        return [{"seat": s, "count": n,
+                 "cards": [str(c) for c in sorted(v.hand, key=rules.sort_key)]
+                 if s == seat else None}
+                for s, n in enumerate(v.hand_sizes)]
+    return [{"seat": s, "count": len(cards),
+             "cards": [str(c) for c in sorted(cards, key=rules.sort_key)]}
+            for s, cards in enumerate(state.hands)]
+
+
+def verdict(report: LogReport) -> dict[str, Any]:
+    """The audit's verdict in words: status, hash chain, seed commitment, signature."""
+    chain_broken = any("chain" in p.reason for p in report.problems)
+    if not report.signed:
+        chain = "no hash chain"
+    elif chain_broken or report.head is None:
+        chain = "hash chain broken"
+    else:
+        chain = "hash chain intact"
+    commit_broken = any(w in p.reason for p in report.problems
+                        for w in ("commit=", "nonce=", "commits to"))
+    if not report.committed:
+        commitment = "no seed commitment"
+    elif commit_broken:
+        commitment = "seed commitment broken"
+    else:
+        commitment = "seed commitment holds"
+    fingerprint = report.signer.fingerprint if report.signer is not None else None
+    signature = {
+        VERIFIED: f"signature verified: signed by the server's key {fingerprint}",
+        UNTRUSTED: f"signature holds, but by a key this server does not trust: {fingerprint}",
+        BAD_SIGNATURE: "signature invalid: the record was changed or the signature forged",
+    }.get(report.signature, "no signature")
+    if report.signature == VERIFIED and report.status == INVALID:
+        signature = (f"signature by the server's key {fingerprint} holds, the game does not")
+    status = {OK: "clean and complete", UNFINISHED: "unfinished", INVALID: "invalid"}.get(
+        report.status, report.status)
+    good = (report.status == OK and report.signature == VERIFIED and report.committed
+            and chain == "hash chain intact")
+    return {
+        "status": report.status,
+        "summary": status,
+        "good": good,
+        "chain": chain,
+        "commitment": commitment,
+        "signature": signature,
+        "signature_status": report.signature,
+        "fingerprint": fingerprint,
+        "problems": [f"line {p.line}: {p.reason}" for p in report.problems[:PROBLEMS_SHOWN]],
+        "more_problems": max(0, len(report.problems) - PROBLEMS_SHOWN) + report.dropped,
+        "notes": list(report.notes),
+    }
+
+
+def seat_names(names: Sequence[str]) -> list[str]:
+    """The labels of the seat chooser: ``seat 1 (heuristic)``."""
+    return [seat_label(s, names) for s in range(len(names))]
