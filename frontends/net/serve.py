@@ -1,7 +1,9 @@
 """``xactika serve``: host tables for remote seats over TCP or TLS (spec/SERVER.md).
 
 Prints the address, the admin token and every table's seat and observer tokens once,
-then a line per finished game. Records go to ``--out`` as the match runner writes them.
+then a line per finished game. Records go to ``--out`` as the match runner writes them;
+the journal there (protocol/net/journal.py) lets a restart with the same ``--out`` resume
+every unfinished table after a crash.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
+from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.server import Server, tls_context
 from xactika.protocol.net.table import table_line, table_settings
@@ -56,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--key", default=None, metavar="FILE",
                    help="sign records with this private key (default: the user's key, made "
                    "on first use; see xactika keygen)")
+    p.add_argument("--no-journal", action="store_true",
+                   help="keep no journal in --out: a crash loses every game in progress "
+                   "(for measuring what the journal costs)")
     p.add_argument("--exit-when-done", action="store_true",
                    help="stop once every table's game is over")
     return p
@@ -86,13 +92,24 @@ async def serve(args: argparse.Namespace) -> int:
     def note(text: str) -> None:
         print(text, flush=True)
 
+    signer = signer_for(args.key)
+    journal = None if args.no_journal else Journal.open(out)
     server = Server(limits=limits, out=out, ssl_context=context, on_note=note,
-                    signer=signer_for(args.key))
+                    signer=signer, journal=journal)
+    restored = server.restore()
     host, port = await server.start(args.host, args.port)
     note(f"listening on {host}:{port} ({'tls' if context else 'tcp'}); records in {out}")
     note(f"admin token={server.admin_token}")
-    for one in settings:
-        note(table_line(server.add_table(one)))
+    if journal is not None and journal.last_id():  # a restart: the tables exist already
+        for table in restored:
+            note(f"table id={table.id} resumed status={table.status()} "
+                 f"events={len(table.events)}")
+        note(f"resumed {len(restored)} unfinished tables from {journal.path}")
+        if not restored:
+            server.all_over.set()
+    else:
+        for one in settings:
+            note(table_line(server.add_table(one)))
     try:
         if args.exit_when_done:
             await server.all_over.wait()
@@ -100,6 +117,8 @@ async def serve(args: argparse.Namespace) -> int:
             await asyncio.Event().wait()
     finally:
         await server.close()
+        if journal is not None:
+            journal.close()
     return 0
 
 
@@ -109,6 +128,6 @@ def main(argv: Sequence[str]) -> int:
         if args.tables < 0:
             raise ValueError(f"--tables must be 0 or more, not {args.tables}")
         return asyncio.run(serve(args))
-    except (XactikaError, ValueError, OSError, KeyFileError) as exc:
+    except (XactikaError, ValueError, OSError, KeyFileError, JournalError) as exc:
         print(f"xactika serve: {exc}", file=sys.stderr)
         return 2

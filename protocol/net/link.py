@@ -88,6 +88,8 @@ class Link:
         self._since_request = 0
         self._pump: asyncio.Task[None] | None = None
         self._out: list[str] = []  # lines queued in this step of the loop
+        # runs before any write: the server's journal commits what the lines may carry
+        self.barrier: Callable[[], None] | None = None
 
     async def read_raw(self) -> str | None:
         """One line (no ending), or None at end of stream; LinkFault past the limits."""
@@ -173,6 +175,8 @@ class Link:
         lines, self._out = self._out, []
         if self.closed or not lines:
             return
+        if self.barrier is not None:
+            self.barrier()
         self.writer.write("".join(line + "\n" for line in lines).encode("utf-8"))
         if self.writer.transport.get_write_buffer_size() > self.limits.write_buffer:
             self.finish(LinkDown("stopped reading"))
@@ -186,6 +190,8 @@ class Link:
         if error is not None:
             self._out.append(f"error {error}")
         if self._out:  # what was queued (quit, a last event), then the error, then close
+            if self.barrier is not None:
+                self.barrier()
             with contextlib.suppress(Exception):
                 self.writer.write("".join(line + "\n" for line in self._out).encode("utf-8"))
         self._out = []

@@ -24,6 +24,7 @@ from typing import Generic, TypeVar
 import attrs
 
 from xactika.core.engine.errors import XactikaError
+from xactika.protocol.net.journal import Journal
 from xactika.protocol.net.link import Limits, Link, LinkDown, LinkFault, new_token, token_key
 from xactika.protocol.net.table import Table, TableSettings, table_line, table_settings
 from xactika.protocol.notation.untrusted import escape
@@ -66,25 +67,29 @@ class Failures:
 
 
 class TokenBook(Generic[V]):
-    """Tokens looked up by their hash and compared in constant time."""
+    """Tokens kept as their hashes only (``token_key``), looked up by hash and compared
+    in constant time: a restarted server knows its tables' tokens from the journal,
+    which never holds a token itself."""
 
     def __init__(self) -> None:
-        self._entries: dict[bytes, tuple[str, V]] = {}
+        self._entries: dict[bytes, tuple[bytes, V]] = {}
 
     def add(self, token: str, value: V) -> None:
-        self._entries[token_key(token)] = (token, value)
+        self.add_key(token_key(token), value)
+
+    def add_key(self, key: bytes, value: V) -> None:
+        self._entries[key] = (key, value)
 
     def get(self, token: str) -> V | None:
-        found = self._entries.get(token_key(token))
-        if found is None or not hmac.compare_digest(found[0].encode(),
-                                                    token.encode("utf-8", "replace")):
+        key = token_key(token)
+        found = self._entries.get(key)
+        if found is None or not hmac.compare_digest(found[0], key):
             return None
         return found[1]
 
 
 @attrs.define(eq=False)
 class _Entry:
-    token: str
     kind: str  # "seat", "observe" or "admin"
     table: Table | None = None
     seat: int = -1
@@ -96,7 +101,8 @@ class Server:
     def __init__(self, *, limits: Limits | None = None, out: Path | None = None,
                  ssl_context: ssl.SSLContext | None = None,
                  admin_token: str | None = None, signer: Signer | None = None,
-                 on_note: Callable[[str], None] | None = None) -> None:
+                 on_note: Callable[[str], None] | None = None,
+                 journal: Journal | None = None) -> None:
         self.limits = limits or Limits()
         self.out = out
         self.ssl_context = ssl_context
@@ -104,26 +110,44 @@ class Server:
         self.admin_token = admin_token or new_token()
         self.on_note = on_note or (lambda text: None)
         self.tables: list[Table] = []
+        self.journal = journal  # every table kept there survives a crash (journal.py)
+        self._last_id = journal.last_id() if journal is not None else 0
         self.connections = 0
         self._links: set[Link] = set()  # every connection counted in ``connections``
         self.refused = 0  # connections turned away: caps, bad first lines, wrong tokens
         self._per_address: dict[str, int] = {}
         self._failures = Failures(self.limits)
         self._tokens: TokenBook[_Entry] = TokenBook()
-        self._tokens.add(self.admin_token, _Entry(self.admin_token, "admin"))
+        self._tokens.add(self.admin_token, _Entry("admin"))
         self._server: asyncio.Server | None = None
         self.all_over = asyncio.Event()
 
     # -- tables
     def add_table(self, settings: TableSettings) -> Table:
-        table = Table(len(self.tables) + 1, settings, self.out, self._table_over, self.signer)
+        self._last_id += 1
+        table = Table(self._last_id, settings, self.out, self._table_over, self.signer)
+        if self.journal is not None:
+            table.journalled(self.journal)  # on disk before its tokens are shown
+        self._open(table)
+        return table
+
+    def restore(self) -> list[Table]:
+        """Open again every unfinished table the journal kept (a restart after a crash)."""
+        if self.journal is None:
+            return []
+        tables = [Table.restore(saved, self.journal, self.out, self._table_over, self.signer)
+                  for saved in self.journal.unfinished()]
+        for table in tables:
+            self._open(table)
+        return tables
+
+    def _open(self, table: Table) -> None:
         self.tables.append(table)
         for seat, s in enumerate(table.seats):
-            self._tokens.add(s.token, _Entry(s.token, "seat", table, seat))
-        self._tokens.add(table.observer_token, _Entry(table.observer_token, "observe", table))
+            self._tokens.add_key(s.key, _Entry("seat", table, seat))
+        self._tokens.add_key(table.observer_key, _Entry("observe", table))
         self.all_over.clear()
         table.start_task()
-        return table
 
     def _table_over(self, table: Table) -> None:
         where = f" record={table.record}" if table.record is not None else ""
@@ -161,6 +185,8 @@ class Server:
         peername = writer.get_extra_info("peername")
         address = str(peername[0]) if peername else "?"
         link = Link(reader, writer, self.limits, address)
+        if self.journal is not None:
+            link.barrier = self.journal.commit  # nothing leaves before it is on disk
         if (self.connections >= self.limits.max_connections
                 or self._per_address.get(address, 0) >= self.limits.max_per_address):
             self.refused += 1

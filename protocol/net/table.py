@@ -27,8 +27,15 @@ from xactika.core.engine.table import (
     game_rules,
 )
 from xactika.core.engine.views import visible
-from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token
-from xactika.protocol.notation.text import config_from_pairs, format_event
+from xactika.protocol.net.journal import SEAT_FIELDS, Journal, SavedTable
+from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token, token_key
+from xactika.protocol.notation.text import (
+    config_from_pairs,
+    format_config,
+    format_event,
+    parse_event,
+    split_pairs,
+)
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
     format_go,
@@ -64,7 +71,8 @@ def table_settings(pairs: dict[str, str], **clocks: float) -> TableSettings:
 
 @attrs.define(eq=False)
 class Seat:
-    token: str
+    token: str  # "" once restored from the journal, which keeps only ``key``
+    key: bytes  # token_key(token): how the server finds the seat
     name: str = ""
     link: Link | None = None
     claim: Link | None = None  # a connection in its handshake: the seat is taken already
@@ -83,8 +91,9 @@ class Table:
         self.settings = settings
         self.config = commit_config(settings.config)  # committed seed, revealed at the end
         self.rules = game_rules(self.config.game)
-        self.seats = [Seat(new_token()) for _ in range(self.config.players)]
+        self.seats = [_new_seat() for _ in range(self.config.players)]
         self.observer_token = new_token()
+        self.observer_key = token_key(self.observer_token)
         self.observers: set[Link] = set()
         self.events: list[Event] = []
         self.state: State | None = None
@@ -98,6 +107,91 @@ class Table:
         self.latencies: list[float] = []  # seconds from go to answer, for the load bench
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.journal: Journal | None = None  # set by journalled(): the table is kept
+        self.started_at: dt.datetime | None = None
+        self._journalled = 0  # events written to the journal
+        self._resumed = False  # restored with its game under way
+
+    # -- the journal (protocol/net/journal.py)
+    def journalled(self, journal: Journal) -> None:
+        """Keep this new table in ``journal`` from now on (committed at once)."""
+        self.journal = journal
+        journal.table(self.id, self._settings_fields(), self.observer_key,
+                      [(s.key, _seat_fields(s)) for s in self.seats])
+
+    def _settings_fields(self) -> dict[str, object]:
+        fields = attrs.asdict(self.settings, recurse=False)
+        fields["config"] = " ".join(format_config(self.config))  # with nonce and commit
+        return fields
+
+    @classmethod
+    def restore(cls, saved: SavedTable, journal: Journal, out: Path | None,
+                on_over: Callable[[Table], None] | None = None,
+                signer: Signer | None = None) -> Table:
+        """An unfinished table as the journal kept it: tokens by hash, names, faults and
+        events; every seat is away, with its grace counted from now."""
+        fields = dict(saved.settings)
+        config = config_from_pairs(split_pairs(str(fields.pop("config")).split()))
+        known = attrs.fields_dict(TableSettings)
+        settings = TableSettings(config, **{k: v for k, v in fields.items() if k in known})
+        table = cls(saved.id, settings, out, on_over, signer)
+        table.config = config  # committed already: the seed's nonce is the journal's
+        table.observer_token, table.observer_key = "", saved.observer
+        now = time.monotonic()
+        table.seats = []
+        for one in saved.seats:
+            seat = Seat("", one.key, dropped_at=now)
+            for key, value in one.fields.items():
+                if key in SEAT_FIELDS and hasattr(seat, key):
+                    setattr(seat, key, value)
+            table.seats.append(seat)
+        table.journal = journal
+        if saved.started is not None:
+            table.started_at = dt.datetime.fromisoformat(saved.started)
+        if saved.events:
+            table._restore_game([parse_event(line, table.rules) for line in saved.events],
+                                saved.faults)
+        return table
+
+    def _restore_game(self, events: list[Event],
+                      faults: Sequence[tuple[int, str, str, int]]) -> None:
+        self.referee = referee = Referee.from_events(events, policy=self._fallback())
+        for seat, reason, detail, at in faults:
+            self.faults.append((seat, reason, detail))
+            if seat >= 0:
+                self.seats[seat].fault = (reason, detail)
+                referee.fault(seat, reason, detail)
+                referee.faults[-1] = attrs.evolve(referee.faults[-1], at=at)
+        self.events = referee.events
+        self.state = referee.state
+        self._journalled = len(events)
+        self._resumed = True
+
+    async def _let_seats_back(self) -> None:
+        """Wait up to the grace period for every seat to come back and get the end."""
+        deadline = time.monotonic() + self.settings.grace
+        while any(s.link is None and s.fault is None for s in self.seats):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
+    def _fallback(self) -> FaultPolicy:
+        config = self.config  # a forfeited seat is played by a seeded random bot
+        return FaultPolicy.stand_in(lambda seat: RandomAgent(_seed(config, seat)))
+
+    def _keep_events(self) -> None:
+        """Journal the events not yet kept (committed before any line carries them)."""
+        if self.journal is not None and self._journalled < len(self.events):
+            self.journal.events(self.id, self._journalled + 1, (
+                format_event(e, self.rules) for e in self.events[self._journalled:]))
+            self._journalled = len(self.events)
+
+    def _keep_seat(self, seat: int) -> None:
+        if self.journal is not None:
+            self.journal.seat(self.id, seat, _seat_fields(self.seats[seat]))
 
     # -- status
     @property
@@ -131,8 +225,9 @@ class Table:
         """Seat a handshaken link; send the game so far (all of it, or after ``resume``)."""
         s = self.seats[seat]
         s.link, s.dropped_at = link, None
-        if name:
+        if name and name != s.name:
             s.name = name
+            self._keep_seat(seat)
         link.on_end = lambda lk: self._dropped(seat, lk)
         if self.started:
             if resume is None:
@@ -158,6 +253,9 @@ class Table:
             return
         s.fault = (reason, detail)
         self.faults.append((seat, reason, detail))
+        if self.journal is not None:
+            self.journal.fault(self.id, len(self.faults), seat, reason, detail,
+                               len(self.events))
         if self.referee is not None:  # a stand-in plays the seat from now on
             self.referee.fault(seat, reason, detail)
         if s.link is not None:
@@ -190,44 +288,56 @@ class Table:
 
     # -- the game
     async def _run(self) -> None:
+        ended = False  # not when the server stops: the journal resumes the game then
         try:
             await self._play()
+            ended = True
         except Exception:  # one table's bug must not stop the others
             log.exception("table %s failed", self.id)
             self.faults.append((-1, "crash", "the server failed; the game is void"))
+            ended = True
         finally:
             for s in self.seats:
                 if s.link is not None:
-                    s.link.send("quit")
-                    s.link.finish(LinkDown("game over"))
+                    if ended:
+                        s.link.send("quit")
+                    s.link.finish(LinkDown("game over" if ended else "server closing"))
             for link in list(self.observers):
                 link.finish(LinkDown("game over"))
+            if ended and self.journal is not None:  # once the last lines are handed over
+                self.journal.over(self.id, str(self.record) if self.record else None)
             self.over.set()
             if self.on_over is not None:
                 self.on_over(self)
 
     async def _play(self) -> None:
-        while not all(s.link is not None for s in self.seats):
-            self._changed.clear()
-            await self._changed.wait()
-        started = dt.datetime.now(dt.UTC)
-        config = self.config  # a forfeited seat is played by a seeded random bot
-        fallback = FaultPolicy.stand_in(lambda seat: RandomAgent(_seed(config, seat)))
-        self.referee = referee = Referee.new(config, policy=fallback)
-        self.events = referee.events  # the same list: the referee appends every move
-        for seat, s in enumerate(self.seats):
-            if s.link is not None:
-                s.link.send(f"newgame seat={seat}")
-                s.sent = 0
-        self._publish(self.events)
+        if self.referee is None:  # a new game (a restored one goes on where it stood)
+            while not all(s.link is not None for s in self.seats):
+                self._changed.clear()
+                await self._changed.wait()
+            self.started_at = dt.datetime.now(dt.UTC)
+            if self.journal is not None:
+                self.journal.started(self.id, self.started_at.isoformat())
+            self.referee = Referee.new(self.config, policy=self._fallback())
+            self.events = self.referee.events  # the same list: the referee appends
+            self._keep_events()
+            for seat, s in enumerate(self.seats):
+                if s.link is not None:
+                    s.link.send(f"newgame seat={seat}")
+                    s.sent = 0
+            self._publish(self.events)
+        referee = self.referee
+        if referee.done and self._resumed:
+            await self._let_seats_back()  # ended just before a crash: the end is theirs
 
         def moved(new: list[Event]) -> None:
             self.state = referee.state
+            self._keep_events()
             self._publish(new)
 
         await run_async(referee, self._ask, moved)
         self.state = referee.state
-        self._write_record(started)
+        self._write_record(self.started_at or dt.datetime.now(dt.UTC))
 
     async def _ask(self, turn: Turn) -> Command | Faulted:
         """The seat's move, or why it forfeits (fault, or gone past the grace)."""
@@ -294,6 +404,16 @@ class Table:
     def totals(self) -> tuple[int, ...]:
         last = self.events[-1] if self.events else None
         return last.totals if isinstance(last, GameOver) else ()
+
+
+def _new_seat() -> Seat:
+    token = new_token()
+    return Seat(token, token_key(token))
+
+
+def _seat_fields(seat: Seat) -> dict[str, object]:
+    """What the journal keeps of a seat: the fields of SEAT_FIELDS this Seat has."""
+    return {key: getattr(seat, key) for key in SEAT_FIELDS if hasattr(seat, key)}
 
 
 def _seed(config: Config, seat: int) -> int:

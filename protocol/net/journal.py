@@ -1,0 +1,214 @@
+"""The table server's journal: every table's settings, seats and events in SQLite, so a
+server killed with SIGKILL resumes every unfinished game on restart (spec/SERVER.md
+section 8).
+
+One file, ``journal.sqlite`` in the server's ``--out`` folder, in WAL mode with
+``synchronous=FULL``: a commit returns only once it is on disk, so what was committed
+survives the power going, not only the process. Rows are written as things happen and
+committed in groups: :meth:`Journal.commit` runs before any byte goes to a client
+(``Link.barrier``), so an event that anyone has seen was on disk first, and one loop
+turn's moves of every table share one fsync.
+
+The journal holds every hand and the deal seeds before they are revealed, and token
+hashes: it is as secret as the signing key, so the folder is made 0700 and the file
+0600. Raw tokens are never written; a restored seat is found by its token's hash.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+FILE = "journal.sqlite"
+
+_SCHEMA = """
+create table if not exists tables (
+    id integer primary key,
+    settings text not null,      -- JSON: TableSettings' fields, config as key=value text
+    observer blob not null,      -- sha256 of the observer token
+    started text,                -- ISO date the game began (the record's date header)
+    over integer not null default 0,
+    record text
+);
+create table if not exists seats (
+    table_id integer not null,
+    seat integer not null,
+    token blob not null,         -- sha256 of the seat token
+    fields text not null,        -- JSON: name, kind, clock_ms... (what Seat has)
+    primary key (table_id, seat)
+) without rowid;
+create table if not exists events (
+    table_id integer not null,
+    seq integer not null,        -- 1, 2, ... as in 'event <seq>'
+    line text not null,          -- the omniscient text form (protocol/notation/text.py)
+    primary key (table_id, seq)
+) without rowid;
+create table if not exists faults (
+    table_id integer not null,
+    n integer not null,
+    seat integer not null,
+    reason text not null,
+    detail text not null,
+    at integer not null,         -- events before the fault
+    primary key (table_id, n)
+) without rowid;
+"""
+
+# TableSettings fields whose values are not plain JSON: name -> (to JSON, from JSON).
+# A new setting of another kind (a clock, a level) adds its one line here.
+SETTING_CODECS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+
+# Seat fields kept per seat when the Seat class has them (others are not ours to keep).
+SEAT_FIELDS = ("name", "kind", "clock_ms")
+
+
+class JournalError(Exception):
+    """The journal cannot be opened or read (a one-line reason)."""
+
+
+@attrs.frozen
+class SavedSeat:
+    key: bytes
+    fields: dict[str, Any]
+
+
+@attrs.frozen
+class SavedTable:
+    """An unfinished table as the journal holds it."""
+
+    id: int
+    settings: dict[str, Any]
+    observer: bytes
+    started: str | None
+    seats: tuple[SavedSeat, ...]
+    events: tuple[str, ...]
+    faults: tuple[tuple[int, str, str, int], ...]  # seat, reason, detail, at
+
+
+def encode_settings(fields: dict[str, Any]) -> str:
+    out = {}
+    for key, value in fields.items():
+        codec = SETTING_CODECS.get(key)
+        out[key] = codec[0](value) if codec is not None else value
+    return json.dumps(out, sort_keys=True)
+
+
+def decode_settings(text: str) -> dict[str, Any]:
+    raw = json.loads(text)
+    return {key: SETTING_CODECS[key][1](value) if key in SETTING_CODECS else value
+            for key, value in raw.items()}
+
+
+def private_folder(folder: Path) -> None:
+    """Make ``folder`` (and its parents) and restrict it to its owner."""
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
+
+
+class Journal:
+    """The open journal of one server; not thread-safe (the server's loop owns it)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        private_folder(path.parent)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # before sqlite makes it 0644
+        os.close(fd)
+        os.chmod(path, 0o600)  # the -wal and -shm files copy the file's mode
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("pragma journal_mode=wal")
+            self._db.execute("pragma synchronous=full")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise JournalError(f"{path}: {exc}") from None
+        self._open = False  # a transaction holds rows not yet committed
+        self.commits = 0
+
+    @classmethod
+    def open(cls, folder: Path) -> Journal:
+        return cls(folder / FILE)
+
+    # -- writing
+    def _write(self, sql: str, rows: Iterable[tuple[Any, ...]]) -> None:
+        if not self._open:
+            self._db.execute("begin")
+            self._open = True
+        self._db.executemany(sql, rows)
+
+    def commit(self) -> None:
+        """Put every row written so far on disk; cheap when there is none (the barrier
+        every write to a client goes through)."""
+        if self._open:
+            self._open = False
+            self._db.execute("commit")
+            self.commits += 1
+
+    def table(self, table_id: int, settings: dict[str, Any], observer: bytes,
+              seats: Iterable[tuple[bytes, dict[str, Any]]]) -> None:
+        """A new table; committed at once (its tokens are printed right after)."""
+        self._write("insert into tables (id, settings, observer) values (?, ?, ?)",
+                    [(table_id, encode_settings(settings), observer)])
+        self._write("insert into seats values (?, ?, ?, ?)",
+                    [(table_id, n, key, json.dumps(fields)) for n, (key, fields)
+                     in enumerate(seats)])
+        self.commit()
+
+    def seat(self, table_id: int, seat: int, fields: dict[str, Any]) -> None:
+        self._write("update seats set fields = ? where table_id = ? and seat = ?",
+                    [(json.dumps(fields), table_id, seat)])
+
+    def started(self, table_id: int, date: str) -> None:
+        self._write("update tables set started = ? where id = ?", [(date, table_id)])
+
+    def events(self, table_id: int, first: int, lines: Iterable[str]) -> None:
+        """Events ``first``, ``first + 1``... of the table, as text."""
+        self._write("insert into events values (?, ?, ?)",
+                    [(table_id, first + n, line) for n, line in enumerate(lines)])
+
+    def fault(self, table_id: int, n: int, seat: int, reason: str, detail: str,
+              at: int) -> None:
+        self._write("insert or replace into faults values (?, ?, ?, ?, ?, ?)",
+                    [(table_id, n, seat, reason, detail, at)])
+
+    def over(self, table_id: int, record: str | None) -> None:
+        """The game is over and its record (if any) written: nothing left to resume."""
+        self._write("update tables set over = 1, record = ? where id = ?",
+                    [(record, table_id)])
+        self.commit()
+
+    # -- reading
+    def last_id(self) -> int:
+        row = self._db.execute("select max(id) from tables").fetchone()
+        return int(row[0] or 0)
+
+    def unfinished(self) -> list[SavedTable]:
+        """Every table whose game is not over, in id order."""
+        db = self._db
+        try:
+            found = []
+            for tid, settings, observer, started in db.execute(
+                    "select id, settings, observer, started from tables where over = 0 "
+                    "order by id").fetchall():
+                seats = tuple(SavedSeat(bytes(key), json.loads(fields)) for key, fields in
+                              db.execute("select token, fields from seats where table_id = ?"
+                                         " order by seat", (tid,)))
+                events = tuple(line for (line,) in db.execute(
+                    "select line from events where table_id = ? order by seq", (tid,)))
+                faults = tuple(db.execute(
+                    "select seat, reason, detail, at from faults where table_id = ? "
+                    "order by n", (tid,)).fetchall())
+                found.append(SavedTable(tid, decode_settings(settings), bytes(observer),
+                                        started, seats, events, faults))
+        except (sqlite3.Error, ValueError) as exc:
+            raise JournalError(f"{self.path}: {exc}") from None
+        return found
+
+    def close(self) -> None:
+        self.commit()
+        self._db.close()
