@@ -16,7 +16,15 @@ import attrs
 
 from xactika.core.bots.agents import RandomAgent
 from xactika.core.engine.errors import ParseError, XactikaError
-from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run_async
+from xactika.core.engine.fold import evolve, replay
+from xactika.core.engine.referee import (
+    Faulted,
+    FaultPolicy,
+    Referee,
+    StandIn,
+    Turn,
+    run_async,
+)
 from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.table import (
     Command,
@@ -25,8 +33,9 @@ from xactika.core.engine.table import (
     GameOver,
     State,
     game_rules,
+    legal_actions,
 )
-from xactika.core.engine.views import visible
+from xactika.core.engine.views import view, visible
 from xactika.protocol.net.journal import SEAT_FIELDS, Journal, SavedTable
 from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token, token_key
 from xactika.protocol.notation.text import (
@@ -162,6 +171,8 @@ class Table:
                 self.seats[seat].fault = (reason, detail)
                 referee.fault(seat, reason, detail)
                 referee.faults[-1] = attrs.evolve(referee.faults[-1], at=at)
+                if seat in referee.stand_ins:
+                    _catch_up(referee.stand_ins[seat], seat, events, at)
         self.events = referee.events
         self.state = referee.state
         self._journalled = len(events)
@@ -404,6 +415,18 @@ class Table:
     def totals(self) -> tuple[int, ...]:
         last = self.events[-1] if self.events else None
         return last.totals if isinstance(last, GameOver) else ()
+
+
+def _catch_up(agent: StandIn, seat: int, events: Sequence[Event], at: int) -> None:
+    """Have a restored stand-in make again the choices it made since ``at``, so that its
+    seeded random number generator stands where it did and its next move is the one it
+    would have made without the crash."""
+    state = replay(events[:at])
+    for event in events[at:]:
+        if (getattr(event, "seat", None) == seat and event.kind in ("bid", "lead", "play")
+                and (legal := legal_actions(state)).seat == seat):
+            agent.choose(view(state, seat), legal)
+        state = evolve(state, event)
 
 
 def _new_seat() -> Seat:
