@@ -1,5 +1,5 @@
 """``xactika serve`` killed with SIGKILL at 50 random points and restarted with the same
-``--out`` finishes every game as if it had never stopped (spec/SERVER.md section 8).
+``--out`` finishes every game as if it had never stopped (spec/SERVER.md section 9).
 
 Scripted people (``kind=human``, thinking a few ms) and bots (answering at once) play
 tables made at start and by the admin; their moves depend only on what they were shown

@@ -8,7 +8,8 @@ import os
 import stat
 from pathlib import Path
 
-from tests.netkit import Client, LiveServer, first_option, in_thread, play_first
+from netkit import Client, LiveServer, first_option, in_thread, play_first
+
 from xactika.core.engine.referee import Faulted, FaultPolicy, Referee
 from xactika.core.engine.table import game_rules
 from xactika.protocol.net.journal import Journal

@@ -1,13 +1,15 @@
 """The table server's journal: every table's settings, seats and events in SQLite, so a
 server killed with SIGKILL resumes every unfinished game on restart (spec/SERVER.md
-section 8).
+section 9).
 
-One file, ``journal.sqlite`` in the server's ``--out`` folder, in WAL mode with
-``synchronous=FULL``: a commit returns only once it is on disk, so what was committed
-survives the power going, not only the process. Rows are written as things happen and
-committed in groups: :meth:`Journal.commit` runs before any byte goes to a client
-(``Link.barrier``), so an event that anyone has seen was on disk first, and one loop
-turn's moves of every table share one fsync.
+One file, ``journal.sqlite`` in the server's ``--out`` folder, in WAL mode. Rows are
+written as things happen; before a line goes to a client (``Link.barrier``) what was
+written until it was queued is committed and the WAL file fsynced, so an event that
+anyone has seen was on disk first and survives the power going, not only the process.
+That is ``synchronous=FULL``'s guarantee, obtained differently: SQLite commits with
+``synchronous=NORMAL`` (no fsync in the commit, which would stop the server's loop), and
+the fsync runs in a worker thread while the loop goes on; the lines wait for it. Commits
+and fsyncs are grouped: everything written by the time one starts rides along.
 
 The journal holds every hand and the deal seeds before they are revealed, and token
 hashes: it is as secret as the signing key, so the folder is made 0700 and the file
@@ -16,7 +18,9 @@ hashes: it is as secret as the signing key, so the folder is made 0700 and the f
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import os
 import sqlite3
 from collections.abc import Callable, Iterable
@@ -26,6 +30,7 @@ from typing import Any
 import attrs
 
 FILE = "journal.sqlite"
+log = logging.getLogger(__name__)
 
 _SCHEMA = """
 create table if not exists tables (
@@ -123,12 +128,19 @@ class Journal:
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("pragma journal_mode=wal")
-            self._db.execute("pragma synchronous=full")
+            self._db.execute("pragma synchronous=normal")  # the WAL's fsync is ours
             self._db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
             raise JournalError(f"{path}: {exc}") from None
+        self._wal = os.open(f"{path}-wal", os.O_RDONLY)  # made by WAL mode; fsynced here
         self._open = False  # a transaction holds rows not yet committed
+        self.mark = 0  # rows written so far
+        self._committed = 0  # rows committed (in the WAL file, maybe not on disk)
+        self.durable = 0  # rows on disk
+        self._syncing = False
+        self._waiters: list[tuple[int, Callable[[], None]]] = []
         self.commits = 0
+        self.fsyncs = 0
 
     @classmethod
     def open(cls, folder: Path) -> Journal:
@@ -140,14 +152,59 @@ class Journal:
             self._db.execute("begin")
             self._open = True
         self._db.executemany(sql, rows)
+        self.mark += 1
 
-    def commit(self) -> None:
-        """Put every row written so far on disk; cheap when there is none (the barrier
-        every write to a client goes through)."""
+    def _commit(self) -> None:
         if self._open:
             self._open = False
             self._db.execute("commit")
             self.commits += 1
+        self._committed = self.mark
+
+    def sync(self) -> None:
+        """Every row written so far on disk before this returns (blocks the loop: for
+        what is rare, a new table, a closing connection, the end)."""
+        self._commit()
+        if self.durable < self._committed:
+            os.fsync(self._wal)
+            self.fsyncs += 1
+            self.durable = self._committed
+            self._release()
+
+    def wait(self, mark: int, again: Callable[[], None]) -> bool:
+        """True when rows up to ``mark`` are on disk; else False, and ``again()`` is
+        called (in the loop) once they are: a link's lines wait for what they carry."""
+        if mark <= self.durable:
+            return True
+        if mark > self._committed:
+            self._commit()
+        self._waiters.append((mark, again))
+        self._fsync_soon()
+        return False
+
+    def _fsync_soon(self) -> None:
+        if self._syncing or self.durable >= self._committed:
+            return
+        self._syncing = True
+        target = self._committed
+        loop = asyncio.get_running_loop()
+        done = loop.run_in_executor(None, os.fsync, self._wal)
+        done.add_done_callback(lambda future: self._synced(future, target))
+
+    def _synced(self, future: asyncio.Future[None], target: int) -> None:
+        self._syncing = False
+        if future.exception() is not None:  # nothing can be promised: say so, go on
+            log.error("journal fsync failed: %s", future.exception())
+        self.fsyncs += 1
+        self.durable = max(self.durable, target)
+        self._release()
+        self._fsync_soon()  # what was committed meanwhile
+
+    def _release(self) -> None:
+        ready = [again for mark, again in self._waiters if mark <= self.durable]
+        self._waiters = [(m, a) for m, a in self._waiters if m > self.durable]
+        for again in ready:
+            again()
 
     def table(self, table_id: int, settings: dict[str, Any], observer: bytes,
               seats: Iterable[tuple[bytes, dict[str, Any]]]) -> None:
@@ -157,7 +214,7 @@ class Journal:
         self._write("insert into seats values (?, ?, ?, ?)",
                     [(table_id, n, key, json.dumps(fields)) for n, (key, fields)
                      in enumerate(seats)])
-        self.commit()
+        self.sync()
 
     def seat(self, table_id: int, seat: int, fields: dict[str, Any]) -> None:
         self._write("update seats set fields = ? where table_id = ? and seat = ?",
@@ -180,7 +237,7 @@ class Journal:
         """The game is over and its record (if any) written: nothing left to resume."""
         self._write("update tables set over = 1, record = ? where id = ?",
                     [(record, table_id)])
-        self.commit()
+        self.sync()
 
     # -- reading
     def last_id(self) -> int:
@@ -210,5 +267,6 @@ class Journal:
         return found
 
     def close(self) -> None:
-        self.commit()
+        self.sync()
         self._db.close()
+        os.close(self._wal)

@@ -186,7 +186,7 @@ class Server:
         address = str(peername[0]) if peername else "?"
         link = Link(reader, writer, self.limits, address)
         if self.journal is not None:
-            link.barrier = self.journal.commit  # nothing leaves before it is on disk
+            link.barrier = self.journal  # nothing leaves before it is on disk
         if (self.connections >= self.limits.max_connections
                 or self._per_address.get(address, 0) >= self.limits.max_per_address):
             self.refused += 1
