@@ -176,40 +176,44 @@ def test_sigkill_at_50_points_loses_nothing(tmp_path: Path) -> None:
         port = probe.getsockname()[1]
     rng = random.Random(2026)
     server = Server(port, out, key)
-    head = server.start()
-    admin = next(h for h in head if h.startswith("admin")).split("=")[1]
-    tables = [h for h in head if "seats=" in h]
-    tables.append(admin_table(port, admin, "game=xactika players=2 rounds=8 seed=9"))
-    tables.append(admin_table(port, admin, "game=dix players=2 rounds=4 seed=12"))
-    players = [Player(port, token, human=(n + k) % 2 == 0, seed=rng.random().hex())
-               for n, line in enumerate(tables) for k, token in enumerate(tokens(line))]
-    # the journal is as secret as the key: 0600 in a 0700 folder
-    assert stat.S_IMODE(os.stat(out).st_mode) == 0o700
-    assert stat.S_IMODE(os.stat(out / "journal.sqlite").st_mode) == 0o600
-    for n, player in enumerate(players):
-        if n % 4 != 3:
-            player.start()  # a quarter join later: some kills find tables still waiting
-    kills, mid_game = 0, 0
-    for kill in range(KILLS):
-        if kill == 3:
-            for player in players[3::4]:
-                player.start()
-        time.sleep(rng.uniform(0.03, 0.3))
-        mid_game += not all(p.finished for p in players)
-        server.kill()
-        kills += 1
+    try:
         head = server.start()
-        assert any(h.startswith("resumed") for h in head), head
-    for player in players:
-        player.join(DEADLINE)
-    problems = [f"{p.token[:6]}: {why}" for p in players for why in p.problems]
-    assert not problems, problems
-    assert all(p.finished for p in players)
-    assert server.proc is not None
-    assert server.proc.wait(30) == 0, server.lines[-5:]
-    assert kills == KILLS
-    assert mid_game >= KILLS - 5, f"only {mid_game} kills found a game going"
-    assert sum(p.connects for p in players) > 2 * len(players)  # they did come back
+        admin = next(h for h in head if h.startswith("admin")).split("=")[1]
+        tables = [h for h in head if "seats=" in h]
+        tables.append(admin_table(port, admin, "game=xactika players=2 rounds=8 seed=9"))
+        tables.append(admin_table(port, admin, "game=dix players=2 rounds=4 seed=12"))
+        players = [Player(port, token, human=(n + k) % 2 == 0, seed=rng.random().hex())
+                   for n, line in enumerate(tables) for k, token in enumerate(tokens(line))]
+        # the journal is as secret as the key: 0600 in a 0700 folder
+        assert stat.S_IMODE(os.stat(out).st_mode) == 0o700
+        assert stat.S_IMODE(os.stat(out / "journal.sqlite").st_mode) == 0o600
+        for n, player in enumerate(players):
+            if n % 4 != 3:
+                player.start()  # a quarter join later: some kills find tables still waiting
+        kills, mid_game = 0, 0
+        for kill in range(KILLS):
+            if kill == 3:
+                for player in players[3::4]:
+                    player.start()
+            time.sleep(rng.uniform(0.03, 0.3))
+            mid_game += not all(p.finished for p in players)
+            server.kill()
+            kills += 1
+            head = server.start()
+            assert any(h.startswith("resumed") for h in head), head
+        for player in players:
+            player.join(DEADLINE)
+        problems = [f"{p.token[:6]}: {why}" for p in players for why in p.problems]
+        assert not problems, problems
+        assert all(p.finished for p in players)
+        assert server.proc is not None
+        assert server.proc.wait(30) == 0, server.lines[-5:]
+        assert kills == KILLS
+        assert mid_game >= KILLS - 5, f"only {mid_game} kills found a game going"
+        assert sum(p.connects for p in players) > 2 * len(players)  # they did come back
+    finally:  # nothing left running when a check fails
+        if server.proc is not None and server.proc.poll() is None:
+            server.proc.kill()
 
     records = sorted(out.glob("table-*.log"))
     assert len(records) == len(tables)

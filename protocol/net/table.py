@@ -169,8 +169,8 @@ class Table:
             self.faults.append((seat, reason, detail))
             if seat >= 0:
                 self.seats[seat].fault = (reason, detail)
-                referee.fault(seat, reason, detail)
-                referee.faults[-1] = attrs.evolve(referee.faults[-1], at=at)
+                if referee.fault(seat, reason, detail) is not None:
+                    referee.faults[-1] = attrs.evolve(referee.faults[-1], at=at)
                 if seat in referee.stand_ins:
                     _catch_up(referee.stand_ins[seat], seat, events, at)
         self.events = referee.events
@@ -201,6 +201,8 @@ class Table:
             self._journalled = len(self.events)
 
     def _keep_seat(self, seat: int) -> None:
+        """Journal a seat's SEAT_FIELDS; call it after changing one (a name, a clock's
+        bank after each move) so that a restart finds the seat as it was."""
         if self.journal is not None:
             self.journal.seat(self.id, seat, _seat_fields(self.seats[seat]))
 
