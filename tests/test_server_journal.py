@@ -8,11 +8,12 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
 from netkit import Client, LiveServer, first_option, in_thread, play_first
 
 from xactika.core.engine.referee import Faulted, FaultPolicy, Referee
 from xactika.core.engine.table import game_rules
-from xactika.protocol.net.journal import Journal
+from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import token_key
 from xactika.protocol.net.server import TokenBook
 from xactika.protocol.net.table import Table, table_settings
@@ -116,3 +117,14 @@ def test_a_restored_stand_in_moves_as_it_would_have() -> None:
                 go = format_go(turn.legal, rules, 1000)
                 resumed.submit(parse_answer(first_option(go), turn.legal, rules))
         assert resumed.events == whole, cut
+
+
+def test_one_server_a_journal(tmp_path: Path) -> None:
+    """Two servers on one --out would hand out the same table numbers: the second stops."""
+    first = Journal.open(tmp_path)
+    try:
+        with pytest.raises(JournalError, match="another server"):
+            Journal.open(tmp_path)
+    finally:
+        first.close()
+    Journal.open(tmp_path).close()  # free again once the first is gone

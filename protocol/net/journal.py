@@ -126,12 +126,16 @@ class Journal:
         os.close(fd)
         os.chmod(path, 0o600)  # the -wal and -shm files copy the file's mode
         try:
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
+                                       timeout=0.5)
+            # one server a journal: a second one on the same --out stops at its start
+            self._db.execute("pragma locking_mode=exclusive")
             self._db.execute("pragma journal_mode=wal")
             self._db.execute("pragma synchronous=normal")  # the WAL's fsync is ours
             self._db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
-            raise JournalError(f"{path}: {exc}") from None
+            why = " (another server uses this folder?)" if "locked" in str(exc) else ""
+            raise JournalError(f"{path}: {exc}{why}") from None
         self._wal = os.open(f"{path}-wal", os.O_RDONLY)  # made by WAL mode; fsynced here
         self._open = False  # a transaction holds rows not yet committed
         self.mark = 0  # rows written so far
