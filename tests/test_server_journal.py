@@ -71,6 +71,9 @@ def test_a_restart_resumes_the_game_where_it_stood(tmp_path: Path) -> None:
                    for c, t, n in zip(clients, tokens, seen, strict=True)]
         rest = [f.result(20) for f in futures]
         again.wait_over(resumed[0])
+        journal = again.server.journal
+        assert journal is not None and journal.unfinished() == []
+        assert journal._db.execute("select count(*) from events").fetchone() == (0,)
     for c in clients:
         c.close()
     assert [line.split()[0] for line in rest[0][:1]] == ["seated"]  # no handshake again

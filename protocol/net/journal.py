@@ -238,9 +238,12 @@ class Journal:
                     [(table_id, n, seat, reason, detail, at)])
 
     def over(self, table_id: int, record: str | None) -> None:
-        """The game is over and its record (if any) written: nothing left to resume."""
+        """The game is over and its record (if any) written: nothing left to resume, so
+        its seats, events and faults go (the journal stays the size of what is played)."""
         self._write("update tables set over = 1, record = ? where id = ?",
                     [(record, table_id)])
+        for rows in ("seats", "events", "faults"):
+            self._write(f"delete from {rows} where table_id = ?", [(table_id,)])
         self.sync()
 
     # -- reading
