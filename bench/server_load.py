@@ -139,7 +139,17 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
                 return
             await asyncio.sleep(0.1)
 
+    lags: list[float] = []
+
+    async def lag() -> None:  # this process's own delays are in every latency it measures
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(0.01)
+            if window[0] <= asked < window[1]:
+                lags.append(time.perf_counter() - asked - 0.01)
+
     sampler = asyncio.create_task(sample())
+    lagger = asyncio.create_task(lag())
     if args.duration:
         tasks = [asyncio.ensure_future(job) for job in jobs]
         await asyncio.sleep(args.warmup)
@@ -155,6 +165,7 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
         elapsed = time.perf_counter() - began
         cpu = peak["cpu"] - cpu_began
     sampler.cancel()
+    lagger.cancel()
     if args.duration:
         serve.terminate()
     serve.wait(60)
@@ -171,6 +182,11 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
           f"{len(latencies) / elapsed:.0f} moves/s")
     print(f"move latency (answer sent -> its event back): p50 {p(0.5):.2f} ms, "
           f"p99 {p(0.99):.2f} ms, max {latencies[-1] * 1000:.2f} ms over {len(latencies)} moves")
+    lags.sort()
+    if lags:
+        mid, high = lags[len(lags) // 2] * 1000, lags[int(0.99 * len(lags))] * 1000
+        print(f"the playing process's own loop delay (in those figures): p50 {mid:.2f} ms, "
+              f"p99 {high:.2f} ms")
     print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s: {100 * cpu / elapsed:.1f}% of one core "
           f"({cpu / max(1, len(latencies)) * 1e6:.0f} us a move); load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
