@@ -12,6 +12,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+from xactika.protocol.net.journal import Journal
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.lobby import LobbyPolicy
 from xactika.protocol.net.remote import LineSocket
@@ -26,17 +27,21 @@ class LiveServer:
     """A Server on 127.0.0.1 with its own event loop in a daemon thread."""
 
     def __init__(self, out: Path | None, limits: Limits | None = None,
-                 context: ssl.SSLContext | None = None, lobby: LobbyPolicy | None = None) -> None:
+                 context: ssl.SSLContext | None = None, lobby: LobbyPolicy | None = None,
+                 journal: Journal | None = None, port: int = 0) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.server = self.call(self._make(out, limits, context, lobby))
-        self.host, self.port = self.call(self.server.start("127.0.0.1", 0))
+        self.server = self.call(self._make(out, limits, context, lobby, journal))
+        self.host, self.port = self.call(self.server.start("127.0.0.1", port))
 
     @staticmethod
-    async def _make(out: Path | None, limits: Limits | None,
-                    context: ssl.SSLContext | None, lobby: LobbyPolicy | None) -> Server:
-        return Server(limits=limits, out=out, ssl_context=context, lobby=lobby)
+    async def _make(out: Path | None, limits: Limits | None, context: ssl.SSLContext | None,
+                    lobby: LobbyPolicy | None, journal: Journal | None) -> Server:
+        server = Server(limits=limits, out=out, ssl_context=context, lobby=lobby,
+                        journal=journal)
+        server.restore()
+        return server
 
     def call(self, coro: Coroutine[Any, Any, T], timeout: float = WAIT) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)

@@ -3,6 +3,8 @@
 Prints the address, the admin token and every table's seat and observer tokens once
 (a line each), then a line per finished game. People find and create tables in its
 lobby (``xactika lobby``). Records go to ``--out`` as the match runner writes them.
+The journal in ``--out`` (protocol/net/journal.py) lets a restart with the same ``--out``
+resume every unfinished table after a crash.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from xactika.frontends.match.tournament import (
 from xactika.frontends.net.options import OneLineParser, port_number, positive_int, seconds
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.clock import Clock, parse_clock
+from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.lobby import LobbyPolicy
 from xactika.protocol.net.server import Server, tls_context
@@ -90,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--key", default=None, metavar="FILE",
                    help="sign records with this private key (default: the user's key, made "
                    "on first use; see xactika keygen)")
+    p.add_argument("--no-journal", action="store_true",
+                   help="keep no journal in --out: a crash loses every game in progress "
+                   "(for measuring what the journal costs)")
     p.add_argument("--exit-when-done", action="store_true",
                    help="stop once every table's game is over")
     return p
@@ -149,19 +155,30 @@ async def serve(args: argparse.Namespace) -> int:
     def note(text: str) -> None:
         print(text, flush=True)
 
+    signer = signer_for(args.key)
+    journal = None if args.no_journal else Journal.open(out)
     server = Server(limits=limits, out=out, ssl_context=context, on_note=note,
-                    signer=signer_for(args.key), clocks=clocks,
+                    signer=signer, journal=journal, clocks=clocks,
                     seed_for=None if seed is None else lambda number: table_seed(seed, number),
                     lobby=LobbyPolicy(max_tables=args.lobby_tables))
+    restored = server.restore()
     host, port = await server.start(args.host, args.port)
     note(f"listening on {host}:{port} ({'tls' if context else 'tcp'}); records in {out}")
     guessable = seed_note(args.seed)
     if guessable is not None:  # stderr: stdout is the tokens, read by scripts
         print(guessable, file=sys.stderr, flush=True)
     note(f"admin token={server.admin_token}")
-    for one in settings:
-        for line in table_lines(server.add_table(one)):
-            note(line)
+    if journal is not None and journal.last_id():  # a restart: the tables exist already
+        for table in restored:
+            note(f"table id={table.id} resumed status={table.status()} "
+                 f"events={len(table.events)}")
+        note(f"resumed {len(restored)} unfinished tables from {journal.path}")
+        if not restored:
+            server.all_over.set()
+    else:
+        for one in settings:
+            for line in table_lines(server.add_table(one)):
+                note(line)
     people = (f"people have {args.clock.text()} each (then {args.on_timeout})"
               if args.clock is not None else "people are not timed")
     note(f"clocks: bots {args.move_timeout:g} s a move; {people}")
@@ -172,6 +189,8 @@ async def serve(args: argparse.Namespace) -> int:
             await asyncio.Event().wait()
     finally:
         await server.close()
+        if journal is not None:
+            journal.close()
     return 0
 
 
@@ -179,6 +198,6 @@ def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
         return asyncio.run(serve(args))
-    except (XactikaError, ValueError, OSError, KeyFileError) as exc:
+    except (XactikaError, ValueError, OSError, KeyFileError, JournalError) as exc:
         print(f"xactika serve: {exc}", file=sys.stderr)
         return 2

@@ -57,6 +57,21 @@ class Limits:
     write_buffer: int = 1 << 20  # bytes queued for a client that does not read
 
 
+class Barrier(Protocol):
+    """What a link waits on before it writes: the table server's journal (journal.py).
+
+    ``mark`` counts what was written to it; ``wait(mark, again)`` is True when all of it
+    up to ``mark`` is on disk, else it calls ``again`` once it is; ``sync()`` puts
+    everything on disk before it returns."""
+
+    @property
+    def mark(self) -> int: ...
+
+    def wait(self, mark: int, again: Callable[[], None]) -> bool: ...
+
+    def sync(self) -> None: ...
+
+
 class LinkDown(Exception):
     """The client went away (end of stream, reset, or it stopped reading)."""
 
@@ -132,6 +147,9 @@ class Link:
         self._since_request = 0
         self._pump: asyncio.Task[None] | None = None
         self._out: list[str] = []  # lines queued in this step of the loop
+        # the server's journal: lines wait until what they may carry is on disk
+        self.barrier: Barrier | None = None
+        self._mark = 0  # the journal's mark when the last queued line was queued
 
     async def read_raw(self) -> str | None:
         """One line (no ending), or None at end of stream; LinkFault past the limits."""
@@ -214,11 +232,16 @@ class Link:
         if not self._out:
             asyncio.get_running_loop().call_soon(self._flush)
         self._out.extend(lines)
+        if self.barrier is not None:
+            self._mark = self.barrier.mark
 
     def _flush(self) -> None:
-        lines, self._out = self._out, []
-        if self.closed or not lines:
+        if self.closed or not self._out:
+            self._out = []
             return
+        if self.barrier is not None and not self.barrier.wait(self._mark, self._flush):
+            return  # the journal calls again once what the lines carry is on disk
+        lines, self._out = self._out, []
         self.transport.write("".join(line + "\n" for line in lines).encode("utf-8"))
         if self.transport.buffered() > self.limits.write_buffer:
             self.finish(LinkDown("stopped reading"))
@@ -232,6 +255,8 @@ class Link:
         if error is not None:
             self._out.append(f"error {error}")
         if self._out:  # what was queued (quit, a last event), then the error, then close
+            if self.barrier is not None:
+                self.barrier.sync()  # rare (a fault, the end): on disk at once
             with contextlib.suppress(Exception):
                 self.transport.write("".join(line + "\n" for line in self._out).encode("utf-8"))
         self._out = []

@@ -25,6 +25,7 @@ import attrs
 
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.net.clock import parse_clock
+from xactika.protocol.net.journal import Journal
 from xactika.protocol.net.link import Limits, Link, LinkDown, LinkFault, new_token, token_key
 from xactika.protocol.net.lobby import Lobby, LobbyPolicy
 from xactika.protocol.net.table import (
@@ -74,28 +75,35 @@ class Failures:
 
 
 class TokenBook(Generic[V]):
-    """Tokens looked up by their hash and compared in constant time."""
+    """Tokens kept as their hashes only (``token_key``), looked up by hash and compared
+    in constant time: a restarted server knows its tables' tokens from the journal,
+    which never holds a token itself."""
 
     def __init__(self) -> None:
-        self._entries: dict[bytes, tuple[str, V]] = {}
+        self._entries: dict[bytes, tuple[bytes, V]] = {}
 
     def add(self, token: str, value: V) -> None:
-        self._entries[token_key(token)] = (token, value)
+        self.add_key(token_key(token), value)
+
+    def add_key(self, key: bytes, value: V) -> None:
+        self._entries[key] = (key, value)
 
     def get(self, token: str) -> V | None:
-        found = self._entries.get(token_key(token))
-        if found is None or not hmac.compare_digest(found[0].encode(),
-                                                    token.encode("utf-8", "replace")):
+        key = token_key(token)
+        found = self._entries.get(key)
+        if found is None or not hmac.compare_digest(found[0], key):
             return None
         return found[1]
 
     def remove(self, token: str) -> None:
-        self._entries.pop(token_key(token), None)
+        self.remove_key(token_key(token))
+
+    def remove_key(self, key: bytes) -> None:
+        self._entries.pop(key, None)
 
 
 @attrs.define(eq=False)
 class _Entry:
-    token: str
     kind: str  # "seat", "observe" or "admin"
     table: Table | None = None
     seat: int = -1
@@ -120,7 +128,8 @@ class Server:
                  on_note: Callable[[str], None] | None = None,
                  clocks: dict[str, Any] | None = None,
                  seed_for: Callable[[int], int] | None = None,
-                 lobby: LobbyPolicy | None = None) -> None:
+                 lobby: LobbyPolicy | None = None,
+                 journal: Journal | None = None) -> None:
         self.limits = limits or Limits()
         self.out = out
         self.ssl_context = ssl_context
@@ -132,6 +141,8 @@ class Server:
         self.seed_for = seed_for  # the deal seed of table N when no one gives one
         self.lobby = Lobby(self, lobby or LobbyPolicy())
         self.tables: list[Table] = []
+        self.journal = journal  # every table kept there survives a crash (journal.py)
+        self._last_id = journal.last_id() if journal is not None else 0
         self.connections = 0
         self._links: set[Link] = set()  # every open connection
         self._pending: dict[Link, str] = {}  # no token shown yet (and lobby sessions), oldest first
@@ -140,24 +151,40 @@ class Server:
         self.evicted = 0  # unauthenticated connections closed to make room
         self._failures = Failures(self.limits)
         self._tokens: TokenBook[_Entry] = TokenBook()
-        self._tokens.add(self.admin_token, _Entry(self.admin_token, "admin"))
+        self._tokens.add(self.admin_token, _Entry("admin"))
         self._server: asyncio.Server | None = None
         self.all_over = asyncio.Event()
 
     # -- tables
     def add_table(self, settings: TableSettings, names: Sequence[str] = ()) -> Table:
-        """The one way a table comes to be (serve, admin, lobby, rematch); ``names`` are
-        the seats' names known in advance (the lobby's)."""
-        table = Table(len(self.tables) + 1, settings, self.out, self._table_over, self.signer)
-        self.tables.append(table)
+        """The one way a new table comes to be (serve, admin, lobby, rematch); ``names``
+        are the seats' names known in advance (the lobby's)."""
+        self._last_id += 1
+        table = Table(self._last_id, settings, self.out, self._table_over, self.signer)
         for seat, s in enumerate(table.seats):
             if seat < len(names):
                 s.name = names[seat]
-            self._tokens.add(s.token, _Entry(s.token, "seat", table, seat))
-        self._tokens.add(table.observer_token, _Entry(table.observer_token, "observe", table))
+        if self.journal is not None:
+            table.journalled(self.journal)  # on disk before its tokens are shown
+        self._open(table)
+        return table
+    def restore(self) -> list[Table]:
+        """Open again every unfinished table the journal kept (a restart after a crash)."""
+        if self.journal is None:
+            return []
+        tables = [Table.restore(saved, self.journal, self.out, self._table_over, self.signer)
+                  for saved in self.journal.unfinished()]
+        for table in tables:
+            self._open(table)
+        return tables
+
+    def _open(self, table: Table) -> None:
+        self.tables.append(table)
+        for seat, s in enumerate(table.seats):
+            self._tokens.add_key(s.key, _Entry("seat", table, seat))
+        self._tokens.add_key(table.observer_key, _Entry("observe", table))
         self.all_over.clear()
         table.start_task()
-        return table
 
     def settings(self, pairs: dict[str, str]) -> TableSettings:
         """A new table's settings: the server's clocks unless ``clock=``, ``on-timeout=``
@@ -175,9 +202,12 @@ class Server:
     def reissue(self, table: Table, seat: int) -> None:
         """A new token for a seat (its old one stops working), e.g. after a ``leave``."""
         s = table.seats[seat]
-        self._tokens.remove(s.token)
+        self._tokens.remove_key(s.key)  # by its hash: a restored seat knows no token
         s.token = new_token()
-        self._tokens.add(s.token, _Entry(s.token, "seat", table, seat))
+        s.key = token_key(s.token)
+        if table.journal is not None:
+            table.journal.seat_token(table.id, seat, s.key)
+        self._tokens.add_key(s.key, _Entry("seat", table, seat))
 
     def close_table(self, table: Table) -> None:
         """End a table whose game has not started (the lobby's tables nobody came to)."""
@@ -249,6 +279,8 @@ class Server:
 
     async def serve_link(self, link: Link, address: str) -> None:
         """One connection, whatever carries its lines (TCP, TLS, a WebSocket)."""
+        if self.journal is not None:
+            link.barrier = self.journal  # nothing leaves before it is on disk
         if not self.admit(link, address):
             self.refused += 1
             link.finish(LinkDown("refused"), FULL)

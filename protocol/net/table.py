@@ -24,7 +24,15 @@ import attrs
 
 from xactika.core.bots.agents import RandomAgent, make_agent
 from xactika.core.engine.errors import ParseError, XactikaError
-from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run_async
+from xactika.core.engine.fold import evolve, replay
+from xactika.core.engine.referee import (
+    Faulted,
+    FaultPolicy,
+    Referee,
+    StandIn,
+    Turn,
+    run_async,
+)
 from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.table import (
     Command,
@@ -33,11 +41,19 @@ from xactika.core.engine.table import (
     GameOver,
     State,
     game_rules,
+    legal_actions,
 )
-from xactika.core.engine.views import visible
+from xactika.core.engine.views import view, visible
 from xactika.protocol.net.clock import Bank, Clock
-from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token
-from xactika.protocol.notation.text import config_from_pairs, format_event
+from xactika.protocol.net.journal import SEAT_FIELDS, Journal, SavedTable
+from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token, token_key
+from xactika.protocol.notation.text import (
+    config_from_pairs,
+    format_config,
+    format_event,
+    parse_event,
+    split_pairs,
+)
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
     format_go,
@@ -53,6 +69,7 @@ from xactika.protocol.trust.tamper import commit_config
 log = logging.getLogger(__name__)
 
 HUMAN, BOT = "human", "bot"
+REPLACED, RECLAIMED = "replaced:", "reclaimed"  # journal rows of a person's stand-in
 ON_TIMEOUT = ("bot", "forfeit")
 
 
@@ -81,7 +98,8 @@ def table_settings(pairs: dict[str, str], **clocks: Any) -> TableSettings:
 
 @attrs.define(eq=False)
 class Seat:
-    token: str
+    token: str  # "" once restored from the journal, which keeps only ``key``
+    key: bytes  # token_key(token): how the server finds the seat
     name: str = ""  # the seat's display name, unique at its table ("" until it says one)
     kind: str = BOT  # "human" once its hello says kind=human
     clock_ms: int | None = None  # a person's bank left (ms); None without a clock
@@ -103,8 +121,9 @@ class Table:
         self.settings = settings
         self.config = commit_config(settings.config)  # committed seed, revealed at the end
         self.rules = game_rules(self.config.game)
-        self.seats = [Seat(new_token()) for _ in range(self.config.players)]
+        self.seats = [_new_seat() for _ in range(self.config.players)]
         self.observer_token = new_token()
+        self.observer_key = token_key(self.observer_token)
         self.observers: set[Link] = set()
         self.events: list[Event] = []
         self.state: State | None = None
@@ -118,6 +137,116 @@ class Table:
         self.latencies: list[float] = []  # seconds from go to answer, for the load bench
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.journal: Journal | None = None  # set by journalled(): the table is kept
+        self.started_at: dt.datetime | None = None
+        self._journalled = 0  # events written to the journal
+        self._resumed = False  # restored with its game under way
+        self._changes = 0  # faults, replacements and returns journalled
+
+    # -- the journal (protocol/net/journal.py)
+    def journalled(self, journal: Journal) -> None:
+        """Keep this new table in ``journal`` from now on (committed at once)."""
+        self.journal = journal
+        journal.table(self.id, self._settings_fields(), self.observer_key,
+                      [(s.key, _seat_fields(s)) for s in self.seats])
+
+    def _settings_fields(self) -> dict[str, object]:
+        fields = attrs.asdict(self.settings, recurse=False)
+        fields["config"] = " ".join(format_config(self.config))  # with nonce and commit
+        return fields
+
+    @classmethod
+    def restore(cls, saved: SavedTable, journal: Journal, out: Path | None,
+                on_over: Callable[[Table], None] | None = None,
+                signer: Signer | None = None) -> Table:
+        """An unfinished table as the journal kept it: tokens by hash, names, faults and
+        events; every seat is away, with its grace counted from now."""
+        fields = dict(saved.settings)
+        config = config_from_pairs(split_pairs(str(fields.pop("config")).split()))
+        known = attrs.fields_dict(TableSettings)
+        settings = TableSettings(config, **{k: v for k, v in fields.items() if k in known})
+        table = cls(saved.id, settings, out, on_over, signer)
+        table.config = config  # committed already: the seed's nonce is the journal's
+        table.observer_token, table.observer_key = "", saved.observer
+        now = time.monotonic()
+        table.seats = []
+        for one in saved.seats:
+            seat = Seat("", one.key, dropped_at=now)
+            for key, value in one.fields.items():
+                if key in SEAT_FIELDS and hasattr(seat, key):
+                    setattr(seat, key, value)
+            table.seats.append(seat)
+        table.journal = journal
+        if saved.started is not None:
+            table.started_at = dt.datetime.fromisoformat(saved.started)
+        if saved.events:
+            table._restore_game([parse_event(line, table.rules) for line in saved.events],
+                                saved.faults)
+        return table
+
+    def _restore_game(self, events: list[Event],
+                      faults: Sequence[tuple[int, str, str, int]]) -> None:
+        self.referee = referee = Referee.from_events(events, policy=self._fallback())
+        for seat, reason, detail, at in faults:
+            self._changes += 1
+            if seat >= 0 and reason == RECLAIMED:
+                self.seats[seat].replaced = False
+                if referee.reclaim(seat):
+                    referee.reclaims[-1] = attrs.evolve(referee.reclaims[-1], at=at)
+                continue
+            replaced = reason.startswith(REPLACED)
+            reason = reason.removeprefix(REPLACED)
+            self.faults.append((seat, reason, detail))
+            if seat >= 0:
+                if replaced:
+                    self.seats[seat].replaced = True
+                else:
+                    self.seats[seat].fault = (reason, detail)
+                if referee.fault(seat, reason, detail) is not None:
+                    referee.faults[-1] = attrs.evolve(referee.faults[-1], at=at)
+                if seat in referee.stand_ins:
+                    _catch_up(referee.stand_ins[seat], seat, events, at)
+        self.events = referee.events
+        self.state = referee.state
+        self._journalled = len(events)
+        self._resumed = True
+
+    async def _let_seats_back(self) -> None:
+        """Wait up to the grace period for every seat to come back and get the end."""
+        deadline = time.monotonic() + self.settings.grace
+        while any(s.link is None and s.fault is None for s in self.seats):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
+    def _fallback(self) -> FaultPolicy:
+        """A forfeited seat is played by a seeded random bot, a replaced person's by a
+        bot of the table's level (``_stand_in``)."""
+        return FaultPolicy.stand_in(self._stand_in)
+
+    def _keep_events(self) -> None:
+        """Journal the events not yet kept (committed before any line carries them)."""
+        if self.journal is not None and self._journalled < len(self.events):
+            self.journal.events(self.id, self._journalled + 1, (
+                format_event(e, self.rules) for e in self.events[self._journalled:]))
+            self._journalled = len(self.events)
+
+    def _keep_change(self, seat: int, reason: str, detail: str) -> None:
+        """Journal a fault, a person's replacement (``replaced:REASON``) or their return
+        (``reclaimed``), in order, with the event count it happened at."""
+        self._changes += 1
+        if self.journal is not None:
+            self.journal.fault(self.id, self._changes, seat, reason, detail, len(self.events))
+        self._keep_seat(seat)
+
+    def _keep_seat(self, seat: int) -> None:
+        """Journal a seat's SEAT_FIELDS; call it after changing one (a name, a clock's
+        bank after each move) so that a restart finds the seat as it was."""
+        if self.journal is not None:
+            self.journal.seat(self.id, seat, _seat_fields(self.seats[seat]))
 
     # -- status
     @property
@@ -160,6 +289,7 @@ class Table:
                 s.name = name  # told apart from the others' when the game starts
             if kind is not None:
                 s.kind = HUMAN if kind == HUMAN else BOT
+            self._keep_seat(seat)
         link.on_end = lambda lk: self._dropped(seat, lk)
         if self.started:
             if resume is None:
@@ -226,6 +356,7 @@ class Table:
         s.fault = (reason, detail)
         s.replaced = False
         self.faults.append((seat, reason, detail))
+        self._keep_change(seat, reason, detail)
         if self.referee is not None:  # a stand-in plays the seat from now on
             self.referee.fault(seat, reason, detail)
         if s.link is not None:
@@ -243,6 +374,7 @@ class Table:
             return
         s.replaced = True
         self.faults.append((seat, reason, detail))
+        self._keep_change(seat, REPLACED + reason, detail)
         assert self.referee is not None
         self.referee.fault(seat, reason, detail)
         name = s.name or f"seat {seat}"
@@ -262,6 +394,7 @@ class Table:
             bank = Bank(self.settings.clock, s.clock_ms)
             bank.refill()
             s.clock_ms = bank.ms
+        self._keep_change(seat, RECLAIMED, "")
         self.tell(f"{self.label(seat)} is back: they play their seat from their next turn")
 
     def _sync(self, seat: int) -> None:
@@ -290,47 +423,62 @@ class Table:
 
     # -- the game
     async def _run(self) -> None:
+        ended = False  # not when the server stops: the journal resumes the game then
         try:
             await self._play()
+            ended = True
         except Exception:  # one table's bug must not stop the others
             log.exception("table %s failed", self.id)
             self.faults.append((-1, "crash", "the server failed; the game is void"))
+            ended = True
         finally:
             for s in self.seats:
                 if s.link is not None:
-                    s.link.send("quit")
-                    s.link.finish(LinkDown("game over"))
+                    if ended:
+                        s.link.send("quit")
+                    s.link.finish(LinkDown("game over" if ended else "server closing"))
             for link in list(self.observers):
                 link.finish(LinkDown("game over"))
+            if ended and self.journal is not None:  # once the last lines are handed over
+                self.journal.over(self.id, str(self.record) if self.record else None)
             self.over.set()
             if self.on_over is not None:
                 self.on_over(self)
 
     async def _play(self) -> None:
-        while not all(s.link is not None for s in self.seats):
-            self._changed.clear()
-            await self._changed.wait()
-        started = dt.datetime.now(dt.UTC)
-        self.referee = referee = Referee.new(self.config,
-                                             policy=FaultPolicy.stand_in(self._stand_in))
-        self.events = referee.events  # the same list: the referee appends every move
-        self._tell_apart()
-        clock = self.settings.clock
-        for seat, s in enumerate(self.seats):
-            if s.kind == HUMAN and clock is not None and s.clock_ms is None:
-                s.clock_ms = clock.base_ms
-            if s.link is not None:
-                s.link.send(self._newgame(seat))
-                s.sent = 0
-        self._publish(self.events)
+        if self.referee is None:  # a new game (a restored one goes on where it stood)
+            while not all(s.link is not None for s in self.seats):
+                self._changed.clear()
+                await self._changed.wait()
+            self.started_at = dt.datetime.now(dt.UTC)
+            if self.journal is not None:
+                self.journal.started(self.id, self.started_at.isoformat())
+            self.referee = Referee.new(self.config, policy=self._fallback())
+            self.events = self.referee.events  # the same list: the referee appends
+            self._tell_apart()
+            clock = self.settings.clock
+            for seat, s in enumerate(self.seats):
+                if s.kind == HUMAN and clock is not None and s.clock_ms is None:
+                    s.clock_ms = clock.base_ms
+                self._keep_seat(seat)  # the names told apart, the banks
+            self._keep_events()
+            for seat, s in enumerate(self.seats):
+                if s.link is not None:
+                    s.link.send(self._newgame(seat))
+                    s.sent = 0
+            self._publish(self.events)
+        referee = self.referee
+        if referee.done and self._resumed:
+            await self._let_seats_back()  # ended just before a crash: the end is theirs
 
         def moved(new: list[Event]) -> None:
             self.state = referee.state
+            self._keep_events()
             self._publish(new)
 
         await run_async(referee, self._ask, moved)
         self.state = referee.state
-        self._write_record(started)
+        self._write_record(self.started_at or dt.datetime.now(dt.UTC))
 
     def _stand_in(self, seat: int) -> Any:
         """Who plays a seat after its fault: a person's replacement is a bot of the
@@ -378,7 +526,7 @@ class Table:
             try:
                 line = await link.next(move)
             except LinkDown:
-                self._charge(s, bank, asked, moved=False)
+                self._charge(seat, bank, asked, moved=False)
                 continue  # wait for the seat to come back, then ask again
             except LinkFault as fault:
                 self._forfeit(seat, fault.reason, str(fault))
@@ -395,7 +543,7 @@ class Table:
             self.latencies.append(time.monotonic() - asked)
             if s.fault is not None:  # faulted while the answer was on its way (a flood
                 break  # right behind it): the stand-in plays, the answer is void
-            self._charge(s, bank, asked)
+            self._charge(seat, bank, asked)
             try:
                 return parse_answer(line, legal, self.rules)
             except (ParseError, XactikaError, ValueError, IndexError) as exc:
@@ -406,12 +554,15 @@ class Table:
         assert s.fault is not None  # _forfeit told the referee already
         return Faulted(*s.fault)
 
-    @staticmethod
-    def _charge(s: Seat, bank: Bank | None, asked: float, *, moved: bool = True) -> None:
-        """Take the time since ``go`` from a person's bank (and add the increment)."""
+    def _charge(self, seat: int, bank: Bank | None, asked: float, *,
+                moved: bool = True) -> None:
+        """Take the time since ``go`` from a person's bank (and add the increment); the
+        bank is journalled, so a restart finds it as it was (and the server's time
+        down costs nobody)."""
         if bank is not None:
             bank.spend(int((time.monotonic() - asked) * 1000), moved=moved)
-            s.clock_ms = bank.ms
+            self.seats[seat].clock_ms = bank.ms
+            self._keep_seat(seat)
 
     def _write_record(self, started: dt.datetime) -> None:
         """The record, written whole beside its name and renamed (protocol/records/writing.py)."""
@@ -457,6 +608,28 @@ class Table:
     def totals(self) -> tuple[int, ...]:
         last = self.events[-1] if self.events else None
         return last.totals if isinstance(last, GameOver) else ()
+
+
+def _catch_up(agent: StandIn, seat: int, events: Sequence[Event], at: int) -> None:
+    """Have a restored stand-in make again the choices it made since ``at``, so that its
+    seeded random number generator stands where it did and its next move is the one it
+    would have made without the crash."""
+    state = replay(events[:at])
+    for event in events[at:]:
+        if (getattr(event, "seat", None) == seat and event.kind in ("bid", "lead", "play")
+                and (legal := legal_actions(state)).seat == seat):
+            agent.choose(view(state, seat), legal)
+        state = evolve(state, event)
+
+
+def _new_seat() -> Seat:
+    token = new_token()
+    return Seat(token, token_key(token))
+
+
+def _seat_fields(seat: Seat) -> dict[str, object]:
+    """What the journal keeps of a seat: the fields of SEAT_FIELDS this Seat has."""
+    return {key: getattr(seat, key) for key in SEAT_FIELDS if hasattr(seat, key)}
 
 
 def _seed(config: Config, seat: int) -> int:

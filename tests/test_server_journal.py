@@ -1,0 +1,133 @@
+"""The table server's journal in process: tokens kept as hashes, a restart that resumes a
+game, a restored stand-in that moves as it would have (tests/test_server_crash.py kills
+the real process)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from netkit import Client, LiveServer, first_option, in_thread, play_first
+
+from xactika.core.engine.referee import Faulted, FaultPolicy, Referee
+from xactika.core.engine.table import game_rules
+from xactika.protocol.net.journal import Journal, JournalError
+from xactika.protocol.net.link import token_key
+from xactika.protocol.net.server import TokenBook
+from xactika.protocol.net.table import Table, table_settings
+from xactika.protocol.notation.text import format_event
+from xactika.protocol.player.wire import format_go, parse_answer
+from xactika.protocol.records.textform import read_record
+
+
+def test_token_book_knows_tokens_by_hash_only() -> None:
+    book: TokenBook[str] = TokenBook()
+    book.add("a" * 32, "by token")
+    book.add_key(token_key("b" * 32), "by hash")  # as a restart restores it
+    assert book.get("a" * 32) == "by token"
+    assert book.get("b" * 32) == "by hash"
+    assert book.get("c" * 32) is None
+    assert book.get(token_key("b" * 32).hex()) is None  # the hash is no token
+
+
+def straight(seed: int) -> list[str]:
+    """The spec's first-option game, two players, one round, with no server at all."""
+    settings = table_settings({"players": "2", "rounds": "1", "seed": str(seed)})
+    referee = Referee.new(settings.config, policy=FaultPolicy.abort())
+    rules = game_rules("xactika")
+    while (turn := referee.turn()) is not None:
+        go = format_go(turn.legal, rules, 1000)
+        referee.submit(parse_answer(first_option(go), turn.legal, rules))
+    return [format_event(e, rules) for e in referee.events[1:-1]]
+
+
+def test_a_restart_resumes_the_game_where_it_stood(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    journal = Journal.open(out)
+    with LiveServer(out, journal=journal) as live:
+        table = live.table(players=2, rounds=1, seed=7)
+        tokens = [s.token for s in table.seats]
+        port = live.port
+        clients = [Client(port), Client(port)]
+        futures = [in_thread(play_first, c, t, lambda line: line.startswith("event 9 "))
+                   for c, t in zip(clients, tokens, strict=True)]
+        got = [f.result(20) for f in futures]
+    journal.close()  # the server is gone; its tables were never over
+    for c in clients:
+        c.close()
+    kept = b"".join(p.read_bytes() for p in out.iterdir() if p.name.startswith("journal"))
+    assert all(t.encode() not in kept for t in tokens)  # hashes only, never a token
+    assert stat.S_IMODE(os.stat(out / "journal.sqlite").st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o700
+    seen = [int(next(line for line in reversed(g) if line.startswith("event")).split()[1])
+            for g in got]
+    with LiveServer(out, journal=Journal.open(out)) as again:
+        resumed = again.server.tables
+        assert [t.id for t in resumed] == [1] and len(resumed[0].events) >= max(seen)
+        clients = [Client(again.port), Client(again.port)]
+        futures = [in_thread(play_first, c, t, None, n)
+                   for c, t, n in zip(clients, tokens, seen, strict=True)]
+        rest = [f.result(20) for f in futures]
+        again.wait_over(resumed[0])
+        journal = again.server.journal
+        assert journal is not None and journal.unfinished() == []
+        assert journal._db.execute("select count(*) from events").fetchone() == (0,)
+    for c in clients:
+        c.close()
+    assert [line.split()[0] for line in rest[0][:1]] == ["seated"]  # no handshake again
+    assert all(g[-1] == "quit" for g in rest)
+    record = read_record(out / "table-1.log")
+    rules = game_rules("xactika")
+    events = [format_event(e, rules) for e in record.events[1:-1]]
+    assert events == straight(7)
+
+
+def test_a_restored_stand_in_moves_as_it_would_have() -> None:
+    """A seat that faulted is played by the seeded random stand-in; restored from the
+    events at any point, it makes the moves of the game that never stopped."""
+    settings = table_settings({"players": "3", "rounds": "2", "seed": "5"})
+    table = Table(1, settings, None)
+    rules = game_rules("xactika")
+    referee = Referee.new(table.config, policy=table._fallback())
+    fault_at = 0
+    steps = []  # the journal keeps whole moves: a restart finds the game between two
+    while (turn := referee.turn()) is not None:
+        steps.append(len(referee.events))
+        if turn.stand_in is not None:
+            referee.play_stand_in()
+        elif turn.seat == 1 and len(referee.events) > 6 and not fault_at:
+            fault_at = len(referee.events)
+            referee.fault(1, "timeout", "no answer")
+        else:
+            go = format_go(turn.legal, rules, 1000)
+            answer = parse_answer(first_option(go), turn.legal, rules)
+            assert not isinstance(answer, Faulted)
+            referee.submit(answer)
+    whole = referee.events
+    assert fault_at
+    for cut in [n for n in steps if n > fault_at][::5]:
+        again = Table(1, settings, None)
+        again.config = table.config
+        again._restore_game(whole[:cut], [(1, "timeout", "no answer", fault_at)])
+        resumed = again.referee
+        assert resumed is not None
+        while (turn := resumed.turn()) is not None:
+            if turn.stand_in is not None:
+                resumed.play_stand_in()
+            else:
+                go = format_go(turn.legal, rules, 1000)
+                resumed.submit(parse_answer(first_option(go), turn.legal, rules))
+        assert resumed.events == whole, cut
+
+
+def test_one_server_a_journal(tmp_path: Path) -> None:
+    """Two servers on one --out would hand out the same table numbers: the second stops."""
+    first = Journal.open(tmp_path)
+    try:
+        with pytest.raises(JournalError, match="another server"):
+            Journal.open(tmp_path)
+    finally:
+        first.close()
+    Journal.open(tmp_path).close()  # free again once the first is gone
