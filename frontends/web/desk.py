@@ -67,7 +67,7 @@ class WebTable:
         seats = []
         for seat, (s, kind) in enumerate(zip(table.seats, self.kinds, strict=True)):
             state = ("bot" if kind != "open" else "playing" if s.link is not None
-                     else "taken" if seat in self.hosted.given else "open")
+                     or table.started else "taken" if seat in self.hosted.given else "open")
             seats.append({"seat": seat, "name": self.names()[seat], "state": state,
                           "bot": kind if kind != "open" else None,
                           "bank": s.clock_ms if s.kind == HUMAN else None,
