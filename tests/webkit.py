@@ -84,10 +84,10 @@ def launch(playwright: Any) -> Any:
 
 def create_table(page: Any, url: str, *, name: str, game: str = "xactika", rounds: int = 1,
                  seats: list[str] | None = None, tutorial: bool = False,
-                 mode: str | None = None) -> dict[str, Any]:
+                 mode: str | None = None, clock: str = "120") -> dict[str, Any]:
     """Create a table from the page's origin (as the lobby form does); its answer."""
     page.goto(url + "/")
-    request = {"game": game, "rounds": rounds, "clock": 120,
+    request = {"game": game, "rounds": rounds, "clock": clock,
                "seats": seats or ["open", "3", "3", "3"], "tutorial": tutorial,
                "players": len(seats or [0] * 4)}
     if mode:

@@ -134,7 +134,7 @@ class WebApp:
 
     # -- the lobby API
     async def list_tables(self, request: Request) -> Response:
-        return JSONResponse([web.public() for web in self.desk.tables.values()])
+        return JSONResponse([web.public() for web in self.desk.listed()])
 
     async def _body(self, request: Request) -> dict[str, Any]:
         if not same_origin(request.headers, request.url.scheme):
@@ -152,7 +152,7 @@ class WebApp:
 
     async def create_table(self, request: Request) -> Response:
         try:
-            web, invites = self.desk.create(await self._body(request))
+            web, invites = self.desk.create(await self._body(request), _client(request))
         except DeskError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"table": web.public(),
@@ -163,7 +163,8 @@ class WebApp:
             body = await self._body(request)
             seat = body.get("seat")
             found = self.desk.take(request.path_params["number"],
-                                   int(seat) if seat not in (None, "") else None)
+                                   int(seat) if seat not in (None, "") else None,
+                                   body.get("name"), _client(request))
         except (DeskError, ValueError, TypeError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"seat": found[0], "token": found[1]})
@@ -171,7 +172,8 @@ class WebApp:
     async def rematch(self, request: Request) -> Response:
         try:
             body = await self._body(request)
-            number, token = self.desk.rematch(str(body.get("token", "")))
+            number, token = await self.desk.rematch(str(body.get("token", "")),
+                                                    _client(request))
         except DeskError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"table": number, "token": token})
@@ -206,6 +208,11 @@ class WebApp:
             return
         await websocket.accept()
         await Connection(self, websocket).run()
+
+
+def _client(request: Request) -> str:
+    """The browser's address: the lobby's limits per address count the web's requests."""
+    return request.client.host if request.client is not None else "?"
 
 
 class Connection:

@@ -1,9 +1,10 @@
-"""The lobby's functions for the web: create, list, take a seat, rematch, chat.
+"""The web's side of the server's one lobby (protocol/net/lobby.py): what only a page needs.
 
-This is the one place that speaks to the table server for the lobby: it calls what the
-admin session does (``Server.add_table``, ``Server.tables``) in the same process. When
-the server's own lobby session (``lobby``: list/create/join/leave/rematch) exists, this
-module is what switches to it; the pages and the WebSocket do not change.
+Tables are created, seats handed out and rematches made by the table server's
+:class:`~xactika.protocol.net.lobby.Lobby`, in the process, with its limits (per address:
+the browser's), so a table made in the browser is in ``xactika lobby HOST:PORT tables``
+and a table made there is on the page. What is the web's alone lives here: bots seated by
+level in the process, the chat, the spectators' delay and the tutorial flag.
 """
 
 from __future__ import annotations
@@ -21,16 +22,18 @@ import attrs
 from xactika.core.bots.agents import agent_names
 from xactika.core.bots.levels import people_name
 from xactika.core.engine.errors import XactikaError
+from xactika.protocol.net.lobby import NAME_MAX, Hosted, LobbyError
 from xactika.protocol.net.server import Server
-from xactika.protocol.net.table import Table, table_settings
+from xactika.protocol.net.table import HUMAN, Table
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import bot_name, clean_name
 
-MAX_TABLES = 200  # web tables at once; finished ones are forgotten first
 CHAT_KEEP = 100  # messages a table keeps for late joiners
 CHAT_LIMIT = 300  # characters a message may have
 CHAT_RATE = 1.0  # messages a second a connection may send, after a burst of
 CHAT_BURST = 5
+DEFAULT_CLOCK = "300+5"  # a person's bank at a web table when the form gives none
+BOT = "bot"  # the lobby's mark on a seat a built-in bot of the page's holds
 LEVELS = {"1": "strong:1", "2": "strong:2", "3": "strong:3", "4": "strong:4",
           "5": "strong:5", "random": "random"}
 
@@ -41,84 +44,115 @@ class DeskError(XactikaError):
 
 @attrs.define(eq=False)
 class WebTable:
-    table: Table
+    hosted: Hosted  # the lobby's table: its seats given, its rematch
     kinds: list[str]  # per seat: "open" or a bot's agent name
-    move_timeout: float
-    spectator_delay: float
-    tutorial: bool
-    request: dict[str, str]
-    handed: set[int] = attrs.Factory(set)  # open seats whose token the lobby gave out
+    spectator_delay: float = 0.0
+    tutorial: bool = False
     chat: deque[str] = attrs.Factory(lambda: deque(maxlen=CHAT_KEEP))
     listeners: set[Callable[[str], None]] = attrs.Factory(set)
     spectators: int = 0
-    rematch: WebTable | None = None
     tasks: list[asyncio.Task[None]] = attrs.Factory(list)
+
+    @property
+    def table(self) -> Table:
+        return self.hosted.table
 
     def names(self) -> list[str]:
         return [people_name(k, self.table.config.game) if k != "open" else s.name
                 for s, k in zip(self.table.seats, self.kinds, strict=True)]
 
     def public(self) -> dict[str, Any]:
-        """What the lobby shows: settings, seats, names, spectators; never a token."""
-        config = self.table.config
+        """What the lobby shows: settings, seats, names, banks, spectators; never a token."""
+        table, settings = self.table, self.table.settings
         seats = []
-        for seat, (s, kind) in enumerate(zip(self.table.seats, self.kinds, strict=True)):
+        for seat, (s, kind) in enumerate(zip(table.seats, self.kinds, strict=True)):
             state = ("bot" if kind != "open" else "playing" if s.link is not None
-                     else "taken" if seat in self.handed else "open")
+                     or table.started else "taken" if seat in self.hosted.given else "open")
             seats.append({"seat": seat, "name": self.names()[seat], "state": state,
-                          "bot": kind if kind != "open" else None})
-        return {"id": self.table.id, "game": config.game, "mode": config.mode,
+                          "bot": kind if kind != "open" else None,
+                          "bank": s.clock_ms if s.kind == HUMAN else None,
+                          "replaced": s.replaced})
+        config = table.config
+        rematch = self.hosted.rematch
+        return {"id": table.id, "game": config.game, "mode": config.mode,
                 "players": config.players, "rounds": config.rounds,
-                "clock": self.move_timeout, "status": self.table.status(),
-                "seats": seats, "spectators": self.spectators,
+                "clock": settings.clock.text() if settings.clock else None,
+                "on_timeout": settings.on_timeout, "level": settings.level,
+                "status": table.status(), "seats": seats, "spectators": self.spectators,
                 "delay": self.spectator_delay, "tutorial": self.tutorial,
-                "rematch": self.rematch.table.id if self.rematch else None}
+                "rematch": rematch.id if rematch else None}
+
+
+def web_name(text: object) -> str:
+    """A page's name as the lobby takes it (letters, digits, ``-_.``), or ``player``."""
+    name = "".join(c if c.isalnum() or c in "-_." else "-" for c in str(text or "").strip())
+    return name.strip("-")[:NAME_MAX] or "player"
 
 
 class Desk:
-    """The web tables of one server, their seats' bots, invites and chat."""
+    """The web's view of the server's lobby tables: their bots, chat and spectators."""
 
     def __init__(self, server: Server, seed: int | None = None) -> None:
         self.server = server
-        self.seed = seed  # table k deals from SEED+k-1 (tests, demonstrations)
+        self.lobby = server.lobby
+        if seed is not None and server.seed_for is None:  # table k deals from SEED+k-1
+            server.seed_for = lambda k: seed + k - 1
         self.tables: dict[int, WebTable] = {}
 
-    def create(self, request: dict[str, Any]) -> tuple[WebTable, dict[int, str]]:
-        """A new table from the lobby's form; the open seats' tokens (invite links)."""
-        if sum(not t.table.over.is_set() for t in self.tables.values()) >= MAX_TABLES:
-            raise DeskError("too many tables are being played; try again later")
-        pairs = {k: str(request[k]) for k in ("game", "mode", "players", "rounds")
+    def create(self, request: dict[str, Any], address: str) -> tuple[WebTable, dict[int, str]]:
+        """A new lobby table from the page's form, its bots seated, the creator in the first
+        open seat under ``name``; the open seats' tokens (the creator's first, then the
+        invite links)."""
+        pairs = {k: str(request[k]) for k in ("game", "mode", "players", "rounds", "level")
                  if request.get(k) not in (None, "")}
-        if self.seed is not None:
-            pairs["seed"] = str(self.seed + len(self.server.tables))
+        pairs["clock"] = str(request.get("clock") or DEFAULT_CLOCK)
+        if request.get("on_timeout") not in (None, ""):
+            pairs["on-timeout"] = str(request["on_timeout"])
         try:
-            clock = float(request.get("clock") or 60)
             delay = float(request.get("delay") or 0)
         except (TypeError, ValueError):
-            raise DeskError("clock and delay are seconds") from None
-        if not 5 <= clock <= 3600 or not 0 <= delay <= 600:
-            raise DeskError("clock is 5 to 3600 seconds a move, delay 0 to 600 seconds")
+            raise DeskError("delay is seconds") from None
+        if not 0 <= delay <= 600:
+            raise DeskError("delay is 0 to 600 seconds")
         try:
-            settings = table_settings(pairs, move_timeout=clock, startup_timeout=30.0,
-                                      grace=120.0)
+            players = self.server.settings(pairs).config.players  # checked before any table
         except (XactikaError, ValueError, KeyError, TypeError) as exc:
             raise DeskError(escape(str(exc), 200)) from None
-        kinds = self._kinds(request.get("seats"), settings.config.players)
-        table = self.server.add_table(settings)
-        web = WebTable(table, kinds, clock, delay, bool(request.get("tutorial")),
-                       {**pairs, "clock": str(clock), "delay": str(delay),
-                        "seats": ",".join(kinds), "tutorial": "1" if request.get(
-                            "tutorial") else ""})
+        kinds = self._kinds(request.get("seats"), players)
+        try:
+            table = self.lobby.open_table(pairs, address, admin=False)
+        except LobbyError as exc:
+            raise DeskError(str(exc)) from None
+        hosted = self.lobby.hosted[table.id]
+        web = WebTable(hosted, kinds, delay, bool(request.get("tutorial")))
         self.tables[table.id] = web
+        self._seat_bots(web)
         opened = [seat for seat, kind in enumerate(kinds) if kind == "open"]
         if opened:
-            web.handed.add(opened[0])  # the creator's, by its invite: not offered in the lobby
-        self._forget()
-        for seat, kind in enumerate(kinds):
+            try:
+                self.lobby.take(hosted, web_name(request.get("name")), opened[0], address,
+                                admin=False)
+            except LobbyError as exc:
+                self._close(web)
+                raise DeskError(str(exc)) from None
+            if not request.get("name"):  # the page's hello names the seat
+                table.seats[opened[0]].name = ""
+        return web, {seat: table.seats[seat].token for seat in opened}
+
+    def _seat_bots(self, web: WebTable) -> None:
+        for seat, kind in enumerate(web.kinds):
             if kind != "open":
+                web.hosted.given[seat] = BOT
+                web.table.seats[seat].name = people_name(kind, web.table.config.game)
                 web.tasks.append(asyncio.create_task(self._bot(web, seat, kind)))
-        return web, {seat: table.seats[seat].token for seat, k in enumerate(kinds)
-                     if k == "open"}
+
+    def _close(self, web: WebTable) -> None:
+        self.lobby.hosted.pop(web.table.id, None)
+        self.lobby.closed.add(web.table.id)
+        self.server.close_table(web.table)
+        del self.tables[web.table.id]
+        for task in web.tasks:
+            task.cancel()
 
     def _kinds(self, seats: object, players: int) -> list[str]:
         given = seats if isinstance(seats, list) else ["open"] + ["3"] * (players - 1)
@@ -143,58 +177,73 @@ class Desk:
         await run_bot(self.server.serve_link, web.table.seats[seat].token, agent,
                       web.table.config.game, web.table.id * 10 + seat, self.server.limits)
 
-    def _forget(self) -> None:
-        """Bounded memory: the oldest finished tables go first."""
-        for number in sorted(self.tables):
-            if len(self.tables) <= MAX_TABLES:
-                break
-            if self.tables[number].table.over.is_set():
-                del self.tables[number]
+    def listed(self) -> list[WebTable]:
+        """Every lobby table the server lists, the web's and the terminal's alike, and the
+        web's finished ones still remembered (their records, their rematch)."""
+        self.lobby.tables()  # its sweep: tables nobody came to are closed
+        for number, hosted in self.lobby.hosted.items():
+            if number not in self.tables and not hosted.table.over.is_set():
+                self.tables[number] = WebTable(hosted, ["open"] * len(hosted.table.seats))
+        for number in [n for n, w in self.tables.items() if n not in self.lobby.hosted]:
+            del self.tables[number]  # closed unplayed, or forgotten by the lobby
+        return list(self.tables.values())
 
     def get(self, number: int) -> WebTable:
         web = self.tables.get(number)
         if web is None:
+            web = next((w for w in self.listed() if w.table.id == number), None)
+        if web is None:
             raise DeskError(f"no table {number}")
         return web
 
-    def take(self, number: int, seat: int | None) -> tuple[int, str]:
-        """An open seat's token for whoever asks in the lobby first (``seat`` or any)."""
+    def take(self, number: int, seat: int | None, name: object, address: str) -> tuple[int, str]:
+        """An open seat's token for whoever asks first (``seat`` or any), by the lobby's join."""
         web = self.get(number)
-        if web.table.over.is_set():
-            raise DeskError(f"table {number} is over")
-        for s, kind in enumerate(web.kinds):
-            if kind != "open" or s in web.handed or web.table.seats[s].link is not None:
-                continue
-            if seat is None or seat == s:
-                web.handed.add(s)
-                return s, web.table.seats[s].token
-        raise DeskError(f"no open seat at table {number}" if seat is None
-                        else f"seat {seat} of table {number} is not open")
+        try:
+            taken = self.lobby.take(web.hosted, self._free_name(web, name), seat, address,
+                                    admin=False)
+        except LobbyError as exc:
+            raise DeskError(str(exc)) from None
+        if not name:  # the page's hello names the seat
+            web.table.seats[taken].name = ""
+        return taken, web.table.seats[taken].token
+
+    @staticmethod
+    def _free_name(web: WebTable, name: object) -> str:
+        """The page's name, or with ``-2``, ``-3``... when someone at the table has it."""
+        base = web_name(name)
+        taken = {s.name for s in web.table.seats}
+        for n in range(1, len(taken) + 2):
+            candidate = base if n == 1 else f"{base[:NAME_MAX - 3]}-{n}"
+            if candidate not in taken:
+                return candidate
+        return base
 
     def seat_of(self, token: str) -> tuple[WebTable, int] | None:
-        for web in self.tables.values():
+        for web in self.listed():
             for seat, s in enumerate(web.table.seats):
                 if hmac.compare_digest(s.token.encode(), token.encode("utf-8", "replace")):
                     return web, seat
         return None
 
-    def rematch(self, token: str) -> tuple[int, str]:
-        """The same settings and bots again, once for the table; the asker's seat there."""
+    async def rematch(self, token: str, address: str) -> tuple[int, str]:
+        """The lobby's rematch (same settings and names, a new deal, once for the table);
+        the web's bots sit again in theirs; the asker's seat there."""
         found = self.seat_of(token)
-        if found is None:
-            raise DeskError("unknown seat")
-        web, seat = found
-        if not web.table.over.is_set():
-            raise DeskError("the game is not over yet")
-        if web.rematch is None:
-            request: dict[str, Any] = dict(web.request)
-            request["seats"] = request["seats"].split(",")
-            web.rematch, _ = self.create(request)
-        again = web.rematch
-        if again.kinds[seat] != "open":
+        if found is not None and found[0].kinds[found[1]] != "open":
             raise DeskError("that seat is a bot's")
-        again.handed.add(seat)
-        return again.table.id, again.table.seats[seat].token
+        try:
+            new, seat = await self.lobby.next_table(token, address, admin=False)
+        except LobbyError as exc:
+            raise DeskError(str(exc)) from None
+        if new.id not in self.tables:
+            old = found[0] if found is not None else None
+            web = WebTable(self.lobby.hosted[new.id],
+                           old.kinds if old else ["open"] * len(new.seats),
+                           old.spectator_delay if old else 0.0, old.tutorial if old else False)
+            self.tables[new.id] = web
+            self._seat_bots(web)
+        return new.id, new.seats[seat].token
 
     # -- chat, kept with the table and never in its record
     def say(self, web: WebTable, who: str, text: str) -> None:

@@ -66,7 +66,9 @@ def main(argv: Sequence[str]) -> int:
     out.mkdir(parents=True, exist_ok=True)  # the viewers serve it from the start
     limits = Limits(max_connections=args.max_connections,
                     max_per_address=args.max_per_address)
+    # a browser that reloads or reconnects gets longer than a program to come back
     server = Server(limits=limits, out=out, signer=signer,
+                    clocks={"grace": 120.0, "startup_timeout": 30.0},
                     on_note=lambda text: print(text, flush=True))
     web = create_app(server, tcp=(args.host, args.tcp_port) if args.tcp_port is not None
                      else None, seed=args.seed)

@@ -158,6 +158,11 @@ class Lobby:
                 raise LobbyError(f"bad setting {escape(word, 40)!r}: expected "
                                  + "=, ".join(CREATE_KEYS) + "= (each once)")
             pairs[key] = value
+        return f"created table={self.open_table(pairs, address, admin).id}"
+
+    def open_table(self, pairs: dict[str, str], address: str, admin: bool) -> Table:
+        """A new lobby table from checked ``KEY=VALUE`` settings, within the limits: what
+        ``create`` does, callable in the process (the web's lobby, frontends/web/desk.py)."""
         try:
             settings = self.server.settings(pairs)
         except (XactikaError, ValueError, KeyError, TypeError) as exc:
@@ -174,7 +179,7 @@ class Lobby:
                                  "waiting for players already")
         table = self.server.add_table(settings)
         self.hosted[table.id] = Hosted(table, address, time.monotonic())
-        return f"created table={table.id}"
+        return table
 
     def join(self, words: list[str], address: str, admin: bool) -> str:
         """``join TABLE name=NAME [seat=N]``: an open seat and its token, to this
@@ -193,6 +198,14 @@ class Lobby:
                                  "'join TABLE name=NAME [seat=N]'")
         if not name:
             raise LobbyError("a name is needed: 'join TABLE name=NAME'")
+        seat = self.take(hosted, name, seat, address, admin)
+        return f"joined table={table.id} seat={seat} token={table.seats[seat].token}"
+
+    def take(self, hosted: Hosted, name: str, seat: int | None, address: str,
+             admin: bool) -> int:
+        """An open seat (``seat``, or the first) of a lobby table under a checked name, within
+        the limits: what ``join`` does, in the process; the seat's number."""
+        table = hosted.table
         if table.started or table.over.is_set():
             raise LobbyError(f"table {table.id} has started")
         free = self._open(hosted)
@@ -209,7 +222,7 @@ class Lobby:
         hosted.given[seat] = address
         hosted.touched = time.monotonic()
         table.seats[seat].name = name
-        return f"joined table={table.id} seat={seat} token={table.seats[seat].token}"
+        return seat
 
     async def leave(self, token: str, address: str) -> str:
         """``leave TOKEN``: give a seat back before its game starts; its token stops
@@ -232,6 +245,12 @@ class Lobby:
     async def rematch(self, token: str, address: str, admin: bool) -> str:
         """``rematch TOKEN``: a seat of a finished game asks for the next one: the same
         settings and names at a new table, a new deal; answers that seat's new token."""
+        new, seat = await self.next_table(token, address, admin)
+        return f"rematch table={new.id} seat={seat} token={new.seats[seat].token}"
+
+    async def next_table(self, token: str, address: str, admin: bool) -> tuple[Table, int]:
+        """The rematch of a finished game's seat (made once for the table) and that seat's
+        number there: what ``rematch`` does, in the process."""
         table, seat = await self._seat_of(token, address)
         if not table.over.is_set():
             raise LobbyError(f"table {table.id} is not over yet")
@@ -263,15 +282,18 @@ class Lobby:
         if hosted is None or hosted.given.get(seat) != REMATCH:
             raise LobbyError(f"seat {seat} of the rematch (table {new.id}) was left")
         hosted.touched = time.monotonic()
-        return f"rematch table={new.id} seat={seat} token={new.seats[seat].token}"
+        return new, seat
 
     # -- helpers
-    def _hosted(self, text: str) -> Hosted:
-        number = _number(text, "table")
+    def hosted_table(self, number: int) -> Hosted:
+        """A lobby table not over, by its number; LobbyError if there is none."""
         hosted = self.hosted.get(number)
         if hosted is None or hosted.table.over.is_set():
             raise LobbyError(f"no lobby table {number}")
         return hosted
+
+    def _hosted(self, text: str) -> Hosted:
+        return self.hosted_table(_number(text, "table"))
 
     async def _seat_of(self, token: str, address: str) -> tuple[Table, int]:
         entry = self.server.seat_entry(token)

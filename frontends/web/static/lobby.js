@@ -50,7 +50,7 @@ async function refresh() {
     actions.append(h("a", { href: `/table/${t.id}#watch`, class: "button" }, "watch"));
     list.append(h("li", { class: "lobby-table" },
       h("h3", {}, `table ${t.id}: ${t.game} ${t.mode}, ${t.players} players, ${t.rounds} round${t.rounds === 1 ? "" : "s"}`),
-      h("p", {}, `${t.status} · ${t.clock} s a move · ${t.spectators} watching${t.delay ? ` (${t.delay} s delay)` : ""}`),
+      h("p", {}, `${t.status} · ${t.clock ? `clock ${t.clock}` : "no clock"} · ${t.spectators} watching${t.delay ? ` (${t.delay} s delay)` : ""}`),
       seats, actions));
   }
 }
@@ -63,7 +63,8 @@ async function create(e) {
   const seats = [];
   for (let s = 0; s < players; s += 1) seats.push($(`#seat-${s}`).value);
   const request = { game: $("#game").value, mode: $("#mode").value, players,
-    rounds: Number($("#rounds").value), clock: Number($("#clock").value),
+    rounds: Number($("#rounds").value), clock: $("#clock").value.trim(), name,
+    on_timeout: $("#on-timeout").value, level: $("#level").value,
     delay: Number($("#delay").value), tutorial: $("#tutorial").checked, seats };
   const answer = await fetch("/api/tables", { method: "POST",
     headers: { "content-type": "application/json" }, body: JSON.stringify(request) });

@@ -22,6 +22,9 @@ let digits = "";
 let digitTimer = null;
 let turnSince = performance.now();
 let turnSeat = null;
+let replaced = false; // this seat's clock ran out: a bot plays it until we take it back
+let warned = new Set(); // the warnings given for the current go (20 s, 5 s)
+const WARNINGS = [20, 5]; // seconds left at which a person is warned, as in the terminal
 const log = [];
 const frames = [];
 window.xactikaFrames = frames; // what the tests check for hidden cards
@@ -49,7 +52,7 @@ function connect() {
   });
   socket.addEventListener("close", () => {
     socket = null;
-    if (over) return;
+    if (over || replaced) { render(); return; }
     retry += 1;
     setStatus("connection lost: reconnecting...");
     setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
@@ -93,6 +96,9 @@ function receive(line) {
       break;
     case "say":
       say(words[1], words.slice(2));
+      break;
+    case "info":
+      infoLine(words.slice(1).join(" "));
       break;
     case "chat":
       chat(words[1], words.slice(2).join(" "));
@@ -147,7 +153,26 @@ function say(kind, words) {
   }
 }
 
+function infoLine(text) {
+  // the server's notes for people: a clock ran out and a bot stands in, someone is back
+  note(text, "info");
+  chat("", text);
+  loadInfo().then(tickClocks);
+}
+
+function takeBack() {
+  replaced = false;
+  setStatus("taking your seat back...");
+  connect();
+}
+
 function error(text) {
+  if (/^replaced/.test(text)) { // the server keeps the seat for its token: no retry now
+    replaced = true;
+    game.go = null; // the stand-in answers it now
+    note("your clock ran out: a bot plays your seat until you take it back", "error");
+    return;
+  }
   if (/already connected/.test(text) && retry < 8) return; // the old page is closing
   if (/unknown token|is over|forfeited/.test(text)) {
     over = /is over/.test(text);
@@ -290,7 +315,11 @@ function renderSeats() {
   const box = clear($("#seats"));
   if (!game.config && info) { renderWaiting(box); return; }
   const acting = game.toAct();
-  if (acting !== turnSeat) { turnSeat = acting; turnSince = performance.now(); }
+  if (acting !== turnSeat) { // a new turn: the banks as the server keeps them
+    turnSeat = acting;
+    turnSince = performance.now();
+    if (info && info.clock) loadInfo().then(tickClocks);
+  }
   for (let seat = 0; seat < game.players; seat += 1) {
     const parts = [];
     if (game.hasBids) parts.push(`bid ${game.bids[seat] ?? "–"}`);
@@ -309,22 +338,51 @@ function renderSeats() {
   tickClocks();
 }
 
+function clockText(seconds) {
+  const whole = Math.ceil(Math.max(0, seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
 function tickClocks() {
-  const limit = info ? info.clock : null;
+  // every person's time bank (info.seats[].bank, from the server), the running one
+  // counting down; this seat's from its own 'go time=' (spec/WEB.md)
+  const timed = info && info.clock && !over && game.config;
   for (const node of document.querySelectorAll(".clock")) {
     const seat = Number(node.dataset.seat);
-    if (limit === null || over || !game.config) { node.textContent = ""; continue; }
-    if (seat !== turnSeat) { // a seat's clock starts afresh at each of its moves
-      node.textContent = `${limit} s a move`;
-      node.classList.remove("low", "running");
+    const s = timed ? info.seats[seat] : null;
+    const mine = seat === game.seat && game.go && game.go.time !== null && !over;
+    node.classList.remove("low", "running", "out");
+    if (!mine && (!s || s.bank === null || s.bank === undefined)) {
+      node.textContent = "";
       continue;
     }
-    node.classList.add("running");
-    const budget = seat === game.seat && game.go && game.go.time ? game.go.time / 1000 : limit;
-    const since = seat === game.seat && game.go ? game.go.at : turnSince;
-    const left = Math.max(0, budget - (performance.now() - since) / 1000);
-    node.textContent = `${Math.ceil(left)} s left`;
-    node.classList.toggle("low", left < 10);
+    if (!mine && s.replaced) {
+      node.textContent = "out of time: a bot plays";
+      node.classList.add("out");
+      continue;
+    }
+    let left = mine ? (game.go.time - (performance.now() - game.go.at)) / 1000 : s.bank / 1000;
+    if (mine || seat === turnSeat) {
+      node.classList.add("running");
+      if (!mine) left -= (performance.now() - turnSince) / 1000;
+      else warn(left);
+    }
+    node.textContent = `clock ${clockText(left)}`;
+    node.setAttribute("aria-label", `${game.label(seat)}: ${clockText(left)} left on the clock`);
+    node.classList.toggle("low", left <= 20);
+  }
+}
+
+function warn(left) {
+  // the terminal's warnings at 20 and 5 seconds left, once a turn
+  if (game.go.at !== warn.at) { warn.at = game.go.at; warned = new Set(); }
+  for (const at of WARNINGS) {
+    if (game.go.time / 1000 > at && left <= at && left > 0 && !warned.has(at)) {
+      warned.add(at);
+      note(`${at} seconds left on your clock`, "error");
+      setStatus(`hurry: ${Math.ceil(left)} seconds left on your clock`);
+      renderLog();
+    }
   }
 }
 
@@ -351,6 +409,13 @@ function renderTrick() {
 function renderControls() {
   const box = clear($("#controls"));
   const go = game.go;
+  if (replaced && !over) {
+    setStatus("your clock ran out: a bot plays your seat until you take it back");
+    const back = h("button", { type: "button", id: "take-back" }, "take my seat back");
+    back.addEventListener("click", takeBack);
+    box.append(back);
+    return;
+  }
   if (watching) {
     setStatus(over ? "the game is over" : "watching: only public cards are shown");
     return;
@@ -491,7 +556,7 @@ async function join() {
     store.setItem("xactika-name", name);
     if (token) { form.hidden = true; connect(); return; } // an invite link: the seat is known
     const answer = await fetch(`/api/tables/${number}/take`, { method: "POST",
-      headers: { "content-type": "application/json" }, body: "{}" });
+      headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
     const body = await answer.json();
     if (body.error) { $("#join-error").textContent = body.error; return; }
     token = body.token;
@@ -517,8 +582,9 @@ $("#chat-form").addEventListener("submit", (e) => {
 });
 $("#rules-button").addEventListener("click", openRules);
 $("#rematch").addEventListener("click", rematch);
-setInterval(tickClocks, 500);
+setInterval(tickClocks, 250);
 setInterval(() => { if (!game.config && !over) loadInfo().then(render); }, 2000);
+setInterval(() => { if (game.config && !over && info && info.clock) loadInfo(); }, 3000);
 
 loadInfo().then(render); // the clock's setting: not worth waiting for before sitting down
 if (params.get("name")) store.setItem("xactika-name", name);
