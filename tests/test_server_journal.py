@@ -131,3 +131,43 @@ def test_one_server_a_journal(tmp_path: Path) -> None:
     finally:
         first.close()
     Journal.open(tmp_path).close()  # free again once the first is gone
+
+
+def test_a_person_replaced_by_a_bot_is_still_replaced_after_a_restart(tmp_path: Path) -> None:
+    """The clock's stand-in survives a crash: the seat's bank, that a bot plays it and
+    from which event are journalled, and the person takes it back after the restart."""
+    from test_server_people import last_seq, person
+
+    from xactika.protocol.net.clock import Clock
+
+    out = tmp_path / "out"
+    journal = Journal.open(out)
+    with LiveServer(out, journal=journal) as live:
+        table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
+                                          move_timeout=5.0, grace=5.0, clock=Clock(500, 0)))
+        token = table.seats[0].token
+        other = Client(live.port)
+        held = in_thread(play_first, other, table.seats[1].token,
+                         lambda line: line.startswith("go play"))
+        ann = Client(live.port)
+        lines = person(ann, token)
+        rest = ann.rest(10)  # no answer: the bank runs out, a bot bids for Ann
+        assert rest[-1].startswith("error replaced:")
+        seen = held.result(20)
+        assert any(x.startswith("event 4 bid seat=0") for x in seen)
+        at = table.referee.faults[-1].at if table.referee is not None else -1
+    journal.close()
+    other.close()
+    with LiveServer(out, journal=Journal.open(out)) as again:
+        [restored] = again.server.tables
+        assert restored.seats[0].replaced and restored.seats[0].fault is None
+        assert restored.seats[0].clock_ms == 0 and restored.seats[0].kind == "human"
+        assert restored.settings.clock == Clock(500, 0)
+        assert restored.referee is not None and 0 in restored.referee.stand_ins
+        assert [f.at for f in restored.referee.faults] == [at]
+        back = Client(again.port)
+        got = person(back, token, resume=last_seq(lines + rest),
+                     until="info seat 0 (Ann) is back")
+        assert got[-1].startswith("info seat 0 (Ann) is back")
+        assert not restored.seats[0].replaced
+        back.close()
