@@ -216,7 +216,8 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     kind = rng.randrange(12)
     if kind <= 4:  # a field's value
         tokens = line.split(" ")
-        j = rng.randrange(1, len(tokens))
+        # past the line's first word, unless an earlier edit left it alone on the line
+        j = rng.randrange(1, len(tokens)) if len(tokens) > 1 else 0
         key, eq, value = tokens[j].partition("=")
         if eq:
             tokens[j] = f"{key}={_odd_value(rng, key, value, pool)}"

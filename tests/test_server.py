@@ -350,6 +350,23 @@ def test_admin_creates_tables(live: LiveServer) -> None:
     assert admin.rest() == []
 
 
+def test_admin_and_lobby_commands_sent_together_are_each_answered(live: LiveServer) -> None:
+    """A script pipes its commands at once: none is dropped (the session used to eat
+    the line that followed each command)."""
+    admin = Client(live.port)
+    admin.send(f"admin {live.server.admin_token}")
+    assert admin.read() == "admin ok"
+    admin.send("tables\ntable players=2 rounds=1\ntables")
+    got = [admin.read() for _ in range(5)]
+    assert got[0] == "ok" and got[1].startswith("table 1 seat 0 token ")  # type: ignore[union-attr]
+    assert got[4] == "table id=1 status=waiting seated=0/2"
+    lobby = Client(live.port)
+    lobby.send("lobby")
+    assert lobby.read() == "lobby ok"
+    lobby.send("create players=2\ncreate players=3")
+    assert [lobby.read(), lobby.read()] == ["created table=2", "created table=3"]
+
+
 # --------------------------------------------------------------------------- TLS
 
 

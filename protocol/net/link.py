@@ -204,6 +204,11 @@ class Link:
             log.exception("reading from %s", self.peer)
             self.finish(LinkDown(f"read failed: {exc}"))
 
+    def asked(self) -> None:
+        """A request was answered: the count of lines between two requests starts again
+        (a session of commands, the lobby's or the admin's, keeps the lines queued)."""
+        self._since_request = 0
+
     def stale(self) -> str | None:
         """A line that arrived when nothing was asked (a fault), if any; resets the count."""
         self._since_request = 0

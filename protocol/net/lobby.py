@@ -99,7 +99,7 @@ class Lobby:
                 return
             except (LinkDown, LinkFault):
                 return
-            link.stale()
+            link.asked()
             words = line.split()
             command, rest = words[0], words[1:]
             if command == "quit":

@@ -470,7 +470,7 @@ class Server:
             except (LinkDown, LinkFault, TimeoutError):
                 return
             words = line.split()
-            link.stale()
+            link.asked()  # the next command stays queued: commands may come together
             if words[0] == "quit":
                 link.finish(LinkDown("quit"))
                 return
