@@ -32,17 +32,6 @@ def port_number(text: str) -> int:
     return value
 
 
-def positive_int(text: str) -> int:
-    """An argparse type for caps: a whole number, 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
-    return value
-
-
 def seconds(text: str) -> float:
     """An argparse type for clocks: a finite number of seconds above 0."""
     try:

@@ -23,7 +23,7 @@ from xactika.frontends.match.tournament import (
     MATCH_SEED_BITS,
     derived_seed,
 )
-from xactika.frontends.net.options import OneLineParser, port_number, positive_int, seconds
+from xactika.frontends.net.options import OneLineParser, port_number, seconds
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.clock import Clock, parse_clock
 from xactika.protocol.net.journal import Journal, JournalError
@@ -75,15 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds a dropped seat has to reconnect (default 30)")
     p.add_argument("--auth-timeout", type=seconds, default=5.0, metavar="S",
                    help="seconds a new connection has to send its token (default 5)")
-    p.add_argument("--max-connections", type=positive_int, default=256, metavar="N",
+    p.add_argument("--max-connections", type=counting_number, default=256, metavar="N",
                    help="connections at once, seats not counted: a seat token always gets "
                    "in (default 256)")
-    p.add_argument("--max-unauthenticated", type=positive_int, default=64, metavar="N",
+    p.add_argument("--max-unauthenticated", type=counting_number, default=64, metavar="N",
                    help="connections that have not shown a token yet, and lobby sessions; "
                    "the oldest is closed to make room (default 64)")
-    p.add_argument("--max-per-address", type=positive_int, default=16, metavar="N",
+    p.add_argument("--max-per-address", type=counting_number, default=16, metavar="N",
                    help="of those, from one address (default 16)")
-    p.add_argument("--max-observers", type=positive_int, default=16, metavar="N",
+    p.add_argument("--max-observers", type=counting_number, default=16, metavar="N",
                    help="observers per table (default 16)")
     p.add_argument("--lobby-tables", type=whole_number, default=32, metavar="N",
                    help="tables the lobby may create and keep open at once, all players "
