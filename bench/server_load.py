@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -103,6 +104,7 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
         [*SERVE, "serve", "--port", "0", "--tables", str(args.tables),
          "--players", str(args.players), "--rounds", str(args.rounds), "--seed", "1",
          "--max-connections", str(conns), "--max-per-address", str(conns),
+         "--max-unauthenticated", str(conns),
          "--move-timeout", "60", "--out", out, "--exit-when-done",
          *([] if journal else ["--no-journal"])],
         stdout=subprocess.PIPE, text=True,
@@ -111,7 +113,13 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
     first = serve.stdout.readline()
     port = int(re.search(r":(\d+) ", first).group(1))  # type: ignore[union-attr]
     serve.stdout.readline()  # the admin token
-    tables = [serve.stdout.readline() for _ in range(args.tables)]
+    tables: dict[str, list[str]] = {}  # a line per token: table N seat S token T
+    while not (line := serve.stdout.readline()).startswith("clocks:"):
+        words = line.split()
+        if len(words) == 6 and words[2] == "seat":
+            tables.setdefault(words[1], []).append(words[5])
+    # its line per finished game must never fill the pipe and stall the server
+    threading.Thread(target=lambda: [None for _ in serve.stdout or ()], daemon=True).start()
     idle = memory_kib(serve.pid)
     latencies: list[float] = []
     rng = random.Random(args.seed)
@@ -121,8 +129,7 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
         else (0.0, 1e18)
     cpu_began = cpu_seconds(serve.pid)
     jobs = []
-    for line in tables:
-        tokens = dict(w.partition("=")[::2] for w in line.split()[1:])["seats"].split(",")
+    for tokens in tables.values():
         jobs += [seat(port, t, random.Random(rng.random()), latencies, think, window)
                  for t in tokens]
     peak = {"VmHWM": 0, "cpu": 0.0}
