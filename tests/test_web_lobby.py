@@ -21,10 +21,9 @@ from webkit import (
     DESKTOP,
     PHONE,
     WebServer,
+    browser_session,
     click_move,
     create_table,
-    launch,
-    playwright_or_skip,
     screenshot,
 )
 
@@ -132,10 +131,7 @@ def test_a_web_seat_out_of_time_gets_a_stand_in_and_takes_it_back(
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    with playwright_or_skip()() as playwright:
-        found = launch(playwright)
-        yield found
-        found.close()
+    yield from browser_session()
 
 
 def test_the_page_shows_the_banks_warns_and_gives_the_seat_back(

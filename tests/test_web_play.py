@@ -17,13 +17,12 @@ from webkit import (
     PHONE,
     XACTIKA_CARD,
     WebServer,
+    browser_session,
     click_move,
     create_table,
     hidden_cards_seen,
-    launch,
     no_horizontal_scroll,
     play_by_clicks,
-    playwright_or_skip,
     record_deals,
     screenshot,
     web_server,
@@ -37,10 +36,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_or_skip()() as playwright:
-        found = launch(playwright)
-        yield found
-        found.close()
+    yield from browser_session()
 
 
 def _frames(page: Any) -> list[str]:

@@ -6,7 +6,6 @@ The viewer app runs under uvicorn on 127.0.0.1 in a thread; screenshots at a pho
 
 from __future__ import annotations
 
-import os
 import socket
 import threading
 import time
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from webkit import browser_session
 from webviewer_kit import XSS, build, event_lines
 
 from xactika.core.engine.table import Dealt, TrickWon
@@ -22,13 +22,8 @@ from xactika.frontends.web.viewer import viewer_app
 from xactika.protocol.records.textform import read_record
 from xactika.protocol.trust.signing import load_public_keys
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "web-viewer"
 SIZES = ((375, 667), (1280, 800))
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason=f"the browser tests drive {CHROMIUM}")
 
 
 @pytest.fixture(scope="module")
@@ -60,10 +55,7 @@ def base(served: tuple[Path, Path]) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
+    yield from browser_session()
 
 
 @pytest.fixture

@@ -82,6 +82,15 @@ def launch(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=args)
 
 
+def browser_session() -> Iterator[Any]:
+    """The browser fixtures' body: Debian's chromium under Playwright, closed after; a
+    skip without it, a failure where CI requires it (playwright_or_skip)."""
+    with playwright_or_skip()() as playwright:
+        found = launch(playwright)
+        yield found
+        found.close()
+
+
 def create_table(page: Any, url: str, *, name: str, game: str = "xactika", rounds: int = 1,
                  seats: list[str] | None = None, tutorial: bool = False,
                  mode: str | None = None, clock: str = "120") -> dict[str, Any]:
