@@ -86,6 +86,8 @@ class Narrator:
             return []
         if words[0] != "event":
             return []
+        if self.config is None and words[2:3] != ["game-started"]:
+            return []  # resumed mid-game (``seat TOKEN resume=N``): nothing to narrate from
         rules = game_rules(self.config.game) if self.config is not None else None
         event = parse_event(line, rules)
         if isinstance(event, GameStarted):

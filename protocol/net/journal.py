@@ -65,6 +65,10 @@ create table if not exists faults (
     at integer not null,         -- events before the fault
     primary key (table_id, n)
 ) without rowid;
+create table if not exists hosts (
+    table_id integer primary key,
+    data text not null           -- JSON: what the lobby or the web keeps of the table
+);
 """
 
 # TableSettings fields whose values are not plain JSON: name -> (to JSON, from JSON).
@@ -250,12 +254,20 @@ class Journal:
         self._write("insert or replace into faults values (?, ?, ?, ?, ?, ?)",
                     [(table_id, n, seat, reason, detail, at)])
 
+    def host(self, table_id: int, data: dict[str, Any]) -> None:
+        """What the table's host (the web's lobby) needs to take it up again after a
+        restart: its bots, who was given which seat; committed at once (a page is told
+        right after)."""
+        self._write("insert or replace into hosts values (?, ?)",
+                    [(table_id, json.dumps(data, sort_keys=True))])
+        self.sync()
+
     def over(self, table_id: int, record: str | None) -> None:
         """The game is over and its record (if any) written: nothing left to resume, so
         its seats, events and faults go (the journal stays the size of what is played)."""
         self._write("update tables set over = 1, record = ? where id = ?",
                     [(record, table_id)])
-        for rows in ("seats", "events", "faults"):
+        for rows in ("seats", "events", "faults", "hosts"):
             self._write(f"delete from {rows} where table_id = ?", [(table_id,)])
         self.sync()
 
@@ -285,6 +297,15 @@ class Journal:
         except (sqlite3.Error, ValueError) as exc:
             raise JournalError(f"{self.path}: {exc}") from None
         return found
+
+    def hosts(self) -> dict[int, dict[str, Any]]:
+        """Each unfinished table's host data (``host``), by table number."""
+        try:
+            return {int(tid): json.loads(data) for tid, data in self._db.execute(
+                "select table_id, data from hosts where table_id in "
+                "(select id from tables where over = 0)")}
+        except (sqlite3.Error, ValueError) as exc:
+            raise JournalError(f"{self.path}: {exc}") from None
 
     def close(self) -> None:
         self.sync()

@@ -142,7 +142,9 @@ class Server:
         self.lobby = Lobby(self, lobby or LobbyPolicy())
         self.tables: list[Table] = []
         self.journal = journal  # every table kept there survives a crash (journal.py)
-        self._last_id = journal.last_id() if journal is not None else 0
+        # table numbers never repeat in one --out: a record's name is its number's
+        self._last_id = max(journal.last_id() if journal is not None else 0,
+                            last_record_number(out))
         self.connections = 0
         self._links: set[Link] = set()  # every open connection
         self._pending: dict[Link, str] = {}  # no token shown yet (and lobby sessions), oldest first
@@ -191,8 +193,8 @@ class Server:
         or ``level=`` say otherwise, its seed rule unless a seed is given."""
         pairs = dict(pairs)
         own = people_settings(pairs)  # ValueError for a bad one
-        if "seed" not in pairs and self.seed_for is not None:
-            pairs["seed"] = str(self.seed_for(len(self.tables) + 1))
+        if "seed" not in pairs and self.seed_for is not None:  # the number it will get
+            pairs["seed"] = str(self.seed_for(self._last_id + 1))
         return table_settings(pairs, **{**self.clocks, **own})
 
     def seat_entry(self, token: str) -> _Entry | None:
@@ -492,6 +494,20 @@ class Server:
                 continue
             table = self.add_table(settings)
             link.send(*table_lines(table))
+
+
+def last_record_number(out: Path | None) -> int:
+    """The highest table number among the records in ``out`` (``table-N.log``, or
+    ``table-N.K.log``), 0 for none: a server without its journal (lost, or never kept)
+    still numbers its tables after them."""
+    if out is None or not out.is_dir():
+        return 0
+    found = 0
+    for path in out.glob("table-*.log"):
+        number = path.name[len("table-"):].split(".")[0]
+        if number.isascii() and number.isdigit() and len(number) < 10:
+            found = max(found, int(number))
+    return found
 
 
 def _pair(word: str) -> tuple[str, str]:
