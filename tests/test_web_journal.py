@@ -40,6 +40,10 @@ def test_a_record_written_with_replace_false_never_takes_a_taken_name(tmp_path: 
     assert sorted(os.listdir(tmp_path)) == ["table-1.log"]  # no temporary file left
     assert write_new_record(tmp_path, "table-1", "new\n") == str(tmp_path / "table-1.2.log")
     assert write_new_record(tmp_path, "table-2", "two\n") == str(tmp_path / "table-2.log")
+    # the same record again (a crash before the journal noted it): that file, no twin
+    assert write_new_record(tmp_path, "table-2", "two\n") == str(tmp_path / "table-2.log")
+    assert write_new_record(tmp_path, "table-1", "new\n") == str(tmp_path / "table-1.2.log")
+    assert sorted(os.listdir(tmp_path)) == ["table-1.2.log", "table-1.log", "table-2.log"]
     assert path.read_text(encoding="utf-8") == "signed\n"
     assert (tmp_path / "table-1.2.log").read_text(encoding="utf-8") == "new\n"
 
@@ -215,3 +219,19 @@ def _get(url: str) -> list[dict[str, object]]:
     with urllib.request.urlopen(url, timeout=10) as found:
         result: list[dict[str, object]] = json.load(found)
     return result
+
+
+def test_web_says_a_damaged_journal_in_one_line_and_serves(tmp_path: Path) -> None:
+    from test_server_journal import _killed_journal
+
+    out = tmp_path / "out"
+    _killed_journal(out)
+    (out / "journal.sqlite-wal").unlink()
+    proc = _start(["web", "--port", "0", "--out", str(out)])
+    try:
+        assert " web on http://" in _first_line(proc)
+    finally:
+        err = _stop(proc)
+    damage = [line for line in err.splitlines() if "journal damaged" in line]
+    assert damage == [line for line in err.splitlines() if line.startswith("xactika web:")]
+    assert len(damage) == 1 and "tables 1 to 3 whole" in damage[0], err

@@ -168,6 +168,8 @@ async def serve(args: argparse.Namespace) -> int:
     guessable = seed_note(args.seed)
     if guessable is not None:  # stderr: stdout is the tokens, read by scripts
         print(guessable, file=sys.stderr, flush=True)
+    for damage in journal.damage if journal is not None else ():
+        print(f"xactika serve: {damage}", file=sys.stderr, flush=True)
     note(f"admin token={server.admin_token}")
     if journal is not None and journal.last_id():  # a restart: the tables exist already
         for table in restored:

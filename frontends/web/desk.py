@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
@@ -26,6 +27,8 @@ from xactika.protocol.net.server import Server
 from xactika.protocol.net.table import HUMAN, Table
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import bot_name, clean_name
+
+log = logging.getLogger(__name__)
 
 CHAT_KEEP = 100  # messages a table keeps for late joiners
 CHAT_LIMIT = 300  # characters a message may have
@@ -162,11 +165,17 @@ class Desk:
             data = kept.get(table.id)
             if data is None:
                 continue
-            given = {int(seat): str(who) for seat, who in data["given"].items()}
-            hosted = Hosted(table, str(data["address"]), time.monotonic(), given)
+            try:
+                given = {int(seat): str(who) for seat, who in data["given"].items()}
+                hosted = Hosted(table, str(data["address"]), time.monotonic(), given)
+                web = WebTable(hosted, [str(k) for k in data["kinds"]],
+                               float(data["delay"]), bool(data["tutorial"]))
+                if len(web.kinds) != len(table.seats):
+                    raise ValueError(f"{len(web.kinds)} seats for {len(table.seats)}")
+            except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                log.error("table %s resumed without its web settings: %s", table.id, exc)
+                continue  # it plays on, as a table of the server's lobby
             self.lobby.hosted[table.id] = hosted
-            web = WebTable(hosted, [str(k) for k in data["kinds"]], float(data["delay"]),
-                           bool(data["tutorial"]))
             self.tables[table.id] = web
             for seat, kind in enumerate(web.kinds):
                 if kind != "open" and table.seats[seat].fault is None:

@@ -108,6 +108,8 @@ async def _serve(args: argparse.Namespace) -> int:
         guessable = seed_note(seed)
         if guessable is not None:
             print(guessable, file=sys.stderr, flush=True)
+        for damage in journal.damage if journal is not None else ():
+            print(f"xactika web: {damage}", file=sys.stderr, flush=True)
         if journal is not None and journal.last_id():
             for table in restored:
                 print(f"table id={table.id} resumed status={table.status()} "

@@ -143,7 +143,7 @@ class Server:
         self.tables: list[Table] = []
         self.journal = journal  # every table kept there survives a crash (journal.py)
         # table numbers never repeat in one --out: a record's name is its number's
-        self._last_id = max(journal.last_id() if journal is not None else 0,
+        self._last_id = max(journal.top if journal is not None else 0,
                             last_record_number(out))
         self.connections = 0
         self._links: set[Link] = set()  # every open connection
@@ -171,11 +171,19 @@ class Server:
         self._open(table)
         return table
     def restore(self) -> list[Table]:
-        """Open again every unfinished table the journal kept (a restart after a crash)."""
-        if self.journal is None:
+        """Open again every unfinished table the journal kept (a restart after a crash);
+        a table that cannot be restored is set aside (the journal's ``damage`` says so)
+        and the others go on."""
+        journal = self.journal
+        if journal is None:
             return []
-        tables = [Table.restore(saved, self.journal, self.out, self._table_over, self.signer)
-                  for saved in self.journal.unfinished()]
+        tables = []
+        for saved in journal.unfinished():
+            try:
+                tables.append(Table.restore(saved, journal, self.out, self._table_over,
+                                            self.signer))
+            except Exception as exc:  # one damaged table must not stop the others
+                journal.set_aside(saved.id, f"{type(exc).__name__}: {exc}")
         for table in tables:
             self._open(table)
         return tables

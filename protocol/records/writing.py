@@ -130,17 +130,28 @@ def write_record_file(path: str | os.PathLike[str], text: str, *,
 def write_new_record(folder: str | os.PathLike[str], stem: str, text: str, *,
                      mode: int = 0o666) -> str:
     """Write ``text`` as ``STEM.log`` in ``folder``, or, where that name is taken (a file
-    nobody expected there), as ``STEM.2.log``, ``STEM.3.log``...: never over a file. The
-    name used."""
+    nobody expected there), as ``STEM.2.log``, ``STEM.3.log``...: never over a file. A
+    file that holds ``text`` already is that record (the same game's, written again
+    after a crash between the record and the journal's note of it). The name used."""
     for n in range(1, 1000):
         name = f"{stem}.log" if n == 1 else f"{stem}.{n}.log"
         path = os.path.join(folder, name)
         try:
             write_record_file(path, text, mode=mode, replace=False)
         except FileExistsError:
+            if _holds(path, text):
+                return path
             continue
         return path
     raise FileExistsError(errno.EEXIST, f"{stem}.log and 998 more names are taken", folder)
+
+
+def _holds(path: str, text: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", newline="") as found:
+            return found.read(len(text) + 1) == text
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def standard_headers(config: Config, seats: Sequence[str] | None = None, *,
