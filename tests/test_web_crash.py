@@ -29,6 +29,7 @@ from test_web_server import _post
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
+from xactika.protocol.records.textform import read_record
 from xactika.protocol.trust.signing import write_key
 
 XACTIKA = str(Path(sys.executable).with_name("xactika"))
@@ -183,3 +184,48 @@ def test_web_sigkilled_at_random_points_loses_nothing(tmp_path: Path) -> None:
         check_record(path, [(p.seat, p.seen) for n, p in people if n == number],
                      straight=number == 1)  # people only: as if never interrupted
     check_audit(out, key)
+
+
+def test_a_page_comes_back_by_itself_after_a_kill(tmp_path: Path) -> None:
+    """The real page in Chromium: ``xactika web`` is killed mid-game and started again;
+    the page's own reconnecting finds the restarted server, its seat, its hand and the
+    pending move, and the person plays the game to its end."""
+    from webkit import DESKTOP, browser_session, create_table, play_by_clicks, screenshot
+
+    key, out = tmp_path / "key.pem", tmp_path / "out"
+    write_key(key)
+    web = Web(free_port(), out, key)
+    sessions = browser_session()
+    browser = next(sessions)
+    try:
+        web.start()
+        page = browser.new_page(viewport=DESKTOP)
+        made = create_table(page, web.url, name="Ann", rounds=2, seats=["open", "1"])
+        number, token = made["table"]["id"], made["invites"]["0"]
+        page.goto(f"{web.url}/table/{number}#seat={token}")
+        page.wait_for_selector("#hand button.card")
+        page.wait_for_selector("#controls button.bid")
+        page.locator("#controls button.bid:not([disabled])").first.click()
+        page.wait_for_selector("#hand button.card.playable")
+        before = page.locator("#hand button.card").count()
+        frames = page.evaluate("() => window.xactikaFrames.length")
+        web.kill()
+        page.wait_for_function("() => document.querySelector('#status').textContent"
+                               ".startsWith('connection lost')")
+        screenshot(page, "web-killed-reconnecting")
+        web.start()
+        page.wait_for_function("(n) => window.xactikaFrames.slice(n).some("
+                               "f => f.includes('seated table='))", arg=frames, timeout=15000)
+        page.wait_for_selector("#hand button.card.playable")  # the pending go, asked again
+        assert page.locator("#hand button.card").count() == before
+        play_by_clicks(page)
+        screenshot(page, "web-killed-game-over")
+        assert "Ann (you)" in page.locator("#standings").inner_text()
+    finally:
+        if web.proc is not None and web.proc.poll() is None:
+            web.proc.terminate()
+            web.proc.wait(10)
+        next(sessions, None)
+    record = read_record(out / f"table-{number}.log")
+    assert ("termination", "normal") in record.headers
+    assert dict(record.headers)["seats"].startswith("Ann,")
