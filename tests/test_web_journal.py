@@ -20,6 +20,7 @@ from netkit import Client, LiveServer, in_thread, play_first
 from test_web_crash import XACTIKA, Person, Web, free_port
 from test_web_server import _post
 from webkit import WebServer
+from websockets.sync.client import connect
 
 from xactika.core.engine.events import Dealt
 from xactika.core.engine.referee import FaultPolicy, Referee
@@ -198,6 +199,10 @@ def test_a_waiting_web_table_survives_a_kill_with_its_open_seats(tmp_path: Path)
         assert "table id=1 resumed status=waiting events=0" in web.start()
         listed = _get(web.url + "/api/tables")
         assert [s["state"] for s in listed[0]["seats"]] == ["taken", "open", "bot"]
+        with connect(web.url.replace("http", "ws") + "/ws", origin=web.url,  # type: ignore[arg-type]
+                     open_timeout=5) as spectator:
+            spectator.send("watch 1 name=eve")
+            assert "watching table=1" in str(spectator.recv(timeout=10))
         taken = _post(web, "/api/tables/1/take", {"name": "bob"})
         assert taken["seat"] == 1 and taken["token"] != made["invites"]["1"]
         people = [Person(web.url, token, 0.5, resume=False)

@@ -177,6 +177,7 @@ class Desk:
                 continue  # it plays on, as a table of the server's lobby
             self.lobby.hosted[table.id] = hosted
             self.tables[table.id] = web
+            self.server.observer_again(table)  # spectators watch by it (``watch N``)
             for seat, kind in enumerate(web.kinds):
                 if kind != "open" and table.seats[seat].fault is None:
                     self.server.reissue(table, seat)

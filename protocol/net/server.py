@@ -219,6 +219,13 @@ class Server:
             table.journal.seat_token(table.id, seat, s.key)
         self._tokens.add_key(s.key, _Entry("seat", table, seat))
 
+    def observer_again(self, table: Table) -> None:
+        """A restored table's observer token for this process's own watchers (the web's
+        spectators): the journal kept only the old token's hash, which still works."""
+        if not table.observer_token:
+            table.observer_token = new_token()
+            self._tokens.add(table.observer_token, _Entry("observe", table))
+
     def close_table(self, table: Table) -> None:
         """End a table whose game has not started (the lobby's tables nobody came to)."""
         if table._task is not None and not table._task.done():
