@@ -229,3 +229,14 @@ def test_a_page_comes_back_by_itself_after_a_kill(tmp_path: Path) -> None:
     record = read_record(out / f"table-{number}.log")
     assert ("termination", "normal") in record.headers
     assert dict(record.headers)["seats"].startswith("Ann,")
+
+
+def test_the_narration_lets_a_resumed_seats_lines_through() -> None:
+    """``seat TOKEN resume=N`` over the WebSocket: the events come without ``newgame``
+    or ``game-started``; the narration has nothing to fold and adds nothing, and every
+    line goes out as it came (it asserted, and the connection closed in silence)."""
+    from xactika.frontends.web.narrate import Narrator
+
+    narrator = Narrator(lambda: ["ann", "bob"])
+    lines = "seated table=1 seat=0 players=2\nevent 7 bid seat=1 bid=2\ngo bid options=0,1\n"
+    assert narrator.annotate(lines) == "say names ann,bob\n" + lines
