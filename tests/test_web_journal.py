@@ -240,3 +240,16 @@ def test_web_says_a_damaged_journal_in_one_line_and_serves(tmp_path: Path) -> No
     damage = [line for line in err.splitlines() if "journal damaged" in line]
     assert damage == [line for line in err.splitlines() if line.startswith("xactika web:")]
     assert len(damage) == 1 and "tables 1 to 3 whole" in damage[0], err
+
+
+def test_a_stopped_web_closes_its_journal(tmp_path: Path) -> None:
+    """SIGTERM: uvicorn shuts down, then the journal closes (uvicorn raised the signal
+    again once it had stopped, which ended the process before that)."""
+    out = tmp_path / "out"
+    proc = _start(["web", "--port", "0", "--out", str(out)])
+    url = re.search(r"(http://\S+?)/ ", _first_line(proc)).group(1)  # type: ignore[union-attr]
+    assert _get(url + "/api/tables") == []  # it serves: its signal handlers are in place
+    err = _stop(proc)
+    assert proc.returncode == 0, err
+    assert not (out / "journal.sqlite-wal").exists()  # checkpointed and closed
+    assert "Traceback" not in err

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from xactika.frontends.net.options import OneLineParser, port_number
@@ -59,6 +60,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep no journal in --out: a crash loses every game in progress "
                    "(for measuring what the journal costs)")
     return p
+
+
+def _uvicorn_class() -> type:
+    import uvicorn
+
+    class Uvicorn(uvicorn.Server):
+        """uvicorn's server, except that the signal that stopped it is not raised again
+        once it has shut down (which would end the process before the journal closes)."""
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            with super().capture_signals():
+                try:
+                    yield
+                finally:
+                    self._captured_signals.clear()
+
+    return Uvicorn
 
 
 def main(argv: Sequence[str]) -> int:
@@ -120,7 +139,7 @@ async def _serve(args: argparse.Namespace) -> int:
             ssl_keyfile=args.tls_key, ws="websockets-sansio", ws_max_size=64 * 1024,
             ws_ping_interval=20.0, access_log=False, log_level="warning", lifespan="on",
             proxy_headers=False, server_header=False)
-        await uvicorn.Server(config).serve(sockets=[sock])
+        await _uvicorn_class()(config).serve(sockets=[sock])
     finally:
         if journal is not None:
             journal.close()
