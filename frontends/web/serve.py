@@ -118,17 +118,17 @@ async def _serve(args: argparse.Namespace) -> int:
             else None
         restored = server.restore()  # the tables a crash interrupted, their bots again
         web.desk.resume(restored)
+        guessable = seed_note(seed)  # standard error, before the address is known
+        if guessable is not None:
+            print(guessable, file=sys.stderr, flush=True)
+        for damage in journal.damage if journal is not None else ():
+            print(f"xactika web: {damage}", file=sys.stderr, flush=True)
         host, port = sock.getsockname()[:2]
         scheme = "https" if args.tls_cert else "http"
         print(f"xactika web on {scheme}://{host}:{port}/ ; records in {out}", flush=True)
         if tcp is not None:
             print(f"table server on {tcp[0]}:{tcp[1]} (tcp); "
                   f"admin token={server.admin_token}", flush=True)
-        guessable = seed_note(seed)
-        if guessable is not None:
-            print(guessable, file=sys.stderr, flush=True)
-        for damage in journal.damage if journal is not None else ():
-            print(f"xactika web: {damage}", file=sys.stderr, flush=True)
         if journal is not None and journal.last_id():
             for table in restored:
                 print(f"table id={table.id} resumed status={table.status()} "
