@@ -4,7 +4,9 @@ the real process)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -171,3 +173,127 @@ def test_a_person_replaced_by_a_bot_is_still_replaced_after_a_restart(tmp_path: 
         assert got[-1].startswith("info seat 0 (Ann) is back")
         assert not restored.seats[0].replaced
         back.close()
+
+
+# -- a damaged journal: said in one line, and one bad table never stops the others
+def _journal_with_games(out: Path, games: int) -> list[Table]:
+    """``games`` tables journalled with a few events each, as a server leaves them."""
+    journal = Journal.open(out)
+    tables = []
+    for number in range(1, games + 1):
+        table = Table(number, table_settings({"players": "2", "rounds": "1",
+                                              "seed": str(number)}), out)
+        table.journalled(journal)
+        table.referee = Referee.new(table.config, policy=FaultPolicy.abort())
+        rules = game_rules("xactika")
+        for _ in range(3):
+            turn = table.referee.turn()
+            assert turn is not None
+            go = format_go(turn.legal, rules, 1000)
+            table.referee.submit(parse_answer(first_option(go), turn.legal, rules))
+        table.events = table.referee.events
+        table._keep_events()
+        tables.append(table)
+    journal.close()
+    return tables
+
+
+def _restart(out: Path) -> tuple[list[int], list[str], int]:
+    """A server started on ``out``: the tables it resumed, the journal's damage lines,
+    and the number its next table gets."""
+    import asyncio
+
+    from xactika.protocol.net.server import Server
+
+    async def run() -> tuple[list[int], list[str], int]:
+        journal = Journal.open(out)
+        server = Server(out=out, journal=journal)
+        try:
+            resumed = [t.id for t in server.restore()]
+            made = server.add_table(table_settings({"players": "2", "rounds": "1"}))
+            return resumed, list(journal.damage), made.id
+        finally:
+            await server.close()
+            journal.close()
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize(("damage", "why"), [
+    ("update events set line = replace(line, 'hands=', 'hands=9999,') where table_id = 2 "
+     "and seq = 2", "ParseError: bad card '9999'"),
+    ("delete from events where table_id = 2 and seq = 2", "event 2 is missing"),
+    ("update tables set settings = '{not json' where id = 2", "unreadable"),
+    ("update seats set fields = '[1' where table_id = 2", "unreadable"),
+])
+def test_one_damaged_table_is_set_aside_and_the_others_resume(tmp_path: Path, damage: str,
+                                                              why: str) -> None:
+    import sqlite3
+
+    out = tmp_path / "out"
+    _journal_with_games(out, 3)
+    with contextlib.closing(sqlite3.connect(out / "journal.sqlite")) as db:
+        db.execute(damage)
+        db.commit()
+    resumed, said, next_id = _restart(out)
+    assert resumed == [1, 3]
+    assert len(said) == 1 and said[0].startswith("journal damaged: table 2 set aside"), said
+    assert why in said[0] and "\n" not in said[0]
+    assert next_id == 4  # its number is never given again
+    with contextlib.closing(sqlite3.connect(out / "journal.sqlite")) as db:  # kept
+        assert db.execute("select count(*) from seats where table_id = 2").fetchone()[0] == 2
+        assert db.execute("select over from tables where id = 2").fetchone() == (2,)
+    resumed, said, next_id = _restart(out)  # set aside once: not resumed, not said again
+    assert resumed == [1, 3, 4] and said == [] and next_id == 5
+
+
+def _killed_journal(out: Path) -> None:
+    """A journal whose server was killed: three tables and events, no clean close (the
+    -wal file holds it all)."""
+    import subprocess
+    import sys
+
+    script = ("import os, sys; from pathlib import Path; sys.path.insert(0, 'tests'); "
+              "from test_server_journal import _journal_with_games as made; "
+              "from xactika.protocol.net.journal import Journal; "
+              "Journal.close = lambda self: self.sync(); "  # the kill: no checkpoint
+              f"made(Path({str(out)!r}), 3); os._exit(0)")
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60,
+                   cwd=Path(__file__).resolve().parent.parent)
+    assert (out / "journal.sqlite-wal").stat().st_size > 0
+
+
+def test_a_deleted_wal_is_noticed_and_no_number_is_given_again(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _killed_journal(out)
+    assert _restart_copy(out)[0] == [1, 2, 3]  # whole, the same journal resumes it all
+    for name in ("journal.sqlite-wal", "journal.sqlite-shm"):
+        (out / name).unlink(missing_ok=True)
+    resumed, said, next_id = _restart(out)
+    assert resumed == []
+    assert len(said) == 1 and "tables 1 to 3 whole" in said[0], said
+    assert said[0].startswith("journal damaged: it holds 0 of the 4 commits")
+    assert next_id == 4
+
+
+def test_a_wal_cut_short_is_noticed(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _killed_journal(out)
+    wal = out / "journal.sqlite-wal"
+    with wal.open("r+b") as f:  # the last commit (the games' events) cut off
+        f.truncate(wal.stat().st_size * 95 // 100)
+    _, said, next_id = _restart(out)
+    assert len(said) == 1, said
+    held = re.match(r"journal damaged: it holds (\d+) of the (\d+) commits", said[0])
+    assert held is not None and 0 < int(held.group(1)) < int(held.group(2)), said
+    assert "the last moves of any game then in progress are lost" in said[0]
+    assert next_id == 4
+
+
+def _restart_copy(out: Path) -> tuple[list[int], list[str], int]:
+    """``_restart`` on a copy of ``out`` (the original stays as the kill left it)."""
+    import shutil
+
+    copy = out.with_name(out.name + "-copy")
+    shutil.copytree(out, copy)
+    return _restart(copy)

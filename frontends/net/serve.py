@@ -111,12 +111,13 @@ def _clock(text: str) -> Clock | None:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _pairs(args: argparse.Namespace, table: int) -> dict[str, str]:
+def _pairs(args: argparse.Namespace, table: int | None) -> dict[str, str]:
+    """Table ``table``'s (0-based) settings; None: no seed (the server's rule gives it)."""
     pairs = {"game": args.game or "xactika"}
     for key in ("mode", "players", "rounds"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
-    if args.seed is not None:
+    if args.seed is not None and table is not None:
         pairs["seed"] = str(table_seed(args.seed, table + 1))
     return pairs
 
@@ -167,6 +168,8 @@ async def serve(args: argparse.Namespace) -> int:
     guessable = seed_note(args.seed)
     if guessable is not None:  # stderr: stdout is the tokens, read by scripts
         print(guessable, file=sys.stderr, flush=True)
+    for damage in journal.damage if journal is not None else ():
+        print(f"xactika serve: {damage}", file=sys.stderr, flush=True)
     note(f"admin token={server.admin_token}")
     if journal is not None and journal.last_id():  # a restart: the tables exist already
         for table in restored:
@@ -177,6 +180,8 @@ async def serve(args: argparse.Namespace) -> int:
             server.all_over.set()
     else:
         for one in settings:
+            if seed is not None:  # dealt by the number it gets (after any records in --out)
+                one = server.settings(_pairs(args, None))
             for line in table_lines(server.add_table(one)):
                 note(line)
     people = (f"people have {args.clock.text()} each (then {args.on_timeout})"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
@@ -27,6 +27,8 @@ from xactika.protocol.net.server import Server
 from xactika.protocol.net.table import HUMAN, Table
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import bot_name, clean_name
+
+log = logging.getLogger(__name__)
 
 CHAT_KEEP = 100  # messages a table keeps for late joiners
 CHAT_LIMIT = 300  # characters a message may have
@@ -95,8 +97,10 @@ class Desk:
     def __init__(self, server: Server, seed: int | None = None) -> None:
         self.server = server
         self.lobby = server.lobby
-        if seed is not None and server.seed_for is None:  # table k deals from SEED+k-1
-            server.seed_for = lambda k: seed + k - 1
+        if seed is not None and server.seed_for is None:  # as serve derives them
+            from xactika.frontends.net.serve import table_seed
+
+            server.seed_for = lambda k: table_seed(seed, k)
         self.tables: dict[int, WebTable] = {}
 
     def create(self, request: dict[str, Any], address: str) -> tuple[WebTable, dict[int, str]]:
@@ -137,7 +141,47 @@ class Desk:
                 raise DeskError(str(exc)) from None
             if not request.get("name"):  # the page's hello names the seat
                 table.seats[opened[0]].name = ""
+        self._keep(web)
         return web, {seat: table.seats[seat].token for seat in opened}
+
+    # -- the journal: a web table survives a restart with its bots and given seats
+    def _keep(self, web: WebTable) -> None:
+        """Journal what the web alone knows of a table (protocol/net/journal.py)."""
+        journal = web.table.journal
+        if journal is not None:
+            hosted = web.hosted
+            journal.host(web.table.id, {
+                "kinds": web.kinds, "delay": web.spectator_delay, "tutorial": web.tutorial,
+                "address": hosted.address,
+                "given": {str(seat): who for seat, who in hosted.given.items()}})
+
+    def resume(self, tables: list[Table]) -> None:
+        """The web's tables among those the server restored after a crash: back in the
+        lobby with their given seats, their bots seated again with new tokens (the
+        journal keeps only the old ones' hashes); people come back with their own."""
+        journal = self.server.journal
+        kept = journal.hosts() if journal is not None else {}
+        for table in tables:
+            data = kept.get(table.id)
+            if data is None:
+                continue
+            try:
+                given = {int(seat): str(who) for seat, who in data["given"].items()}
+                hosted = Hosted(table, str(data["address"]), time.monotonic(), given)
+                web = WebTable(hosted, [str(k) for k in data["kinds"]],
+                               float(data["delay"]), bool(data["tutorial"]))
+                if len(web.kinds) != len(table.seats):
+                    raise ValueError(f"{len(web.kinds)} seats for {len(table.seats)}")
+            except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                log.error("table %s resumed without its web settings: %s", table.id, exc)
+                continue  # it plays on, as a table of the server's lobby
+            self.lobby.hosted[table.id] = hosted
+            self.tables[table.id] = web
+            self.server.observer_again(table)  # spectators watch by it (``watch N``)
+            for seat, kind in enumerate(web.kinds):
+                if kind != "open" and table.seats[seat].fault is None:
+                    self.server.reissue(table, seat)
+                    web.tasks.append(asyncio.create_task(self._bot(web, seat, kind)))
 
     def _seat_bots(self, web: WebTable) -> None:
         for seat, kind in enumerate(web.kinds):
@@ -206,6 +250,9 @@ class Desk:
             raise DeskError(str(exc)) from None
         if not name:  # the page's hello names the seat
             web.table.seats[taken].name = ""
+        if not web.table.seats[taken].token:  # restored: the journal knew its hash only
+            self.server.reissue(web.table, taken)
+        self._keep(web)
         return taken, web.table.seats[taken].token
 
     @staticmethod
@@ -220,11 +267,13 @@ class Desk:
         return base
 
     def seat_of(self, token: str) -> tuple[WebTable, int] | None:
-        for web in self.listed():
-            for seat, s in enumerate(web.table.seats):
-                if hmac.compare_digest(s.token.encode(), token.encode("utf-8", "replace")):
-                    return web, seat
-        return None
+        """The web table and seat of a seat token, found by its hash as the server finds
+        it (a restored seat's token is known by its hash only)."""
+        entry = self.server.seat_entry(token)
+        if entry is None or entry.table is None:
+            return None
+        web = next((w for w in self.listed() if w.table is entry.table), None)
+        return None if web is None else (web, entry.seat)
 
     async def rematch(self, token: str, address: str) -> tuple[int, str]:
         """The lobby's rematch (same settings and names, a new deal, once for the table);
@@ -243,6 +292,7 @@ class Desk:
                            old.spectator_delay if old else 0.0, old.tutorial if old else False)
             self.tables[new.id] = web
             self._seat_bots(web)
+            self._keep(web)
         return new.id, new.seats[seat].token
 
     # -- chat, kept with the table and never in its record

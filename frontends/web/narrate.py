@@ -9,6 +9,7 @@ the lines one connection is sent (the seat's own view, or the public one) and ad
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 
 from xactika.core.bots.agents import make_agent
@@ -20,6 +21,8 @@ from xactika.frontends.table.present import Note, RoundOutcome, WhyWon, narrate
 from xactika.protocol.notation.text import parse_event
 from xactika.protocol.player import wire
 from xactika.protocol.player.session import SeatTracker
+
+log = logging.getLogger(__name__)
 
 
 def _one_line(text: str) -> str:
@@ -45,7 +48,10 @@ class Narrator:
                 continue
             out += self._before(line)
             out.append(line)
-            out += self._after(line)
+            try:
+                out += self._after(line)
+            except (XactikaError, ValueError, KeyError, IndexError, TypeError) as exc:
+                log.warning("no narration after %.40r: %s", line, exc)  # the line still goes
         names = tuple(self.names())
         if names != self._said_names:
             self._said_names = names
@@ -86,6 +92,8 @@ class Narrator:
             return []
         if words[0] != "event":
             return []
+        if self.config is None and words[2:3] != ["game-started"]:
+            return []  # resumed mid-game (``seat TOKEN resume=N``): nothing to narrate from
         rules = game_rules(self.config.game) if self.config is not None else None
         event = parse_event(line, rules)
         if isinstance(event, GameStarted):

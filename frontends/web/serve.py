@@ -2,25 +2,33 @@
 
 One process holds the table server (protocol/net/server.py) and serves the pages and
 the WebSocket with uvicorn; ``--tcp-port`` opens the same server's TCP seats for bots
-beside it (spec/SERVER.md). Records go to ``--out``, signed as ``xactika serve`` signs.
+beside it (spec/SERVER.md). Records go to ``--out``, signed as ``xactika serve`` signs,
+and the same journal as serve's keeps every table there: killed and started again with
+the same ``--out``, it resumes every unfinished table, its web bots seated again, and
+the pages come back with their tokens (spec/SERVER.md section 10).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import datetime as dt
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from xactika.frontends.stdio.selfplay import whole_number
+from xactika.frontends.net.options import OneLineParser, port_number
+from xactika.frontends.net.serve import seed_note, table_seed
+from xactika.frontends.stdio.selfplay import counting_number, whole_number
+from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
 from xactika.protocol.trust.signing import KeyFileError, signer_for
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="xactika web",
         description="Play, watch and invite in the browser: a lobby, tables with built-in "
         "bots, spectators and chat, on the same table server as 'xactika serve'.",
@@ -29,62 +37,110 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 for a LAN)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    p.add_argument("--port", type=port_number, default=8000,
+                   help="port (default 8000; 0: any free)")
     p.add_argument("--out", default=None, metavar="DIR",
-                   help="where records go (default web-YYYYmmdd-HHMMSS)")
+                   help="where records and the journal go (default web-YYYYmmdd-HHMMSS); "
+                   "started again with the same DIR, the server resumes its tables")
     p.add_argument("--tls-cert", default=None, metavar="PEM", help="TLS certificate chain")
     p.add_argument("--tls-key", default=None, metavar="PEM", help="TLS private key")
-    p.add_argument("--tcp-port", type=int, default=None, metavar="PORT",
+    p.add_argument("--tcp-port", type=port_number, default=None, metavar="PORT",
                    help="also take TCP seats (bots, 'xactika connect') on this port")
     p.add_argument("--seed", type=whole_number, default=None,
-                   help="deal seed of table 1; table k gets SEED+k-1 (default: random)")
+                   help="master seed: table k is dealt from HMAC-SHA256(SEED, 'table/k'), "
+                   "as 'xactika serve' deals, so the seed one table reveals at game over "
+                   "says nothing of another's (default: a random seed per table)")
     p.add_argument("--key", default=None, metavar="FILE",
                    help="sign records with this private key (default: the user's key)")
-    p.add_argument("--max-connections", type=int, default=256, metavar="N",
+    p.add_argument("--max-connections", type=counting_number, default=256, metavar="N",
                    help="connections at once, web and TCP together (default 256)")
-    p.add_argument("--max-per-address", type=int, default=64, metavar="N",
+    p.add_argument("--max-per-address", type=counting_number, default=64, metavar="N",
                    help="connections at once from one address (default 64)")
+    p.add_argument("--no-journal", action="store_true",
+                   help="keep no journal in --out: a crash loses every game in progress "
+                   "(for measuring what the journal costs)")
     return p
+
+
+def _uvicorn_class() -> type:
+    import uvicorn
+
+    class Uvicorn(uvicorn.Server):
+        """uvicorn's server, except that the signal that stopped it is not raised again
+        once it has shut down (which would end the process before the journal closes)."""
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            with super().capture_signals():
+                try:
+                    yield
+                finally:
+                    self._captured_signals.clear()
+
+    return Uvicorn
 
 
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
-    if (args.tls_cert is None) != (args.tls_key is None):
-        print("xactika web: TLS needs both --tls-cert and --tls-key", file=sys.stderr)
+    try:
+        return asyncio.run(_serve(args))
+    except (ValueError, OSError, KeyFileError, JournalError) as exc:
+        print(f"xactika web: {exc}", file=sys.stderr)
         return 2
+
+
+async def _serve(args: argparse.Namespace) -> int:
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise ValueError("TLS needs both --tls-cert and --tls-key")
     import uvicorn
 
     from xactika.frontends.web.app import create_app
-    from xactika.protocol.net.server import Server
+    from xactika.protocol.net.server import Server, tls_context
 
+    if args.tls_cert:
+        tls_context(args.tls_cert, args.tls_key)  # a bad file: one line now, not in uvicorn
     out = Path(args.out or dt.datetime.now().strftime("web-%Y%m%d-%H%M%S"))
-    try:
-        signer = signer_for(args.key)
-    except KeyFileError as exc:
-        print(f"xactika web: {exc}", file=sys.stderr)
-        return 2
+    signer = signer_for(args.key)
     out.mkdir(parents=True, exist_ok=True)  # the viewers serve it from the start
-    limits = Limits(max_connections=args.max_connections,
-                    max_per_address=args.max_per_address)
-    # a browser that reloads or reconnects gets longer than a program to come back
-    server = Server(limits=limits, out=out, signer=signer,
-                    clocks={"grace": 120.0, "startup_timeout": 30.0},
-                    on_note=lambda text: print(text, flush=True))
-    web = create_app(server, tcp=(args.host, args.tcp_port) if args.tcp_port is not None
-                     else None, seed=args.seed)
-    config = uvicorn.Config(
-        web.asgi, host=args.host, port=args.port, ssl_certfile=args.tls_cert,
-        ssl_keyfile=args.tls_key, ws="websockets-sansio", ws_max_size=64 * 1024,
-        ws_ping_interval=20.0, access_log=False, log_level="warning", lifespan="on",
-        proxy_headers=False, server_header=False)
-    runner = uvicorn.Server(config)
-    scheme = "https" if args.tls_cert else "http"
+    journal = None if args.no_journal else Journal.open(out)  # one server a folder
     try:
+        limits = Limits(max_connections=args.max_connections,
+                        max_per_address=args.max_per_address)
+        seed = args.seed
+        # a browser that reloads or reconnects gets longer than a program to come back
+        server = Server(limits=limits, out=out, signer=signer, journal=journal,
+                        clocks={"grace": 120.0, "startup_timeout": 30.0},
+                        seed_for=None if seed is None else lambda k: table_seed(seed, k),
+                        on_note=lambda text: print(text, flush=True))
+        web = create_app(server)
         sock = socket.create_server((args.host, args.port))
+        tcp = await server.start(args.host, args.tcp_port) if args.tcp_port is not None \
+            else None
+        restored = server.restore()  # the tables a crash interrupted, their bots again
+        web.desk.resume(restored)
+        guessable = seed_note(seed)  # standard error, before the address is known
+        if guessable is not None:
+            print(guessable, file=sys.stderr, flush=True)
+        for damage in journal.damage if journal is not None else ():
+            print(f"xactika web: {damage}", file=sys.stderr, flush=True)
         host, port = sock.getsockname()[:2]
+        scheme = "https" if args.tls_cert else "http"
         print(f"xactika web on {scheme}://{host}:{port}/ ; records in {out}", flush=True)
-        runner.run(sockets=[sock])
-    except OSError as exc:
-        print(f"xactika web: {exc}", file=sys.stderr)
-        return 2
+        if tcp is not None:
+            print(f"table server on {tcp[0]}:{tcp[1]} (tcp); "
+                  f"admin token={server.admin_token}", flush=True)
+        if journal is not None and journal.last_id():
+            for table in restored:
+                print(f"table id={table.id} resumed status={table.status()} "
+                      f"events={len(table.events)}", flush=True)
+            print(f"resumed {len(restored)} unfinished tables from {journal.path}", flush=True)
+        config = uvicorn.Config(
+            web.asgi, host=args.host, port=args.port, ssl_certfile=args.tls_cert,
+            ssl_keyfile=args.tls_key, ws="websockets-sansio", ws_max_size=64 * 1024,
+            ws_ping_interval=20.0, access_log=False, log_level="warning", lifespan="on",
+            proxy_headers=False, server_header=False)
+        await _uvicorn_class()(config).serve(sockets=[sock])
+    finally:
+        if journal is not None:
+            journal.close()
     return 0

@@ -32,6 +32,7 @@ import attrs
 from xactika.protocol.net.clock import parse_clock
 
 FILE = "journal.sqlite"
+COUNT = "-count"  # beside the journal: commits known on disk and the last table number
 log = logging.getLogger(__name__)
 
 _SCHEMA = """
@@ -65,6 +66,19 @@ create table if not exists faults (
     at integer not null,         -- events before the fault
     primary key (table_id, n)
 ) without rowid;
+create table if not exists meta (
+    key text primary key,
+    value integer not null       -- 'commits': transactions committed, ever
+);
+insert or ignore into meta values ('commits', 0);
+create table if not exists aside (
+    table_id integer primary key,
+    reason text not null         -- why a damaged table was not resumed (its rows kept)
+);
+create table if not exists hosts (
+    table_id integer primary key,
+    data text not null           -- JSON: what the lobby or the web keeps of the table
+);
 """
 
 # TableSettings fields whose values are not plain JSON: name -> (to JSON, from JSON).
@@ -143,6 +157,11 @@ class Journal:
             why = " (another server uses this folder?)" if "locked" in str(exc) else ""
             raise JournalError(f"{path}: {exc}{why}") from None
         self._wal = os.open(f"{path}-wal", os.O_RDONLY)  # made by WAL mode; fsynced here
+        self.damage: list[str] = []  # one line each: what was lost or set aside
+        self.serial = self._meta("commits")
+        self.top = self.last_id()  # the highest table number ever given
+        self._count = os.open(f"{path}{COUNT}", os.O_RDWR | os.O_CREAT, 0o600)
+        self._check_count()
         self._open = False  # a transaction holds rows not yet committed
         self.mark = 0  # rows written so far
         self._committed = 0  # rows committed (in the WAL file, maybe not on disk)
@@ -167,9 +186,39 @@ class Journal:
     def _commit(self) -> None:
         if self._open:
             self._open = False
+            self.serial += 1  # counted in the same transaction: a lost one shows
+            self._db.execute("update meta set value = ? where key = 'commits'",
+                             (self.serial,))
             self._db.execute("commit")
             self.commits += 1
         self._committed = self.mark
+
+    # -- noticing damage: the count file says how far the journal reached
+    def _meta(self, key: str) -> int:
+        row = self._db.execute("select value from meta where key = ?", (key,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def _check_count(self) -> None:
+        """Compare the journal with its count file (``journal.sqlite-count``: commits on
+        disk, highest table number), written after each fsync: a journal that holds
+        fewer commits lost its ends (its ``-wal`` file deleted or cut short)."""
+        text = os.pread(self._count, 64, 0).decode("ascii", "replace").split()
+        if len(text) != 2 or not all(w.isdigit() for w in text):
+            return  # a new journal (or a count file lost: nothing to compare)
+        reached, top = int(text[0]), int(text[1])
+        self.top = max(self.top, top)
+        if reached > self.serial:
+            lost = f"tables {self.last_id() + 1} to {top} whole, " if top > self.last_id() \
+                else ""
+            self.damage.append(
+                f"journal damaged: it holds {self.serial} of the {reached} commits that "
+                f"were on disk (its -wal file deleted or cut short?): {lost}the last moves "
+                "of any game then in progress are lost; a seat that saw more is told so")
+
+    def _counted(self, serial: int) -> None:
+        """Note in the count file that commits up to ``serial`` are on disk (no fsync of
+        its own: after a power cut it may lag, which only hides damage, never invents it)."""
+        os.pwrite(self._count, f"{serial:020d} {self.top:012d}\n".encode(), 0)
 
     def sync(self) -> None:
         """Every row written so far on disk before this returns (blocks the loop: for
@@ -179,6 +228,7 @@ class Journal:
             os.fsync(self._wal)
             self.fsyncs += 1
             self.durable = self._committed
+            self._counted(self.serial)
             self._release()
 
     def wait(self, mark: int, again: Callable[[], None]) -> bool:
@@ -196,15 +246,17 @@ class Journal:
         if self._syncing or self.durable >= self._committed:
             return
         self._syncing = True
-        target = self._committed
+        target, serial = self._committed, self.serial
         loop = asyncio.get_running_loop()
         done = loop.run_in_executor(None, os.fsync, self._wal)
-        done.add_done_callback(lambda future: self._synced(future, target))
+        done.add_done_callback(lambda future: self._synced(future, target, serial))
 
-    def _synced(self, future: asyncio.Future[None], target: int) -> None:
+    def _synced(self, future: asyncio.Future[None], target: int, serial: int) -> None:
         self._syncing = False
         if future.exception() is not None:  # nothing can be promised: say so, go on
             log.error("journal fsync failed: %s", future.exception())
+        else:
+            self._counted(serial)
         self.fsyncs += 1
         self.durable = max(self.durable, target)
         self._release()
@@ -221,6 +273,7 @@ class Journal:
         """A new table; committed at once (its tokens are printed right after)."""
         self._write("insert into tables (id, settings, observer) values (?, ?, ?)",
                     [(table_id, encode_settings(settings), observer)])
+        self.top = max(self.top, table_id)
         self._write("insert into seats values (?, ?, ?, ?)",
                     [(table_id, n, key, json.dumps(fields)) for n, (key, fields)
                      in enumerate(seats)])
@@ -250,12 +303,20 @@ class Journal:
         self._write("insert or replace into faults values (?, ?, ?, ?, ?, ?)",
                     [(table_id, n, seat, reason, detail, at)])
 
+    def host(self, table_id: int, data: dict[str, Any]) -> None:
+        """What the table's host (the web's lobby) needs to take it up again after a
+        restart: its bots, who was given which seat; committed at once (a page is told
+        right after)."""
+        self._write("insert or replace into hosts values (?, ?)",
+                    [(table_id, json.dumps(data, sort_keys=True))])
+        self.sync()
+
     def over(self, table_id: int, record: str | None) -> None:
         """The game is over and its record (if any) written: nothing left to resume, so
         its seats, events and faults go (the journal stays the size of what is played)."""
         self._write("update tables set over = 1, record = ? where id = ?",
                     [(record, table_id)])
-        for rows in ("seats", "events", "faults"):
+        for rows in ("seats", "events", "faults", "hosts"):
             self._write(f"delete from {rows} where table_id = ?", [(table_id,)])
         self.sync()
 
@@ -265,28 +326,59 @@ class Journal:
         return int(row[0] or 0)
 
     def unfinished(self) -> list[SavedTable]:
-        """Every table whose game is not over, in id order."""
+        """Every table whose game is not over, in id order; a table whose rows cannot be
+        read is set aside (``set_aside``), never stopping the others."""
         db = self._db
         try:
-            found = []
-            for tid, settings, observer, started in db.execute(
-                    "select id, settings, observer, started from tables where over = 0 "
-                    "order by id").fetchall():
-                seats = tuple(SavedSeat(bytes(key), json.loads(fields)) for key, fields in
-                              db.execute("select token, fields from seats where table_id = ?"
-                                         " order by seat", (tid,)))
-                events = tuple(line for (line,) in db.execute(
-                    "select line from events where table_id = ? order by seq", (tid,)))
-                faults = tuple(db.execute(
-                    "select seat, reason, detail, at from faults where table_id = ? "
-                    "order by n", (tid,)).fetchall())
-                found.append(SavedTable(tid, decode_settings(settings), bytes(observer),
-                                        started, seats, events, faults))
+            rows = db.execute("select id, settings, observer, started from tables where "
+                              "over = 0 order by id").fetchall()
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: {exc}") from None
+        found = []
+        for tid, settings, observer, started in rows:
+            try:
+                found.append(self._saved(tid, settings, observer, started))
+            except (sqlite3.Error, ValueError, TypeError, KeyError, AttributeError) as exc:
+                self.set_aside(tid, f"unreadable: {exc}")
+        return found
+
+    def _saved(self, tid: int, settings: str, observer: bytes, started: str | None
+               ) -> SavedTable:
+        db = self._db
+        seats = tuple(SavedSeat(bytes(key), json.loads(fields)) for key, fields in
+                      db.execute("select token, fields from seats where table_id = ?"
+                                 " order by seat", (tid,)))
+        numbered = db.execute("select seq, line from events where table_id = ? order by seq",
+                              (tid,)).fetchall()
+        gap = next((n for n, (seq, _) in enumerate(numbered, 1) if seq != n), None)
+        if gap is not None:
+            raise ValueError(f"event {gap} is missing")
+        faults = tuple(db.execute("select seat, reason, detail, at from faults where "
+                                  "table_id = ? order by n", (tid,)).fetchall())
+        return SavedTable(tid, decode_settings(settings), bytes(observer), started, seats,
+                          tuple(line for _, line in numbered), faults)
+
+    def set_aside(self, table_id: int, why: str) -> None:
+        """Keep a damaged table out of the games resumed, its rows kept for inspection,
+        and say so (``damage``); committed at once."""
+        why = " ".join(why.split())[:200]
+        self._write("update tables set over = 2 where id = ?", [(table_id,)])
+        self._write("insert or replace into aside values (?, ?)", [(table_id, why)])
+        self.sync()
+        self.damage.append(f"journal damaged: table {table_id} set aside, not resumed "
+                           f"({why}); its rows are kept in {self.path.name} for inspection")
+
+    def hosts(self) -> dict[int, dict[str, Any]]:
+        """Each unfinished table's host data (``host``), by table number."""
+        try:
+            return {int(tid): json.loads(data) for tid, data in self._db.execute(
+                "select table_id, data from hosts where table_id in "
+                "(select id from tables where over = 0)")}
         except (sqlite3.Error, ValueError) as exc:
             raise JournalError(f"{self.path}: {exc}") from None
-        return found
 
     def close(self) -> None:
         self.sync()
         self._db.close()
         os.close(self._wal)
+        os.close(self._count)

@@ -142,7 +142,9 @@ class Server:
         self.lobby = Lobby(self, lobby or LobbyPolicy())
         self.tables: list[Table] = []
         self.journal = journal  # every table kept there survives a crash (journal.py)
-        self._last_id = journal.last_id() if journal is not None else 0
+        # table numbers never repeat in one --out: a record's name is its number's
+        self._last_id = max(journal.top if journal is not None else 0,
+                            last_record_number(out))
         self.connections = 0
         self._links: set[Link] = set()  # every open connection
         self._pending: dict[Link, str] = {}  # no token shown yet (and lobby sessions), oldest first
@@ -169,11 +171,19 @@ class Server:
         self._open(table)
         return table
     def restore(self) -> list[Table]:
-        """Open again every unfinished table the journal kept (a restart after a crash)."""
-        if self.journal is None:
+        """Open again every unfinished table the journal kept (a restart after a crash);
+        a table that cannot be restored is set aside (the journal's ``damage`` says so)
+        and the others go on."""
+        journal = self.journal
+        if journal is None:
             return []
-        tables = [Table.restore(saved, self.journal, self.out, self._table_over, self.signer)
-                  for saved in self.journal.unfinished()]
+        tables = []
+        for saved in journal.unfinished():
+            try:
+                tables.append(Table.restore(saved, journal, self.out, self._table_over,
+                                            self.signer))
+            except Exception as exc:  # one damaged table must not stop the others
+                journal.set_aside(saved.id, f"{type(exc).__name__}: {exc}")
         for table in tables:
             self._open(table)
         return tables
@@ -191,8 +201,8 @@ class Server:
         or ``level=`` say otherwise, its seed rule unless a seed is given."""
         pairs = dict(pairs)
         own = people_settings(pairs)  # ValueError for a bad one
-        if "seed" not in pairs and self.seed_for is not None:
-            pairs["seed"] = str(self.seed_for(len(self.tables) + 1))
+        if "seed" not in pairs and self.seed_for is not None:  # the number it will get
+            pairs["seed"] = str(self.seed_for(self._last_id + 1))
         return table_settings(pairs, **{**self.clocks, **own})
 
     def seat_entry(self, token: str) -> _Entry | None:
@@ -208,6 +218,13 @@ class Server:
         if table.journal is not None:
             table.journal.seat_token(table.id, seat, s.key)
         self._tokens.add_key(s.key, _Entry("seat", table, seat))
+
+    def observer_again(self, table: Table) -> None:
+        """A restored table's observer token for this process's own watchers (the web's
+        spectators): the journal kept only the old token's hash, which still works."""
+        if not table.observer_token:
+            table.observer_token = new_token()
+            self._tokens.add(table.observer_token, _Entry("observe", table))
 
     def close_table(self, table: Table) -> None:
         """End a table whose game has not started (the lobby's tables nobody came to)."""
@@ -492,6 +509,20 @@ class Server:
                 continue
             table = self.add_table(settings)
             link.send(*table_lines(table))
+
+
+def last_record_number(out: Path | None) -> int:
+    """The highest table number among the records in ``out`` (``table-N.log``, or
+    ``table-N.K.log``), 0 for none: a server without its journal (lost, or never kept)
+    still numbers its tables after them."""
+    if out is None or not out.is_dir():
+        return 0
+    found = 0
+    for path in out.glob("table-*.log"):
+        number = path.name[len("table-"):].split(".")[0]
+        if number.isascii() and number.isdigit() and len(number) < 10:
+            found = max(found, int(number))
+    return found
 
 
 def _pair(word: str) -> tuple[str, str]:

@@ -62,7 +62,7 @@ from xactika.protocol.player.wire import (
     parse_answer,
 )
 from xactika.protocol.records.textform import format_record
-from xactika.protocol.records.writing import standard_headers, write_record_file
+from xactika.protocol.records.writing import standard_headers, write_new_record
 from xactika.protocol.trust.signing import Signer
 from xactika.protocol.trust.tamper import commit_config
 
@@ -580,9 +580,9 @@ class Table:
                     for seat, reason, detail in self.faults if seat >= 0]
         headers += self._played_by()
         self.out.mkdir(parents=True, exist_ok=True)
-        path = self.out / f"table-{self.id}.log"
-        write_record_file(path, format_record(headers, self.events, signer=self.signer))
-        self.record = path
+        self.record = Path(write_new_record(  # never over a record (its number is new)
+            self.out, f"table-{self.id}", format_record(headers, self.events,
+                                                         signer=self.signer)))
 
     def _played_by(self) -> list[tuple[str, str]]:
         """``stand-in`` headers (who played which events of a seat) and a ``forfeit``
