@@ -4,7 +4,8 @@ The table server stays the only referee. The WebSocket is one more transport of 
 sessions (transport.py): a browser says ``seat TOKEN`` and speaks the player protocol,
 with ``say`` lines of narration added (narrate.py) and a table chat beside it
 (spec/WEB.md). Every response carries a Content-Security-Policy without inline script;
-WebSocket and POST requests must come from this site's own pages (their Origin).
+WebSocket and POST requests must come from this site's own pages (their Origin), and
+only this server's own host names are served (hosting.py).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import contextlib
 import importlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +30,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import Config, game_rules
 from xactika.frontends.web.desk import ChatRate, Desk, DeskError, WebTable
+from xactika.frontends.web.hosting import ABORT, Hosting, Network
 from xactika.frontends.web.narrate import Narrator, rules_texts
 from xactika.frontends.web.transport import QueueTransport
-from xactika.protocol.net.link import Link
+from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.server import Server
 from xactika.protocol.notation.text import config_from_pairs
 from xactika.protocol.player.wire import bot_name
@@ -48,6 +50,7 @@ HEADERS = [(b"content-security-policy", CSP.encode()),
            (b"x-frame-options", b"DENY"),
            (b"cache-control", b"no-store")]
 MAX_BODY = 8192  # bytes of a lobby request
+CLOSE_WAIT = 2.0  # seconds the WebSocket's closing handshake may take
 
 Scope = MutableMapping[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
@@ -90,7 +93,9 @@ class WebApp:
     """The pages, the lobby API and the WebSocket over one table server."""
 
     def __init__(self, server: Server, *, tcp: tuple[str, int] | None = None,
-                 extra_routes: list[BaseRoute] | None = None, seed: int | None = None) -> None:
+                 extra_routes: list[BaseRoute] | None = None, seed: int | None = None,
+                 bound: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
+                 trusted_proxies: Sequence[Network] = ()) -> None:
         self.server = server
         self.desk = Desk(server, seed)
         self.tcp = tcp
@@ -110,7 +115,7 @@ class WebApp:
             *(extra_routes or []),
         ]
         self.app = Starlette(routes=routes, lifespan=self.lifespan)
-        self.asgi = SecurityHeaders(self.app)
+        self.asgi = SecurityHeaders(Hosting(self.app, bound, allowed_hosts, trusted_proxies))
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -242,11 +247,15 @@ class Connection:
         serving = asyncio.create_task(self.app.server.serve_link(self.link, self._address()))
         sending = asyncio.create_task(self._send())
         receiving = asyncio.create_task(self._receive())
+        full = asyncio.create_task(self.transport.full.wait())
         try:
-            await asyncio.wait([sending, receiving], return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait([sending, receiving, full], return_when=asyncio.FIRST_COMPLETED)
         finally:
+            if self.transport.full.is_set():
+                self.link.finish(LinkDown("stopped reading"))
             self.transport.end()
             receiving.cancel()
+            full.cancel()
             with contextlib.suppress(BaseException):
                 await serving
             sending.cancel()
@@ -254,8 +263,21 @@ class Connection:
                 self.web.listeners.discard(self._hear)
                 if self.watching:
                     self.web.spectators -= 1
-            with contextlib.suppress(Exception):
-                await self.websocket.close()
+            await self._close()
+
+    async def _close(self) -> None:
+        """The closing handshake, briefly; a peer that does not read or that broke a limit is
+        dropped (uvicorn would wait for it to take what is queued, holding the socket and
+        its buffer, and read what it still sends)."""
+        try:
+            await asyncio.wait_for(self.websocket.close(), CLOSE_WAIT)
+            if not self.transport.full.is_set() and not isinstance(self.link.end, LinkFault):
+                return  # a fault (a flood) is not waited for either
+        except Exception:
+            pass  # closing failed or took too long: drop it
+        abort = self.websocket.scope.get(ABORT)
+        if abort is not None:
+            abort()
 
     async def _send(self) -> None:
         while True:
@@ -281,6 +303,11 @@ class Connection:
             self.first = False
             line = self._first(words, line)
         elif words and words[0] == "chat":
+            try:  # a chat line costs what any line costs: its length, the rate
+                self.link.charge(len(line.encode("utf-8", "surrogatepass")))
+            except LinkFault as fault:
+                self.link.finish(fault)
+                return False
             self._chat(line[len("chat"):].strip())
             return True
         return self.transport.feed(line + "\n")
@@ -341,6 +368,10 @@ def viewer_routes(server: Server) -> list[BaseRoute]:
 
 
 def create_app(server: Server, *, tcp: tuple[str, int] | None = None,
-               seed: int | None = None) -> WebApp:
-    """The application: the lobby, the tables and, when present, the viewers."""
-    return WebApp(server, tcp=tcp, extra_routes=viewer_routes(server), seed=seed)
+               seed: int | None = None, bound: str = "127.0.0.1",
+               allowed_hosts: Sequence[str] = (),
+               trusted_proxies: Sequence[Network] = ()) -> WebApp:
+    """The application: the lobby, the tables and, when present, the viewers; served under
+    the names ``bound``, ``localhost`` and ``allowed_hosts`` (hosting.py)."""
+    return WebApp(server, tcp=tcp, extra_routes=viewer_routes(server), seed=seed,
+                  bound=bound, allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies)

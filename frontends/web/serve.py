@@ -44,7 +44,32 @@ def build_parser() -> argparse.ArgumentParser:
                    help="connections at once, web and TCP together (default 256)")
     p.add_argument("--max-per-address", type=int, default=64, metavar="N",
                    help="connections at once from one address (default 64)")
+    # hosting (README, Hosting): the names served, the proxies believed, slow clients
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="also serve this host name (the public one behind a proxy); "
+                   "repeatable. Served besides: localhost and the --host address")
+    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
+                   help="believe X-Forwarded-*/Forwarded headers from this address or "
+                   "network (a reverse proxy); repeatable")
+    p.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a client has to send a request's headers (default 10)")
+    p.add_argument("--idle-timeout", type=int, default=5, metavar="S",
+                   help="seconds an idle HTTP keep-alive connection is kept (default 5)")
     return p
+
+
+def hosting_options(args: argparse.Namespace) -> str | None:
+    """The hosting options checked (one line of error, or None); the names and networks."""
+    from xactika.frontends.web.hosting import HostingError, host_name, proxy_network
+
+    try:
+        args.allowed_host = [host_name(name) for name in args.allowed_host]
+        args.trusted_proxy = [proxy_network(addr) for addr in args.trusted_proxy]
+    except HostingError as exc:
+        return str(exc)
+    if not 0 < args.header_timeout <= 3600 or not 0 < args.idle_timeout <= 3600:
+        return "--header-timeout and --idle-timeout are 1 to 3600 seconds"
+    return None
 
 
 def main(argv: Sequence[str]) -> int:
@@ -52,9 +77,13 @@ def main(argv: Sequence[str]) -> int:
     if (args.tls_cert is None) != (args.tls_key is None):
         print("xactika web: TLS needs both --tls-cert and --tls-key", file=sys.stderr)
         return 2
+    if (bad := hosting_options(args)) is not None:
+        print(f"xactika web: {bad}", file=sys.stderr)
+        return 2
     import uvicorn
 
     from xactika.frontends.web.app import create_app
+    from xactika.frontends.web.hosting import guarded_http
     from xactika.protocol.net.server import Server
 
     out = Path(args.out or dt.datetime.now().strftime("web-%Y%m%d-%H%M%S"))
@@ -71,12 +100,15 @@ def main(argv: Sequence[str]) -> int:
                     clocks={"grace": 120.0, "startup_timeout": 30.0},
                     on_note=lambda text: print(text, flush=True))
     web = create_app(server, tcp=(args.host, args.tcp_port) if args.tcp_port is not None
-                     else None, seed=args.seed)
+                     else None, seed=args.seed, bound=args.host,
+                     allowed_hosts=args.allowed_host, trusted_proxies=args.trusted_proxy)
     config = uvicorn.Config(
         web.asgi, host=args.host, port=args.port, ssl_certfile=args.tls_cert,
         ssl_keyfile=args.tls_key, ws="websockets-sansio", ws_max_size=64 * 1024,
         ws_ping_interval=20.0, access_log=False, log_level="warning", lifespan="on",
-        proxy_headers=False, server_header=False)
+        proxy_headers=False, server_header=False,  # hosting.py reads trusted proxies'
+        http=guarded_http(args.header_timeout), h11_max_incomplete_event_size=16 * 1024,
+        timeout_keep_alive=args.idle_timeout, timeout_graceful_shutdown=5)
     runner = uvicorn.Server(config)
     scheme = "https" if args.tls_cert else "http"
     try:
