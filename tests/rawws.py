@@ -22,10 +22,10 @@ class RawSocket:
         self.sock.settimeout(10)
         self.sock.connect((host, port))
         key = base64.b64encode(os.urandom(16)).decode()
-        lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket",
-                 "Connection: Upgrade", f"Sec-WebSocket-Key: {key}",
-                 "Sec-WebSocket-Version: 13", f"Origin: {origin or f'http://{host}:{port}'}"]
-        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        fields = {"Host": f"{host}:{port}", "Upgrade": "websocket", "Connection": "Upgrade",
+                  "Sec-WebSocket-Key": key, "Sec-WebSocket-Version": "13",
+                  "Origin": origin or f"http://{host}:{port}", **(headers or {})}
+        lines = [f"GET {path} HTTP/1.1", *(f"{k}: {v}" for k, v in fields.items())]
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
         head = b""
         while b"\r\n\r\n" not in head:

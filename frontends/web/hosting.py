@@ -108,7 +108,7 @@ class Hosting:
         client = scope.get("client")
         if self.proxies and client and self.trusted(str(client[0])):
             self._forwarded(scope, headers)
-        if not self.serves(headers.get("host")):
+        if not self.serves(_headers(scope).get("host")):
             await self._refuse(scope, receive, send)
             return
         if scope["type"] == "websocket":
