@@ -36,7 +36,7 @@ from xactika.frontends.web.transport import QueueTransport
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.server import Server
 from xactika.protocol.notation.text import config_from_pairs
-from xactika.protocol.player.wire import bot_name
+from xactika.protocol.player.wire import bot_name, clean_name
 
 log = logging.getLogger(__name__)
 
@@ -321,7 +321,7 @@ class Connection:
             except DeskError:
                 return "observe -"  # refused by the server like any wrong token
             name = next((w[5:] for w in words[2:] if w.startswith("name=")), "")
-            self.who = f"{bot_name(name)[:24] if name else 'someone'}(watching)"
+            self.who = f"{clean_name(bot_name(name))[:24] if name else 'someone'}(watching)"
             self.transport.delay = self.web.spectator_delay
             self.watching = True
             self.web.spectators += 1
