@@ -17,6 +17,7 @@ class RawSocket:
                  headers: dict[str, str] | None = None, source: str | None = None) -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 65536)  # "sent": taken
         if source is not None:
             self.sock.bind((source, 0))
         self.sock.settimeout(10)

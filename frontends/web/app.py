@@ -235,6 +235,8 @@ class Connection:
         self.rate = ChatRate()
         self.first = True
         self.watching = False
+        self.flooded = False  # it sent past a limit: dropped without a closing handshake
+        self.refused = False  # its last chat was refused (and it was told)
 
     def _address(self) -> str:
         client = self.websocket.client
@@ -253,7 +255,7 @@ class Connection:
         finally:
             if self.transport.full.is_set():
                 self.link.finish(LinkDown("stopped reading"))
-            self.transport.end()
+            self.transport.end(drop=self.flooded or self.transport.full.is_set())
             receiving.cancel()
             full.cancel()
             with contextlib.suppress(BaseException):
@@ -266,23 +268,28 @@ class Connection:
             await self._close()
 
     async def _close(self) -> None:
-        """The closing handshake, briefly; a peer that does not read or that broke a limit is
-        dropped (uvicorn would wait for it to take what is queued, holding the socket and
-        its buffer, and read what it still sends)."""
-        try:
-            await asyncio.wait_for(self.websocket.close(), CLOSE_WAIT)
-            if not self.transport.full.is_set() and not isinstance(self.link.end, LinkFault):
-                return  # a fault (a flood) is not waited for either
-        except Exception:
-            pass  # closing failed or took too long: drop it
+        """The closing handshake, and the connection dropped if the peer does not answer
+        within :data:`CLOSE_WAIT`; at once for a peer that broke a limit or does not read.
+        uvicorn alone would wait 10 s for the answer, reading and discarding whatever the
+        peer still sends, and for ever for a peer that does not read (its close waits for
+        the queued bytes to be taken)."""
+        if not (self.transport.full.is_set() or self.flooded):
+            try:
+                await asyncio.wait_for(self.websocket.close(), CLOSE_WAIT)
+            except TimeoutError:
+                pass  # it does not read: not even the close frame could be queued
+            except Exception:
+                return  # the peer closed first, and uvicorn closed the socket
+            else:
+                await asyncio.sleep(CLOSE_WAIT)  # a browser has answered by then
         abort = self.websocket.scope.get(ABORT)
         if abort is not None:
-            abort()
+            abort()  # a no-op once the socket is closed
 
     async def _send(self) -> None:
         while True:
             data = await self.transport.outgoing()
-            if data is None:
+            if data is None or self.flooded:  # nothing more for a peer being dropped
                 return
             await self.websocket.send_text(self.narrator.annotate(data.decode("utf-8")))
 
@@ -292,6 +299,7 @@ class Connection:
                 text = await self.websocket.receive_text()
                 for line in text.split("\n"):
                     if not self._take(line):
+                        self.flooded = True
                         return
         except (WebSocketDisconnect, RuntimeError, KeyError):
             return
@@ -347,8 +355,11 @@ class Connection:
 
     def _chat(self, text: str) -> None:
         if self.web is None or not self.rate.allow():
-            self._hear("say chat-refused too fast, or not at a table")
+            if not self.refused:  # once until a message goes through: refusals never pile up
+                self._hear("say chat-refused too fast, or not at a table")
+            self.refused = True
             return
+        self.refused = False
         who = self.who
         if who.startswith("seat") and who[4:].isdigit():
             seat = int(who[4:])

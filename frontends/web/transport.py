@@ -57,7 +57,13 @@ class QueueTransport:
             self._in.put_nowait(data)
         return self._inbound <= self.limits.write_buffer
 
-    def end(self) -> None:
+    def end(self, drop: bool = False) -> None:
+        """No more lines; ``drop``: nor those not read yet (a peer cut off for a flood, whose
+        first line may still be queued behind the fault and must not open a session)."""
+        if drop:
+            while not self._in.empty():
+                self._in.get_nowait()
+            self._inbound = 0
         self._in.put_nowait(None)
 
     async def outgoing(self) -> bytes | None:
