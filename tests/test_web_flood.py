@@ -95,3 +95,49 @@ def test_a_full_outgoing_queue_ends_the_connection_not_the_server() -> None:
         assert transport._pending == 0 and len(transport._out) == 0
 
     asyncio.run(run())
+
+
+def test_a_peer_that_never_reads_is_ended_when_its_queue_fills(tmp_path: Path) -> None:
+    """The Connection over a WebSocket whose sends never complete (a peer that does not
+    read): past the write buffer its link ends, the run returns and the socket is dropped."""
+    from xactika.frontends.web.app import Connection, create_app
+    from xactika.frontends.web.hosting import ABORT
+    from xactika.protocol.net.server import Server
+
+    class Stuck:
+        client = None
+
+        def __init__(self) -> None:
+            self.aborted = False
+            self.scope = {ABORT: self.abort}
+
+        def abort(self) -> None:
+            self.aborted = True
+
+        async def receive_text(self) -> str:
+            await asyncio.Event().wait()  # the peer says nothing more
+            return ""
+
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()  # and never takes what is sent
+
+        async def close(self) -> None:
+            await asyncio.Event().wait()
+
+    async def run() -> tuple[Connection, Stuck]:
+        server = Server(limits=Limits(write_buffer=64 * 1024), out=tmp_path)
+        socket = Stuck()
+        connection = Connection(create_app(server), socket)  # type: ignore[arg-type]
+        task = asyncio.create_task(connection.run())
+        await asyncio.sleep(0.05)
+        connection._hear("chat someone hello")
+        await asyncio.sleep(0.05)  # its sender is stuck on this one now
+        for _ in range(2000):  # 2,000 chat lines of 100 bytes to a peer that takes none
+            connection._hear("chat someone " + "x" * 86)
+        await asyncio.wait_for(task, 10)
+        return connection, socket
+
+    connection, socket = asyncio.run(run())
+    assert connection.transport.full.is_set()
+    assert connection.link.closed and "stopped reading" in str(connection.link.end)
+    assert socket.aborted
