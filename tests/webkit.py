@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,11 +43,11 @@ def playwright_or_skip() -> Any:
 class WebServer:
     """``xactika web --port 0`` in a subprocess; its URL and its records folder."""
 
-    def __init__(self, out: Path, seed: int) -> None:
+    def __init__(self, out: Path, seed: int, extra: Sequence[str] = ()) -> None:
         self.out = out
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "xactika.frontends.cli", "web", "--port", "0",
-             "--out", str(out), "--seed", str(seed)],
+             "--out", str(out), "--seed", str(seed), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

@@ -4,7 +4,8 @@ The table server stays the only referee. The WebSocket is one more transport of 
 sessions (transport.py): a browser says ``seat TOKEN`` and speaks the player protocol,
 with ``say`` lines of narration added (narrate.py) and a table chat beside it
 (spec/WEB.md). Every response carries a Content-Security-Policy without inline script;
-WebSocket and POST requests must come from this site's own pages (their Origin).
+WebSocket and POST requests must come from this site's own pages (their Origin), and
+only this server's own host names are served (hosting.py).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import contextlib
 import importlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +30,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import Config, game_rules
 from xactika.frontends.web.desk import ChatRate, Desk, DeskError, WebTable
+from xactika.frontends.web.hosting import ABORT, Hosting, Network
 from xactika.frontends.web.narrate import Narrator, rules_texts
 from xactika.frontends.web.transport import QueueTransport
-from xactika.protocol.net.link import Link
+from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.server import Server
 from xactika.protocol.notation.text import config_from_pairs
-from xactika.protocol.player.wire import bot_name
+from xactika.protocol.player.wire import bot_name, clean_name
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,7 @@ HEADERS = [(b"content-security-policy", CSP.encode()),
            (b"x-frame-options", b"DENY"),
            (b"cache-control", b"no-store")]
 MAX_BODY = 8192  # bytes of a lobby request
+CLOSE_WAIT = 2.0  # seconds the WebSocket's closing handshake may take
 
 Scope = MutableMapping[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
@@ -90,7 +93,9 @@ class WebApp:
     """The pages, the lobby API and the WebSocket over one table server."""
 
     def __init__(self, server: Server, *, tcp: tuple[str, int] | None = None,
-                 extra_routes: list[BaseRoute] | None = None, seed: int | None = None) -> None:
+                 extra_routes: list[BaseRoute] | None = None, seed: int | None = None,
+                 bound: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
+                 trusted_proxies: Sequence[Network] = ()) -> None:
         self.server = server
         self.desk = Desk(server, seed)
         self.tcp = tcp
@@ -110,7 +115,7 @@ class WebApp:
             *(extra_routes or []),
         ]
         self.app = Starlette(routes=routes, lifespan=self.lifespan)
-        self.asgi = SecurityHeaders(self.app)
+        self.asgi = SecurityHeaders(Hosting(self.app, bound, allowed_hosts, trusted_proxies))
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -230,6 +235,8 @@ class Connection:
         self.rate = ChatRate()
         self.first = True
         self.watching = False
+        self.flooded = False  # it sent past a limit: dropped without a closing handshake
+        self.refused = False  # its last chat was refused (and it was told)
 
     def _address(self) -> str:
         client = self.websocket.client
@@ -242,11 +249,15 @@ class Connection:
         serving = asyncio.create_task(self.app.server.serve_link(self.link, self._address()))
         sending = asyncio.create_task(self._send())
         receiving = asyncio.create_task(self._receive())
+        full = asyncio.create_task(self.transport.full.wait())
         try:
-            await asyncio.wait([sending, receiving], return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait([sending, receiving, full], return_when=asyncio.FIRST_COMPLETED)
         finally:
-            self.transport.end()
+            if self.transport.full.is_set():
+                self.link.finish(LinkDown("stopped reading"))
+            self.transport.end(drop=self.flooded or self.transport.full.is_set())
             receiving.cancel()
+            full.cancel()
             with contextlib.suppress(BaseException):
                 await serving
             sending.cancel()
@@ -254,13 +265,31 @@ class Connection:
                 self.web.listeners.discard(self._hear)
                 if self.watching:
                     self.web.spectators -= 1
-            with contextlib.suppress(Exception):
-                await self.websocket.close()
+            await self._close()
+
+    async def _close(self) -> None:
+        """The closing handshake, and the connection dropped if the peer does not answer
+        within :data:`CLOSE_WAIT`; at once for a peer that broke a limit or does not read.
+        uvicorn alone would wait 10 s for the answer, reading and discarding whatever the
+        peer still sends, and for ever for a peer that does not read (its close waits for
+        the queued bytes to be taken)."""
+        if not (self.transport.full.is_set() or self.flooded):
+            try:
+                await asyncio.wait_for(self.websocket.close(), CLOSE_WAIT)
+            except TimeoutError:
+                pass  # it does not read: not even the close frame could be queued
+            except Exception:
+                return  # the peer closed first, and uvicorn closed the socket
+            else:
+                await asyncio.sleep(CLOSE_WAIT)  # a browser has answered by then
+        abort = self.websocket.scope.get(ABORT)
+        if abort is not None:
+            abort()  # a no-op once the socket is closed
 
     async def _send(self) -> None:
         while True:
             data = await self.transport.outgoing()
-            if data is None:
+            if data is None or self.flooded:  # nothing more for a peer being dropped
                 return
             await self.websocket.send_text(self.narrator.annotate(data.decode("utf-8")))
 
@@ -270,6 +299,7 @@ class Connection:
                 text = await self.websocket.receive_text()
                 for line in text.split("\n"):
                     if not self._take(line):
+                        self.flooded = True
                         return
         except (WebSocketDisconnect, RuntimeError, KeyError):
             return
@@ -281,6 +311,11 @@ class Connection:
             self.first = False
             line = self._first(words, line)
         elif words and words[0] == "chat":
+            try:  # a chat line costs what any line costs: its length, the rate
+                self.link.charge(len(line.encode("utf-8", "surrogatepass")))
+            except LinkFault as fault:
+                self.link.finish(fault)
+                return False
             self._chat(line[len("chat"):].strip())
             return True
         return self.transport.feed(line + "\n")
@@ -294,7 +329,7 @@ class Connection:
             except DeskError:
                 return "observe -"  # refused by the server like any wrong token
             name = next((w[5:] for w in words[2:] if w.startswith("name=")), "")
-            self.who = f"{bot_name(name)[:24] if name else 'someone'}(watching)"
+            self.who = f"{clean_name(bot_name(name))[:24] if name else 'someone'}(watching)"
             self.transport.delay = self.web.spectator_delay
             self.watching = True
             self.web.spectators += 1
@@ -320,8 +355,11 @@ class Connection:
 
     def _chat(self, text: str) -> None:
         if self.web is None or not self.rate.allow():
-            self._hear("say chat-refused too fast, or not at a table")
+            if not self.refused:  # once until a message goes through: refusals never pile up
+                self._hear("say chat-refused too fast, or not at a table")
+            self.refused = True
             return
+        self.refused = False
         who = self.who
         if who.startswith("seat") and who[4:].isdigit():
             seat = int(who[4:])
@@ -341,6 +379,10 @@ def viewer_routes(server: Server) -> list[BaseRoute]:
 
 
 def create_app(server: Server, *, tcp: tuple[str, int] | None = None,
-               seed: int | None = None) -> WebApp:
-    """The application: the lobby, the tables and, when present, the viewers."""
-    return WebApp(server, tcp=tcp, extra_routes=viewer_routes(server), seed=seed)
+               seed: int | None = None, bound: str = "127.0.0.1",
+               allowed_hosts: Sequence[str] = (),
+               trusted_proxies: Sequence[Network] = ()) -> WebApp:
+    """The application: the lobby, the tables and, when present, the viewers; served under
+    the names ``bound``, ``localhost`` and ``allowed_hosts`` (hosting.py)."""
+    return WebApp(server, tcp=tcp, extra_routes=viewer_routes(server), seed=seed,
+                  bound=bound, allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies)

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -26,7 +27,7 @@ from xactika.protocol.net.lobby import NAME_MAX, Hosted, LobbyError
 from xactika.protocol.net.server import Server
 from xactika.protocol.net.table import HUMAN, Table
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import bot_name, clean_name
+from xactika.protocol.player.wire import bot_name, name_key
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +87,10 @@ class WebTable:
 
 
 def web_name(text: object) -> str:
-    """A page's name as the lobby takes it (letters, digits, ``-_.``), or ``player``."""
-    name = "".join(c if c.isalnum() or c in "-_." else "-" for c in str(text or "").strip())
+    """A page's name as the lobby takes it (letters, digits, ``-_.``, NFKC-normalised), or
+    ``player``."""
+    name = "".join(c if c.isalnum() or c in "-_." else "-"
+                   for c in unicodedata.normalize("NFKC", str(text or "")).strip())
     return name.strip("-")[:NAME_MAX] or "player"
 
 
@@ -259,10 +262,10 @@ class Desk:
     def _free_name(web: WebTable, name: object) -> str:
         """The page's name, or with ``-2``, ``-3``... when someone at the table has it."""
         base = web_name(name)
-        taken = {s.name for s in web.table.seats}
+        taken = {name_key(s.name) for s in web.table.seats}  # look-alikes count as taken
         for n in range(1, len(taken) + 2):
             candidate = base if n == 1 else f"{base[:NAME_MAX - 3]}-{n}"
-            if candidate not in taken:
+            if name_key(candidate) not in taken:
                 return candidate
         return base
 
@@ -300,7 +303,7 @@ class Desk:
         text = escape(" ".join(text.split()), CHAT_LIMIT)
         if not text:
             return
-        line = f"chat {clean_name(bot_name(who))} {text}"
+        line = f"chat {escape(bot_name(who), 64)} {text}"  # a kept name or a watcher's label
         web.chat.append(line)
         for listener in list(web.listeners):
             with contextlib.suppress(Exception):

@@ -56,10 +56,35 @@ def build_parser() -> argparse.ArgumentParser:
                    help="connections at once, web and TCP together (default 256)")
     p.add_argument("--max-per-address", type=counting_number, default=64, metavar="N",
                    help="connections at once from one address (default 64)")
+    # hosting (README, Hosting): the names served, the proxies believed, slow clients
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="also serve this host name (the public one behind a proxy); "
+                   "repeatable. Served besides: localhost and the --host address")
+    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
+                   help="believe X-Forwarded-*/Forwarded headers from this address or "
+                   "network (a reverse proxy); repeatable")
+    p.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a client has to send a request's headers (default 10)")
+    p.add_argument("--idle-timeout", type=int, default=5, metavar="S",
+                   help="seconds an idle HTTP keep-alive connection is kept (default 5)")
     p.add_argument("--no-journal", action="store_true",
                    help="keep no journal in --out: a crash loses every game in progress "
                    "(for measuring what the journal costs)")
     return p
+
+
+def hosting_options(args: argparse.Namespace) -> str | None:
+    """The hosting options checked (one line of error, or None); the names and networks."""
+    from xactika.frontends.web.hosting import HostingError, host_name, proxy_network
+
+    try:
+        args.allowed_host = [host_name(name) for name in args.allowed_host]
+        args.trusted_proxy = [proxy_network(addr) for addr in args.trusted_proxy]
+    except HostingError as exc:
+        return str(exc)
+    if not 0 < args.header_timeout <= 3600 or not 0 < args.idle_timeout <= 3600:
+        return "--header-timeout and --idle-timeout are 1 to 3600 seconds"
+    return None
 
 
 def _uvicorn_class() -> type:
@@ -92,9 +117,12 @@ def main(argv: Sequence[str]) -> int:
 async def _serve(args: argparse.Namespace) -> int:
     if (args.tls_cert is None) != (args.tls_key is None):
         raise ValueError("TLS needs both --tls-cert and --tls-key")
+    if (bad := hosting_options(args)) is not None:
+        raise ValueError(bad)
     import uvicorn
 
     from xactika.frontends.web.app import create_app
+    from xactika.frontends.web.hosting import guarded_http
     from xactika.protocol.net.server import Server, tls_context
 
     if args.tls_cert:
@@ -112,7 +140,8 @@ async def _serve(args: argparse.Namespace) -> int:
                         clocks={"grace": 120.0, "startup_timeout": 30.0},
                         seed_for=None if seed is None else lambda k: table_seed(seed, k),
                         on_note=lambda text: print(text, flush=True))
-        web = create_app(server)
+        web = create_app(server, bound=args.host, allowed_hosts=args.allowed_host,
+                         trusted_proxies=args.trusted_proxy)
         sock = socket.create_server((args.host, args.port))
         tcp = await server.start(args.host, args.tcp_port) if args.tcp_port is not None \
             else None
@@ -138,7 +167,9 @@ async def _serve(args: argparse.Namespace) -> int:
             web.asgi, host=args.host, port=args.port, ssl_certfile=args.tls_cert,
             ssl_keyfile=args.tls_key, ws="websockets-sansio", ws_max_size=64 * 1024,
             ws_ping_interval=20.0, access_log=False, log_level="warning", lifespan="on",
-            proxy_headers=False, server_header=False)
+            proxy_headers=False, server_header=False,  # hosting.py reads trusted proxies'
+            http=guarded_http(args.header_timeout), h11_max_incomplete_event_size=16 * 1024,
+            timeout_keep_alive=args.idle_timeout, timeout_graceful_shutdown=5)
         await _uvicorn_class()(config).serve(sockets=[sock])
     finally:
         if journal is not None:

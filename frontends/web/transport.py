@@ -28,7 +28,10 @@ class QueueTransport:
 
     ``feed`` and ``end`` are the peer's side of reading; ``outgoing`` its side of
     writing. ``delay`` holds every outgoing message that many seconds (a spectator's
-    delay, spec/WEB.md).
+    delay, spec/WEB.md). What waits to go out is bounded by the limits' ``write_buffer``
+    (a delay's held messages included): a peer that lets more pile up stops reading, so
+    the queue is cleared, later writes are dropped and ``full`` is set for its owner to
+    end the connection.
     """
 
     def __init__(self, limits: Limits, delay: float = 0.0) -> None:
@@ -40,6 +43,7 @@ class QueueTransport:
         self._ready = asyncio.Event()
         self._pending = 0
         self.closed = False
+        self.full = asyncio.Event()
 
     # -- the peer's side
     def feed(self, text: str) -> bool:
@@ -53,7 +57,13 @@ class QueueTransport:
             self._in.put_nowait(data)
         return self._inbound <= self.limits.write_buffer
 
-    def end(self) -> None:
+    def end(self, drop: bool = False) -> None:
+        """No more lines; ``drop``: nor those not read yet (a peer cut off for a flood, whose
+        first line may still be queued behind the fault and must not open a session)."""
+        if drop:
+            while not self._in.empty():
+                self._in.get_nowait()
+            self._inbound = 0
         self._in.put_nowait(None)
 
     async def outgoing(self) -> bytes | None:
@@ -84,12 +94,24 @@ class QueueTransport:
     def write(self, data: bytes) -> None:
         if self.closed:
             return
+        if self._pending + len(data) > self.limits.write_buffer:
+            self._overflow()
+            return
         self._out.append((time.monotonic() + self.delay, data))
         self._pending += len(data)
         self._ready.set()
 
     def buffered(self) -> int:
         return self._pending if self.delay == 0 else 0  # a delay holds them on purpose
+
+    def _overflow(self) -> None:
+        """The peer does not read: nothing more is kept for it (never the server's memory)."""
+        self._out.clear()
+        self._pending = 0
+        self.closed = True
+        self._out.append((time.monotonic(), None))
+        self._ready.set()
+        self.full.set()
 
     def close(self) -> None:
         if not self.closed:

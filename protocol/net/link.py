@@ -169,15 +169,25 @@ class Link:
         except UnicodeDecodeError as exc:
             raise LinkFault("invalid-utf8", f"invalid UTF-8 at byte {exc.start}") from None
 
-    def _count(self) -> None:
+    def charge(self, size: int) -> None:
+        """A line its transport took for itself (the web's chat) costs what any line costs:
+        its length and its share of the rate; LinkFault past either."""
+        if size > self.limits.max_line:
+            raise LinkFault("flood", f"a line longer than {self.limits.max_line} bytes")
+        self._spend()
+
+    def _spend(self) -> None:
         now = time.monotonic()
         rate = self.limits.lines_per_second
         self._tokens = min(float(self.limits.burst), self._tokens + (now - self._refill) * rate)
         self._refill = now
         self._tokens -= 1.0
-        self._since_request += 1
         if self._tokens < 0:
             raise LinkFault("flood", f"more than {rate:g} lines per second")
+
+    def _count(self) -> None:
+        self._spend()
+        self._since_request += 1
         if self._since_request > MAX_LINES:
             raise LinkFault("flood", f"more than {MAX_LINES} lines between two requests")
 

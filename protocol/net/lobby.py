@@ -12,6 +12,7 @@ token is written once, to the connection that took the seat.
 from __future__ import annotations
 
 import time
+import unicodedata
 from typing import TYPE_CHECKING
 
 import attrs
@@ -20,6 +21,7 @@ from xactika.core.engine.errors import XactikaError
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.table import Table
 from xactika.protocol.notation.untrusted import escape
+from xactika.protocol.player.wire import name_key
 
 if TYPE_CHECKING:
     from xactika.protocol.net.server import Server
@@ -57,7 +59,9 @@ class Hosted:
 
 
 def check_name(text: str) -> str:
-    """A lobby name: 1 to 20 letters, digits, ``-``, ``_`` or ``.``; LobbyError if not."""
+    """A lobby name: 1 to 20 letters, digits, ``-``, ``_`` or ``.``, NFKC-normalised (a
+    fullwidth letter is its plain one); LobbyError if not (format characters included)."""
+    text = unicodedata.normalize("NFKC", text)
     if not 1 <= len(text) <= NAME_MAX or not all(c.isalnum() or c in "-_." for c in text):
         raise LobbyError(f"bad name {escape(text, 40)!r}: 1 to {NAME_MAX} letters, digits, "
                          "'-', '_' or '.'")
@@ -214,7 +218,7 @@ class Lobby:
         if seat is None or seat not in free:
             raise LobbyError(f"no open seat {'' if seat is None else f'{seat} '}at table "
                              f"{table.id}")
-        if any(s.name == name for s in table.seats):
+        if any(name_key(s.name) == name_key(name) for s in table.seats):  # look-alikes too
             raise LobbyError(f"the name {name!r} is taken at table {table.id}")
         if not admin and self._given_to(address) >= self.policy.seats_per_address:
             raise LobbyError(f"{self.policy.seats_per_address} seats of yours are waiting "

@@ -339,7 +339,7 @@ class Server:
 
     async def _session(self, link: Link, address: str) -> None:
         line = await self._first_line(link)
-        if line is None:
+        if line is None or link.closed:  # closed meanwhile (a web peer cut for a flood)
             self.refused += 1
             return
         words = line.split()

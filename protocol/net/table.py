@@ -59,6 +59,7 @@ from xactika.protocol.player.wire import (
     format_go,
     format_info,
     format_newgame,
+    name_key,
     parse_answer,
 )
 from xactika.protocol.records.textform import format_record
@@ -304,12 +305,12 @@ class Table:
 
     def _tell_apart(self) -> None:
         """One name for two seats becomes ``Ann`` and ``Ann (2)``, in seat order."""
-        taken: set[str] = set()
+        taken: set[str] = set()  # compared as look-alikes (wire.name_key): Ann, ａnn, ann
         for s in self.seats:
-            if s.name and s.name in taken:
+            if s.name and name_key(s.name) in taken:
                 s.name = next(f"{s.name} ({k})" for k in range(2, len(self.seats) + 2)
-                              if f"{s.name} ({k})" not in taken)
-            taken.add(s.name)
+                              if name_key(f"{s.name} ({k})") not in taken)
+            taken.add(name_key(s.name))
 
     def label(self, seat: int) -> str:
         """``seat 1 (Ann)``, as every message names a seat."""

@@ -88,10 +88,34 @@ def bot_name(text: str) -> str:
 
 
 def clean_name(text: str) -> str:
-    """A name a bot or seat gave itself, as every host keeps it: escaped (it is untrusted
-    text, shown in messages and stored in records), clipped to :data:`NAME_LIMIT` and
-    without commas (a record's ``seats`` header lists names with them)."""
+    """A name a bot or seat gave itself, as every host keeps it (the server's handshake,
+    TCP and web alike, and the process host): NFKC-normalised (a fullwidth ``ａ`` is an
+    ``a``), format characters (zero-width, bidi) dropped, parentheses as ``_`` (the pages
+    label seats ``(you)``, ``(bot)``, ``(watching)``), escaped (it is untrusted text, shown
+    in messages and stored in records), clipped to :data:`NAME_LIMIT` and without commas
+    (a record's ``seats`` header lists names with them)."""
+    import unicodedata  # not at start-up
+
+    text = "".join("_" if _parenthesis(ch) else ch
+                   for ch in unicodedata.normalize("NFKC", text)
+                   if unicodedata.category(ch) != "Cf")
     return _shown(text, NAME_LIMIT).replace(",", "_")
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by, so look-alikes cannot share a table: NFKC, case
+    folded, format characters dropped (``ａnn``, ``Ann`` and ``ann\u200b`` are one)."""
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+
+
+def _parenthesis(ch: str) -> bool:
+    import unicodedata
+
+    return ch in "()" or (unicodedata.category(ch) in ("Ps", "Pe")
+                          and "PARENTHESIS" in unicodedata.name(ch, ""))
 
 
 # --------------------------------------------------------------------------- hello

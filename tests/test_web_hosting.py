@@ -1,0 +1,189 @@
+"""Issue 30, items 6 and 7: ``xactika web`` serves only its own host names (DNS rebinding),
+believes forwarding headers from trusted proxies only, and closes slow clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from rawws import RawSocket
+from webkit import WebServer
+
+from xactika.frontends.web.app import same_origin
+from xactika.frontends.web.hosting import Hosting, proxy_network
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    found = WebServer(tmp_path_factory.mktemp("web"), 3,
+                      ["--allowed-host", "cards.example", "--header-timeout", "1"])
+    yield found
+    assert "Traceback" not in found.stop()
+
+
+def _port(server: WebServer) -> int:
+    return int(server.url.rsplit(":", 1)[1])
+
+
+def _request(server: WebServer, path: str, host: str, body: dict[str, Any] | None = None
+             ) -> int:
+    """The status of a request naming ``host`` in its Host and Origin (a rebinding page's)."""
+    origin = f"http://{host}:{_port(server)}"
+    request = urllib.request.Request(
+        server.url + path, data=json.dumps(body).encode() if body is not None else None,
+        headers={"Host": f"{host}:{_port(server)}", "Origin": origin,
+                 "content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def _tables(server: WebServer) -> int:
+    with urllib.request.urlopen(server.url + "/api/tables", timeout=10) as answer:
+        return len(json.load(answer))
+
+
+def test_a_rebinding_page_is_refused_http_and_websocket(server: WebServer) -> None:
+    before = _tables(server)
+    table = {"game": "xactika", "rounds": 1, "players": 2, "seats": ["open", "1"]}
+    for evil in ("evil.example", "127.0.0.1.evil.example", "localhost.evil.example"):
+        assert _request(server, "/", evil) == 400
+        assert _request(server, "/api/tables", evil, table) == 400
+        ws = RawSocket("127.0.0.1", _port(server), headers={"Host": f"{evil}:{_port(server)}"},
+                       origin=f"http://{evil}:{_port(server)}")
+        assert ws.status != 101, evil
+        ws.close()
+    assert _tables(server) == before  # nothing was created
+    for name in ("127.0.0.1", "localhost", "cards.example", "CARDS.example."):
+        assert _request(server, "/", name) == 200, name
+        ws = RawSocket("127.0.0.1", _port(server), headers={"Host": f"{name}:{_port(server)}"},
+                       origin=f"http://{name}:{_port(server)}")
+        assert ws.status == 101, name
+        ws.close()
+    assert _request(server, "/api/tables", "cards.example", table) == 200
+    assert _tables(server) == before + 1
+
+
+def _is_closed(sock: socket.socket, within: float) -> bool:
+    sock.settimeout(within)
+    try:
+        while sock.recv(4096):
+            pass  # a 4xx answer before the close is fine
+        return True
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
+def test_slow_headers_and_silent_connections_are_closed(server: WebServer) -> None:
+    """Slowloris: partial request heads (and nothing at all) are closed by the header
+    deadline (1 s here), while a whole request on a kept-alive connection is served."""
+    slow = []
+    for n in range(6):
+        sock = socket.create_connection(("127.0.0.1", _port(server)), timeout=5)
+        if n:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-%d: a" % n)
+        slow.append(sock)
+    time.sleep(0.5)
+    for sock in slow[1:]:
+        sock.sendall(b"b")  # a trickle does not extend the deadline
+    started = time.monotonic()
+    assert all(_is_closed(sock, 6) for sock in slow)
+    assert time.monotonic() - started < 6
+    for sock in slow:
+        sock.close()
+    kept = socket.create_connection(("127.0.0.1", _port(server)), timeout=5)
+    kept.sendall(b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    assert kept.recv(4096).startswith(b"HTTP/1.1 200")
+    kept.sendall(b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # then stalls
+    assert _is_closed(kept, 6)
+    kept.close()
+
+
+# --------------------------------------------------------------------------- proxies
+
+
+def _seen(hosting_args: dict[str, Any], kind: str, peer: str, headers: dict[str, str]
+          ) -> dict[str, Any] | None:
+    """The scope the app behind :class:`Hosting` gets (None: refused)."""
+    seen: list[dict[str, Any]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        seen.append(dict(scope))
+
+    async def receive() -> dict[str, str]:
+        return {"type": f"{kind}.connect" if kind == "websocket" else "http.request"}
+
+    async def send(message: Any) -> None:
+        pass
+
+    scope = {"type": kind, "scheme": "ws" if kind == "websocket" else "http",
+             "client": (peer, 5555), "headers": [(k.lower().encode(), v.encode())
+                                                 for k, v in headers.items()]}
+    asyncio.run(Hosting(app, **hosting_args)(scope, receive, send))
+    return seen[0] if seen else None
+
+
+PROXIED = {"bound": "127.0.0.1", "allowed": ["cards.example"],
+           "proxies": [proxy_network("127.0.0.1"), proxy_network("10.0.0.0/8")]}
+
+
+def test_forwarding_headers_are_believed_from_trusted_proxies_only() -> None:
+    headers = {"Host": "127.0.0.1:8000", "X-Forwarded-For": "203.0.113.9, 10.1.2.3",
+               "X-Forwarded-Proto": "https", "X-Forwarded-Host": "cards.example",
+               "Origin": "https://cards.example"}
+    scope = _seen(PROXIED, "websocket", "127.0.0.1", headers)
+    assert scope is not None
+    assert scope["client"][0] == "203.0.113.9"  # 10.1.2.3 is a trusted proxy too
+    assert scope["scheme"] == "wss"
+    names = {k: v for k, v in scope["headers"]}
+    assert names[b"host"] == b"cards.example"
+    assert same_origin({k.decode(): v.decode() for k, v in scope["headers"]}, scope["scheme"])
+    # the same headers from a peer that is not a proxy: ignored, its own address counts
+    scope = _seen(PROXIED, "websocket", "192.0.2.7", headers)
+    assert scope is not None and scope["client"][0] == "192.0.2.7" and scope["scheme"] == "ws"
+    assert not same_origin({k.decode(): v.decode() for k, v in scope["headers"]}, "ws")
+    # a forged left part cannot hide the address the proxy saw
+    scope = _seen(PROXIED, "http", "127.0.0.1",
+                  {"Host": "cards.example", "X-Forwarded-For": "1.1.1.1, 198.51.100.4"})
+    assert scope is not None and scope["client"][0] == "198.51.100.4"
+    # RFC 7239's header, with an IPv6 hop
+    scope = _seen(PROXIED, "http", "10.0.0.2",
+                  {"Host": "127.0.0.1", "Forwarded":
+                   'for="[2001:db8::7]:4711";proto=https;host=cards.example'})
+    assert scope is not None and scope["client"][0] == "2001:db8::7"
+    assert scope["scheme"] == "https"
+
+
+def test_a_proxy_cannot_forward_an_unserved_host() -> None:
+    headers = {"Host": "127.0.0.1", "X-Forwarded-Host": "evil.example"}
+    assert _seen(PROXIED, "http", "127.0.0.1", headers) is None
+    assert _seen(PROXIED, "websocket", "127.0.0.1", headers) is None
+    wild = {"bound": "0.0.0.0", "allowed": [], "proxies": []}
+    assert _seen(wild, "http", "192.0.2.1", {"Host": "192.0.2.10:8000"}) is not None
+    assert _seen(wild, "http", "192.0.2.1", {"Host": "[2001:db8::1]:8000"}) is not None
+    assert _seen(wild, "http", "192.0.2.1", {"Host": "rebound.example:8000"}) is None
+    assert _seen(wild, "http", "192.0.2.1", {}) is None
+
+
+@pytest.mark.parametrize("option", [["--trusted-proxy", "proxy.example"],
+                                    ["--allowed-host", "http://x/"],
+                                    ["--header-timeout", "0"]])
+def test_bad_hosting_options_are_one_line(option: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-m", "xactika.frontends.cli", "web", "--port", "0",
+                           *option], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("xactika web: ")
