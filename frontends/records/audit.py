@@ -35,6 +35,7 @@ from xactika.protocol.records.textform import RecordError
 from xactika.protocol.trust.audit import (
     BAD_SIGNATURE,
     INVALID,
+    MISSING,
     UNREADABLE,
     VERIFIED,
     LogReport,
@@ -183,9 +184,8 @@ def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = ()
             rel = os.path.relpath(report.file, folder).replace(os.sep, "/")
             heads.append((rel, report.head))
             yield report
-        if found is None:
-            if strict:  # without it, as without a signature, only --strict fails
-                yield no_manifest(folder)
+        if found is None:  # without it, as without a signature, only --strict fails
+            yield no_manifest(folder, strict)
         else:
             yield manifest_report(found, heads, strict, trusted, check)
     # one stream for all the plain paths: a pool works on many of them at once
@@ -383,11 +383,13 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
     # a file name is the attacker's too: ESC or CR in it must not rewrite the terminal
     file = report.file if is_safe(report.file) else escape(report.file)
     for p in report.problems:
-        print(f"{file}:{p.line}: {p.reason}", file=out)
+        # a manifest's line 0 is the file as a whole (or its absence), not a line of it
+        where = file if p.line == 0 and report.kind == "manifest" else f"{file}:{p.line}"
+        print(f"{where}: {p.reason}", file=out)
     if report.dropped:
         print(f"{file}: ... and {report.dropped} more problems", file=out)
-    if quiet:
-        return
+    if quiet or (report.status == MISSING and report.problems):
+        return  # the missing manifest's problem line said it all
     if report.game is None:
         extra = f" ({_signature_fact(report)})" if report.signer is not None else ""
         notes = "".join(f"\n  note: {note}" for note in report.notes)
@@ -463,6 +465,8 @@ def print_summary(s: Summary, out: TextIO) -> None:
     manifests = f" and {_count(s.manifests, 'manifest')}" if s.manifests else ""
     if s.bad_manifests:
         manifests += f" ({s.bad_manifests} invalid)"
+    if s.missing_manifests:
+        manifests += f", {_count(s.missing_manifests, 'manifest')} missing"
     print(
         f"audited {_count(s.logs, 'log')}{manifests}: {_count(s.games, 'game')} "
         f"({s.complete} clean and complete, "

@@ -61,6 +61,7 @@ OK = "ok"
 UNFINISHED = "unfinished"
 INVALID = "invalid"
 UNREADABLE = "unreadable"
+MISSING = "missing"  # a match folder's manifest that is not there (a warning; --strict fails)
 
 # what the record's signature (spec/TAMPER.md section 6) established
 VERIFIED = "verified"  # it holds, by a key the auditor trusts
@@ -521,6 +522,8 @@ class Summary:
     logs: int = 0
     manifests: int = 0
     bad_manifests: int = 0
+    missing_manifests: int = 0
+    strict_missing: int = 0
     games: int = 0
     complete: int = 0
     unfinished: int = 0
@@ -534,6 +537,11 @@ class Summary:
     players: dict[str, PlayerTotals] = attrs.Factory(dict)
 
     def add(self, r: LogReport) -> None:
+        if r.kind == "manifest" and r.status == MISSING:
+            self.missing_manifests += 1
+            self.strict_missing += bool(r.problems)  # only --strict makes it a problem
+            self.problems += len(r.problems)
+            return
         if r.kind == "manifest":
             self.manifests += 1
             self.bad_manifests += r.status != OK
@@ -573,7 +581,8 @@ class Summary:
         """2 if any log is unreadable, else 1 if any has a problem, else 0."""
         if self.unreadable:
             return 2
-        return 1 if self.logs != self.complete or self.bad_manifests or self.copies else 0
+        failed = self.bad_manifests or self.copies or self.strict_missing
+        return 1 if self.logs != self.complete or failed else 0
 
     def to_json(self) -> dict[str, Any]:
         out = attrs.asdict(self)
