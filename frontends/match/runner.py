@@ -234,6 +234,9 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
                                  quit_grace, args.gauntlet)
         deals = seeded_deals(game, mode, players, rounds, seed, count)
     game_rules(settings.game).validate(deals.with_mode(1, settings.mode))
+    if len(bots) < 2:  # as cutechess refuses fewer than two engines
+        raise MatchError(f"one bot ({bots[0].name}): a match needs two or more, to play "
+                         "each other; add another --bot (say --bot heuristic)")
     return settings, deals
 
 
