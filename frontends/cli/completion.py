@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import attrs
 
 from xactika.frontends.cli import COMMANDS
+from xactika.frontends.cli.options import OneLineParser
 
 
 @attrs.frozen
@@ -250,7 +251,7 @@ SHELLS = {"bash": bash, "zsh": zsh}
 
 
 def main(argv: Sequence[str]) -> int:
-    ap = argparse.ArgumentParser(
+    ap = OneLineParser(
         prog="xactika completion",
         description="Print a shell completion script for xactika. bash: add "
         "'source <(xactika completion bash)' to ~/.bashrc; zsh: add "

@@ -34,6 +34,7 @@ from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import (
     game_rules,
 )
+from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.match.game import GamePlayer, MatchSettings, Played, Runner
 from xactika.frontends.match.report import (
     RESULTS_FILE,
@@ -108,7 +109,7 @@ GAMES_FILE = "all-games.txt"  # every record of the match in one file (spec/RECO
 
 
 def build_parser() -> argparse.ArgumentParser:
-    mp = argparse.ArgumentParser(
+    mp = OneLineParser(
         prog="xactika match",
         description="Play bots (player-protocol processes) against each other on duplicate "
         "deals and report their strength with 95% intervals (spec/MATCH.md).",

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
+from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.parallel import (
     Backend,
     ClusterError,
@@ -76,7 +77,7 @@ Job = tuple[list[Item], bool, frozenset[PublicKey]]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = OneLineParser(
         prog="xactika audit",
         description="Check record files: every bid and card legal, every derived event as "
         "the rules compute it, headers consistent, the game complete, the hash chain and "

@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from xactika.frontends.cli.options import OneLineParser
 from xactika.protocol.trust.signing import (
     KeyFileError,
     Signer,
@@ -23,7 +24,7 @@ from xactika.protocol.trust.signing import (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = OneLineParser(
         prog="xactika keygen",
         description="Make a new Ed25519 signing key for records and match manifests, or "
         "show the public key of an existing one. Without FILE: the default key that "

@@ -30,6 +30,7 @@ from xactika.core.engine.table import (
     game_rules,
 )
 from xactika.core.engine.views import view, visible
+from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.repl import render
 from xactika.frontends.table import present
 from xactika.frontends.table.driver import unreadable
@@ -340,7 +341,7 @@ HELP = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = OneLineParser(
         prog="xactika replay",
         description="Step through a recorded game by event, trick or round, as everyone or "
         "as one seat. " + " ".join(HELP.split()),

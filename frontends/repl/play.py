@@ -23,6 +23,7 @@ from xactika.core.bots.levels import LEVEL_NAMES
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.table import Config, Event, game_rules, start
+from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.repl import render
 from xactika.frontends.repl.session import (
     BOT,
@@ -73,7 +74,7 @@ def modes_help() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="xactika play",
         description="Play at the terminal: you against built-in bots (Play to Bid, 8 rounds "
         "by default), bot programs, or other people at the same keyboard (hot-seat).",
