@@ -183,8 +183,14 @@ def test_turned_up_names_the_trump_suit_or_no_trumps() -> None:
 
     plain = render.Style(color=False, ascii=True)
     assert render.turned_up(DixCard.parse("JH"), plain) == (
-        "turned up: JH (J-H): hearts are trumps; the joker is a trump ranked as JH"
+        "turned up: JH (J-H): hearts are trumps; the joker takes JH's place among the "
+        "trumps, between TH and QH"
     )
+    # issue 34: "the joker is a trump ranked as KC" read as if KC, turned up, were in play
+    assert render.turned_up(DixCard.parse("KC"), plain).endswith(
+        "the joker takes KC's place among the trumps, between QC and AC")
+    assert render.turned_up(DixCard.parse("AS"), plain).endswith("trumps, above KS")
+    assert render.turned_up(DixCard.parse("2D"), plain).endswith("trumps, below 3D")
     assert render.turned_up(DixCard.parse("JK"), plain) == (
         "turned up: the joker: no trumps this round"
     )

@@ -233,7 +233,21 @@ def turned_up(card: Any, style: Style) -> str:
         return f"turned up: the {style.bold('joker')}: no trumps this round"
     face = SuitRenderer().face(card, style)
     return (f"turned up: {card} ({face}): {SUIT_NAMES.get(suit, suit)} are trumps; "
-            f"the joker is a trump ranked as {card}")
+            f"{joker_place(card)}")
+
+
+LOWEST_RANK, HIGHEST_RANK = 2, 14  # a suit's 2 to its ace
+
+
+def joker_place(turned: Any) -> str:
+    """Where the joker ranks: in the turned-up card's place, which is out of play (so
+    "ranked as KC" would read as if KC could be played; say its neighbours)."""
+    rank, suit = turned.rank, turned.suit
+    below = type(turned)(rank - 1, suit) if rank > LOWEST_RANK else None
+    above = type(turned)(rank + 1, suit) if rank < HIGHEST_RANK else None
+    where = (f"between {below} and {above}" if below and above
+             else f"above {below}" if below else f"below {above}")
+    return f"the joker takes {turned}'s place among the trumps, {where}"
 
 
 CARD_RENDERERS: dict[str, CardRenderer] = {"xactika": XactikaRenderer(), "dix": SuitRenderer()}
