@@ -194,3 +194,14 @@ def test_turned_up_names_the_trump_suit_or_no_trumps() -> None:
     assert render.turned_up(DixCard.parse("JK"), plain) == (
         "turned up: the joker: no trumps this round"
     )
+
+
+def test_a_long_rule_title_breaks_between_its_parts_within_the_width() -> None:
+    """Issue 34: at 60 columns the replay header wrapped mid-word."""
+    plain = render.Style(color=False, ascii=True)
+    title = "event 113/370, round 3 of 8, trick 3, view: seat 2 (heuristic-long-name)"
+    lines = render.rule(plain, title).splitlines()
+    assert lines == ["-- event 113/370, round 3 of 8, trick 3,",
+                     "-- view: seat 2 (heuristic-long-name) " + "-" * 22]
+    assert all(len(line) <= 60 for line in lines)
+    assert render.rule(plain, "round 1 of 8") == "-- round 1 of 8 " + "-" * 44

@@ -10,6 +10,7 @@ maps a game name to a :class:`CardRenderer`; games without one get their card te
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,11 +66,30 @@ def pad(text: str, size: int, *, right: bool = False) -> str:
 
 
 def rule(style: Style, title: str = "", size: int = 60) -> str:
+    """A title in a rule ``size`` wide; a longer title goes on as many lines as it needs,
+    broken between words (the terminal would break it mid-word)."""
     bar = "-" if style.ascii else "─"
     if not title:
         return style.dim(bar * size)
-    head = f"{bar * 2} {title} "
-    return style.bold(head) + style.dim(bar * max(2, size - len(head)))
+    *first, last = _pack(title, size - 5)
+    lines = [style.bold(f"{bar * 2} {line}") for line in first]
+    head = f"{bar * 2} {last} "
+    return "\n".join([*lines, style.bold(head) + style.dim(bar * max(2, size - len(head)))])
+
+
+def _pack(title: str, width: int) -> list[str]:
+    """The title's ``, ``-separated parts on as few lines of ``width`` as they fit, a part
+    longer than a line broken between its words."""
+    lines: list[str] = []
+    for part in title.split(", "):
+        if lines and len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += ", " + part
+            continue
+        if lines:
+            lines[-1] += ","
+        lines += textwrap.wrap(part, width, break_long_words=False,
+                               break_on_hyphens=False) or [""]
+    return lines
 
 
 # A command to paste, on a line of its own (see :func:`command`): never wrapped, so
