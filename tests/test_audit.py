@@ -299,10 +299,11 @@ def test_a_directory_of_jsonl_records_and_repl_saves_is_audited(
     assert "audited 3 logs" in out
 
 
-def test_a_player_on_two_seats_plays_a_game_once(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    """Two bots sharing four seats over two games: each played 2 games, not 4 seat-games;
-    a win is a game one of its seats won; points are over its seats."""
+def test_each_seat_of_a_shared_name_is_a_game_of_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two bots on four seats over two games: each seat is a game (issue 34: a match's two
+    heuristic seats read ``heuristic 1 game 1 win -1 points``, both seats' points summed
+    and a win for either); a win is a seat that won, points are each seat's."""
     paths = []
     expected = {"ann": [0, 0, 0], "bob": [0, 0, 0]}
     for seed in range(2):
@@ -313,8 +314,8 @@ def test_a_player_on_two_seats_plays_a_game_once(tmp_path: Path,
         over = read_record(path).events[-1]
         assert isinstance(over, GameOver)
         for name, seats in (("ann", (0, 2)), ("bob", (1, 3))):
-            expected[name][0] += 1
-            expected[name][1] += any(s in over.winners for s in seats)
+            expected[name][0] += 2
+            expected[name][1] += sum(s in over.winners for s in seats)
             expected[name][2] += sum(over.totals[s] for s in seats)
     code, out = run(capsys, "--json", *paths)
     players = json.loads(out)["summary"]["players"]
@@ -322,7 +323,7 @@ def test_a_player_on_two_seats_plays_a_game_once(tmp_path: Path,
     assert code == 0
     code, out = run(capsys, *paths)
     assert "audited 2 logs: 2 games" in out
-    assert [line.split()[:2] for line in out.splitlines()[-2:]] == [["ann", "2"], ["bob", "2"]]
+    assert [line.split()[:2] for line in out.splitlines()[-2:]] == [["ann", "4"], ["bob", "4"]]
 
 
 def test_a_record_signed_by_your_own_key_says_so(tmp_path: Path,

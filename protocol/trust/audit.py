@@ -568,13 +568,13 @@ class Summary:
         if r.forfeits and r.winners:
             won = set(result_winners([("forfeit", str(s)) for s in r.forfeits],
                                      r.totals, r.winners))
-        names = player_keys(r)
-        for name in dict.fromkeys(names):
-            seats = [s for s, n in enumerate(names) if n == name]
+        # each seat is one game of its player's: two seats of one name are two players
+        # (a match's two processes of one bot), not one player that won if either won
+        for seat, name in enumerate(player_keys(r)):
             p = self.players.setdefault(name, PlayerTotals())
             p.games += 1
-            p.points += sum(r.totals[s] for s in seats if s < len(r.totals))
-            p.wins += 1 if won.intersection(seats) else 0
+            p.points += r.totals[seat] if seat < len(r.totals) else 0
+            p.wins += seat in won
 
     @property
     def exit_code(self) -> int:
