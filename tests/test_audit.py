@@ -103,6 +103,25 @@ def test_summary_totals_players_over_logs(tmp_path: Path, capsys: pytest.Capture
     assert report["summary"]["rounds"] == rounds and report["exit"] == 0
 
 
+def test_an_edited_bid_is_named_as_the_bid_events_and_the_rounds_still_counted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 34: an edited bid read ``bid is 3 where the rules give 7`` (the 7 was the
+    edited event, not the rules), and the invalid record's summary said ``0 rounds``."""
+    path = tmp_path / "g.log"
+    lines = write_game(path, Config(mode="bid", players=3, rounds=2, seed=5), sign=False)
+    at = next(i for i, ln in enumerate(lines) if " bid seat=1 " in ln)
+    was = int(lines[at].split("bid=")[1].split()[0])
+    edited = 8 if was != 8 else 7
+    lines[at] = lines[at].replace(f" bid={was}", f" bid={edited}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out = run(capsys, str(path))
+    assert code == 1
+    assert f"seat 1's bid is {was} where its bid event says {edited}" in out
+    assert "where the rules give" not in out.split("bid is")[1].split(";")[0]
+    assert f"{path}: invalid (xactika bid, 3 players, 2 rounds, " in out
+    assert ", 0 rounds" not in out
+
+
 def test_a_violation_is_named_and_the_chain_still_checked(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "g.log"

@@ -399,7 +399,8 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
     facts = [f"{report.game} {report.mode}", _count(report.players, "player"),
              _count(report.rounds, "round"), _count(report.events, "event")]
     if report.unjudged:
-        facts.append(f"{report.unjudged} events not judged after the first violation")
+        facts.append(f"{_count(report.unjudged, 'event')} not judged after the first "
+                     "violation")
     facts.append("chained" if report.signed else "no hash chain")
     facts.append("committed" if report.committed else "no commitment")
     facts.append(_signature_fact(report))

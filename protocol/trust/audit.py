@@ -327,6 +327,8 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
             report.signed = recorded is not None
         if chain_ok and (report.signed or recorded is not None):
             chain_ok = _chain_link(chain, body, recorded, lineno, report)
+        if body.split(None, 3)[2:3] == [RoundScored.kind]:
+            report.rounds += 1  # the record's rounds, judged or not: an invalid one has some
         if not rules_ok:
             report.unjudged += 1
             continue
@@ -490,7 +492,6 @@ def _after(event: Event, lineno: int, check: LogCheck, headers: list[tuple[int, 
             report.add(lineno, problem)
         report.committed = config.commit is not None
     elif isinstance(event, RoundScored):
-        report.rounds += 1
         report.totals = event.totals
     elif isinstance(event, GameOver):
         report.totals = event.totals
