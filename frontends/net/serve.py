@@ -23,7 +23,7 @@ from xactika.frontends.match.tournament import (
     MATCH_SEED_BITS,
     derived_seed,
 )
-from xactika.frontends.net.options import OneLineParser, port_number, seconds
+from xactika.frontends.net.options import DEFAULT_CLOCK, OneLineParser, port_number, seconds
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.clock import Clock, parse_clock
 from xactika.protocol.net.journal import Journal, JournalError
@@ -99,9 +99,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-when-done", action="store_true",
                    help="stop once every table's game is over")
     return p
-
-
-DEFAULT_CLOCK = "300+15"
 
 
 def _clock(text: str) -> Clock | None:
