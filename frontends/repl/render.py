@@ -94,7 +94,7 @@ def _pack(title: str, width: int) -> list[str]:
 
 # A command to paste, on a line of its own (see :func:`command`): never wrapped, so
 # that the terminal wraps it softly and copying it gives one line that runs.
-_COMMAND = re.compile(r"^  (?:--seed |(?:'[^']*'|\S+) play --load )")
+_COMMAND = re.compile(r"^  (?:--seed |(?:'[^']*'|\S+) play --)")
 
 
 def command(text: str) -> str:
@@ -529,8 +529,10 @@ def standings(
                           names, style)
 
 
-def standings_text(told: present.Standings, names: Sequence[str], style: Style) -> str:
-    """The standings, and the seed that plays the deals again when there is one."""
+def standings_text(told: present.Standings, names: Sequence[str], style: Style,
+                   again: str | None = None) -> str:
+    """The standings, and how to play the same deals again: ``again`` (the whole command,
+    with the mode, the players and the seats) where it is known, else the seed."""
     order = told.order()
     lines = ["final standings" + (" (lowest total wins)" if told.low_wins else "") + ":"]
     size = max(width(seat_label(s, names)) for _, s in order) if order else 0
@@ -538,15 +540,18 @@ def standings_text(told: present.Standings, names: Sequence[str], style: Style) 
         mark = "  " + style.bold("winner") if seat in told.winners else ""
         lines.append(f"  {rank:>{len(str(len(order)))}}. {pad(seat_label(seat, names), size)}  "
                      f"{told.totals[seat]:>4}{mark}")
-    if told.seed is not None:
+    if again is not None:
         # the command on a line of its own: a 128-bit seed must not wrap inside it
+        lines += ["'again' plays the same deals again, 'new' a new game; or later, from a "
+                  "shell:", command(again)]
+    elif told.seed is not None:
         lines += ["the deals came from a seed; this plays them again:",
                   command(f"--seed {told.seed}")]
     return "\n".join(lines)
 
 
 def narration(items: Sequence[present.Item], names: Sequence[str], game: str, style: Style,
-              size: int | None = None) -> list[str]:
+              size: int | None = None, again: str | None = None) -> list[str]:
     """The narration laid out for a terminal: one text (maybe several lines) an item."""
     lines: list[str] = []
     for item in items:
@@ -562,7 +567,7 @@ def narration(items: Sequence[present.Item], names: Sequence[str], game: str, st
         elif isinstance(item, present.Scores):
             lines.append(score_table(item.scored, names, style, size))
         elif isinstance(item, present.Standings):
-            lines.append(standings_text(item, names, style))
+            lines.append(standings_text(item, names, style, again))
         elif item.kind == "tutorial":
             lines.append(style.bold(item.text))
         else:
