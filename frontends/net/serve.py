@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from xactika.core.engine.errors import XactikaError
+from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.match.tournament import (
     GUESSABLE_SEED_BITS,
     MATCH_SEED_BITS,
@@ -125,6 +126,17 @@ def table_seed(seed: int, table: int) -> int:
     return derived_seed(seed, f"serve/table/{table}")
 
 
+def usage_notes(address: str, tls: bool) -> list[str]:
+    """What the tokens are for, printed once under them: a seat's token plays it (a
+    person in the REPL, a bot through connect), the observer token watches. FILE holds
+    the token (a command line is seen by every local user in ps)."""
+    cmd = f"{xactika_command()} %s {address}{' --tls' if tls else ''}"
+    return [f"a seat's token plays it: {cmd % 'play --connect'} --token-file FILE "
+            "(a person)",
+            f"  or {cmd % 'connect'} --token-file FILE -- PROGRAM (a bot)",
+            f"the observer token watches: {cmd % 'connect'} --watch --token-file FILE"]
+
+
 def seed_note(seed: int | None) -> str | None:
     """The warning a guessable ``--seed`` gets, as the match runner gives it."""
     if seed is None or seed >= 2**GUESSABLE_SEED_BITS:
@@ -175,6 +187,9 @@ async def serve(args: argparse.Namespace) -> int:
     else:
         for one in settings:
             for line in table_lines(server.add_table(one)):
+                note(line)
+        if settings:
+            for line in usage_notes(f"{host}:{port}", context is not None):
                 note(line)
     people = (f"people have {args.clock.text()} each (then {args.on_timeout})"
               if args.clock is not None else "people are not timed")
