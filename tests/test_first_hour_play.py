@@ -134,3 +134,55 @@ def test_the_shell_never_asks_for_a_forced_move() -> None:
     assert play.Shell(session, read, out, interactive=False).run() == 0
     assert session.over and asked and min(asked) > 1
     assert "(your only legal move, played for you)" in out.getvalue()
+
+
+class _Remote:
+    """A RemoteSeat that is never asked anything: the events come through ``take``."""
+
+    def send(self, line: str) -> None:
+        raise AssertionError(f"nothing is sent here: {line!r}")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_remote_game_saves_the_seats_own_view_and_replay_steps_through_it(
+        tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 34: the remote end screen said ``'save FILE' still work``, then refused it."""
+    from pathlib import Path
+
+    from xactika.core import Config, RandomAgent, visible
+    from xactika.core.bots.agents import self_play
+    from xactika.core.engine.table import GameStarted, game_rules
+    from xactika.frontends.records import replay
+    from xactika.frontends.repl.remote import RemoteSession
+    from xactika.protocol.notation.text import format_event
+
+    config = Config(mode="bid", players=3, rounds=1, seed=4)
+    _, events = self_play(config, [RandomAgent(s) for s in range(3)])
+    seen = [visible(e, 1) for e in events]
+    started = seen[0]
+    assert isinstance(started, GameStarted)
+    session = RemoteSession(_Remote(), 1, started, names=["ann", "bob", "cy"],  # type: ignore[arg-type]
+                            player="Bea")
+    rules = game_rules("xactika")
+    for event in seen[1:]:
+        session.take(format_event(event, rules))
+    assert session.over
+    path = Path(str(tmp_path)) / "mine.log"
+    said = session.handle(f"save {path}").text
+    assert " ".join(said.split()).startswith(
+        f"saved {len(seen)} events of your view to {path}")
+    assert said.splitlines()[-1].endswith(f"replay {path}")  # a command kept whole
+    text = path.read_text(encoding="utf-8")
+    assert "header seats ann,Bea,cy" in text and "header view 1" in text
+    assert "header seed" not in text and " seed=" not in text.split("game-over")[0]
+    hands = next(line for line in text.splitlines() if " deal " in line)
+    assert "hands=?/" in hands  # seat 0's hand is not in it
+    game = replay.load(str(path), None)
+    assert game.view == 1 and len(game.states) == len(seen)
+    assert replay.main([str(path), "--keys", "G"]) == 0
+    shown = capsys.readouterr().out
+    assert "view: seat 1 (Bea)" in shown and "final standings:" in shown
+    assert replay.main([str(path), "--seat", "0"]) == 2
+    assert "this record is seat 1's view" in capsys.readouterr().err

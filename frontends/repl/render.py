@@ -94,7 +94,7 @@ def _pack(title: str, width: int) -> list[str]:
 
 # A command to paste, on a line of its own (see :func:`command`): never wrapped, so
 # that the terminal wraps it softly and copying it gives one line that runs.
-_COMMAND = re.compile(r"^  (?:--seed |(?:'[^']*'|\S+) play --)")
+_COMMAND = re.compile(r"^  (?:--seed |(?:'[^']*'|\S+) (?:play --|replay ))")
 
 
 def command(text: str) -> str:
