@@ -108,3 +108,37 @@ def test_join_and_play_shows_and_keeps_the_token(tmp_path: Path) -> None:
         assert taking.startswith("taking the seat; after the game '")
         assert taking.rstrip().endswith(f"lobby 127.0.0.1:{live.port} rematch --play' plays "
                                         "the next one")
+
+
+def test_create_seats_the_servers_bots_where_seats_says(tmp_path: Path) -> None:
+    """Issue 34: ``create ... seats=human,human,bot`` was refused, though the web lobby
+    seats bots; the bot plays the rematch too."""
+    from xactika.frontends.net.serve import bot_seats
+    from xactika.protocol.net.lobby import LobbyPolicy
+
+    with LiveServer(tmp_path, lobby=LobbyPolicy()) as live:
+        live.server.lobby.bots = bot_seats(live.server, 3)
+        for seats, why in [("human,bot", "seats= names 2 seats where the table has 3"),
+                           ("bot,bot,1", "leaves no seat for a person"),
+                           ("human,human,robot", "seat 2: a seat is human (or open), bot, ")]:
+            bad = lobby(live.port, "create", "players=3", "rounds=1", f"seats={seats}")
+            assert bad.returncode == 1 and why in bad.stderr, bad.stderr
+        made = lobby(live.port, "create", "players=3", "rounds=1", "seats=human,human,bot")
+        assert made.returncode == 0, made.stderr
+        listed = lobby(live.port).stdout.splitlines()[1].split()
+        assert listed[5:8] == ["waiting", "0,1", "-,-,heuristic"]
+        tokens = [lobby(live.port, "join", "1", "--name", name).stdout.split()[5]
+                  for name in ("ann", "bob")]
+        runs = [in_thread(play_first, Client(live.port), t) for t in tokens]
+        for run in runs:
+            assert run.result(30)[-1] == "quit"
+        table = live.server.tables[0]
+        live.wait_over(table)
+        assert table.faults == [] and [s.name for s in table.seats] == ["ann", "bob",
+                                                                        "heuristic"]
+        again = [lobby(live.port, "rematch", token=t).stdout.split()[5] for t in tokens]
+        runs = [in_thread(play_first, Client(live.port), t) for t in again]
+        for run in runs:
+            assert run.result(30)[-1] == "quit"
+        live.wait_over(live.server.tables[1])
+        assert live.server.tables[1].faults == []

@@ -29,9 +29,9 @@ from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.clock import Clock, parse_clock
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
-from xactika.protocol.net.lobby import LobbyPolicy
+from xactika.protocol.net.lobby import BotSeats, LobbyPolicy
 from xactika.protocol.net.server import Server, tls_context
-from xactika.protocol.net.table import ON_TIMEOUT, table_lines, table_settings
+from xactika.protocol.net.table import ON_TIMEOUT, Table, table_lines, table_settings
 from xactika.protocol.trust.signing import KeyFileError, signer_for
 
 
@@ -126,6 +126,40 @@ def table_seed(seed: int, table: int) -> int:
     return derived_seed(seed, f"serve/table/{table}")
 
 
+def bot_agent(word: str, level: int) -> str:
+    """A lobby table's bot seat as ``create ... seats=human,bot`` names it: ``bot`` (the
+    server's --level), a level ``1``..``5``, or a built-in bot (``bot:random``)."""
+    from xactika.core.bots.agents import agent_names
+    from xactika.core.bots.levels import level_name
+
+    name = word.removeprefix("bot:")
+    if word == "bot":
+        return level_name(level)
+    if name.isdigit() and 1 <= int(name) <= 5:
+        return level_name(int(name))
+    if name in agent_names():
+        return name
+    raise ValueError(f"a seat is human (or open), bot, a level 1-5 or a built-in bot "
+                     f"({', '.join(agent_names())}), not {word!r}")
+
+
+def bot_seats(server: Server, level: int) -> BotSeats:
+    """The server's bots at lobby tables, each in a task on the server's loop that plays
+    through an in-process link, as the web's bots do."""
+    from xactika.frontends.web.transport import run_bot
+
+    tasks: set[asyncio.Task[None]] = set()
+
+    def seat(table: Table, number: int, agent: str) -> None:
+        task = asyncio.get_running_loop().create_task(run_bot(
+            server.serve_link, table.seats[number].token, agent, table.config.game,
+            table.id * 10 + number, server.limits))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    return BotSeats(lambda word: bot_agent(word, level), seat)
+
+
 def usage_notes(address: str, tls: bool) -> list[str]:
     """What the tokens are for, printed once under them: a seat's token plays it (a
     person in the REPL, a bot through connect), the observer token watches. FILE holds
@@ -170,6 +204,7 @@ async def serve(args: argparse.Namespace) -> int:
                     signer=signer, journal=journal, clocks=clocks,
                     seed_for=None if seed is None else lambda number: table_seed(seed, number),
                     lobby=LobbyPolicy(max_tables=args.lobby_tables))
+    server.lobby.bots = bot_seats(server, args.level)
     restored = server.restore()
     host, port = await server.start(args.host, args.port)
     note(f"listening on {host}:{port} ({'tls' if context else 'tcp'}); records in {out}")
