@@ -139,6 +139,8 @@ def test_the_shell_never_asks_for_a_forced_move() -> None:
 class _Remote:
     """A RemoteSeat that is never asked anything: the events come through ``take``."""
 
+    host, port, token, tls = "127.0.0.1", 7123, "0123456789abcdef" * 2, None
+
     def send(self, line: str) -> None:
         raise AssertionError(f"nothing is sent here: {line!r}")
 
@@ -186,3 +188,10 @@ def test_a_remote_game_saves_the_seats_own_view_and_replay_steps_through_it(
     assert "view: seat 1 (Bea)" in shown and "final standings:" in shown
     assert replay.main([str(path), "--seat", "0"]) == 2
     assert "this record is seat 1's view" in capsys.readouterr().err
+    # issue 34: 'rematch' at the end said "the game is over"; now the lobby's way on,
+    # the seat's token kept for it
+    from xactika.frontends.net.lobby import seat_file
+
+    said = session.handle("rematch").text
+    assert said.splitlines()[-1].endswith(" lobby 127.0.0.1:7123 rematch --play")
+    assert seat_file("127.0.0.1:7123").read_text().strip() == _Remote.token

@@ -24,6 +24,7 @@ from xactika.frontends.net.options import (
     add_token_options,
     token_from,
 )
+from xactika.frontends.repl import render
 from xactika.protocol.net.remote import LineSocket, client_context, parse_address
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.trust.signing import config_dir
@@ -163,6 +164,19 @@ def _seat_taken(args: argparse.Namespace, answer: str) -> int:
     print(f"  {xactika_command()} play --connect {args.address}{tls} --token-file "
           f"{shlex.quote(str(args.save_token or kept))}")
     return 0
+
+
+def rematch_text(host: str, port: int, token: str, tls: bool) -> str:
+    """What ``rematch`` says at the end of a remote game: the seat's token is kept for
+    this server, and the lobby command that seats this person at the next game."""
+    address = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+    try:
+        _write_private(seat_file(address), token)
+    except (OSError, ValueError) as exc:
+        return f"cannot keep your seat's token for the rematch: {exc}"
+    return ("the server's lobby seats you at the next game with the same players: leave "
+            "this one ('quit'), then run\n" + render.command(
+                f"{xactika_command()} lobby {address}{' --tls' if tls else ''} rematch --play"))
 
 
 def _token(args: argparse.Namespace) -> str:

@@ -217,6 +217,12 @@ class Session(Table):
                 self.next_game = AGAIN_WORDS[word]
                 return Reply("the same deals again" if self.next_game == "same"
                              else "a new game", quit=True)
+            remote = getattr(self, "remote", None)  # a seat at a server's table
+            if self.over and remote is not None and word in AGAIN_WORDS:
+                from xactika.frontends.net.lobby import rematch_text
+
+                return Reply(rematch_text(remote.host, remote.port, remote.token,
+                                          remote.tls is not None))
             more = ", 'again' plays the same deals, 'new' a new game" if self.again else ""
             return Reply(f"the game is over: 'save FILE' keeps it{more}; 'quit' leaves")
         if word == "stats":
