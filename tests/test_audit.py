@@ -103,6 +103,25 @@ def test_summary_totals_players_over_logs(tmp_path: Path, capsys: pytest.Capture
     assert report["summary"]["rounds"] == rounds and report["exit"] == 0
 
 
+def test_an_edited_bid_is_named_as_the_bid_events_and_the_rounds_still_counted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 34: an edited bid read ``bid is 3 where the rules give 7`` (the 7 was the
+    edited event, not the rules), and the invalid record's summary said ``0 rounds``."""
+    path = tmp_path / "g.log"
+    lines = write_game(path, Config(mode="bid", players=3, rounds=2, seed=5), sign=False)
+    at = next(i for i, ln in enumerate(lines) if " bid seat=1 " in ln)
+    was = int(lines[at].split("bid=")[1].split()[0])
+    edited = 8 if was != 8 else 7
+    lines[at] = lines[at].replace(f" bid={was}", f" bid={edited}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out = run(capsys, str(path))
+    assert code == 1
+    assert f"seat 1's bid is {was} where its bid event says {edited}" in out
+    assert "where the rules give" not in out.split("bid is")[1].split(";")[0]
+    assert f"{path}: invalid (xactika bid, 3 players, 2 rounds, " in out
+    assert ", 0 rounds" not in out
+
+
 def test_a_violation_is_named_and_the_chain_still_checked(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "g.log"
@@ -299,10 +318,11 @@ def test_a_directory_of_jsonl_records_and_repl_saves_is_audited(
     assert "audited 3 logs" in out
 
 
-def test_a_player_on_two_seats_plays_a_game_once(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    """Two bots sharing four seats over two games: each played 2 games, not 4 seat-games;
-    a win is a game one of its seats won; points are over its seats."""
+def test_each_seat_of_a_shared_name_is_a_game_of_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two bots on four seats over two games: each seat is a game (issue 34: a match's two
+    heuristic seats read ``heuristic 1 game 1 win -1 points``, both seats' points summed
+    and a win for either); a win is a seat that won, points are each seat's."""
     paths = []
     expected = {"ann": [0, 0, 0], "bob": [0, 0, 0]}
     for seed in range(2):
@@ -313,8 +333,8 @@ def test_a_player_on_two_seats_plays_a_game_once(tmp_path: Path,
         over = read_record(path).events[-1]
         assert isinstance(over, GameOver)
         for name, seats in (("ann", (0, 2)), ("bob", (1, 3))):
-            expected[name][0] += 1
-            expected[name][1] += any(s in over.winners for s in seats)
+            expected[name][0] += 2
+            expected[name][1] += sum(s in over.winners for s in seats)
             expected[name][2] += sum(over.totals[s] for s in seats)
     code, out = run(capsys, "--json", *paths)
     players = json.loads(out)["summary"]["players"]
@@ -322,7 +342,7 @@ def test_a_player_on_two_seats_plays_a_game_once(tmp_path: Path,
     assert code == 0
     code, out = run(capsys, *paths)
     assert "audited 2 logs: 2 games" in out
-    assert [line.split()[:2] for line in out.splitlines()[-2:]] == [["ann", "2"], ["bob", "2"]]
+    assert [line.split()[:2] for line in out.splitlines()[-2:]] == [["ann", "4"], ["bob", "4"]]
 
 
 def test_a_record_signed_by_your_own_key_says_so(tmp_path: Path,

@@ -83,17 +83,46 @@ def test_a_match_folder_without_its_manifest_fails_strict_in_one_line(
     _rm(m, "manifest.txt")
     EDITS[edit](m)
     code, out = audit(capsys, "-q", str(m.parent / target))
-    said = [line for line in out.splitlines() if "no manifest.txt" in line]
+    said = [line for line in out.splitlines() if "manifest.txt: missing" in line]
     assert code == 1
-    assert said == [f"{m / 'manifest.txt'}:0: no manifest.txt: a match folder without its "
+    assert said == [f"{m / 'manifest.txt'}: missing: a match folder without its "
                     "manifest shows nothing of games deleted, added or replaced (--strict)"]
+    assert "manifest.txt:0:" not in out
 
 
-def test_without_strict_a_folder_without_its_manifest_is_not_a_log(
-        m: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("target", ["m", "m/games", "."])
+def test_without_strict_a_folder_without_its_manifest_is_warned_of(
+        m: Path, capsys: pytest.CaptureFixture[str], target: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34: plain ``audit m`` said ``0 problems`` of a folder whose manifest and a
+    game were deleted, without a word of the manifest."""
     _rm(m, "manifest.txt")
-    code, report = audit_json(capsys, str(m), strict=False)
-    assert code == 0 and report["summary"]["logs"] == GAMES  # only --strict asks for it
+    _rm(m, GAME.format(3, 1))
+    monkeypatch.chdir(m / "games" if target == "." else m.parent)
+    code, out = audit(capsys, target, strict=False)
+    assert code == 0  # a warning: only --strict asks for the manifest
+    lines = out.splitlines()
+    folder = {"m": "m", "m/games": "m", ".": ".."}[target]
+    at = lines.index(f"{os.path.join(folder, 'manifest.txt')}: missing")
+    assert lines[at + 1] == ("  note: warning: a match folder without its manifest shows "
+                             "nothing of games deleted, added or replaced; audit --strict "
+                             "fails it")
+    assert any(line.startswith(f"audited {GAMES - 1} logs, 1 manifest missing: ")
+               for line in lines)
+    code, report = audit_json(capsys, target, strict=False)
+    assert code == 0 and report["summary"]["logs"] == GAMES - 1
+    assert report["summary"]["missing_manifests"] == 1
+
+
+@pytest.mark.parametrize("target", ["m/games", "."])
+def test_the_games_folder_is_checked_against_the_manifest_above(
+        m: Path, capsys: pytest.CaptureFixture[str], target: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _rm(m, GAME.format(3, 1))
+    monkeypatch.chdir(m / "games" if target == "." else m.parent)
+    code, out = audit(capsys, "-q", target)
+    assert code == 1
+    assert f"{GAME.format(3, 1)}: listed in the manifest but missing: a game was deleted" in out
 
 
 def test_a_record_under_another_games_name_is_caught_by_its_id(

@@ -75,6 +75,25 @@ def test_bash_completes_bot_names_modes_and_seat_specs() -> None:
     assert _bash_complete(script, ["xactika", "replay", "--seat", ""]) == []  # a number
 
 
+@pytest.mark.skipif(BASH is None, reason="needs bash")
+def test_bash_completes_the_lobbys_commands_not_file_names(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """Issue 34: ``lobby HOST <Tab>`` completed file names."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tables.txt").write_text("x")  # a file that must not be offered
+    script = completion.bash()
+    lobby = ["tables", "create", "join", "leave", "rematch", "watch"]
+    assert _bash_complete(script, ["xactika", "lobby", "127.0.0.1:7000", ""]) == lobby
+    assert _bash_complete(script, ["xactika", "lobby", "example.org:7000", "j"]) == ["join"]
+    assert _bash_complete(script, ["xactika", "lobby", "t"]) == []  # HOST:PORT
+    assert _bash_complete(script, ["xactika", "lobby", "h:1", "join", ""]) == []  # a table
+    assert _bash_complete(script, ["xactika", "lobby", "h:1", "--tls", "t"]) == ["tables.txt"]
+    assert _bash_complete(script, ["xactika", "connect", "t"]) == []
+    assert _bash_complete(script, ["xactika", "audit", "t"]) == ["tables.txt"]
+    assert _bash_complete(script, ["xactika", "audit", "a.log", "t"]) == ["tables.txt"]
+
+
 def test_every_flag_of_every_command_is_in_both_scripts() -> None:
     bash, zsh = completion.bash(), completion.zsh()
     for name in COMMANDS:

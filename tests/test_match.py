@@ -371,8 +371,11 @@ def test_match_with_the_shell_example_bot_and_a_table(
         (["--bot", "random", "move=fast"], "bad move time 'fast'"),
         (["--bot", "random", "--players", "11"], "2 to 10 players"),
         (["--bot", "random", "--mode", "blitz"], "unknown mode 'blitz'"),
-        (["--bot", "random", "--sprt", "random,x,0,1"], "--sprt names 'x'"),
-        (["--bot", "random", "--concurrency", "0"], "--concurrency must be at least 1"),
+        (["--bot", "random", "--bot", "strong", "--sprt", "random,x,0,1"],
+         "--sprt names 'x'"),
+        (["--bot", "random", "--bot", "strong", "--concurrency", "0"],
+         "--concurrency must be at least 1"),
+        (["--bot", "random"], "one bot (random): a match needs two or more"),
         (["--resume"], "does not exist"),
         (["--bot", "name=a", "cmd=no-such-program --x"], "cannot run 'no-such-program'"),
     ],
@@ -390,8 +393,8 @@ def test_an_existing_match_is_not_overwritten(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "out"
-    args = ["--bot", "random", "--players", "2", "--rounds", "1", "--deals", "1",
-            "--progress", "none", "--out", str(out)]
+    args = ["--bot", "random", "--bot", "strong", "--players", "2", "--rounds", "1",
+            "--deals", "1", "--progress", "none", "--out", str(out)]
     assert match.main(args) == 0
     capsys.readouterr()
     assert match.main(args) == 2

@@ -175,7 +175,8 @@ def test_the_seeds_are_revealed_in_the_results_and_open_every_commitment(
 def test_the_default_match_seed_has_256_secret_bits(tmp_path: Path) -> None:
     seeds = []
     for i in range(2):
-        args = match.build_parser().parse_args(["--bot", "random", "--out", str(tmp_path / f"{i}")])
+        args = match.build_parser().parse_args(["--bot", "random", "--bot", "strong",
+                                                  "--out", str(tmp_path / f"{i}")])
         settings, deals = match.settings_from_args(args)
         assert settings.seed is not None
         seeds.append(settings.seed)

@@ -66,15 +66,16 @@ def test_every_record_is_in_place_and_pinned_when_the_run_returns(
     """Records are written while the next game plays; the run waits for the last."""
     out = tmp_path / "m"
     code = match.main(["--bot", "name=ex", f"cmd={sys.executable} {EXAMPLE} 2",
+                       "--bot", "name=ey", f"cmd={sys.executable} {EXAMPLE} 5",
                        "--players", "2", "--rounds", "1", "--deals", "3", "--seed", "3",
                        "--concurrency", concurrency, "--sandbox", "none", "--progress",
                        "none", "--out", str(out)])
     assert code == 0
     games = sorted(p.name for p in (out / "games").iterdir())
-    assert games == sorted(f"{g.id}.log" for g in schedule(1, 2, 3))
+    assert games == sorted(f"{g.id}.log" for g in schedule(2, 2, 3))
     manifest = (out / MANIFEST_FILE).read_text()
     assert all(f"file=games/{name} " in manifest for name in games)
-    assert manifest.splitlines()[-1].startswith("end entries=3 ")
+    assert manifest.splitlines()[-1].startswith(f"end entries={len(games)} ")
 
 
 @pytest.mark.parametrize("concurrency", ["1", "2"])
@@ -87,6 +88,7 @@ def test_a_record_that_cannot_be_written_stops_the_run_with_one_line(
     monkeypatch.setattr(match.Runner, "_put_record", full)
     out = tmp_path / "m"
     code = match.main(["--bot", "name=ex", f"cmd={sys.executable} {EXAMPLE} 2",
+                       "--bot", "name=ey", f"cmd={sys.executable} {EXAMPLE} 5",
                        "--players", "2", "--rounds", "1", "--deals", "4", "--seed", "3",
                        "--concurrency", concurrency, "--sandbox", "none", "--progress",
                        "none", "--out", str(out)])

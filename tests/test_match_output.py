@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 
 from xactika.frontends.match import runner as match
-from xactika.frontends.match.report import Progress, report, score_line, sprt_note
+from xactika.frontends.match.report import (
+    Progress,
+    fit_title,
+    report,
+    score_line,
+    sprt_note,
+)
 from xactika.frontends.match.stats import Sprt
 from xactika.frontends.match.tournament import (
     Fault,
@@ -65,6 +71,35 @@ def test_the_table_fits_80_columns(names: list[str]) -> None:
     wide = [line for line in text.splitlines() if len(line) > 80]
     assert wide == []
     assert "points/hand" in text and "(under each mean, its 95% interval)" in text
+
+
+@pytest.mark.parametrize("seed", [2**255 + 1, 5])
+def test_a_four_bot_matchs_notes_fit_80_columns(seed: int) -> None:
+    """Issue 34: ``seeds: ... withheld from the bots until now ...`` wrapped at 80."""
+    names = ["random", "heuristic", "strong", "rnd2"]
+    plan = schedule(4, 4, 2)
+    settings = Settings(plan)
+    settings.seed = seed
+    text = report(summarize(won_by(plan, 2), plan, names), settings,  # type: ignore[arg-type]
+                  {"normal": len(plan)}, None)
+    assert [line for line in text.splitlines() if len(line) > 80] == []
+    assert "withheld from the bots\n  until now, are revealed in results.json" in text
+
+
+def test_the_live_score_fits_the_terminal_and_keeps_every_number() -> None:
+    """Issue 34: a 4-bot match's bar title was cut at 80 columns, the last bots' scores
+    with it."""
+    names = ["random", "heuristic", "strong", "a-bot-name-of-17c"]
+    plan = schedule(4, 4, 3)
+    results = won_by(plan, 3)
+    score = score_line(summarize(results, plan, names))
+    fault = "; last fault: d00002-t1-r3 seat 2 (heuristic) timeout"
+    assert fit_title(score, fault, 200) == f"score (points/hand): {score}{fault}"
+    for width in (79, 60, 50):
+        title = fit_title(score, fault, width)
+        assert len(title) <= width, title
+        means = [m for m in title.split() if m[0] in "+-" and m[1:2].isdigit()]
+        assert len(means) == 4 and "(3 deals)" in title, title
 
 
 def test_a_fault_shows_its_reason_on_the_game_line_and_under_the_table() -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import io
 import random
+import subprocess
+import sys
 
 import pytest
 from readme_blocks import readme_block
@@ -238,6 +240,56 @@ def test_built_in_bots_are_openspiel_bots_for_evaluate_bots() -> None:
         state.apply_action(action)
     with pytest.raises(ValueError, match="out of turn"):
         bots[0].step(state)  # seat 1 bids first
+
+
+def _readme_run() -> subprocess.CompletedProcess[str]:
+    code = readme_block("OpenSpiel")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, check=True)
+
+
+def test_the_readme_example_repeats_and_says_nothing_on_stderr() -> None:
+    """Issue 34: the ISMCTS line gave three different returns in three runs (the bridge
+    resampled from an unseeded generator), and stderr read ``OpenSpiel exception:
+    RestartAt(state) not implemented.``."""
+    first, second = _readme_run(), _readme_run()
+    assert first.stderr == "" and second.stderr == ""
+    assert first.stdout == second.stdout and len(first.stdout.splitlines()) == 2
+
+
+class _Sampler:
+    """OpenSpiel's probability sampler: a callable giving uniform floats, seeded here."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self) -> float:
+        return self.rng.random()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_resample_from_infostate_draws_from_openspiels_sampler_and_stays_void_aware(
+        players: int) -> None:
+    from xactika.core.bots.sampler import hidden_of
+
+    game = pyspiel.load_game("python_xactika", {"players": players, "mode": "win",
+                                                "rounds": 1})
+    state = game.new_initial_state()
+    for action in seed_actions(players):
+        state.apply_action(action)
+    rng = random.Random(players)
+    voids = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        hidden = hidden_of(view(state.core, seat))
+        voids += sum(len(v) for v in hidden.voids)
+        one, two = (state.resample_from_infostate(seat, _Sampler(seat + state.core.seq))
+                    for _ in range(2))
+        assert one.core.hands == two.core.hands  # the same sampler, the same draw
+        for copy in (one, two):
+            assert hidden.consistent(tuple(copy.core.hands[s] for s in hidden.seats))
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert voids  # the game did show voids to respect
 
 
 def test_the_readme_example_runs() -> None:

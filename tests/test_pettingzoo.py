@@ -166,3 +166,47 @@ def test_observations_hold_the_worst_dix_totals() -> None:
         assert e.core is not None
         e.core = attrs.evolve(e.core, totals=(-3 * tricks * 2, 0))
         assert e.observation_space("player_0").contains(e.observe("player_0"))
+
+
+@pytest.mark.filterwarnings("default")
+@pytest.mark.parametrize("make", [lambda: env(players=4, mode="bid", rounds=1,
+                                              observation="flat"),
+                                  lambda: dix_env(mode="nodraw", observation="flat")])
+def test_flat_observations_are_one_numpy_array_and_api_test_has_no_note(
+        make: Callable[[], TrickTakingEnv]) -> None:
+    """Issue 34: api_test warned ``Observation is not a NumPy array``; RLCard and pgx users
+    expect one flat array."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(make(), num_cycles=200)
+    notes = [str(w.message) for w in caught if "Observation" in str(w.message)]
+    assert notes == []
+    e = make()
+    e.reset(seed=3)
+    actions = e.encoding.num_actions
+    size = e.encoding.tensor_size
+    for agent in e.agent_iter():
+        observation, _reward, termination, truncation, info = e.last()
+        assert isinstance(observation, np.ndarray) and observation.dtype == np.float32
+        assert observation.shape == (size + actions,) == e.observation_space(agent).shape
+        assert e.observation_space(agent).contains(observation)
+        assert (observation[size:] == info["action_mask"]).all()
+        if termination or truncation:
+            e.step(None)
+            continue
+        legal = e.encoding.legal(legal_actions(e.core))
+        assert sorted(np.flatnonzero(info["action_mask"])) == sorted(legal)
+        e.step(int(e.action_space(agent).sample(info["action_mask"])))
+    flat, dicts = make(), make()
+    dicts.flat = False  # the same game with dict observations: the same view either way
+    flat.reset(seed=5)
+    dicts.reset(seed=5)
+    for agent in flat.agents:
+        assert (flat.observe(agent)[:size] == dicts.observe(agent)["observation"]).all()
+
+
+def test_an_unknown_observation_kind_is_one_clear_error() -> None:
+    with pytest.raises(ValueError, match="observation must be one of 'dict', 'flat', not 'x'"):
+        env(observation="x")

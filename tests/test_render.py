@@ -183,8 +183,25 @@ def test_turned_up_names_the_trump_suit_or_no_trumps() -> None:
 
     plain = render.Style(color=False, ascii=True)
     assert render.turned_up(DixCard.parse("JH"), plain) == (
-        "turned up: JH (J-H): hearts are trumps; the joker is a trump ranked as JH"
+        "turned up: JH (J-H): hearts are trumps; the joker takes JH's place among the "
+        "trumps, between TH and QH"
     )
+    # issue 34: "the joker is a trump ranked as KC" read as if KC, turned up, were in play
+    assert render.turned_up(DixCard.parse("KC"), plain).endswith(
+        "the joker takes KC's place among the trumps, between QC and AC")
+    assert render.turned_up(DixCard.parse("AS"), plain).endswith("trumps, above KS")
+    assert render.turned_up(DixCard.parse("2D"), plain).endswith("trumps, below 3D")
     assert render.turned_up(DixCard.parse("JK"), plain) == (
         "turned up: the joker: no trumps this round"
     )
+
+
+def test_a_long_rule_title_breaks_between_its_parts_within_the_width() -> None:
+    """Issue 34: at 60 columns the replay header wrapped mid-word."""
+    plain = render.Style(color=False, ascii=True)
+    title = "event 113/370, round 3 of 8, trick 3, view: seat 2 (heuristic-long-name)"
+    lines = render.rule(plain, title).splitlines()
+    assert lines == ["-- event 113/370, round 3 of 8, trick 3,",
+                     "-- view: seat 2 (heuristic-long-name) " + "-" * 22]
+    assert all(len(line) <= 60 for line in lines)
+    assert render.rule(plain, "round 1 of 8") == "-- round 1 of 8 " + "-" * 44

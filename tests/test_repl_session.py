@@ -162,38 +162,61 @@ def test_a_lead_without_a_call_is_refused_with_the_calls() -> None:
     assert session.events == before
 
 
-def test_undo_goes_back_to_the_previous_decision() -> None:
-    session = make_session(seed=3)
+def _shown_since(events: Sequence[object], seat: int) -> bool:
+    """Whether another seat showed a card after ``seat``'s last decision."""
+    mine = max(i for i, e in enumerate(events) if isinstance(e, BidMade | Led | Played)
+               and e.seat == seat)
+    return any(isinstance(e, Led | Played) and e.seat != seat for e in events[mine + 1:])
+
+
+def test_undo_goes_back_to_the_previous_decision_until_another_seat_shows_a_card() -> None:
+    """Issue 34: undo after the bots had led let a person bid again knowing their cards;
+    as on Board Game Arena, undo stops at the first card another seat showed."""
+    specs = [SeatSpec(HUMAN)] + [SeatSpec(BOT, "random")] * 3
+    config = Config(mode="bid", players=4, rounds=1, seed=3, dealer=3)  # seat 0 bids first
+    session = Session(start(config), specs, lambda s: make_agent("random", 3000 + s),
+                      make_hint=lambda s: make_agent("random", 7 + s))
     session.advance()
     assert "nothing to undo" in session.handle("undo").text
-    session.handle("2")
-    session.handle(typed(session, 0))
-    after_two = list(session.events)
-    mine = [i for i, e in enumerate(after_two) if isinstance(e, BidMade | Led | Played)
-            and e.seat == 0]
+    bid = typed(session, 0)
+    assert session.handle(bid).moved
+    assert session.legal.kind == "lead" and not _shown_since(session.events, 0)
+    after_bid = list(session.events)
     reply = session.handle("undo")
-    assert reply.moved and "undone: play" in reply.text
-    assert session.events == after_two[: mine[-1]]
-    assert session.human_to_act == 0
-    session.handle("undo")
-    assert session.events == after_two[: mine[0]]
-    assert session.legal.kind == "bid"
-    # the game goes on as before from there
-    assert session.handle("2").moved
+    assert reply.moved and f"undone: bid {bid}" in reply.text  # only bids came after it
+    assert session.legal.kind == "bid" and session.human_to_act == 0
+    assert session.handle(bid).moved
+    assert session.events == after_bid  # the game goes on as before from there
+    session.handle(typed(session, 0))  # the lead: the bots follow it with their cards
+    assert _shown_since(session.events, 0)
+    before = list(session.events)
+    reply = session.handle("undo")
+    assert not reply.moved and reply.text.startswith(
+        "undo stops at the first card another seat showed: seat 1 (")
+    assert "after your card" in reply.text and session.events == before
 
 
-def test_undo_after_the_end_reopens_the_game() -> None:
-    session = make_session(seed=6)
-    play_to_end(session)
-    final = list(session.events)
-    reply = session.handle("undo")
-    assert reply.moved and not session.over
-    assert session.human_to_act == 0
-    last = max(i for i, e in enumerate(final) if isinstance(e, BidMade | Led | Played)
-               and e.seat == 0)
-    assert session.events == final[:last]
-    play_to_end(session)
-    assert session.over
+def test_undo_after_the_end_reopens_the_game_unless_a_card_was_shown_since() -> None:
+    reopened = refused = 0
+    for seed in range(6, 20):
+        session = make_session(seed=seed)
+        play_to_end(session)
+        final = list(session.events)
+        reply = session.handle("undo")
+        if _shown_since(final, 0):
+            assert "undo stops at the first card another seat showed" in reply.text
+            assert session.over and session.events == final
+            refused += 1
+            continue
+        reopened += 1
+        assert reply.moved and not session.over
+        assert session.human_to_act == 0
+        last = max(i for i, e in enumerate(final) if isinstance(e, BidMade | Led | Played)
+                   and e.seat == 0)
+        assert session.events == final[:last]
+        play_to_end(session)
+        assert session.over
+    assert reopened and refused
 
 
 def test_undo_is_refused_outside_practice_games() -> None:

@@ -80,6 +80,20 @@ def test_a_person_thinks_past_the_bots_move_timeout_and_keeps_the_seat(tmp_path:
     check_log(list(record.events))
 
 
+def test_a_table_of_bots_has_no_clock_header(tmp_path: Path) -> None:
+    """Issue 34: a record of bots alone carried ``clock``, which SERVER.md section 7 says
+    appears when people had one."""
+    with LiveServer(tmp_path) as live:
+        table = live.table(settings(move_timeout=2.0, clock=Clock(4000, 1000)))
+        one = in_thread(play_first, Client(live.port), table.seats[1].token)
+        play_first(Client(live.port), table.seats[0].token)
+        one.result(20)
+        live.wait_over(table)
+    record = read_record(table.record)
+    assert record.header("kinds") == "bot,bot"
+    assert record.header("clock") is None
+
+
 def test_a_bank_that_runs_out_seats_a_bot_and_the_person_takes_it_back(
         tmp_path: Path) -> None:
     with LiveServer(tmp_path) as live:

@@ -20,6 +20,7 @@ from xactika.core.engine.check import check_log
 from xactika.core.engine.table import game_rules
 from xactika.core.engine.views import visible
 from xactika.protocol.net.link import PUBLIC
+from xactika.protocol.net.lobby import LobbyPolicy
 from xactika.protocol.net.table import table_settings
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.records.textform import read_record
@@ -169,23 +170,37 @@ def test_a_cut_connection_resumes_where_the_bot_was(tmp_path: Path) -> None:
 
 
 def test_watch_tells_the_public_events_as_they_happen(tmp_path: Path) -> None:
-    with LiveServer(tmp_path) as live:
+    """The seats by name (issue 34: ``seat 0``, ``seat 1``), from the server's lobby."""
+    with LiveServer(tmp_path, lobby=LobbyPolicy()) as live:
         table = live.table(players=2, rounds=1, seed=7)
+        held = Client(live.port)  # seat 0 stops at its first turn: the game is on
+        first = in_thread(play_first, held, table.seats[0].token,
+                          lambda line: line.startswith("go "))
+        other = in_thread(play_first, Client(live.port), table.seats[1].token)
+        go = first.result(20)[-1]
         watcher = subprocess.Popen(
             [str(XACTIKA), "connect", f"127.0.0.1:{live.port}", "--watch"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(
                 os.environ, NO_COLOR="1", XACTIKA_TOKEN=table.observer_token))
-        runs = [in_thread(play_first, Client(live.port), s.token) for s in table.seats]
-        for run in runs:
-            run.result(20)
-        out, err = watcher.communicate(timeout=20)
-    assert watcher.returncode == 0, err
-    lines = out.splitlines()
-    assert lines[:3] == ["watching table=1", "xactika bid, 2 players, 1 round",
-                         "round 1: seat 0 deals"]
-    assert "seat 0 wins trick 8" in lines
-    assert lines[-4:] == ["the game is over", "final standings:",  # totals=-5,-3 winners=1
-                          "  1. seat 1    -3  winner", "  2. seat 0    -5"]
+        assert watcher.stdout is not None
+        head = [watcher.stdout.readline().rstrip("\n") for _ in range(3)]
+        held.send(first_option(go))
+        play_first(held, None)
+        other.result(20)
+        out = watcher.stdout.read()  # not communicate(): it would skip what readline kept
+        assert watcher.wait(20) == 0, watcher.stderr.read() if watcher.stderr else ""
+    lines = head + out.splitlines()
+    assert lines[:2] == ["watching table=1", "xactika bid, 2 players, 1 round"]
+    # both say 'first': the server calls the later one "first (2)", listed first_(2)
+    named = re.fullmatch(r"seats: seat 0 \((first(?:_\(2\))?)\), seat 1 \((first(?:_\(2\))?)\)",
+                         lines[2])
+    assert named is not None and named.group(1) != named.group(2), lines[2]
+    zero, one = named.group(1), named.group(2)
+    assert f"round 1: seat 0 ({zero}) deals" in lines
+    assert f"seat 0 ({zero}) wins trick 8" in lines
+    assert lines[-4:-2] == ["the game is over", "final standings:"]  # totals=-5,-3
+    assert re.fullmatch(rf"  1\. seat 1 \({re.escape(one)}\) +-3  winner", lines[-2])
+    assert re.fullmatch(rf"  2\. seat 0 \({re.escape(zero)}\) +-5", lines[-1])
     assert not any("2112" in line for line in lines[:5])  # seat 0's hand, unplayed yet
 
 

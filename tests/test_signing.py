@@ -279,6 +279,26 @@ def test_keygen_writes_a_private_key_0600_and_a_public_line(
     assert signer.public.text in capsys.readouterr().out
 
 
+def test_keygen_names_the_path_it_cannot_write_or_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 34: ``keygen BADPATH`` said ``No such file or directory`` without the path
+    (and a file on the path read as the key existing)."""
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    cases = [
+        ([str(tmp_path / "a-file" / "k")],
+         f"xactika keygen: cannot write '{tmp_path / 'a-file' / 'k'}': a folder on its "
+         "path is a file"),
+        (["--show", str(tmp_path / "none")],
+         f"xactika keygen: cannot read '{tmp_path / 'none'}': No such file or directory"),
+        ([""], "xactika keygen: FILE is empty: name the key file, or leave FILE out"),
+    ]
+    for args, said in cases:
+        assert keygen.main(args) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(said) and err.count("\n") == 1, err
+    assert not (tmp_path / "a-file" / "k").exists()
+
+
 def test_the_default_key_lives_in_the_config_folder(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))

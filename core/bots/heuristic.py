@@ -141,7 +141,8 @@ class HeuristicAgent:
         bid = nearest_bid(rounded, legal.bids)
         high = sum(1 for c in view.hand if c.value >= 11)
         mid = sum(1 for c in view.hand if 9 <= c.value <= 10)
-        why = f"{_count(high, 'card')} of 11-12 and {mid} of 9-10 make {est:g} tricks"
+        tricks = "trick" if est == 1 else "tricks"
+        why = f"{_count(high, 'card')} of 11-12 and {mid} of 9-10 make {est:g} {tricks}"
         if bid != rounded:
             why += f"; {rounded} would total 8, so {bid}"
         return Bid(legal.seat or 0, bid), f"bid {bid}: {why}"

@@ -180,6 +180,10 @@ def _field(name: str, got: Any, want: Any, rules: Any, source: str) -> list[str]
             else:
                 out.append(f"seat {seat}'s hand holds the cards {source}, in another order")
         return out
+    if name == "bids" and got is not None and want is not None and len(got) == len(want):
+        # the bids are the bid events' (say, an edited one), not something the rules derive
+        return [f"seat {seat}'s bid is {a} where its bid event says {b}"
+                for seat, (a, b) in enumerate(zip(got, want, strict=True)) if a != b]
     if name in _PER_SEAT and got is not None and want is not None and len(got) == len(want):
         return [f"seat {seat}'s {_PER_SEAT[name]} {a} where the rules give {b}"
                 for seat, (a, b) in enumerate(zip(got, want, strict=True)) if a != b]

@@ -25,8 +25,9 @@ points of the round just scored.
 ``resample_from_infostate`` draws the hidden hands among those consistent with what the
 seat saw (Xactika: uniformly, by :mod:`xactika.core.bots.sampler`; Dix: by the Dix bot's
 knowledge), with the later rounds dealt from a fresh seed, so OpenSpiel's ISMCTS can
-search either game. A resampled state is a determinization for search: its history does
-not replay it.
+search either game; its randomness is OpenSpiel's (the sampler it is given, or the bot's
+``random_state`` by :func:`seed_resampler`), so a seeded search repeats. A resampled
+state is a determinization for search: its history does not replay it.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from xactika.frontends.bridges.encoding import Encoding
 from xactika.protocol.notation.text import format_event
 
 SEED_BYTES = 4
+_SAMPLER_SPAN = 2**53  # a uniform float in [0, 1) holds 53 random bits
 _BYTE = 256
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -330,7 +332,14 @@ class TrickTakingState(pyspiel.State):
     # -- determinization for ISMCTS
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None,
                                 rng: random.Random | None = None) -> TrickTakingState:
-        """A state ``player_id`` cannot tell from this one, hidden hands drawn uniformly."""
+        """A state ``player_id`` cannot tell from this one, hidden hands drawn uniformly.
+
+        The randomness is OpenSpiel's: its ``probability_sampler`` (a callable giving a
+        uniform float in [0, 1)) seeds the draw, never an unseeded generator of ours.
+        ``ISMCTSBot`` passes an unseeded sampler of its own; :func:`seed_resampler` (which
+        our :func:`evaluate_bots` applies) makes it draw from the bot's ``random_state``."""
+        if rng is None and probability_sampler is not None:
+            rng = random.Random(int(float(probability_sampler()) * _SAMPLER_SPAN))
         return resample(self, player_id, rng)
 
 
@@ -439,6 +448,10 @@ class _NoRestart(pyspiel.Bot):
 
 
 def _restartable(bot: pyspiel.Bot, state: Any) -> pyspiel.Bot:
+    if isinstance(bot, pyspiel.Bot) and type(bot).restart_at is pyspiel.Bot.restart_at:
+        # a Python bot that does not override it: pyspiel.Bot's default would print
+        # "OpenSpiel exception: RestartAt(state) not implemented." on stderr and raise
+        return _NoRestart(bot)
     try:
         bot.restart_at(state)
     except pyspiel.SpielError as exc:  # pyspiel.Bot's default: "not implemented"
@@ -448,19 +461,42 @@ def _restartable(bot: pyspiel.Bot, state: Any) -> pyspiel.Bot:
     return bot
 
 
+def seed_resampler(bot: Any, rng: np.random.RandomState | np.random.Generator | None = None,
+                   ) -> Any:
+    """Make OpenSpiel's ``ISMCTSBot`` repeat under its seed: its determinizations drawn
+    from ``rng`` (the bot's own ``random_state`` by default) rather than from the unseeded
+    sampler it hands to ``resample_from_infostate``. Still the game's own, void-aware
+    sampler. A bot that has a resampler of its own keeps it. Returns the bot."""
+    if not hasattr(bot, "set_resampler") or getattr(bot, "_resampler_cb", None) is not None:
+        return bot
+    source = rng if rng is not None else getattr(bot, "_random_state", None)
+    if source is None:
+        return bot
+
+    def draw(state: Any, seat: int) -> Any:
+        return resample(state, seat, random.Random(int(source.integers(2**62))
+                                                   if isinstance(source, np.random.Generator)
+                                                   else int(source.randint(2**62))))
+
+    bot.set_resampler(draw)
+    return bot
+
+
 def evaluate_bots(state: Any, bots: Sequence[pyspiel.Bot],
                   rng: np.random.RandomState | np.random.Generator | int) -> list[float]:
     """OpenSpiel's own ``evaluate_bots`` for any mix of our bots and theirs.
 
     Theirs fails on a bot that does not implement ``restart_at``, as ``ISMCTSBot`` does
     not (``SpielError: RestartAt(state) not implemented``); such a bot keeps nothing
-    between moves, so it is wrapped to restart by doing nothing. ``rng`` is a numpy
-    random state, or an int seed for one. Returns each seat's returns at the end."""
+    between moves, so it is wrapped to restart by doing nothing, and an ``ISMCTSBot``
+    resamples from its own ``random_state`` (:func:`seed_resampler`), so the same seeds
+    play the same game. ``rng`` is a numpy random state, or an int seed for one. Returns
+    each seat's returns at the end."""
     from open_spiel.python.algorithms import evaluate_bots as spiel
 
     if isinstance(rng, int):
         rng = np.random.RandomState(rng)
-    players = [_restartable(bot, state) for bot in bots]
+    players = [_restartable(seed_resampler(bot), state) for bot in bots]
     return [float(r) for r in spiel.evaluate_bots(state, players, rng)]
 
 

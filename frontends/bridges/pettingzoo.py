@@ -14,7 +14,9 @@ renderer, what the seat to act sees.
 As PettingZoo's classic environments do, the module also gives ``raw_env`` (the
 environment class) and ``parallel_env``: the same game through PettingZoo's turn-based
 conversion, where every agent sends an action each step and only the acting seat's (the
-one whose ``action_mask`` is not all zeros) is played.
+one whose ``action_mask`` is not all zeros) is played. ``observation="flat"`` gives one
+NumPy array instead of the dict (the view's tensor, then the mask; the mask also in
+``info["action_mask"]``), as RLCard and pgx users expect.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ from xactika.frontends.bridges.encoding import Encoding
 from xactika.frontends.repl import render
 
 _SEEDS = 2**32
+OBSERVATIONS = ("dict", "flat")
+"""``dict``: {"observation", "action_mask"}, as PettingZoo's card games; ``flat``: one
+float32 array, the view's tensor then the action mask (its last ``num_actions`` entries),
+the mask also in ``info["action_mask"]``."""
 
 
 class TrickTakingEnv(AECEnv):
@@ -44,11 +50,16 @@ class TrickTakingEnv(AECEnv):
     }
 
     def __init__(self, game: str = "xactika", players: int = 4, mode: str = "bid",
-                 rounds: int = 8, render_mode: str | None = None) -> None:
+                 rounds: int = 8, render_mode: str | None = None,
+                 observation: str = "dict") -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {', '.join(map(repr, OBSERVATIONS))}, "
+                             f"not {observation!r}")
         self.render_mode = render_mode
+        self.flat = observation == "flat"
         self.encoding = Encoding(Config(game=game, mode=mode, players=players, rounds=rounds))
         self.config = self.encoding.config
         self.possible_agents = [f"player_{s}" for s in range(players)]
@@ -56,10 +67,15 @@ class TrickTakingEnv(AECEnv):
         # |totals| and the counts stay below it: a trick is worth -3 at worst (a Dix ten-trick)
         bound = float(3 * self.encoding.tricks * rounds + self.encoding.hand_size)
         size = self.encoding.tensor_size
-        self._observation_space = gymnasium.spaces.Dict({
+        actions = self.encoding.num_actions
+        self._observation_space: gymnasium.spaces.Space = gymnasium.spaces.Dict({
             "observation": gymnasium.spaces.Box(-bound, bound, (size,), np.float32),
-            "action_mask": gymnasium.spaces.Box(0, 1, (self.encoding.num_actions,), np.int8),
+            "action_mask": gymnasium.spaces.Box(0, 1, (actions,), np.int8),
         })
+        if self.flat:  # the view, then the mask: one float32 array, as RLCard and pgx give
+            low = np.concatenate([np.full(size, -bound), np.zeros(actions)]).astype(np.float32)
+            high = np.concatenate([np.full(size, bound), np.ones(actions)]).astype(np.float32)
+            self._observation_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
         self._action_space = gymnasium.spaces.Discrete(self.encoding.num_actions)
         self._rng = random.Random()
         self.core: State | None = None
@@ -90,6 +106,7 @@ class TrickTakingEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self._to_act()
+        self._set_masks()
 
     def _to_act(self) -> str:
         core = self.core
@@ -97,20 +114,34 @@ class TrickTakingEnv(AECEnv):
         seat = core.to_act
         return self.possible_agents[seat if seat is not None else 0]
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
         if self.core is None:
             raise RuntimeError("call reset() first")
         seat = self._seat(agent)
-        mask = np.zeros(self.encoding.num_actions, np.int8)
-        legal = legal_actions(self.core)
-        if legal.seat == seat:
-            mask[self.encoding.legal(legal)] = 1
+        mask = self._mask(seat)
         tensor = np.zeros(self.encoding.tensor_size, np.float32)
         cells = self.encoding.cells(view(self.core, seat))
         if cells:
             index, values = zip(*cells, strict=True)
             tensor[list(index)] = values
+        if self.flat:
+            return np.concatenate([tensor, mask.astype(np.float32)])
         return {"observation": tensor, "action_mask": mask}
+
+    def _mask(self, seat: int) -> np.ndarray:
+        assert self.core is not None
+        mask = np.zeros(self.encoding.num_actions, np.int8)
+        legal = legal_actions(self.core)
+        if legal.seat == seat:
+            mask[self.encoding.legal(legal)] = 1
+        return mask
+
+    def _set_masks(self) -> None:
+        """With flat observations the mask is also each agent's ``info["action_mask"]``,
+        where PettingZoo's ``api_test`` and its tutorials look for it."""
+        if self.flat:
+            for agent in self.agents:
+                self.infos[agent]["action_mask"] = self._mask(self._seat(agent))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -138,6 +169,7 @@ class TrickTakingEnv(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self.agent_selection = self._to_act()
+        self._set_masks()
 
     def render(self) -> str | None:
         """What the seat to act sees: hand, bids, the trick so far (the REPL's drawing)."""
@@ -171,17 +203,17 @@ class TrickTakingEnv(AECEnv):
 
 
 def env(players: int = 4, mode: str = "bid", render_mode: str | None = None,
-        rounds: int = 8, game: str = "xactika") -> TrickTakingEnv:
+        rounds: int = 8, game: str = "xactika", observation: str = "dict") -> TrickTakingEnv:
     """The environment; wrap it with PettingZoo's wrappers as you like."""
     return TrickTakingEnv(game=game, players=players, mode=mode, rounds=rounds,
-                          render_mode=render_mode)
+                          render_mode=render_mode, observation=observation)
 
 
 def dix_env(mode: str = "draw", render_mode: str | None = None,
-            rounds: int = 1) -> TrickTakingEnv:
+            rounds: int = 1, observation: str = "dict") -> TrickTakingEnv:
     """Dix, two players."""
     return TrickTakingEnv(game="dix", players=2, mode=mode, rounds=rounds,
-                          render_mode=render_mode)
+                          render_mode=render_mode, observation=observation)
 
 
 raw_env = TrickTakingEnv
@@ -189,14 +221,15 @@ raw_env = TrickTakingEnv
 
 
 def parallel_env(players: int = 4, mode: str = "bid", render_mode: str | None = None,
-                 rounds: int = 8, game: str = "xactika") -> ParallelEnv:
+                 rounds: int = 8, game: str = "xactika",
+                 observation: str = "dict") -> ParallelEnv:
     """:func:`env` as a ParallelEnv (PettingZoo's ``turn_based_aec_to_parallel``)."""
     return turn_based_aec_to_parallel(env(players=players, mode=mode, render_mode=render_mode,
-                                          rounds=rounds, game=game))
+                                          rounds=rounds, game=game, observation=observation))
 
 
 def dix_parallel_env(mode: str = "draw", render_mode: str | None = None,
-                     rounds: int = 1) -> ParallelEnv:
+                     rounds: int = 1, observation: str = "dict") -> ParallelEnv:
     """:func:`dix_env` as a ParallelEnv."""
     return turn_based_aec_to_parallel(dix_env(mode=mode, render_mode=render_mode,
-                                              rounds=rounds))
+                                              rounds=rounds, observation=observation))

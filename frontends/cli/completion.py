@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import attrs
 
 from xactika.frontends.cli import COMMANDS
+from xactika.frontends.cli.options import OneLineParser
 
 
 @attrs.frozen
@@ -73,6 +74,37 @@ def positional_values(command: str) -> tuple[str, ...]:
     if command == "bot":
         return _bot_specs()
     return ()
+
+
+FILES = None
+"""A positional argument that is a file (completed with file names)."""
+_FILE_WORDS = ("FILE", "PATH", "LOG", "DIR", "RECORD")
+
+
+def positionals(command: str) -> tuple[list[tuple[str, ...] | None], bool]:
+    """Each positional argument of ``xactika COMMAND`` in order: its values (empty for
+    free text: a host, a number, ``KEY=VALUE``) or :data:`FILES`; and whether the last
+    repeats. ``xactika lobby HOST:PORT <Tab>`` offers the lobby's commands, not files."""
+    module = importlib.import_module(COMMANDS[command][0])
+    build = getattr(module, "build_parser", None)
+    if build is None:
+        return [FILES], True
+    found: list[tuple[str, ...] | None] = []
+    repeats = False
+    for action in build()._actions:
+        if action.option_strings:
+            continue
+        metavar = str(action.metavar or action.dest).upper()
+        if action.choices:
+            found.append(tuple(str(c) for c in action.choices))
+        elif not found and positional_values(command):
+            found.append(positional_values(command))
+        elif any(word in metavar for word in _FILE_WORDS) or action.nargs == "...":
+            found.append(FILES)
+        else:
+            found.append(())
+        repeats = action.nargs in ("*", "+", "...")
+    return found, repeats
 
 
 def _values(names: tuple[str, ...], metavar: str) -> tuple[str, ...]:
@@ -127,9 +159,11 @@ def bash() -> str:
             pattern = "|".join(f"{name}\\ {shlex.quote(n)}" for n in valued)
             choices.append(f"        {pattern}) COMPREPLY=(); return ;;")
         words = " ".join(n for f in options for n in f.names)
-        values = " ".join(positional_values(name))
+        places, repeats = positionals(name)
+        pos = " ".join(shlex.quote("@f" if v is FILES else " ".join(v) or "@n")
+                       for v in places)
         per_command.append(f"        {shlex.quote(name)}) opts={shlex.quote(words)}; "
-                           f"first={shlex.quote(values)} ;;")
+                           f"pos=({pos}); rep={int(repeats)} ;;")
         for f in options:
             if f.choices and not f.keyed:
                 pattern = "|".join(f"{name}\\ {shlex.quote(n)}" for n in f.names)
@@ -153,8 +187,21 @@ def bash() -> str:
         '        compopt -o nospace 2>/dev/null',
         "    return 0",
         "}",
+        "# the positional argument the cursor is in, counted on the line (bash splits",
+        "# HOST:PORT into three words); -1 once a flag came, whose values are not counted",
+        "_xactika_place() {",
+        '    local ws n i',
+        '    read -r -a ws <<< "${COMP_LINE:0:COMP_POINT}"',
+        '    n=${#ws[@]}',
+        '    [[ "${COMP_LINE:0:COMP_POINT}" =~ [[:space:]]$ ]] || n=$((n - 1))',
+        "    for ((i = 2; i < n; i++)); do",
+        '        [[ ${ws[i]} == -* ]] && { echo -1; return; }',
+        "    done",
+        "    echo $((n - 2))",
+        "}",
         "_xactika() {",
-        "    local cur prev cmd opts first line lineprev",
+        "    local cur prev cmd opts line lineprev rep k v",
+        "    local -a pos",
         '    cur="${COMP_WORDS[COMP_CWORD]}"',
         '    prev="${COMP_WORDS[COMP_CWORD-1]}"',
         '    line="${COMP_LINE:0:COMP_POINT}"',
@@ -174,15 +221,24 @@ def bash() -> str:
         "    esac",
         '    case "$cmd" in',
         *per_command,
-        "        *) opts='' ;;",
+        "        *) opts=''; pos=(@f); rep=1 ;;",
         "    esac",
         '    if [[ "$cur" == -* ]]; then',
         '        COMPREPLY=($(compgen -W "$opts" -- "$cur"))',
-        '    elif [[ -n $first && $COMP_CWORD -eq 2 ]]; then',
-        '        COMPREPLY=($(compgen -W "$first" -- "$cur"))',
-        "    else",
-        '        COMPREPLY=($(compgen -f -- "$cur"))',
+        "        return",
         "    fi",
+        "    k=$(_xactika_place)",
+        "    v=@f",
+        "    if (( k >= 0 )); then",
+        "        if (( k < ${#pos[@]} )); then v=${pos[k]}",
+        "        elif (( rep && ${#pos[@]} )); then v=${pos[${#pos[@]}-1]}",
+        "        else v=@n; fi",
+        "    fi",
+        '    case "$v" in',
+        '        @f) COMPREPLY=($(compgen -f -- "$cur")) ;;',
+        "        @n) COMPREPLY=() ;;",
+        '        *) COMPREPLY=($(compgen -W "$v" -- "$cur")) ;;',
+        "    esac",
         "}",
         "complete -o filenames -F _xactika xactika",
     ]
@@ -213,8 +269,12 @@ def zsh() -> str:
             star = "*" if f.repeats else ""
             for n in f.names:
                 specs.append(f"'{star}{n}[{what}]{value}'")
-        first = positional_values(name)
-        specs.append(f"'1:value:({' '.join(first)})'" if first else "'*:file:_files'")
+        places, repeats = positionals(name)
+        for i, values in enumerate(places, 1):
+            where = "*" if repeats and i == len(places) else str(i)
+            specs.append(f"'{where}:file:_files'" if values is FILES else
+                         f"'{where}:value:({' '.join(values)})'" if values else
+                         f"'{where}:value: '")
         cases.append(f"      {shlex.quote(name)}) _arguments -s " + " ".join(specs) + " ;;")
     lines = [
         "#compdef xactika",
@@ -250,7 +310,7 @@ SHELLS = {"bash": bash, "zsh": zsh}
 
 
 def main(argv: Sequence[str]) -> int:
-    ap = argparse.ArgumentParser(
+    ap = OneLineParser(
         prog="xactika completion",
         description="Print a shell completion script for xactika. bash: add "
         "'source <(xactika completion bash)' to ~/.bashrc; zsh: add "

@@ -32,6 +32,7 @@ from xactika.core.engine.table import (
     games,
 )
 from xactika.core.engine.views import visible
+from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.match.tournament import MatchError, parse_seconds
 from xactika.protocol.player.process import BotError, PlayerProcess
 
@@ -315,7 +316,7 @@ def _has_calls(rules: TrickGame) -> bool:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    cp = argparse.ArgumentParser(
+    cp = OneLineParser(
         prog="xactika check-bot",
         description="Check that a bot speaks the player protocol (spec/PLAYER.md): handshake, "
         "isready, games in every mode and several table sizes, a lead with a call, the "

@@ -7,6 +7,8 @@ bot's means on one row, their 95% intervals on the row below.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -114,8 +116,16 @@ class BarProgress(Progress):
             self._last = f"; last fault: {result.game.id} {fault_text(f, result.game, names)}"
         if self._faults:
             self._counter.label = f"games, {_plural(self._faults, 'fault')}"
-        self._bar.title = f"score (points/hand): {score}{self._last}"
+        try:  # the terminal prompt_toolkit draws on, as it measures it
+            width = self._bar.output.get_size().columns - 1
+        except (OSError, AttributeError):
+            width = WIDTH - 1
+        self._bar.title = fit_title(score, self._last, width)
         self._counter.item_completed()
+
+
+WIDTH = 80
+"""The printed report's lines fit a terminal this wide."""
 
 
 def score_line(summary: Summary) -> str:
@@ -123,6 +133,26 @@ def score_line(summary: Summary) -> str:
         return "no complete deal yet"
     parts = [f"{b.name} {b.points.mean:+.3f}" for b in summary.bots]
     return ", ".join(parts) + f" ({_plural(summary.deals, 'deal')})"
+
+
+def fit_title(score: str, last_fault: str, width: int) -> str:
+    """The live score in one line of ``width`` (prompt_toolkit cuts its title there):
+    in full where it fits, else each number to two places and each name shortened alike,
+    then as much of the last fault as room is left for. Every bot's number stays."""
+    full = f"score (points/hand): {score}"
+    if len(full) <= width:
+        return (full + last_fault)[:width]  # as much of the fault as fits
+    found = re.fullmatch(r"(.*) \((\d+ deals?)\)", score)
+    if found is None:  # "no complete deal yet"
+        return full[:width]
+    scores = [p.rsplit(" ", 1) for p in found.group(1).split(", ")]
+    longest = max(len(name) for name, _ in scores)
+    for keep in range(longest, 0, -1):
+        parts = [f"{name[:keep]} {float(mean):+.2f}" for name, mean in scores]
+        line = f"score: {' '.join(parts)} ({found.group(2)})"
+        if len(line) <= width:
+            return (line + last_fault)[:width]
+    return line[:width]
 
 
 # --------------------------------------------------------------------------- the table
@@ -217,10 +247,12 @@ def report(summary: Summary, settings: MatchSettings, terminations: Mapping[str,
             lines.append(f"  ... and {len(faults) - FAULTS_SHOWN} more")
     if sprt_note:
         lines.append(sprt_note)
-    lines += deal_notes(s.bots, s.schedule(), s.seed)
+    notes = deal_notes(s.bots, s.schedule(), s.seed)
     if s.seed is not None:
-        lines.append("seeds: each game committed to its deal's seed; the seeds, withheld from "
+        notes.append("seeds: each game committed to its deal's seed; the seeds, withheld from "
                      f"the bots until now, are revealed in {RESULTS_FILE} (reveals)")
+    lines += [textwrap.fill(n, WIDTH, subsequent_indent="  ", break_long_words=False,
+                            break_on_hyphens=False) for n in notes]
     return "\n".join(lines)
 
 

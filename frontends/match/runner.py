@@ -34,6 +34,7 @@ from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import (
     game_rules,
 )
+from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.match.game import GamePlayer, MatchSettings, Played, Runner
 from xactika.frontends.match.report import (
     RESULTS_FILE,
@@ -108,7 +109,7 @@ GAMES_FILE = "all-games.txt"  # every record of the match in one file (spec/RECO
 
 
 def build_parser() -> argparse.ArgumentParser:
-    mp = argparse.ArgumentParser(
+    mp = OneLineParser(
         prog="xactika match",
         description="Play bots (player-protocol processes) against each other on duplicate "
         "deals and report their strength with 95% intervals (spec/MATCH.md).",
@@ -234,6 +235,9 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
                                  quit_grace, args.gauntlet)
         deals = seeded_deals(game, mode, players, rounds, seed, count)
     game_rules(settings.game).validate(deals.with_mode(1, settings.mode))
+    if len(bots) < 2:  # as cutechess refuses fewer than two engines
+        raise MatchError(f"one bot ({bots[0].name}): a match needs two or more, to play "
+                         "each other; add another --bot (say --bot heuristic)")
     return settings, deals
 
 

@@ -142,12 +142,15 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
     game, names, mode = "xactika", list[str](), ""
     rules: TrickGame | None = None
     config: Config | None = None
+    table = ""
     try:
         while (line := sock.readline()) is not None:
             if line.startswith("error "):
                 print(f"xactika connect: {escape(line[6:], 300)}", file=sys.stderr)
                 return 1
             if not line.startswith("event "):
+                if line.startswith("watching table="):
+                    table = line.split("=", 1)[1]
                 if line != "lobby ok":
                     print(escape(line, 200))
                 continue
@@ -155,10 +158,12 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
             if isinstance(event, GameStarted):  # who plays what
                 config = event.config
                 game, mode = config.game, config.mode
-                names = [""] * config.players  # the server names no one: "seat N"
+                names = table_names(args, table, config.players)
                 rules = game_rules(game)
                 rounds = f"{config.rounds} round" + ("s" if config.rounds != 1 else "")
                 print(f"{game} {mode}, {config.players} players, {rounds}")
+                print("seats: " + ", ".join(render.seat_label(s, names)
+                                            for s in range(config.players)))
             told = render.narrate(event, names, game, style, mode=mode)
             if told is not None:
                 print(told, flush=True)
@@ -169,6 +174,25 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
     finally:
         sock.close()
     return 0
+
+
+def table_names(args: argparse.Namespace, table: str, players: int) -> list[str]:
+    """The seats' names, as the server's lobby lists them (an observer's lines name no
+    one); ``""`` (shown ``seat N``) for a seat without one, or where there is no lobby."""
+    from xactika.frontends.net.lobby import Lobby, LobbyFailure
+
+    try:
+        lobby = Lobby(args.address, args)
+    except (LobbyFailure, ValueError, OSError):
+        return [""] * players
+    try:
+        row = next((r for r in lobby.tables() if r.get("id") == table), {})
+    except (LobbyFailure, OSError):
+        row = {}
+    finally:
+        lobby.close()
+    names = [n if n != "-" else "" for n in row.get("names", "").split(",")]
+    return names if len(names) == players else [""] * players
 
 
 def main(argv: Sequence[str]) -> int:

@@ -2,29 +2,35 @@
 
 It speaks the server's lobby lines (spec/SERVER.md section 9) over one connection:
 ``tables`` (the default) lists, ``create`` makes a table, ``join`` takes a seat and
-either plays it at once in the REPL (``--play``, as ``play --connect`` does) or saves
-its token and prints the command that plays it; ``leave`` and ``rematch`` take the
-seat's token as ``connect`` does; ``watch`` follows a lobby table.
+either plays it at once in the REPL (``--play``, as ``play --connect`` does) or prints
+the command that plays it; the token is shown and kept (0600, per server, in the config
+folder), so ``leave`` and ``rematch`` need no token after a ``join``, though they take one
+as ``connect`` does; ``watch`` follows a lobby table.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.net.options import (
     TOKEN_ENV,
     OneLineParser,
     add_token_options,
     token_from,
 )
+from xactika.frontends.repl import render
 from xactika.protocol.net.remote import LineSocket, client_context, parse_address
 from xactika.protocol.notation.untrusted import escape
+from xactika.protocol.trust.signing import config_dir
 
 PROG = "xactika lobby"
+SEATS_DIR = "seats"  # in the config folder: the last seat's token per server
 COLUMNS = ("id", "game", "mode", "players", "rounds", "status", "open", "names", "observers")
 
 
@@ -50,8 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--play", action="store_true",
                    help="join, rematch: play the seat here now, in the REPL")
     p.add_argument("--save-token", default=None, metavar="FILE",
-                   help="join, rematch: write the seat's token to FILE (only you may read it; "
-                   "default: print it)")
+                   help="join, rematch: write the seat's token to FILE too (only you may "
+                   "read it); it is always printed and kept for this server in the config "
+                   "folder, where rematch and leave find it")
     add_token_options(p, "leave, rematch: the seat's token")
     p.add_argument("--tls", action="store_true", help="connect with TLS")
     p.add_argument("--cafile", default=None, metavar="PEM",
@@ -111,29 +118,77 @@ def show_tables(rows: list[dict[str, str]]) -> None:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
 
 
+def seat_file(address: str) -> Path:
+    """Where the last seat taken at ``address`` keeps its token (only you may read it), so
+    that ``rematch`` and ``leave`` need no token after ``join --play``."""
+    host, port = parse_address(address)
+    safe = "".join(c if c.isalnum() or c in ".-" else "_" for c in host)
+    return config_dir() / SEATS_DIR / f"{safe}_{port}.token"
+
+
+def _write_private(path: Path, token: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as file:
+        file.write(token + "\n")
+
+
 def _seat_taken(args: argparse.Namespace, answer: str) -> int:
-    """A seat's token came: play it now, or keep it (file or screen) and say how."""
+    """A seat's token came: keep it (the seat file, and ``--save-token``), say it, and
+    play it now or say how."""
     got = _fields(answer)
     token, where = got["token"], f"table {got['table']} seat {got['seat']}"
+    kept = seat_file(args.address)
+    try:
+        _write_private(kept, token)
+    except OSError as exc:
+        print(f"{PROG}: cannot keep the token in {kept}: {exc.strerror or exc}",
+              file=sys.stderr)
+    tls = " --tls" if args.tls else ""
+    command = f"{xactika_command()} lobby {args.address}{tls}"
+    if args.save_token is not None:
+        path = Path(args.save_token)
+        _write_private(path, token)
+        print(f"{where}: token saved in {path} and {kept}")
+    else:
+        print(f"{where}: token {token} (give it to no one; kept in {kept})")
     if args.play:
         from xactika.frontends.repl.play import main as play
 
-        print(f"{where}: taking the seat", flush=True)
+        print(f"taking the seat; after the game '{command} rematch --play' plays the "
+              "next one", flush=True)
         os.environ[TOKEN_ENV] = token  # not on a command line, where ps would show it
         return play(["--connect", args.address, *(["--tls"] if args.tls else []),
                      *(["--cafile", args.cafile] if args.cafile else [])])
-    tls = " --tls" if args.tls else ""
-    if args.save_token is not None:
-        path = Path(args.save_token)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as file:
-            file.write(token + "\n")
-        print(f"{where}: token saved in {path}; play it with:")
-        print(f"  xactika play --connect {args.address}{tls} --token-file {path}")
-    else:
-        print(f"{where}: token {token} (give it to no one); play it with:")
-        print(f"  {TOKEN_ENV}={token} xactika play --connect {args.address}{tls}")
+    print("play it with:")
+    print(f"  {xactika_command()} play --connect {args.address}{tls} --token-file "
+          f"{shlex.quote(str(args.save_token or kept))}")
     return 0
+
+
+def rematch_text(host: str, port: int, token: str, tls: bool) -> str:
+    """What ``rematch`` says at the end of a remote game: the seat's token is kept for
+    this server, and the lobby command that seats this person at the next game."""
+    address = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+    try:
+        _write_private(seat_file(address), token)
+    except (OSError, ValueError) as exc:
+        return f"cannot keep your seat's token for the rematch: {exc}"
+    return ("the server's lobby seats you at the next game with the same players: leave "
+            "this one ('quit'), then run\n" + render.command(
+                f"{xactika_command()} lobby {address}{' --tls' if tls else ''} rematch --play"))
+
+
+def _token(args: argparse.Namespace) -> str:
+    """The seat's token: given (``--token``, ``--token-file``, $XACTIKA_TOKEN), else the
+    one kept for this server by the last ``join`` or ``rematch``."""
+    if args.token is not None or args.token_file is not None or os.environ.get(TOKEN_ENV):
+        return token_from(args)
+    kept = seat_file(args.address)
+    if not kept.is_file():
+        raise ValueError(f"no token: give --token-file FILE, ${TOKEN_ENV} or --token (no seat "
+                         f"taken at {args.address} from here is kept in {kept})")
+    return token_from(argparse.Namespace(token=None, token_file=str(kept)))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
         if len(args.values) != 1:
             raise ValueError("watch needs the table's number: watch TABLE")
         return watch(args, "", opening=["lobby", f"watch {args.values[0]}"])
-    token = token_from(args) if args.command in ("leave", "rematch") else ""
+    token = _token(args) if args.command in ("leave", "rematch") else ""
     if args.command == "join" and (len(args.values) != 1 or not args.name):
         raise ValueError("join needs the table's number and a name: join TABLE --name NAME")
     lobby = Lobby(args.address, args)
@@ -153,8 +208,10 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if args.command == "create":
             made = _fields(lobby.ask(" ".join(["create", *args.values])))
-            print(f"created table {made['table']}: join it with "
-                  f"'xactika lobby {args.address} join {made['table']} --name NAME'")
+            tls = " --tls" if args.tls else ""
+            print(f"created table {made['table']}: take a seat and play it with")
+            print(f"  {xactika_command()} lobby {args.address}{tls} join {made['table']} "
+                  "--name NAME --play")
             return 0
         if args.command == "leave":
             left = _fields(lobby.ask(f"leave {token}"))

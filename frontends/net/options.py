@@ -7,18 +7,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import NoReturn
+
+from xactika.frontends.cli.options import OneLineParser
+
+__all__ = ["OneLineParser"]  # here too, where serve, connect and lobby import it from
 
 TOKEN_ENV = "XACTIKA_TOKEN"
+DEFAULT_CLOCK = "300+15"
+"""A person's bank and increment (seconds) where a table's creator names none: serve's
+default, and the web lobby's, so that both hosts time people alike."""
 TOKEN_MAX = 200  # characters: a token file is one short line, not a file to slurp
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line, ``PROG: MESSAGE``, and exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: {message}", file=sys.stderr)
-        raise SystemExit(2)
 
 
 def port_number(text: str) -> int:

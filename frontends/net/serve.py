@@ -18,19 +18,20 @@ from pathlib import Path
 from typing import Any
 
 from xactika.core.engine.errors import XactikaError
+from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.match.tournament import (
     GUESSABLE_SEED_BITS,
     MATCH_SEED_BITS,
     derived_seed,
 )
-from xactika.frontends.net.options import OneLineParser, port_number, seconds
+from xactika.frontends.net.options import DEFAULT_CLOCK, OneLineParser, port_number, seconds
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.clock import Clock, parse_clock
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
-from xactika.protocol.net.lobby import LobbyPolicy
+from xactika.protocol.net.lobby import BotSeats, LobbyPolicy
 from xactika.protocol.net.server import Server, tls_context
-from xactika.protocol.net.table import ON_TIMEOUT, table_lines, table_settings
+from xactika.protocol.net.table import ON_TIMEOUT, Table, table_lines, table_settings
 from xactika.protocol.trust.signing import KeyFileError, signer_for
 
 
@@ -101,9 +102,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-DEFAULT_CLOCK = "300+15"
-
-
 def _clock(text: str) -> Clock | None:
     try:
         return parse_clock(text)
@@ -127,6 +125,51 @@ def table_seed(seed: int, table: int) -> int:
     deals' seeds: a seat sees its table's seed at game over, and must learn nothing of
     the tables still playing (spec/SERVER.md)."""
     return derived_seed(seed, f"serve/table/{table}")
+
+
+def bot_agent(word: str, level: int) -> str:
+    """A lobby table's bot seat as ``create ... seats=human,bot`` names it: ``bot`` (the
+    server's --level), a level ``1``..``5``, or a built-in bot (``bot:random``)."""
+    from xactika.core.bots.agents import agent_names
+    from xactika.core.bots.levels import level_name
+
+    name = word.removeprefix("bot:")
+    if word == "bot":
+        return level_name(level)
+    if name.isdigit() and 1 <= int(name) <= 5:
+        return level_name(int(name))
+    if name in agent_names():
+        return name
+    raise ValueError(f"a seat is human (or open), bot, a level 1-5 or a built-in bot "
+                     f"({', '.join(agent_names())}), not {word!r}")
+
+
+def bot_seats(server: Server, level: int) -> BotSeats:
+    """The server's bots at lobby tables, each in a task on the server's loop that plays
+    through an in-process link, as the web's bots do."""
+    from xactika.frontends.web.transport import run_bot
+
+    tasks: set[asyncio.Task[None]] = set()
+
+    def seat(table: Table, number: int, agent: str) -> None:
+        task = asyncio.get_running_loop().create_task(run_bot(
+            server.serve_link, table.seats[number].token, agent, table.config.game,
+            table.id * 10 + number, server.limits))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    return BotSeats(lambda word: bot_agent(word, level), seat)
+
+
+def usage_notes(address: str, tls: bool) -> list[str]:
+    """What the tokens are for, printed once under them: a seat's token plays it (a
+    person in the REPL, a bot through connect), the observer token watches. FILE holds
+    the token (a command line is seen by every local user in ps)."""
+    cmd = f"{xactika_command()} %s {address}{' --tls' if tls else ''}"
+    return [f"a seat's token plays it: {cmd % 'play --connect'} --token-file FILE "
+            "(a person)",
+            f"  or {cmd % 'connect'} --token-file FILE -- PROGRAM (a bot)",
+            f"the observer token watches: {cmd % 'connect'} --watch --token-file FILE"]
 
 
 def seed_note(seed: int | None) -> str | None:
@@ -162,6 +205,7 @@ async def serve(args: argparse.Namespace) -> int:
                     signer=signer, journal=journal, clocks=clocks,
                     seed_for=None if seed is None else lambda number: table_seed(seed, number),
                     lobby=LobbyPolicy(max_tables=args.lobby_tables))
+    server.lobby.bots = bot_seats(server, args.level)
     restored = server.restore()
     host, port = await server.start(args.host, args.port)
     note(f"listening on {host}:{port} ({'tls' if context else 'tcp'}); records in {out}")
@@ -183,6 +227,9 @@ async def serve(args: argparse.Namespace) -> int:
             if seed is not None:  # dealt by the number it gets (after any records in --out)
                 one = server.settings(_pairs(args, None))
             for line in table_lines(server.add_table(one)):
+                note(line)
+        if settings:
+            for line in usage_notes(f"{host}:{port}", context is not None):
                 note(line)
     people = (f"people have {args.clock.text()} each (then {args.on_timeout})"
               if args.clock is not None else "people are not timed")

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
+from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.parallel import (
     Backend,
     ClusterError,
@@ -35,6 +36,7 @@ from xactika.protocol.records.textform import RecordError
 from xactika.protocol.trust.audit import (
     BAD_SIGNATURE,
     INVALID,
+    MISSING,
     UNREADABLE,
     VERIFIED,
     LogReport,
@@ -75,7 +77,7 @@ Job = tuple[list[Item], bool, frozenset[PublicKey]]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = OneLineParser(
         prog="xactika audit",
         description="Check record files: every bid and card legal, every derived event as "
         "the rules compute it, headers consistent, the game complete, the hash chain and "
@@ -183,9 +185,8 @@ def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = ()
             rel = os.path.relpath(report.file, folder).replace(os.sep, "/")
             heads.append((rel, report.head))
             yield report
-        if found is None:
-            if strict:  # without it, as without a signature, only --strict fails
-                yield no_manifest(folder)
+        if found is None:  # without it, as without a signature, only --strict fails
+            yield no_manifest(folder, strict)
         else:
             yield manifest_report(found, heads, strict, trusted, check)
     # one stream for all the plain paths: a pool works on many of them at once
@@ -383,11 +384,13 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
     # a file name is the attacker's too: ESC or CR in it must not rewrite the terminal
     file = report.file if is_safe(report.file) else escape(report.file)
     for p in report.problems:
-        print(f"{file}:{p.line}: {p.reason}", file=out)
+        # a manifest's line 0 is the file as a whole (or its absence), not a line of it
+        where = file if p.line == 0 and report.kind == "manifest" else f"{file}:{p.line}"
+        print(f"{where}: {p.reason}", file=out)
     if report.dropped:
         print(f"{file}: ... and {report.dropped} more problems", file=out)
-    if quiet:
-        return
+    if quiet or (report.status == MISSING and report.problems):
+        return  # the missing manifest's problem line said it all
     if report.game is None:
         extra = f" ({_signature_fact(report)})" if report.signer is not None else ""
         notes = "".join(f"\n  note: {note}" for note in report.notes)
@@ -396,7 +399,8 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
     facts = [f"{report.game} {report.mode}", _count(report.players, "player"),
              _count(report.rounds, "round"), _count(report.events, "event")]
     if report.unjudged:
-        facts.append(f"{report.unjudged} events not judged after the first violation")
+        facts.append(f"{_count(report.unjudged, 'event')} not judged after the first "
+                     "violation")
     facts.append("chained" if report.signed else "no hash chain")
     facts.append("committed" if report.committed else "no commitment")
     facts.append(_signature_fact(report))
@@ -463,6 +467,8 @@ def print_summary(s: Summary, out: TextIO) -> None:
     manifests = f" and {_count(s.manifests, 'manifest')}" if s.manifests else ""
     if s.bad_manifests:
         manifests += f" ({s.bad_manifests} invalid)"
+    if s.missing_manifests:
+        manifests += f", {_count(s.missing_manifests, 'manifest')} missing"
     print(
         f"audited {_count(s.logs, 'log')}{manifests}: {_count(s.games, 'game')} "
         f"({s.complete} clean and complete, "

@@ -16,6 +16,7 @@ import io
 import sys
 from collections.abc import Iterable, Sequence
 
+from xactika.frontends.cli.options import OneLineParser
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.records.files import bounded_lines, open_regular
 from xactika.protocol.records.games import (
@@ -31,7 +32,7 @@ from xactika.protocol.records.writing import write_record_file
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = OneLineParser(
         prog="xactika convert",
         description="Convert a record between its text form and its JSONL form (losslessly).",
     )

@@ -8,9 +8,12 @@ itself a public-key file (the key, then ``#`` comments). spec/TAMPER.md.
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 from collections.abc import Sequence
 
+from xactika.frontends.cli.options import OneLineParser
 from xactika.protocol.trust.signing import (
     KeyFileError,
     Signer,
@@ -21,7 +24,7 @@ from xactika.protocol.trust.signing import (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = OneLineParser(
         prog="xactika keygen",
         description="Make a new Ed25519 signing key for records and match manifests, or "
         "show the public key of an existing one. Without FILE: the default key that "
@@ -37,6 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
+    if args.file == "":
+        print("xactika keygen: FILE is empty: name the key file, or leave FILE out for the "
+              f"default ({default_key_path()})", file=sys.stderr)
+        return 2
     path = args.file or str(default_key_path())
     wrote = False
     try:
@@ -46,12 +53,20 @@ def main(argv: Sequence[str]) -> int:
             try:
                 signer = write_key(path, Signer.generate())
             except FileExistsError:
+                if not os.path.lexists(path):  # a folder on the way is a file
+                    raise NotADirectoryError(errno.ENOTDIR, "a folder on its path is a file",
+                                             path) from None
                 print(f"xactika keygen: {path} exists; it is never overwritten (--show prints "
                       "its public key)", file=sys.stderr)
                 return 1
             wrote = True
-    except (KeyFileError, OSError) as exc:
-        print(f"xactika keygen: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+    except KeyFileError as exc:
+        print(f"xactika keygen: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the key file's path, not the temporary file's or a folder's
+        verb = "read" if args.show else "write"
+        print(f"xactika keygen: cannot {verb} {path!r}: {exc.strerror or exc}",
+              file=sys.stderr)
         return 2
     # What is printed is a public-key file as it is: `keygen --show > pub.txt` and
     # `--key "$(xactika keygen --show)"` both give auditors the key

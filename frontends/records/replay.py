@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from xactika.core.engine.check import LogCheck
-from xactika.core.engine.errors import InvalidEvent
+from xactika.core.engine.errors import InvalidEvent, XactikaError
 from xactika.core.engine.table import (
     Dealt,
     Event,
@@ -30,6 +30,7 @@ from xactika.core.engine.table import (
     game_rules,
 )
 from xactika.core.engine.views import view, visible
+from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.repl import render
 from xactika.frontends.table import present
 from xactika.frontends.table.driver import unreadable
@@ -53,9 +54,13 @@ class Game:
     states: tuple[State, ...]
     names: tuple[str, ...]
     problem: str | None = None
+    view: int | None = None  # a record of one seat's view (a remote game's 'save'): its seat
 
     @classmethod
     def from_record(cls, record: Record) -> Game:
+        seat = view_seat(record.events)
+        if seat is not None:
+            return cls._of_view(record, seat)
         check = LogCheck()
         states: list[State] = []
         events: list[Event] = []
@@ -76,6 +81,29 @@ class Game:
         if len(names) != players:
             names = [""] * players
         return cls(record.headers, tuple(events), tuple(states), tuple(names), problem)
+
+    @classmethod
+    def _of_view(cls, record: Record, seat: int) -> Game:
+        """One seat's view, folded as that seat saw it (the others' hands unseen): a view
+        has no seed, so the rules cannot be checked again, only shown."""
+        from xactika.protocol.player.session import SeatTracker
+
+        tracker = SeatTracker(seat)
+        states: list[State] = []
+        for event in record.events:
+            try:
+                tracker.apply(event)
+            except (XactikaError, ValueError, IndexError, AttributeError) as exc:
+                raise RecordError(f"line 0: seat {seat}'s view stops at event {event.seq}: "
+                                  f"{exc}") from None
+            states.append(tracker.state)
+        players = states[0].config.players
+        seats = dict(record.headers).get("seats", "")
+        names = seats.split(",") if seats else []
+        if len(names) != players:
+            names = [""] * players
+        return cls(record.headers, tuple(record.events), tuple(states), tuple(names),
+                   view=seat)
 
     @property
     def config(self) -> Any:
@@ -160,18 +188,39 @@ def end(g: Game, c: Cursor) -> Cursor:
     return _to(c, g.last())
 
 
+def view_seat(events: Sequence[Event]) -> int | None:
+    """The seat a record is the view of (its first deal shows that hand alone), else
+    None (a full record)."""
+    deal = next((e for e in events if isinstance(e, Dealt)), None)
+    if deal is None or all(h is not None for h in deal.hands):
+        return None
+    shown = [s for s, h in enumerate(deal.hands) if h is not None]
+    return shown[0] if len(shown) == 1 else None
+
+
+def _only_view(g: Game, c: Cursor) -> Cursor:
+    return attrs.evolve(c, seat=g.view, message=f"this record is seat {g.view}'s view: "
+                        "the other seats' cards are not in it")
+
+
 def next_view(g: Game, c: Cursor) -> Cursor:
     """Everyone -> seat 0 -> seat 1 ... -> everyone."""
+    if g.view is not None:
+        return _only_view(g, c)
     n = g.config.players
     seat = 0 if c.seat is None else None if c.seat + 1 >= n else c.seat + 1
     return attrs.evolve(c, seat=seat, message="")
 
 
 def omniscient(g: Game, c: Cursor) -> Cursor:
+    if g.view is not None:
+        return _only_view(g, c)
     return attrs.evolve(c, seat=None, message="")
 
 
 def seat_view(g: Game, c: Cursor, seat: int) -> Cursor:
+    if g.view is not None and seat != g.view:
+        return _to(c, c.pos, f"no seat {seat}: this record is seat {g.view}'s view")
     n = g.config.players
     if not 0 <= seat < n:
         return _to(c, c.pos, f"no seat {seat}: seats are 0 to {n - 1}")
@@ -340,7 +389,7 @@ HELP = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = OneLineParser(
         prog="xactika replay",
         description="Step through a recorded game by event, trick or round, as everyone or "
         "as one seat. " + " ".join(HELP.split()),
@@ -384,7 +433,7 @@ def main(argv: Sequence[str]) -> int:
     except RecordError as exc:
         print(f"xactika replay: {args.log}: {exc}", file=sys.stderr)
         return 2
-    c = Cursor()
+    c = Cursor(seat=g.view)  # a seat's view is shown as that seat saw it
     if args.round is not None:
         c = goto_round(g, c, args.round)
     if args.seat is not None:

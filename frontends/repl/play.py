@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -23,6 +24,8 @@ from xactika.core.bots.levels import LEVEL_NAMES
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.table import Config, Event, game_rules, start
+from xactika.frontends.cli.invocation import xactika_command
+from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.repl import render
 from xactika.frontends.repl.session import (
     BOT,
@@ -73,7 +76,7 @@ def modes_help() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="xactika play",
         description="Play at the terminal: you against built-in bots (Play to Bid, 8 rounds "
         "by default), bot programs, or other people at the same keyboard (hot-seat).",
@@ -109,6 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="learn the game: a guided first round on a preset deal (seed "
                    f"{TUTORIAL_SEED}), then a normal game")
     p.add_argument("--no-undo", action="store_true", help="play for real: no undo")
+    p.add_argument("--auto-play", action="store_true",
+                   help="play your forced moves for you (one legal choice: the last card, "
+                   "the only card that follows)")
     p.add_argument("--key", default=None, metavar="FILE",
                    help="sign saved games with this private key (default: the user's key, "
                    "made on first use; see xactika keygen)")
@@ -163,10 +169,13 @@ def _seat_overrides(args: argparse.Namespace, players: int) -> dict[int, SeatSpe
     return found
 
 
+DEFAULT_GAME = "xactika"  # what 'play' plays without --game
+
+
 def _config(args: argparse.Namespace) -> Config:
     from xactika.protocol.notation.text import config_from_pairs
 
-    pairs = {"game": args.game or "xactika"}
+    pairs = {"game": args.game or DEFAULT_GAME}
     for key in ("mode", "players", "rounds", "dealer", "target"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
@@ -358,8 +367,15 @@ class Shell:
             told_over = told_over and s.over  # an undo at the end reopens the game
             if s.over and not told_over:
                 told_over = True
-                self.write("'scores', 'last' and 'save FILE' still work; Enter, 'quit' or "
-                           "Ctrl-D leaves")
+                again = "; 'again' plays the same deals, 'new' a new game" if s.again else ""
+                self.write(f"'scores', 'last' and 'save FILE' still work{again}; Enter, "
+                           "'quit' or Ctrl-D leaves")
+            if not s.over and s.human_to_act is not None:
+                forced = s.play_forced()
+                if forced is not None:
+                    self.write(forced.text)
+                    news, shown = forced.text, None
+                    continue
             if seat is not None and seat != shown and self.live is None:
                 if s.hot_seat and seat != last_human:
                     hide = last_human is not None
@@ -392,6 +408,9 @@ class Shell:
                 self.write(f"internal error ({type(exc).__name__}: {exc}); please report it. "
                            "'save FILE' keeps the game")
                 continue
+            if reply.quit and s.next_game is not None:  # 'again' or 'new' at the end
+                self.write(reply.text)
+                return 0
             if reply.quit:
                 if self.confirm_quit():
                     return 0
@@ -514,21 +533,80 @@ def main(argv: Sequence[str], *, stdin: TextIO | None = None,
         from xactika.frontends.repl.remote import play_remote
 
         return play_remote(args, inp, out, style)
-    try:
-        session = setup(args, style)
-    except (UsageError, XactikaError, ValueError) as exc:
-        print(f"xactika play: {exc}", file=sys.stderr)
-        return 2
-    try:
-        interactive = inp.isatty() and out.isatty()
-        read: Reader
-        if interactive:
-            read = prompt_reader(session, history_path(args.history))
-        else:
-            read = pipe_reader(inp, out)
-        if session.hot_seat and args.load is None and not ask_names(session, read):
-            return 0
-        return Shell(session, read, out, interactive=interactive,
-                     clear=CLEAR if out.isatty() else "\n" * 3).run()
-    finally:
-        session.close()
+    while True:  # one game, or more while the person asks for 'again' or 'new'
+        try:
+            session = setup(args, style)
+        except (UsageError, XactikaError, ValueError) as exc:
+            print(f"xactika play: {exc}", file=sys.stderr)
+            return 2
+        session.autoplay = args.auto_play
+        session.again = again_command(args, session)
+        try:
+            interactive = inp.isatty() and out.isatty()
+            read: Reader
+            if interactive:
+                read = prompt_reader(session, history_path(args.history))
+            else:
+                read = pipe_reader(inp, out)
+            if session.hot_seat and args.load is None and not ask_names(session, read):
+                return 0
+            code = Shell(session, read, out, interactive=interactive,
+                         clear=CLEAR if out.isatty() else "\n" * 3).run()
+        finally:
+            session.close()
+        if session.next_game is None:
+            return code
+        args = next_game_args(args, session)
+
+
+def _seat_flags(session: Session) -> list[str]:
+    """The seats as flags that seat them again: ``--bots NAME`` for the usual table (you,
+    then one bot everywhere else), else ``--seat N=SPEC`` each."""
+    seats = session.seats
+    first, rest = seats[0], seats[1:]
+    if first.kind == HUMAN and not first.name and rest and all(
+            s.kind == BOT and s.name == rest[0].name for s in rest):
+        return [] if rest[0].name == default_bot() else ["--bots", rest[0].name]
+    return [flag for s, spec in enumerate(seats) for flag in ("--seat", f"{s}={spec.text()}")]
+
+
+def _settings_flags(config: Config) -> list[str]:
+    """The flags that give ``config``'s settings, those the defaults give left out (the
+    command stays short enough to read)."""
+    from xactika.protocol.notation.text import config_from_pairs
+
+    base = config_from_pairs({"game": config.game}, defaults=True)
+    flags = [] if config.game == DEFAULT_GAME else ["--game", config.game]
+    target = config.option("target")
+    keys = ("mode", "players", "dealer") if target is not None else (
+        "mode", "players", "rounds", "dealer")
+    flags += [flag for key in keys if getattr(config, key) != getattr(base, key)
+              for flag in (f"--{key}", str(getattr(config, key)))]
+    if target is not None and target != base.option("target"):
+        flags += ["--target", str(target)]
+    return flags
+
+
+def again_command(args: argparse.Namespace, session: Session) -> str | None:
+    """The shell command that plays this game's deals again with the same seats (None
+    for deals fixed by hand, which no seed gives)."""
+    config = session.config
+    if config.seed is None:
+        return None
+    flags = [*_settings_flags(config), *_seat_flags(session), "--seed", str(config.seed)]
+    flags += ["--no-undo"] if not session.practice else []
+    flags += ["--auto-play"] if session.autoplay else []
+    return " ".join([xactika_command(), "play", *map(shlex.quote, flags)])
+
+
+def next_game_args(args: argparse.Namespace, session: Session) -> argparse.Namespace:
+    """The flags of the next game: this one's settings and seats, its seed for 'again'
+    or a fresh one for 'new' (a loaded game's too; the tutorial is not repeated)."""
+    config = session.config
+    ns = build_parser().parse_args([*_settings_flags(config), *_seat_flags(session)])
+    ns.seed = config.seed if session.next_game == "same" else None
+    for kept in ("no_undo", "auto_play", "hint_bot", "key", "ascii", "color", "history",
+                 "move_timeout"):
+        setattr(ns, kept, getattr(args, kept))
+    ns.sandbox = getattr(args, "sandbox", None)
+    return ns

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
+import shlex
 import sys
 import threading
 import time
@@ -268,8 +270,27 @@ class RemoteSession(Session):
         return []
 
     def save(self, path: str) -> str:
-        return ("the server keeps this game's record (this seat sees only its own cards, "
-                "which is not a game that --load could continue)")
+        """This seat's own view of the game so far, as a record (the others' cards as
+        ``?``, no seed): ``replay`` steps through it; the server keeps the whole game."""
+        if not path:
+            return "save needs a file name: save FILE"
+        from xactika.frontends.cli.invocation import xactika_command
+        from xactika.protocol.records.textform import format_record
+        from xactika.protocol.records.writing import standard_headers, write_record_file
+
+        names = [self.player if s == self.seat else n for s, n in enumerate(self.names)]
+        headers = standard_headers(self.config, names, seed=False, event="xactika serve",
+                                   extra=[("view", str(self.seat))])
+        with self.lock:
+            text = format_record(headers, list(self.events))
+            count = len(self.events)
+        try:
+            write_record_file(os.path.expanduser(path), text)
+        except OSError as exc:
+            return f"cannot save to {path!r}: {exc.strerror or exc}"
+        return (f"saved {count} events of your view to {path} (the others' cards as the "
+                "game showed them; the server keeps the whole game); step through it:\n"
+                + render.command(f"{xactika_command()} replay {shlex.quote(path)}"))
 
     def close(self) -> None:
         self._cancel_warnings()

@@ -10,6 +10,7 @@ maps a game name to a :class:`CardRenderer`; games without one get their card te
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,16 +66,35 @@ def pad(text: str, size: int, *, right: bool = False) -> str:
 
 
 def rule(style: Style, title: str = "", size: int = 60) -> str:
+    """A title in a rule ``size`` wide; a longer title goes on as many lines as it needs,
+    broken between words (the terminal would break it mid-word)."""
     bar = "-" if style.ascii else "─"
     if not title:
         return style.dim(bar * size)
-    head = f"{bar * 2} {title} "
-    return style.bold(head) + style.dim(bar * max(2, size - len(head)))
+    *first, last = _pack(title, size - 5)
+    lines = [style.bold(f"{bar * 2} {line}") for line in first]
+    head = f"{bar * 2} {last} "
+    return "\n".join([*lines, style.bold(head) + style.dim(bar * max(2, size - len(head)))])
+
+
+def _pack(title: str, width: int) -> list[str]:
+    """The title's ``, ``-separated parts on as few lines of ``width`` as they fit, a part
+    longer than a line broken between its words."""
+    lines: list[str] = []
+    for part in title.split(", "):
+        if lines and len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += ", " + part
+            continue
+        if lines:
+            lines[-1] += ","
+        lines += textwrap.wrap(part, width, break_long_words=False,
+                               break_on_hyphens=False) or [""]
+    return lines
 
 
 # A command to paste, on a line of its own (see :func:`command`): never wrapped, so
 # that the terminal wraps it softly and copying it gives one line that runs.
-_COMMAND = re.compile(r"^  (?:--seed |(?:'[^']*'|\S+) play --load )")
+_COMMAND = re.compile(r"^  (?:--seed |(?:'[^']*'|\S+) (?:play --|replay ))")
 
 
 def command(text: str) -> str:
@@ -233,7 +253,21 @@ def turned_up(card: Any, style: Style) -> str:
         return f"turned up: the {style.bold('joker')}: no trumps this round"
     face = SuitRenderer().face(card, style)
     return (f"turned up: {card} ({face}): {SUIT_NAMES.get(suit, suit)} are trumps; "
-            f"the joker is a trump ranked as {card}")
+            f"{joker_place(card)}")
+
+
+LOWEST_RANK, HIGHEST_RANK = 2, 14  # a suit's 2 to its ace
+
+
+def joker_place(turned: Any) -> str:
+    """Where the joker ranks: in the turned-up card's place, which is out of play (so
+    "ranked as KC" would read as if KC could be played; say its neighbours)."""
+    rank, suit = turned.rank, turned.suit
+    below = type(turned)(rank - 1, suit) if rank > LOWEST_RANK else None
+    above = type(turned)(rank + 1, suit) if rank < HIGHEST_RANK else None
+    where = (f"between {below} and {above}" if below and above
+             else f"above {below}" if below else f"below {above}")
+    return f"the joker takes {turned}'s place among the trumps, {where}"
 
 
 CARD_RENDERERS: dict[str, CardRenderer] = {"xactika": XactikaRenderer(), "dix": SuitRenderer()}
@@ -495,8 +529,10 @@ def standings(
                           names, style)
 
 
-def standings_text(told: present.Standings, names: Sequence[str], style: Style) -> str:
-    """The standings, and the seed that plays the deals again when there is one."""
+def standings_text(told: present.Standings, names: Sequence[str], style: Style,
+                   again: str | None = None) -> str:
+    """The standings, and how to play the same deals again: ``again`` (the whole command,
+    with the mode, the players and the seats) where it is known, else the seed."""
     order = told.order()
     lines = ["final standings" + (" (lowest total wins)" if told.low_wins else "") + ":"]
     size = max(width(seat_label(s, names)) for _, s in order) if order else 0
@@ -504,15 +540,18 @@ def standings_text(told: present.Standings, names: Sequence[str], style: Style) 
         mark = "  " + style.bold("winner") if seat in told.winners else ""
         lines.append(f"  {rank:>{len(str(len(order)))}}. {pad(seat_label(seat, names), size)}  "
                      f"{told.totals[seat]:>4}{mark}")
-    if told.seed is not None:
+    if again is not None:
         # the command on a line of its own: a 128-bit seed must not wrap inside it
+        lines += ["'again' plays the same deals again, 'new' a new game; or later, from a "
+                  "shell:", command(again)]
+    elif told.seed is not None:
         lines += ["the deals came from a seed; this plays them again:",
                   command(f"--seed {told.seed}")]
     return "\n".join(lines)
 
 
 def narration(items: Sequence[present.Item], names: Sequence[str], game: str, style: Style,
-              size: int | None = None) -> list[str]:
+              size: int | None = None, again: str | None = None) -> list[str]:
     """The narration laid out for a terminal: one text (maybe several lines) an item."""
     lines: list[str] = []
     for item in items:
@@ -528,7 +567,7 @@ def narration(items: Sequence[present.Item], names: Sequence[str], game: str, st
         elif isinstance(item, present.Scores):
             lines.append(score_table(item.scored, names, style, size))
         elif isinstance(item, present.Standings):
-            lines.append(standings_text(item, names, style))
+            lines.append(standings_text(item, names, style, again))
         elif item.kind == "tutorial":
             lines.append(style.bold(item.text))
         else:

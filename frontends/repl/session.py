@@ -45,6 +45,10 @@ class Reply:
     quit: bool = False
 
 
+AGAIN_WORDS = {"again": "same", "rematch": "same", "new": "new"}
+"""What a person types at the end of a game for another: the same deals, or new ones."""
+
+
 class Session(Table):
     """One game at the terminal: the driver's game, laid out to ``width`` columns."""
 
@@ -52,13 +56,17 @@ class Session(Table):
                  style: Style = render.PLAIN, width: int = 80, **kwargs: Any) -> None:
         self.style = style
         self.width = width  # the terminal's columns: every text is laid out to fit them
+        self.again: str | None = None  # the command that plays the same deals again
+        self.next_game: str | None = None  # "same" or "new", asked for at the end
+        self.autoplay = False  # play a seat's forced move (one legal choice) for it
         super().__init__(events, seats, make_agent, **kwargs)
 
     # ----------------------------------------------------------------- narration
 
     def lay_out(self, items: list[present.Item]) -> list[str]:
         """Narration values as terminal lines, each fitted to the width."""
-        lines = render.narration(items, self.names, self.config.game, self.style, self.width)
+        lines = render.narration(items, self.names, self.config.game, self.style, self.width,
+                                 self.again)
         return [render.fit(line, self.width) for line in lines]
 
     def advance(self) -> list[str]:
@@ -86,7 +94,8 @@ class Session(Table):
         return render.fit("\n".join(lines), self.width)
 
     def standings(self) -> str:
-        return render.standings_text(self.final_standings(), self.names, self.style)
+        return render.standings_text(self.final_standings(), self.names, self.style,
+                                     self.again)
 
     def table(self, seat: int) -> str:
         """What ``seat`` sees on its turn: round, bids, the trick, its hand, what to do."""
@@ -204,7 +213,18 @@ class Session(Table):
         if seat is None:
             if word == "undo" and len(self.humans) == 1:  # take back the game's last move
                 return self.undo(self.humans[0])
-            return Reply("the game is over: 'save FILE' keeps it, 'quit' leaves")
+            if self.over and self.again is not None and word in AGAIN_WORDS:
+                self.next_game = AGAIN_WORDS[word]
+                return Reply("the same deals again" if self.next_game == "same"
+                             else "a new game", quit=True)
+            remote = getattr(self, "remote", None)  # a seat at a server's table
+            if self.over and remote is not None and word in AGAIN_WORDS:
+                from xactika.frontends.net.lobby import rematch_text
+
+                return Reply(rematch_text(remote.host, remote.port, remote.token,
+                                          remote.tls is not None))
+            more = ", 'again' plays the same deals, 'new' a new game" if self.again else ""
+            return Reply(f"the game is over: 'save FILE' keeps it{more}; 'quit' leaves")
         if word == "stats":
             return Reply(self.stats_text(seat))
         if word == "hint":
@@ -296,6 +316,18 @@ class Session(Table):
             return "no hint bot for this game"
         command, reason = found
         return "hint: " + self.command_text(seat, command) + (f"  ({reason})" if reason else "")
+
+    def play_forced(self) -> Reply | None:
+        """With ``autoplay``, the move of a person who has one legal choice (the last
+        card, a card they must follow with), made for them; None when they must choose."""
+        seat = self.human_to_act
+        if not self.autoplay or seat is None or self.legal.seat != seat or len(self.legal) != 1:
+            return None
+        command = next(iter(self.legal.commands()))
+        said = self.command_text(seat, command)
+        lines = self._apply(command) + self.advance()
+        return Reply("\n".join([self.style.dim(f"{said} (your only legal move, played for "
+                                                "you)"), *lines]), moved=True)
 
     def undo(self, seat: int) -> Reply:
         try:

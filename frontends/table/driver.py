@@ -386,7 +386,9 @@ class Table:
         """Undo ``seat``'s last decision of this round and everything after it.
 
         A round already scored stays scored: undo never reaches back across a deal,
-        whether the round was played here or loaded from a record.
+        whether the round was played here or loaded from a record; and, as on Board Game
+        Arena, undo stops at the first card another seat showed (a bid taken back after
+        the bots led would be made knowing their cards).
         """
         why = self.why_no_undo()
         if why is not None:
@@ -402,6 +404,12 @@ class Table:
                 break
         else:
             raise CannotUndo("nothing to undo: you have not decided anything yet")
+        shown = next((e for e in self.events[i + 1:]
+                      if isinstance(e, Led | Played) and e.seat != seat), None)
+        if shown is not None:  # BGA's rule: what another seat showed is not taken back
+            raise CannotUndo(f"undo stops at the first card another seat showed: "
+                             f"{self.label(shown.seat)} played {shown.card} after your "
+                             f"{'bid' if isinstance(event, BidMade) else 'card'}")
         taken = (Bid(seat, event.bid) if isinstance(event, BidMade)
                  else Play(seat, event.card, getattr(event, "call", None)))
         self.referee = Referee.from_events(self.events[:i], policy=self.referee.policy)

@@ -23,6 +23,7 @@ import attrs
 from xactika.core.bots.agents import agent_names
 from xactika.core.bots.levels import people_name
 from xactika.core.engine.errors import XactikaError
+from xactika.frontends.net.options import DEFAULT_CLOCK  # serve's, when the form gives none
 from xactika.protocol.net.lobby import NAME_MAX, Hosted, LobbyError
 from xactika.protocol.net.server import Server
 from xactika.protocol.net.table import HUMAN, Table
@@ -35,7 +36,6 @@ CHAT_KEEP = 100  # messages a table keeps for late joiners
 CHAT_LIMIT = 300  # characters a message may have
 CHAT_RATE = 1.0  # messages a second a connection may send, after a burst of
 CHAT_BURST = 5
-DEFAULT_CLOCK = "300+5"  # a person's bank at a web table when the form gives none
 BOT = "bot"  # the lobby's mark on a seat a built-in bot of the page's holds
 LEVELS = {"1": "strong:1", "2": "strong:2", "3": "strong:3", "4": "strong:4",
           "5": "strong:5", "random": "random"}

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import time
 import unicodedata
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
 
+from xactika.core.bots.levels import people_name
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.table import Table
@@ -30,6 +32,17 @@ NAME_MAX = 20  # characters of a name taken in the lobby
 # seed= too, for the admin; clock=, on-timeout= and level= are the people's (SERVER.md)
 CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout", "level")
 REMATCH = "rematch"  # a seat kept for the holder of the last game's token
+SEATS = "seats"  # create's seats=human,human,bot: who sits where, where the server seats bots
+PERSON_SEATS = ("human", "open")  # a seat in seats= left for a person to join
+BOT = "bot"  # the mark on a seat a built-in bot holds
+
+
+@attrs.frozen
+class BotSeats:
+    """How a server seats its built-in bots at lobby tables (``xactika serve``'s)."""
+
+    agent: Callable[[str], str]  # a seat's word in seats= -> an agent name; ValueError if none
+    seat: Callable[[Table, int, str], None]  # start that agent in that seat
 
 
 class LobbyError(Exception):
@@ -56,6 +69,7 @@ class Hosted:
     touched: float
     given: dict[int, str] = attrs.field(factory=dict)  # seat -> address (or REMATCH)
     rematch: Table | None = None  # the table of the next game, once asked for
+    bots: dict[int, str] = attrs.field(factory=dict)  # seat -> agent, seated by BotSeats
 
 
 def check_name(text: str) -> str:
@@ -87,6 +101,7 @@ class Lobby:
         self.policy = policy
         self.hosted: dict[int, Hosted] = {}
         self.closed: set[int] = set()  # tables closed unplayed (their tasks end soon)
+        self.bots: BotSeats | None = None  # seats=...,bot at create: None refuses them
 
     # -- a session
     async def session(self, link: Link, address: str, *, admin: bool = False) -> None:
@@ -155,22 +170,27 @@ class Lobby:
     def create(self, words: list[str], address: str, admin: bool) -> str:
         """``create KEY=VALUE...``: a new table open to the lobby, within the limits."""
         pairs: dict[str, str] = {}
+        keys = (*CREATE_KEYS, *((SEATS,) if self.bots is not None else ()))
         for word in words:
             key, eq, value = word.partition("=")
-            if not eq or key not in (*CREATE_KEYS, *(("seed",) if admin else ())) \
+            if not eq or key not in (*keys, *(("seed",) if admin else ())) \
                     or key in pairs:
                 raise LobbyError(f"bad setting {escape(word, 40)!r}: expected "
-                                 + "=, ".join(CREATE_KEYS) + "= (each once)")
+                                 + "=, ".join(keys) + "= (each once)")
             pairs[key] = value
-        return f"created table={self.open_table(pairs, address, admin).id}"
+        seats = pairs.pop(SEATS, None)
+        return f"created table={self.open_table(pairs, address, admin, seats).id}"
 
-    def open_table(self, pairs: dict[str, str], address: str, admin: bool) -> Table:
+    def open_table(self, pairs: dict[str, str], address: str, admin: bool,
+                   seats: str | None = None) -> Table:
         """A new lobby table from checked ``KEY=VALUE`` settings, within the limits: what
-        ``create`` does, callable in the process (the web's lobby, frontends/web/desk.py)."""
+        ``create`` does, callable in the process (the web's lobby, frontends/web/desk.py).
+        ``seats`` (``human,human,bot``) seats the server's bots where it says."""
         try:
             settings = self.server.settings(pairs)
         except (XactikaError, ValueError, KeyError, TypeError) as exc:
             raise LobbyError(escape(str(exc), 200)) from None
+        bots = self._bot_seats(seats, settings.config.players)
         self._sweep()
         if not admin:
             live = [h for h in self.hosted.values() if not h.table.over.is_set()]
@@ -182,8 +202,40 @@ class Lobby:
                 raise LobbyError(f"{self.policy.tables_per_address} tables of yours are "
                                  "waiting for players already")
         table = self.server.add_table(settings)
-        self.hosted[table.id] = Hosted(table, address, time.monotonic())
+        hosted = self.hosted[table.id] = Hosted(table, address, time.monotonic(), bots=bots)
+        self._seat_bots(hosted)
         return table
+
+    def _bot_seats(self, seats: str | None, players: int) -> dict[int, str]:
+        """``seats=human,human,bot``: each seat a person's (``human``, ``open``) or one of
+        the server's bots; seat -> agent. LobbyError for a bad list."""
+        if seats is None:
+            return {}
+        words = seats.split(",")
+        if len(words) != players:
+            raise LobbyError(f"seats= names {len(words)} seats where the table has {players}")
+        if all(w not in PERSON_SEATS for w in words):
+            raise LobbyError("seats= leaves no seat for a person: a table of bots alone is "
+                             "a match (xactika match)")
+        assert self.bots is not None
+        out = {}
+        for seat, word in enumerate(words):
+            if word in PERSON_SEATS:
+                continue
+            try:
+                out[seat] = self.bots.agent(word)
+            except ValueError as exc:
+                raise LobbyError(f"seat {seat}: {escape(str(exc), 200)}") from None
+        return out
+
+    def _seat_bots(self, hosted: Hosted) -> None:
+        assert self.bots is not None or not hosted.bots
+        table = hosted.table
+        for seat, agent in hosted.bots.items():
+            hosted.given[seat] = BOT
+            table.seats[seat].name = people_name(agent, table.config.game)
+            if self.bots is not None:
+                self.bots.seat(table, seat, agent)
 
     def join(self, words: list[str], address: str, admin: bool) -> str:
         """``join TABLE name=NAME [seat=N]``: an open seat and its token, to this
@@ -279,7 +331,9 @@ class Lobby:
                 raise LobbyError(escape(str(exc), 200)) from None
             new = self.server.add_table(settings, [s.name for s in table.seats])
             self.hosted[new.id] = Hosted(new, address, time.monotonic(),
-                                         dict.fromkeys(range(len(new.seats)), REMATCH))
+                                         dict.fromkeys(range(len(new.seats)), REMATCH),
+                                         bots=dict(old.bots))
+            self._seat_bots(self.hosted[new.id])  # the bots play the rematch too
             old.rematch = new
         new = old.rematch
         hosted = self.hosted.get(new.id)

@@ -574,7 +574,8 @@ class Table:
             extra=[("kinds", ",".join(s.kind for s in self.seats)),
                    ("server.table", str(self.id)),
                    ("termination", self.faults[0][1] if self.faults else "normal")])
-        if self.settings.clock is not None:
+        # a person's bank (SERVER.md section 7): a table of bots had none
+        if self.settings.clock is not None and any(s.kind == HUMAN for s in self.seats):
             headers.append(("clock", f"{self.settings.clock.text()} "
                                      f"on-timeout={self.settings.on_timeout}"))
         headers += [("fault", f"{seat} {reason}: {' '.join(detail.split())}")

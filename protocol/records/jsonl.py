@@ -2,9 +2,10 @@
 
 The domain classes know nothing of JSON: everything here is converter configuration.
 Events are a tagged union keyed by ``"type"`` (the event line's kind); headers are
-``{"type": "header", ...}``. Cards and calls are their text, numbers are numbers, lists
-are arrays, hidden values are ``null``. Field order and values follow the event line, so
-text -> JSONL -> text gives back the same bytes.
+``{"type": "header", ...}``. Cards and calls are their text, numbers are numbers (the
+seed, which passes 2**53, a string), lists are arrays, hidden values are ``null``. Field
+order and values follow the event line, so text -> JSONL -> text gives back the same
+bytes; the chain and the signature cover that text, not the JSON bytes.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from xactika.protocol.trust.signing import SIG_WORD, parse_sig_line
 from xactika.protocol.trust.tamper import split_hash
 
 TAG = "type"
+_CONFIG_INTS = ("players", "rounds", "dealer", "seed")
 CHAIN_KEY = "h"  # an event line's hash-chain token, kept as it was
 
 JsonFns = tuple[Callable[[Any, TrickGame], Any], Callable[[Any, TrickGame], Any]]
@@ -75,13 +77,44 @@ def _call_in(v: Any, g: TrickGame) -> Any:
     return g.parse_call(v)
 
 
+JS_SAFE = 2**53
+"""Past this a JSON number is a double in JavaScript and jq and loses digits."""
+
+BIG_INTS = frozenset({"seed"})
+"""The integer fields that may pass 2**53 (a 256-bit seed): strings in JSON, always."""
+
+_DIGITS = re.compile(r"-?(?:0|[1-9][0-9]*)")
+
+
+def int_in(v: Any, _: Any = None) -> int:
+    """An integer as any JSON tool may have written it back: a number, an integral
+    float within 2**53 (``3.0``, from a reader that keeps numbers as doubles) or a
+    string of digits; the text form, which the chain covers, has one spelling for it."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    if isinstance(v, float) and v.is_integer() and abs(v) <= JS_SAFE:
+        return int(v)
+    if isinstance(v, float):
+        raise ValueError(f"bad number {v!r}: a number past 2^53 has lost its digits (a "
+                         "seed is a string in JSON; write the record again from its text)")
+    if isinstance(v, str) and v.isascii() and _DIGITS.fullmatch(v):
+        return int(v)
+    raise ValueError(f"bad number {escape(repr(v), 40)}: expected an integer")
+
+
+def _big_out(v: Any, g: TrickGame) -> str:
+    return str(v)
+
+
 def _ints_in(v: Any, g: TrickGame) -> tuple[int, ...]:
-    return tuple(int(x) for x in v)
+    if not isinstance(v, list):
+        raise ValueError(f"expected a list of integers, not {type(v).__name__}")
+    return tuple(int_in(x) for x in v)
 
 
 # How each text codec's value looks in JSON; an unknown codec keeps its text form.
 _JSON: dict[int, JsonFns] = {
-    id(T.INT): (lambda v, g: v, lambda v, g: int(v)),
+    id(T.INT): (lambda v, g: v, int_in),
     id(T.INTS): (lambda v, g: list(v), _ints_in),
     id(T.OPT_INTS): (_opt(lambda v, g: list(v)), _opt(_ints_in)),
     id(T.CARD): (_card_out, _card_in),
@@ -95,7 +128,9 @@ _JSON: dict[int, JsonFns] = {
 }
 
 
-def _fns(codec: T.Codec) -> JsonFns:
+def _fns(name: str, codec: T.Codec) -> JsonFns:
+    if name in BIG_INTS:
+        return (_big_out, int_in)
     return _JSON.get(id(codec), (codec.fmt, lambda v, g: codec.parse(v, g)))
 
 
@@ -143,7 +178,8 @@ def _converter(game_name: str) -> tuple[cattrs.Converter, Any]:
         out: dict[str, Any] = {}
         for f in attrs.fields(Config):
             if f.name != "options":
-                out[f.name] = getattr(c, f.name)
+                value = getattr(c, f.name)
+                out[f.name] = str(value) if f.name in BIG_INTS and value is not None else value
                 continue
             # where target always stood (spec/RECORDS.md: null in a game without one),
             # then any other option of the game's, by name
@@ -156,7 +192,11 @@ def _converter(game_name: str) -> tuple[cattrs.Converter, Any]:
         fields = {f.name for f in attrs.fields(Config)} - {"options"}
         _only(d, fields | set(option_types) | set(ALWAYS_OPTIONS))
         values = {k: v for k, v in d.items() if k in fields and k != "deals"}
-        options = {k: v for k, v in d.items() if k not in fields}
+        for key in _CONFIG_INTS:
+            if values.get(key) is not None:
+                values[key] = int_in(values[key])
+        options = {k: int_in(v) if option_types.get(k) is int and v is not None else v
+                   for k, v in d.items() if k not in fields}
         return Config(**values, options=options, deals=_deals_in(d.get("deals"), game))
 
     conv.register_unstructure_hook(Config, config_out)
@@ -166,7 +206,7 @@ def _converter(game_name: str) -> tuple[cattrs.Converter, Any]:
     )
     def started_in(d: dict[str, Any], _: type) -> GameStarted:
         _only(d, {TAG, "seq", "config"})
-        return GameStarted(int(d["seq"]), config_in(d["config"], Config))
+        return GameStarted(int_in(d["seq"]), config_in(d["config"], Config))
 
     conv.register_structure_hook(GameStarted, started_in)
     for entry in T._BY_KIND.values():
@@ -191,7 +231,7 @@ def _only(obj: Any, allowed: set[str]) -> None:
 
 
 def _register_event(conv: cattrs.Converter, entry: T.EventKind, game: TrickGame) -> None:
-    fields = [(name, *_fns(codec)) for name, codec in entry.fields]
+    fields = [(name, *_fns(name, codec)) for name, codec in entry.fields]
     cls = entry.cls
 
     def out(event: Any) -> dict[str, Any]:
@@ -207,7 +247,7 @@ def _register_event(conv: cattrs.Converter, entry: T.EventKind, game: TrickGame)
 
     def into(d: dict[str, Any], _: type) -> Any:
         _only(d, allowed)
-        values: dict[str, Any] = {"seq": int(d["seq"])}
+        values: dict[str, Any] = {"seq": int_in(d["seq"])}
         for name, _fmt, parse in fields:
             if name in d:
                 values[name] = parse(d[name], game)
@@ -475,6 +515,6 @@ def _sig_to_json(line: str, lineno: int) -> dict[str, Any]:
 
 def _sig_from_json(obj: dict[str, Any]) -> str:
     """The sig line an object stands for; ValueError unless it reads back the same."""
-    line = f"{SIG_WORD} events={obj['events']} head={obj['head']} ed25519={obj['ed25519']}"
+    line = f"{SIG_WORD} events={int_in(obj['events'])} head={obj['head']} ed25519={obj['ed25519']}"
     parse_sig_line(line)
     return line

@@ -61,6 +61,7 @@ OK = "ok"
 UNFINISHED = "unfinished"
 INVALID = "invalid"
 UNREADABLE = "unreadable"
+MISSING = "missing"  # a match folder's manifest that is not there (a warning; --strict fails)
 
 # what the record's signature (spec/TAMPER.md section 6) established
 VERIFIED = "verified"  # it holds, by a key the auditor trusts
@@ -326,6 +327,8 @@ def _audit(lines: Iterable[str | bytes], report: LogReport, strict: bool,
             report.signed = recorded is not None
         if chain_ok and (report.signed or recorded is not None):
             chain_ok = _chain_link(chain, body, recorded, lineno, report)
+        if body.split(None, 3)[2:3] == [RoundScored.kind]:
+            report.rounds += 1  # the record's rounds, judged or not: an invalid one has some
         if not rules_ok:
             report.unjudged += 1
             continue
@@ -489,7 +492,6 @@ def _after(event: Event, lineno: int, check: LogCheck, headers: list[tuple[int, 
             report.add(lineno, problem)
         report.committed = config.commit is not None
     elif isinstance(event, RoundScored):
-        report.rounds += 1
         report.totals = event.totals
     elif isinstance(event, GameOver):
         report.totals = event.totals
@@ -521,6 +523,8 @@ class Summary:
     logs: int = 0
     manifests: int = 0
     bad_manifests: int = 0
+    missing_manifests: int = 0
+    strict_missing: int = 0
     games: int = 0
     complete: int = 0
     unfinished: int = 0
@@ -534,6 +538,11 @@ class Summary:
     players: dict[str, PlayerTotals] = attrs.Factory(dict)
 
     def add(self, r: LogReport) -> None:
+        if r.kind == "manifest" and r.status == MISSING:
+            self.missing_manifests += 1
+            self.strict_missing += bool(r.problems)  # only --strict makes it a problem
+            self.problems += len(r.problems)
+            return
         if r.kind == "manifest":
             self.manifests += 1
             self.bad_manifests += r.status != OK
@@ -560,20 +569,21 @@ class Summary:
         if r.forfeits and r.winners:
             won = set(result_winners([("forfeit", str(s)) for s in r.forfeits],
                                      r.totals, r.winners))
-        names = player_keys(r)
-        for name in dict.fromkeys(names):
-            seats = [s for s, n in enumerate(names) if n == name]
+        # each seat is one game of its player's: two seats of one name are two players
+        # (a match's two processes of one bot), not one player that won if either won
+        for seat, name in enumerate(player_keys(r)):
             p = self.players.setdefault(name, PlayerTotals())
             p.games += 1
-            p.points += sum(r.totals[s] for s in seats if s < len(r.totals))
-            p.wins += 1 if won.intersection(seats) else 0
+            p.points += r.totals[seat] if seat < len(r.totals) else 0
+            p.wins += seat in won
 
     @property
     def exit_code(self) -> int:
         """2 if any log is unreadable, else 1 if any has a problem, else 0."""
         if self.unreadable:
             return 2
-        return 1 if self.logs != self.complete or self.bad_manifests or self.copies else 0
+        failed = self.bad_manifests or self.copies or self.strict_missing
+        return 1 if self.logs != self.complete or failed else 0
 
     def to_json(self) -> dict[str, Any]:
         out = attrs.asdict(self)

@@ -18,11 +18,11 @@ import os
 import re
 
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.trust.audit import INVALID, UNREADABLE, LogReport
+from xactika.protocol.trust.audit import INVALID, MISSING, UNREADABLE, LogReport
 from xactika.protocol.trust.manifest import MANIFEST_FILE
 
-MATCH_MARKERS = ("games", "match.json", "results.json")
-"""What the match runner writes into its folder besides the manifest."""
+MATCH_MARKERS = ("match.json", "results.json")
+"""What the match runner writes into its folder besides the manifest and ``games/``."""
 
 _MATCH_ID = re.compile(r"^([0-9a-f]{32})/([A-Za-z0-9._-]+)$")
 _GAME_FILE = re.compile(r"^d\d+-t\d+-r\d+$")  # a runner's game file: d00001-t0-r0
@@ -31,26 +31,48 @@ _GAME_FILE = re.compile(r"^d\d+-t\d+-r\d+$")  # a runner's game file: d00001-t0-
 def match_folder(path: str) -> str | None:
     """The match folder ``path`` is or holds the games of, else None.
 
-    ``M`` is one when it holds its manifest, ``games/``, ``match.json`` or
-    ``results.json``; a folder named ``games`` stands for the folder above it, so auditing
-    ``M/games`` alone still checks the games against ``M``'s manifest.
+    ``M`` is one when it holds its manifest, ``match.json``, ``results.json`` or a
+    ``games/`` folder of the runner's game files (``d00001-t0-r0.log``): all of them but
+    the games may be deleted, and --strict must still ask for the manifest. A folder
+    named ``games`` (``M/games``, or ``.`` inside it) stands for the folder above it, so
+    auditing it alone still checks its games against ``M``'s manifest.
     """
     if path == "-" or not os.path.isdir(path):
         return None
-    if os.path.isfile(os.path.join(path, MANIFEST_FILE)) or \
-            any(os.path.exists(os.path.join(path, m)) for m in MATCH_MARKERS):
+    if _is_match(path):
         return path
     normal = os.path.normpath(path)
-    if os.path.basename(normal) == "games":  # the games of the folder above
-        return os.path.dirname(normal) or "."
+    if os.path.basename(os.path.abspath(normal)) == "games":  # the games of the folder above
+        above = os.path.normpath(os.path.join(normal, os.pardir))
+        return above if _is_match(above) or _runner_games(normal) else None
     return None
 
 
-def no_manifest(folder: str) -> LogReport:
-    """The report, under --strict, of a match folder without its manifest."""
-    report = LogReport(os.path.join(folder, MANIFEST_FILE), status=INVALID, kind="manifest")
-    report.add(0, f"no {MANIFEST_FILE}: a match folder without its manifest shows nothing "
-               "of games deleted, added or replaced (--strict)")
+def _is_match(path: str) -> bool:
+    return os.path.isfile(os.path.join(path, MANIFEST_FILE)) or \
+        any(os.path.exists(os.path.join(path, m)) for m in MATCH_MARKERS) or \
+        _runner_games(os.path.join(path, "games"))
+
+
+def _runner_games(folder: str) -> bool:
+    """Whether ``folder`` holds a file named as the match runner names its games."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    return any(_GAME_FILE.match(name.split(".", 1)[0]) for name in names)
+
+
+def no_manifest(folder: str, strict: bool) -> LogReport:
+    """The report of a match folder without its manifest: a warning, a problem under
+    --strict (as a record without a signature is)."""
+    report = LogReport(os.path.join(folder, MANIFEST_FILE), status=MISSING, kind="manifest")
+    why = ("a match folder without its manifest shows nothing of games deleted, added or "
+           "replaced")
+    if strict:
+        report.add(0, f"missing: {why} (--strict)")
+    else:
+        report.notes.append(f"warning: {why}; audit --strict fails it")
     return report
 
 
