@@ -1,0 +1,245 @@
+"""One table must never slow or charge another (spec/SERVER.md sections 2 and 6): stand-ins
+think off the event loop, a person's bank runs while they are away at their turn, a table
+with people is paced without charging anyone, and every seat and observer is told the
+outcome the record writes (a forfeited seat never wins). Raw sockets on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from pathlib import Path
+
+from netkit import Client, LiveServer, first_option, in_thread, play_first
+from test_server_people import go_time, last_seq, person
+
+from xactika.protocol.net.clock import Clock, Pace
+from xactika.protocol.net.table import Table, table_settings
+from xactika.protocol.player.wire import parse_result
+from xactika.protocol.records.textform import read_record, result_winners
+
+
+def people_table(live: LiveServer, **pairs: object) -> Table:
+    """A table made by the admin's ``table`` command (the attack's way in)."""
+    admin = Client(live.port)
+    admin.send(f"admin {live.server.admin_token}")
+    assert admin.read() == "admin ok"
+    admin.send("table " + " ".join(f"{k}={v}" for k, v in pairs.items()))
+    number = int(admin.read().split()[1])
+    admin.close()
+    return next(t for t in live.server.tables if t.id == number)
+
+
+def silent_person(live: LiveServer, token: str) -> Client:
+    """Take a seat as a person and never answer a go (the attack's seats)."""
+    client = Client(live.port)
+    client.send(f"seat {token}")
+    for _ in range(3):
+        line = client.read(5)
+        assert line is not None
+        if line.startswith("hello"):
+            client.send("hello 1 name=mute kind=human")
+        elif line == "isready":
+            client.send("readyok")
+            break
+    return client
+
+
+def wait_for(check: object, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_a_table_of_level_5_stand_ins_never_holds_the_loop_nor_charges_another_table(
+        tmp_path: Path) -> None:
+    """The attack of issue 30: every seat taken, never answered, a 50 ms clock and level-5
+    stand-ins (unpaced: the worst case). Inline, the stand-ins played the rest of the game
+    in one call of the event loop (seconds) and a person at another table was charged
+    for it; now they think in a worker thread and the loop stays free."""
+    with LiveServer(tmp_path) as live:
+        hostile = people_table(live, players=4, rounds=3, seed=5, clock="0.05+0", level=5,
+                               pace="off")
+        victim = live.table(table_settings({"players": "2", "rounds": "3", "seed": "7"},
+                                           grace=5.0, clock=Clock(20_000, 0)))
+        bot = in_thread(play_first, Client(live.port), victim.seats[1].token)
+        ann = Client(live.port)
+        lines = person(ann, victim.seats[0].token)
+        banks, waits, lags = [go_time(lines[-1])], [], []
+
+        async def ticker() -> None:  # how late the server's loop runs a 10 ms timer
+            while not hostile.over.is_set():
+                asked = time.monotonic()
+                await asyncio.sleep(0.01)
+                lags.append(time.monotonic() - asked - 0.01)
+
+        ticking = asyncio.run_coroutine_threadsafe(ticker(), live.loop)
+        # the attack starts while Ann plays: its seats time out and level-5 bots take over
+        mutes = [silent_person(live, s.token) for s in hostile.seats]
+        while True:
+            time.sleep(0.05)  # Ann thinks a little at each go
+            ann.send(first_option(lines[-1]))
+            sent = time.monotonic()
+            echoed = False
+            lines = []
+            while (line := ann.read()) is not None:
+                lines.append(line)
+                if not echoed and line.startswith("event ") and " seat=0 " in line:
+                    waits.append(time.monotonic() - sent)
+                    echoed = True
+                if line.startswith(("go ", "quit")):
+                    break
+            if not lines or not lines[-1].startswith("go "):
+                break
+            banks.append(go_time(lines[-1]))
+        bot.result(20)
+        live.wait_over(victim)
+        overlapped = not hostile.over.is_set()  # the hostile game was playing all along
+        live.wait_over(hostile, 60)
+        ticking.result(5)
+        for mute in mutes:
+            mute.close()
+    assert all(s.replaced for s in hostile.seats)
+    charged = [a - b for a, b in itertools.pairwise(banks)]
+    assert len(charged) >= 20 and max(charged) < 1000, charged  # inline: seconds
+    assert max(waits) < 1.0, waits  # the person's move is answered at once
+    assert max(lags) < 0.5, max(lags)  # inline: the loop stood still for the whole game
+    assert overlapped and len(hostile.events) > 100 and hostile.record is not None
+
+
+def test_dropping_at_each_go_buys_no_time(tmp_path: Path) -> None:
+    """Issue 30 item 2: a person who drops at each go and comes back was asked again with
+    the same bank, so a 3 s bank gave unlimited thinking. Away time is the bank's now:
+    each go offers less, and the bank runs out while the seat is away."""
+    with LiveServer(tmp_path) as live:
+        table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
+                                          grace=5.0, clock=Clock(3000, 0)))
+        bot = in_thread(play_first, Client(live.port), table.seats[1].token)
+        ann = Client(live.port)
+        lines = person(ann, table.seats[0].token)
+        token, seq = table.seats[0].token, last_seq(lines)
+        offered, began = [go_time(lines[-1])], time.monotonic()
+        while True:
+            time.sleep(0.3)  # thinking with the go
+            ann.close()  # dropped at its go, away for a while
+            time.sleep(0.4)
+            if table.faults:  # the bank ran out (away or thinking): a bot plays it
+                break
+            ann = Client(live.port)
+            ann.send(f"seat {token} resume={seq}")
+            go = next((x for x in iter(ann.read, None) if x.startswith("go ")), None)
+            if go is None:
+                break
+            offered.append(go_time(go))
+        replaced_after = time.monotonic() - began
+        bot.result(20)
+        live.wait_over(table)
+    assert table.faults and table.faults[0][:2] == (0, "timeout"), table.faults
+    # each go offers what is left: at least the 0.7 s away and thinking are gone
+    assert all(b <= a - 650 for a, b in itertools.pairwise(offered)), offered
+    assert len(offered) <= 5, offered  # 3 s go in about 4 drops, no more
+    assert table.seats[0].replaced and replaced_after < 4.5, replaced_after
+
+
+def test_the_grace_period_bounds_the_seat_not_the_clock(tmp_path: Path) -> None:
+    """A person away at their turn with 1 s in the bank is replaced after that second,
+    not after the 5 s of grace: the grace keeps the seat, the bank keeps the time."""
+    with LiveServer(tmp_path) as live:
+        table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
+                                          grace=5.0, clock=Clock(1000, 0)))
+        bot = in_thread(play_first, Client(live.port), table.seats[1].token)
+        ann = Client(live.port)
+        person(ann, table.seats[0].token)
+        gone = time.monotonic()
+        ann.close()
+        wait_for(lambda: table.seats[0].replaced, 4.0)
+        away = time.monotonic() - gone
+        bot.result(20)
+        live.wait_over(table)
+    assert away < 2.5, away
+    assert "while the seat was away" in table.faults[0][2]
+
+
+def test_every_seat_and_observer_is_told_the_record_s_outcome(tmp_path: Path) -> None:
+    """Issue 30 item 5: the server sent only game-over's winners, so a seat that forfeited
+    and had the best total was shown as the winner. The ``result`` line says what the
+    record says; the forfeited person is told before their connection closes."""
+    with LiveServer(tmp_path) as live:
+        for _ in range(12):  # until the forfeited seat has game-over's best total
+            table = live.table(table_settings(
+                {"players": "2", "rounds": "1"}, grace=5.0, clock=Clock(50, 0),
+                on_timeout="forfeit"))
+            watcher = Client(live.port)
+            watcher.send(f"observe {table.observer_token}")
+            bot = in_thread(play_first, Client(live.port), table.seats[1].token)
+            ann = Client(live.port)
+            told = person(ann, table.seats[0].token, until="error")
+            watched = watcher.rest()
+            seat1 = bot.result(20)
+            live.wait_over(table)
+            over = table.events[-1]
+            if 0 in over.winners:  # type: ignore[attr-defined]
+                break
+        else:
+            raise AssertionError("seat 0 never had the best total in 12 games")
+    assert told[-2].startswith("info seat 0 (Ann) forfeits (timeout)"), told[-3:]
+    assert told[-1].startswith("error timeout:")
+    record = read_record(table.record)  # type: ignore[arg-type]
+    outcome = parse_result(watched[-1].split())
+    assert watched[-1] == seat1[-2] and seat1[-1] == "quit"
+    assert outcome.forfeited == (0,) and 0 not in outcome.winners
+    assert outcome.winners == result_winners(record.headers, over.totals,  # type: ignore[attr-defined]
+                                             over.winners)  # type: ignore[attr-defined]
+    assert record.result is not None and "seat 0 (Ann) forfeited" in record.result
+
+
+def test_an_all_bot_table_is_never_paced(tmp_path: Path) -> None:
+    """A pace of 5 s a card would take minutes; a table of bots plays at once."""
+    with LiveServer(tmp_path) as live:
+        table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
+                                          grace=5.0, pace=Pace(5.0, 5.0, 5.0)))
+        began = time.monotonic()
+        runs = [in_thread(play_first, Client(live.port), s.token) for s in table.seats]
+        for run in runs:
+            run.result(20)
+        live.wait_over(table, 5.0)
+    assert time.monotonic() - began < 4.0
+
+
+def test_a_people_table_paces_the_bots_and_charges_nobody_for_the_pause(
+        tmp_path: Path) -> None:
+    """Bots' cards arrive one by one, a finished trick stays before the next lead; the
+    person's clock starts when they are asked, after the pause."""
+    pace = Pace(0.3, 0.6, 1.0)
+    with LiveServer(tmp_path) as live:
+        table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
+                                          grace=5.0, clock=Clock(20_000, 0), pace=pace))
+        bot = in_thread(play_first, Client(live.port), table.seats[1].token)
+        ann = Client(live.port)
+        ann.send(f"seat {table.seats[0].token}")
+        got: list[tuple[float, str]] = []
+        while (line := ann.read()) is not None:
+            got.append((time.monotonic(), line))
+            word = line.split()[0]
+            if word == "hello":
+                ann.send("hello 1 name=Ann kind=human")
+            elif word == "isready":
+                ann.send("readyok")
+            elif word == "go":
+                ann.send(first_option(line))
+        bot.result(20)
+        live.wait_over(table)
+    events = [(at, line) for at, line in got if line.startswith(("event ", "go "))]
+    bot_moves = trick_ends = 0
+    for (before, prior), (at, line) in itertools.pairwise(events):
+        if " seat=1 " in line and line.split()[2] in ("bid", "lead", "play"):
+            bot_moves += 1
+            assert at - before >= pace.card - 0.02, (prior, line, at - before)
+        if " trick-won " in prior and not line.split()[2].startswith(("round", "game")):
+            trick_ends += 1
+            assert at - before >= pace.trick - 0.02, (prior, line, at - before)
+    assert bot_moves >= 8 and trick_ends >= 7
+    banks = [go_time(line) for _, line in got if line.startswith("go ")]
+    spent = banks[0] - banks[-1]
+    assert spent < 0.25 * (len(banks) - 1) * 1000 + 500, banks  # the pauses: seconds
