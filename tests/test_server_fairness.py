@@ -17,6 +17,7 @@ from xactika.protocol.net.clock import Clock, Pace
 from xactika.protocol.net.table import Table, table_settings
 from xactika.protocol.player.wire import parse_result
 from xactika.protocol.records.textform import read_record, result_winners
+from xactika.protocol.trust.audit import OK, audit_file
 
 
 def people_table(live: LiveServer, **pairs: object) -> Table:
@@ -54,10 +55,11 @@ def wait_for(check: object, timeout: float = 10.0) -> None:
 
 def test_a_table_of_level_5_stand_ins_never_holds_the_loop_nor_charges_another_table(
         tmp_path: Path) -> None:
-    """The attack of issue 30: every seat taken, never answered, a 50 ms clock and level-5
-    stand-ins (unpaced: the worst case). Inline, the stand-ins played the rest of the game
-    in one call of the event loop (seconds) and a person at another table was charged
-    for it; now they think in a worker thread and the loop stays free."""
+    """The attack of issue 30: seats taken and never answered, a 50 ms clock and level-5
+    stand-ins (unpaced: the worst case), one seat kept by the attacker's own bot so that
+    the table is not deserted. Inline, the stand-ins played whole stretches of the game in
+    one call of the event loop (seconds) and a person at another table waited and was
+    charged for it; now they think in a worker thread and the loop stays free."""
     with LiveServer(tmp_path) as live:
         hostile = people_table(live, players=4, rounds=3, seed=5, clock="0.05+0", level=5,
                                pace="off")
@@ -76,7 +78,8 @@ def test_a_table_of_level_5_stand_ins_never_holds_the_loop_nor_charges_another_t
 
         ticking = asyncio.run_coroutine_threadsafe(ticker(), live.loop)
         # the attack starts while Ann plays: its seats time out and level-5 bots take over
-        mutes = [silent_person(live, s.token) for s in hostile.seats]
+        mutes = [silent_person(live, s.token) for s in hostile.seats[1:]]
+        keeper = in_thread(play_first, Client(live.port), hostile.seats[0].token)
         while True:
             time.sleep(0.05)  # Ann thinks a little at each go
             ann.send(first_option(lines[-1]))
@@ -98,9 +101,10 @@ def test_a_table_of_level_5_stand_ins_never_holds_the_loop_nor_charges_another_t
         overlapped = not hostile.over.is_set()  # the hostile game was playing all along
         live.wait_over(hostile, 60)
         ticking.result(5)
+        keeper.result(20)
         for mute in mutes:
             mute.close()
-    assert all(s.replaced for s in hostile.seats)
+    assert all(s.replaced for s in hostile.seats[1:])
     charged = [a - b for a, b in itertools.pairwise(banks)]
     assert len(charged) >= 20 and max(charged) < 1000, charged  # inline: seconds
     assert max(waits) < 1.0, waits  # the person's move is answered at once
@@ -243,3 +247,36 @@ def test_a_people_table_paces_the_bots_and_charges_nobody_for_the_pause(
     banks = [go_time(line) for _, line in got if line.startswith("go ")]
     spent = banks[0] - banks[-1]
     assert spent < 0.25 * (len(banks) - 1) * 1000 + 500, banks  # the pauses: seconds
+
+
+def test_a_table_everyone_left_waits_for_them_then_is_abandoned(tmp_path: Path) -> None:
+    """Every seat a stand-in: no bot plays on for nobody. The game waits the grace period
+    (a person who comes back plays on), then every seat forfeits and nobody wins."""
+    with LiveServer(tmp_path) as live:
+        table = live.table(table_settings({"players": "3", "rounds": "2", "seed": "5"},
+                                          grace=1.5, clock=Clock(50, 0), level=5))
+        watcher = Client(live.port)
+        watcher.send(f"observe {table.observer_token}")
+        mutes = [silent_person(live, s.token) for s in table.seats]
+        wait_for(lambda: all(s.replaced for s in table.seats))
+        paused = len(table.events)
+        time.sleep(0.8)
+        assert len(table.events) == paused and not table.over.is_set()  # no bot plays on
+        back = Client(live.port)  # one comes back within the grace: the game goes on
+        back.send(f"seat {table.seats[0].token}")
+        wait_for(lambda: not table.seats[0].replaced)
+        back.close()  # and leaves again: its bank is out, a bot stands in once more
+        live.wait_over(table, 30)
+        watched = watcher.rest()
+        for mute in mutes:
+            mute.close()
+    assert len(table.events) > paused
+    assert [f[:2] for f in table.faults[-3:]] == [(0, "abandoned"), (1, "abandoned"),
+                                                  (2, "abandoned")], table.faults
+    assert any("the game waits 1.5 s for a player" in line for line in watched)
+    assert watched[-1] == "result winners=- forfeited=0,1,2 totals=" + ",".join(
+        map(str, table.totals()))
+    record = read_record(table.record)  # type: ignore[arg-type]
+    assert record.result is not None and record.result.startswith("result nobody wins")
+    assert [v for k, v in record.headers if k == "forfeit"] == ["0", "1", "2"]
+    assert audit_file(str(table.record)).status == OK  # the stand-ins' headers hold

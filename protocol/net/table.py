@@ -14,6 +14,7 @@ import contextlib
 import datetime as dt
 import hashlib
 import logging
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -497,9 +498,50 @@ class Table:
             self._publish(new)
             self._shown, self._shown_at = new, time.monotonic()
 
-        await run_async(referee, self._ask, moved, think=_think, before=self._pace)
+        await run_async(referee, self._ask, moved, think=_think, before=self._before)
         self.state = referee.state
         self._write_record(self.started_at or dt.datetime.now(dt.UTC))
+
+    async def _before(self, turn: Turn) -> None:
+        """Before each move: a deserted table waits for its people, then the pace."""
+        if self._deserted():
+            await self._wait_for_people()
+        await self._pace(turn)
+
+    def _deserted(self) -> bool:
+        """Nobody plays their own seat: every seat is a stand-in, and a person could
+        still come back for theirs."""
+        return all(s.replaced or s.fault is not None for s in self.seats) \
+            and any(s.replaced for s in self.seats)
+
+    async def _wait_for_people(self) -> None:
+        """A table everyone left stops, as BGA stops a table its players all left: no
+        bot plays a deserted game for nobody (issue 30: level-5 stand-ins playing whole
+        games nobody watches were the cheapest way to load the server). It waits the
+        grace period for a person to take their seat back; then the game is abandoned:
+        every seat forfeits, seeded random players finish it at once, nobody wins."""
+        grace = self.settings.grace
+        self.tell(f"nobody plays at this table: the game waits {grace:g} s for a player "
+                  "to take their seat back, then it is abandoned")
+        deadline = time.monotonic() + grace
+        while self._deserted():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._abandon()
+                return
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
+    def _abandon(self) -> None:
+        assert self.referee is not None
+        detail = f"nobody played at the table for {self.settings.grace:g} s"
+        for seat, s in enumerate(self.seats):
+            if s.replaced:  # its level bot leaves; a random player forfeits it
+                s.replaced = False
+                self.referee.reclaim(seat)
+                self._keep_change(seat, RECLAIMED, "")
+                self._forfeit(seat, "abandoned", detail)
 
     async def _pace(self, turn: Turn) -> None:
         """At a table with people, wait before the next move so that they can follow the
@@ -508,7 +550,8 @@ class Table:
         last move was sent. A table of bots stays instant. Nobody is asked (no ``go``, no
         clock running) during the pause."""
         pace = self.settings.pace
-        if pace is None or not any(s.kind == HUMAN for s in self.seats):
+        if pace is None or not any(s.kind == HUMAN for s in self.seats) \
+                or all(s.fault is not None for s in self.seats):  # nobody can come back
             return
         kinds = {event.kind for event in self._shown}
         wait = pace.round if "round-scored" in kinds else (
@@ -681,6 +724,7 @@ class Table:
 
 
 _STAND_INS: ThreadPoolExecutor | None = None
+SWITCH_INTERVAL = 0.0005  # seconds
 
 
 async def _think(choose: Callable[[], Command]) -> Command:
@@ -690,6 +734,8 @@ async def _think(choose: Callable[[], Command]) -> Command:
     global _STAND_INS
     if _STAND_INS is None:
         _STAND_INS = ThreadPoolExecutor(1, thread_name_prefix="stand-in")
+        # the loop takes the GIL back from a searching worker within this, not 5 ms
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
     return await asyncio.get_running_loop().run_in_executor(_STAND_INS, choose)
 
 
