@@ -7,17 +7,26 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 from netkit import Client, LiveServer, first_option, in_thread, play_first
 from test_server_people import go_time, last_seq, person
 
+from xactika.frontends.repl import render
+from xactika.frontends.repl.remote import RemoteSession
+from xactika.frontends.web.narrate import Narrator
 from xactika.protocol.net.clock import Clock, Pace
 from xactika.protocol.net.table import Table, table_settings
+from xactika.protocol.notation.text import parse_event
 from xactika.protocol.player.wire import parse_result
 from xactika.protocol.records.textform import read_record, result_winners
 from xactika.protocol.trust.audit import OK, audit_file
+
+XACTIKA = Path(sys.executable).with_name("xactika")
 
 
 def people_table(live: LiveServer, **pairs: object) -> Table:
@@ -165,10 +174,39 @@ def test_the_grace_period_bounds_the_seat_not_the_clock(tmp_path: Path) -> None:
     assert "while the seat was away" in table.faults[0][2]
 
 
+def watch_text(port: int, token: str) -> str:
+    """``xactika connect --watch`` of a table, to its end: what it printed."""
+    out = subprocess.run([str(XACTIKA), "connect", f"127.0.0.1:{port}", "--watch"],
+                         capture_output=True, text=True, timeout=30, check=True,
+                         env=dict(os.environ, NO_COLOR="1", XACTIKA_TOKEN=token))
+    return out.stdout
+
+
+class _Said:
+    """A remote seat that has said everything already: the REPL's session only answers."""
+
+    def send(self, line: str) -> None:
+        pass
+
+
+def repl_text(lines: list[str], seat: int) -> list[str]:
+    """What ``play --connect`` prints for a seat's lines (RemoteSession, as it reads)."""
+    first = next(n for n, x in enumerate(lines) if " game-started " in x)
+    started = parse_event(lines[first], None)
+    session = RemoteSession(_Said(), seat, started, names=["Ann", "first"],  # type: ignore[arg-type]
+                            style=render.Style(color=False))
+    out = []
+    for line in lines[first + 1:]:
+        out += session.take(line)
+    assert session.over
+    return out
+
+
 def test_every_seat_and_observer_is_told_the_record_s_outcome(tmp_path: Path) -> None:
     """Issue 30 item 5: the server sent only game-over's winners, so a seat that forfeited
-    and had the best total was shown as the winner. The ``result`` line says what the
-    record says; the forfeited person is told before their connection closes."""
+    and had the best total was shown as the winner, by the watcher and the REPL too. The
+    ``result`` line says what the record says; the forfeited person is told before their
+    connection closes."""
     with LiveServer(tmp_path) as live:
         for _ in range(12):  # until the forfeited seat has game-over's best total
             table = live.table(table_settings(
@@ -176,11 +214,14 @@ def test_every_seat_and_observer_is_told_the_record_s_outcome(tmp_path: Path) ->
                 on_timeout="forfeit"))
             watcher = Client(live.port)
             watcher.send(f"observe {table.observer_token}")
+            told_watch = in_thread(watch_text, live.port, table.observer_token)
+            wait_for(lambda: len(table.observers) == 2)  # noqa: B023 (this table's)
             bot = in_thread(play_first, Client(live.port), table.seats[1].token)
             ann = Client(live.port)
             told = person(ann, table.seats[0].token, until="error")
             watched = watcher.rest()
             seat1 = bot.result(20)
+            shown = told_watch.result(30)
             live.wait_over(table)
             over = table.events[-1]
             if 0 in over.winners:  # type: ignore[attr-defined]
@@ -196,6 +237,30 @@ def test_every_seat_and_observer_is_told_the_record_s_outcome(tmp_path: Path) ->
     assert outcome.winners == result_winners(record.headers, over.totals,  # type: ignore[attr-defined]
                                              over.winners)  # type: ignore[attr-defined]
     assert record.result is not None and "seat 0 (Ann) forfeited" in record.result
+    # the watcher and the REPL name the record's winner, never the forfeited seat
+    for text in (shown.splitlines(), "\n".join(repl_text(seat1, 1)).splitlines()):
+        marked = [line for line in text if line.rstrip().endswith("winner")]
+        assert marked and all("seat 0" not in line for line in marked), text[-6:]
+        assert any("forfeited: it cannot win" in line for line in text), text[-6:]
+
+
+def test_the_page_is_told_the_outcome_in_words() -> None:
+    """frontends/web/narrate.py: the ``result`` line becomes ``say result``, worded for
+    the seat that reads it (its own forfeit first) or for a spectator."""
+    names = lambda: ["Ann", "Bob"]  # noqa: E731
+    spectator = Narrator(names).annotate("result winners=1 forfeited=0 totals=4,-2\n")
+    assert spectator.splitlines()[-1] == (
+        "say result winners=1 forfeited=0 seat 0 (Ann) forfeited: it cannot win. "
+        "seat 1 (Bob) wins.")
+    seat = Narrator(names)
+    seat.annotate("newgame seat=0\n")
+    said = seat.annotate("result winners=1 forfeited=0 totals=4,-2\n").splitlines()
+    assert said[-1] == ("say result winners=1 forfeited=0 your seat was forfeited: it "
+                        "cannot win, whatever its total. seat 1 (Bob) wins.")
+    plain = Narrator(names).annotate("result winners=0,1 forfeited=- totals=3,3\n")
+    assert plain.splitlines()[-1] == "say result winners=0,1 forfeited=-"
+    bad = Narrator(names).annotate("result winners=7 forfeited=- totals=3,3\n")
+    assert "say result" not in bad  # a seat beyond the totals: no outcome is made up
 
 
 def test_an_all_bot_table_is_never_paced(tmp_path: Path) -> None:

@@ -193,7 +193,8 @@ async def serve(args: argparse.Namespace) -> int:
                 note(line)
     people = (f"people have {args.clock.text()} each (then {args.on_timeout})"
               if args.clock is not None else "people are not timed")
-    note(f"clocks: bots {args.move_timeout:g} s a move; {people}")
+    pace = f"pace {args.pace.text()}" if args.pace is not None else "no pace"
+    note(f"clocks: bots {args.move_timeout:g} s a move; {people}; {pace} at tables with people")
     try:
         if args.exit_when_done:
             await server.all_over.wait()

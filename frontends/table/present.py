@@ -148,7 +148,8 @@ def outcome_notes(winners: Sequence[int], forfeited: Sequence[int], names: Seque
     if not won:
         notes.append("nobody wins: every seat forfeited")
     elif forfeited:
-        notes.append(f"{names_text(won)} " + ("wins" if len(won) == 1 else "share the win"))
+        notes.append(f"{names_text(won)} " + ("share the win" if len(won) > 1 else
+                                              "win" if won == ["you"] else "wins"))
     return notes
 
 

@@ -638,7 +638,9 @@ class Table:
             self.latencies.append(time.monotonic() - asked)
             if s.fault is not None:  # faulted while the answer was on its way (a flood
                 break  # right behind it): the stand-in plays, the answer is void
-            self._charge(seat, bank, began)
+            # the go may have waited for the journal's flush: the clock starts as it leaves
+            left = next((at for at in link.writes if at >= asked), asked)
+            self._charge(seat, bank, began + (left - asked))
             try:
                 return parse_answer(line, legal, self.rules)
             except (ParseError, XactikaError, ValueError, IndexError) as exc:
