@@ -16,12 +16,15 @@ from pathlib import Path
 from netkit import Client, LiveServer, first_option, in_thread, play_first
 from test_server_people import go_time, last_seq, person
 
+from xactika.core.bots.agents import make_agent
+from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, run_async
 from xactika.frontends.repl import render
 from xactika.frontends.repl.remote import RemoteSession
 from xactika.frontends.web.narrate import Narrator
+from xactika.protocol.net import thinking
 from xactika.protocol.net.clock import Clock, Pace
 from xactika.protocol.net.table import Table, table_settings
-from xactika.protocol.notation.text import parse_event
+from xactika.protocol.notation.text import config_from_pairs, parse_event
 from xactika.protocol.player.wire import parse_result
 from xactika.protocol.records.textform import read_record, result_winners
 from xactika.protocol.trust.audit import OK, audit_file
@@ -345,3 +348,32 @@ def test_a_table_everyone_left_waits_for_them_then_is_abandoned(tmp_path: Path) 
     assert record.result is not None and record.result.startswith("result nobody wins")
     assert [v for k, v in record.headers if k == "forfeit"] == ["0", "1", "2"]
     assert audit_file(str(table.record)).status == OK  # the stand-ins' headers hold
+
+
+def test_a_stand_in_thinks_in_a_child_process_and_plays_on_as_it_would_here() -> None:
+    """protocol/net/thinking.py: the child's choice and the agent's new state come back,
+    so a seeded stand-in plays exactly the moves it plays inline (its random number
+    generator goes on where the child left it)."""
+    config = config_from_pairs({"players": "3", "rounds": "1", "seed": "3"}, defaults=True)
+
+    def play(think: object) -> list[object]:
+        referee = Referee.new(config, policy=FaultPolicy.stand_in(
+            lambda seat: make_agent("heuristic", seat, game="xactika")))
+        for seat in range(3):
+            referee.fault(seat, "crash")
+
+        async def never(turn: object) -> Faulted:
+            raise AssertionError("every seat is a stand-in")
+
+        asyncio.run(run_async(referee, never, think=think))  # type: ignore[arg-type]
+        return referee.events
+
+    pids: list[int] = []
+
+    async def spy(agent: object, view: object, legal: object) -> object:
+        pids.append(await asyncio.get_running_loop().run_in_executor(
+            thinking._pool(), os.getpid))
+        return await thinking.think(agent, view, legal)
+
+    assert play(spy) == play(None)
+    assert pids and os.getpid() not in pids and thinking._failures == 0

@@ -20,7 +20,6 @@ played by someone else.
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
@@ -286,7 +285,7 @@ def _tell(seat: int, agent: object, events: Sequence[Event]) -> None:
 Ask = Callable[[Turn], Command | Faulted]
 AskAsync = Callable[[Turn], Awaitable[Command | Faulted]]
 Tell = Callable[[list[Event]], None]
-Think = Callable[[Callable[[], Command]], Awaitable[Command]]
+Think = Callable[[StandIn, SeatView, Legal], Awaitable[Command]]
 Before = Callable[[Turn], Awaitable[None]]
 
 
@@ -319,8 +318,8 @@ async def run_async(referee: Referee, ask: AskAsync, tell: Tell | None = None, *
 
     A stand-in's search can take tens of milliseconds a move: inline it would hold the
     host's event loop, and a table of stand-ins would play a whole game in one call. So
-    ``think(choose)`` runs a stand-in's choice where the host says (a worker thread:
-    ``loop.run_in_executor``), and without it the loop yields after each stand-in move.
+    ``think(agent, view, legal)`` has the stand-in choose where the host says (a worker
+    thread or process), and without it the loop yields after each stand-in move.
     ``before(turn)`` is awaited before each turn (a host's pace); the turn is read again
     after it, as after ``think``, since seats may fault or come back meanwhile.
     """
@@ -334,8 +333,7 @@ async def run_async(referee: Referee, ask: AskAsync, tell: Tell | None = None, *
                 new = referee.play_stand_in()
                 await asyncio.sleep(0)  # the other tasks run between two stand-in moves
             else:
-                command = await think(functools.partial(turn.stand_in.choose, turn.view,
-                                                        turn.legal))
+                command = await think(turn.stand_in, turn.view, turn.legal)
                 if referee.turn() is None:
                     break
                 new = referee.play_stand_in(command)

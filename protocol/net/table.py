@@ -14,10 +14,8 @@ import contextlib
 import datetime as dt
 import hashlib
 import logging
-import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -49,6 +47,7 @@ from xactika.core.engine.views import view, visible
 from xactika.protocol.net.clock import Bank, Clock, Pace, parse_pace
 from xactika.protocol.net.journal import SEAT_FIELDS, Journal, SavedTable
 from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token, token_key
+from xactika.protocol.net.thinking import think
 from xactika.protocol.notation.text import (
     config_from_pairs,
     format_config,
@@ -75,6 +74,7 @@ log = logging.getLogger(__name__)
 HUMAN, BOT = "human", "bot"
 REPLACED, RECLAIMED = "replaced:", "reclaimed"  # journal rows of a person's stand-in
 ON_TIMEOUT = ("bot", "forfeit")
+FINISH_STEP = 0.02  # seconds between two moves of a game every seat has forfeited
 
 
 @attrs.frozen
@@ -498,14 +498,18 @@ class Table:
             self._publish(new)
             self._shown, self._shown_at = new, time.monotonic()
 
-        await run_async(referee, self._ask, moved, think=_think, before=self._before)
+        await run_async(referee, self._ask, moved, think=think, before=self._before)
         self.state = referee.state
         self._write_record(self.started_at or dt.datetime.now(dt.UTC))
 
     async def _before(self, turn: Turn) -> None:
-        """Before each move: a deserted table waits for its people, then the pace."""
+        """Before each move: a deserted table waits for its people, then the pace. A game
+        nobody can come back to (every seat forfeited) is finished by random players one
+        move a ``FINISH_STEP``: cheap, but not in a burst that delays every other table."""
         if self._deserted():
             await self._wait_for_people()
+        if all(s.fault is not None for s in self.seats):
+            await asyncio.sleep(FINISH_STEP)
         await self._pace(turn)
 
     def _deserted(self) -> bool:
@@ -723,22 +727,6 @@ class Table:
     def totals(self) -> tuple[int, ...]:
         last = self.events[-1] if self.events else None
         return last.totals if isinstance(last, GameOver) else ()
-
-
-_STAND_INS: ThreadPoolExecutor | None = None
-SWITCH_INTERVAL = 0.0005  # seconds
-
-
-async def _think(choose: Callable[[], Command]) -> Command:
-    """A stand-in's choice, made in the one worker thread that every table shares: a
-    level-5 search takes tens of milliseconds a move, which on the event loop would hold
-    every other table and charge their people's clocks (spec/SERVER.md section 6)."""
-    global _STAND_INS
-    if _STAND_INS is None:
-        _STAND_INS = ThreadPoolExecutor(1, thread_name_prefix="stand-in")
-        # the loop takes the GIL back from a searching worker within this, not 5 ms
-        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
-    return await asyncio.get_running_loop().run_in_executor(_STAND_INS, choose)
 
 
 def _catch_up(agent: StandIn, seat: int, events: Sequence[Event], at: int) -> None:
