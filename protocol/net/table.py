@@ -89,7 +89,7 @@ class TableSettings:
     on_timeout: str = attrs.field(default="bot", validator=attrs.validators.in_(ON_TIMEOUT))
     level: int = attrs.field(default=3, validator=attrs.validators.in_(range(1, 6)))
     # how a table with people shows the game (clock.py); None: instant (the library's
-    # default; serve, the lobby and the web give people DEFAULT_PACE)
+    # default; serve's --pace gives its tables and its lobby's DEFAULT_PACE)
     pace: Pace | None = None
 
 
