@@ -23,6 +23,7 @@ from xactika.frontends.repl.remote import RemoteSession
 from xactika.frontends.web.narrate import Narrator
 from xactika.protocol.net import thinking
 from xactika.protocol.net.clock import Clock, Pace
+from xactika.protocol.net.journal import Journal
 from xactika.protocol.net.table import Table, table_settings
 from xactika.protocol.notation.text import config_from_pairs, parse_event
 from xactika.protocol.player.wire import parse_result
@@ -377,3 +378,31 @@ def test_a_stand_in_thinks_in_a_child_process_and_plays_on_as_it_would_here() ->
 
     assert play(spy) == play(None)
     assert pids and os.getpid() not in pids and thinking._failures == 0
+
+
+def test_a_restart_keeps_the_pace_and_costs_no_bank(tmp_path: Path) -> None:
+    """The journal keeps the table's pace; a person's bank does not run while the server
+    is down nor until they are back after its restart (spec/SERVER.md section 10), though
+    it does run while they are away at their turn otherwise."""
+    out = tmp_path / "out"
+    journal = Journal.open(out)
+    pace = Pace(0.1, 0.2, 0.3)
+    with LiveServer(out, journal=journal) as live:
+        table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
+                                          grace=5.0, clock=Clock(3000, 0), pace=pace))
+        token = table.seats[0].token
+        bot = in_thread(play_first, Client(live.port), table.seats[1].token)
+        ann = Client(live.port)
+        lines = person(ann, token)
+        assert go_time(lines[-1]) == 3000
+    journal.close()
+    ann.close()
+    bot.result(20)
+    with LiveServer(out, journal=Journal.open(out)) as again:
+        [restored] = again.server.tables
+        assert restored.settings.pace == pace
+        time.sleep(1.0)  # away since the restart: not charged
+        back = Client(again.port)
+        got = person(back, token, resume=last_seq(lines))
+        assert go_time(got[-1]) >= 2950, got[-1]
+        back.close()

@@ -596,9 +596,10 @@ class Table:
         seat, legal = turn.seat, turn.legal
         s = self.seats[seat]
         began = time.monotonic()  # the turn's clock: a person's bank runs from here
+        free = False  # waiting for a seat away since the restart: its clock waits too
         while s.fault is None and not s.replaced:
-            if s.away_free:  # not back since the restart: the clock waits for them
-                began = time.monotonic()
+            if s.away_free or free:  # ...and starts when it is back
+                began, free = time.monotonic(), s.away_free
             move, bank = self._limit(s)
             if bank is not None:  # what is left of the bank now, in whole ms
                 move = (bank.left() - int((time.monotonic() - began) * 1000)) / 1000
