@@ -406,3 +406,47 @@ def test_a_restart_keeps_the_pace_and_costs_no_bank(tmp_path: Path) -> None:
         got = person(back, token, resume=last_seq(lines))
         assert go_time(got[-1]) >= 2950, got[-1]
         back.close()
+
+
+CHILD_PID = """
+import asyncio, os, sys, time
+from xactika.core.bots.agents import make_agent
+from xactika.core.engine.referee import Referee, FaultPolicy
+from xactika.protocol.net import thinking
+from xactika.protocol.notation.text import config_from_pairs
+
+async def main() -> None:
+    config = config_from_pairs({"players": "2", "rounds": "1", "seed": "3"}, defaults=True)
+    turn = Referee.new(config, policy=FaultPolicy.abort()).turn()
+    await thinking.think(make_agent("heuristic", 1, game="xactika"), turn.view, turn.legal)
+    pid = await asyncio.get_running_loop().run_in_executor(thinking._pool(), os.getpid)
+    print(pid, flush=True)
+    time.sleep(60)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_the_stand_ins_process_ends_with_its_server(tmp_path: Path) -> None:
+    """A server killed with SIGKILL leaves no stand-in process behind."""
+    script = tmp_path / "server.py"
+    script.write_text(CHILD_PID)
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    child = int(server.stdout.readline())
+    assert child != server.pid
+    os.kill(child, 0)  # alive while its server is
+    server.kill()
+    server.wait(10)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{child}").exists() and "Z" not in _state(child):
+        assert time.monotonic() < deadline, "the stand-ins' process outlived its server"
+        time.sleep(0.05)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"

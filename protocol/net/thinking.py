@@ -16,7 +16,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
 import sys
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -45,13 +48,27 @@ def _take_over(agent: Any, after: Any) -> None:
         agent.__dict__.update(after.__dict__)
 
 
+def _orphan_watch() -> None:
+    """In the child: exit as soon as the server is gone, however it went (``kill -9``
+    included), so that no stand-in process outlives its server."""
+    parent = multiprocessing.parent_process()
+    if parent is None or parent.sentinel is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
+
+
 def _pool() -> ProcessPoolExecutor:
     global _process
     if _process is None:
-        # forkserver: a clean child, not a fork of a server with threads and sockets
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
-            else "spawn"
-        _process = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method))
+        # spawn: a clean child of the server (not a fork of one with threads and sockets,
+        # nor a forkserver that could outlive it), which ends when the server does
+        _process = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=_orphan_watch)
     return _process
 
 
