@@ -8,7 +8,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webkit import DESKTOP, WebServer, browser_session, screenshot, web_server
+from webkit import (
+    DESKTOP,
+    PHONE,
+    WebServer,
+    browser_session,
+    no_horizontal_scroll,
+    screenshot,
+    web_server,
+)
 
 from xactika.protocol.records.textform import read_record
 
@@ -41,6 +49,9 @@ def test_the_end_screen_marks_the_forfeited_seat_and_the_record_s_winner(
     watcher.wait_for_selector("#end:not([hidden])", timeout=30_000)
     standings = watcher.locator("#standings li").all_inner_texts()
     screenshot(watcher, "outcome-forfeited-1280x800")
+    watcher.set_viewport_size(PHONE)
+    no_horizontal_scroll(watcher)
+    screenshot(watcher, "outcome-forfeited-375x667")
     ann.wait_for_function(  # the person is told that their seat forfeited
         "() => document.body.innerText.includes('forfeits (timeout)')", timeout=10_000)
     context.close()
