@@ -26,7 +26,7 @@ from xactika.frontends.match.tournament import (
 )
 from xactika.frontends.net.options import DEFAULT_CLOCK, OneLineParser, port_number, seconds
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
-from xactika.protocol.net.clock import Clock, parse_clock
+from xactika.protocol.net.clock import DEFAULT_PACE, Clock, Pace, parse_clock, parse_pace
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.lobby import BotSeats, LobbyPolicy
@@ -72,6 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "ends their part (a random player plays their cards; they cannot win)")
     p.add_argument("--level", type=int, choices=range(1, 6), default=3, metavar="1..5",
                    help="the strength of the bot that stands in for a person (default 3)")
+    p.add_argument("--pace", type=_pace, default=DEFAULT_PACE, metavar="CARD/TRICK/ROUND",
+                   help="at a table with people: seconds before each bot's card, after a "
+                   f"trick and after a round, so people can follow (default "
+                   f"{DEFAULT_PACE.text()}; 'off': instant). Tables of bots are never "
+                   "paced, and nobody's clock runs during a pause")
     p.add_argument("--grace", type=seconds, default=30.0, metavar="S",
                    help="seconds a dropped seat has to reconnect (default 30)")
     p.add_argument("--auth-timeout", type=seconds, default=5.0, metavar="S",
@@ -105,6 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
 def _clock(text: str) -> Clock | None:
     try:
         return parse_clock(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _pace(text: str) -> Pace | None:
+    try:
+        return parse_pace(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -192,7 +204,7 @@ async def serve(args: argparse.Namespace) -> int:
     out = Path(args.out or dt.datetime.now().strftime("serve-%Y%m%d-%H%M%S"))
     clocks: dict[str, Any] = {"move_timeout": args.move_timeout, "grace": args.grace,
                               "clock": args.clock, "on_timeout": args.on_timeout,
-                              "level": args.level}
+                              "level": args.level, "pace": args.pace}
     settings = [table_settings(_pairs(args, k), **clocks) for k in range(args.tables)]
     seed = args.seed
 
@@ -233,7 +245,8 @@ async def serve(args: argparse.Namespace) -> int:
                 note(line)
     people = (f"people have {args.clock.text()} each (then {args.on_timeout})"
               if args.clock is not None else "people are not timed")
-    note(f"clocks: bots {args.move_timeout:g} s a move; {people}")
+    pace = f"pace {args.pace.text()}" if args.pace is not None else "no pace"
+    note(f"clocks: bots {args.move_timeout:g} s a move; {people}; {pace} at tables with people")
     try:
         if args.exit_when_done:
             await server.all_over.wait()

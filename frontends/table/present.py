@@ -18,7 +18,7 @@ import attrs
 
 from xactika.core.engine.table import Config, Event, GameOver, RoundScored, TrickWon, game_rules
 from xactika.frontends.table import teach
-from xactika.frontends.table.games import presentation
+from xactika.frontends.table.games import names_text, presentation, seat_label
 
 
 @attrs.frozen
@@ -130,6 +130,27 @@ def standings(config: Config, totals: Sequence[int], events: Sequence[Event]) ->
                else game_rules(config.game).winners(config, tuple(totals)))
     return Standings(tuple(totals), tuple(winners),
                      game_rules(config.game).low_wins(config), config.seed)
+
+
+def outcome_notes(winners: Sequence[int], forfeited: Sequence[int], names: Sequence[str],
+                  seat: int | None = None) -> list[str]:
+    """The table server's outcome in words (its ``result`` line: a forfeited seat never
+    wins, spec/SERVER.md section 6), for the REPL, ``connect --watch`` and the page:
+    the person's own forfeit first, then the others', then who wins."""
+    notes = []
+    if seat is not None and seat in forfeited:
+        notes.append("your seat was forfeited: it cannot win, whatever its total")
+    others = [seat_label(s, names) for s in forfeited if s != seat]
+    if others:
+        notes.append(f"{names_text(others)} forfeited: "
+                     + ("it cannot win" if len(others) == 1 else "they cannot win"))
+    won = [seat_label(s, names) for s in winners]
+    if not won:
+        notes.append("nobody wins: every seat forfeited")
+    elif forfeited:
+        notes.append(f"{names_text(won)} " + ("share the win" if len(won) > 1 else
+                                              "win" if won == ["you"] else "wins"))
+    return notes
 
 
 def narrate(config: Config, events: Sequence[Event], first: int, names: Sequence[str], *,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from xactika.core.bots.agents import make_agent
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import Config, Event, GameStarted, game_rules
-from xactika.frontends.table import teach
+from xactika.frontends.table import present, teach
 from xactika.frontends.table.games import presentation
 from xactika.frontends.table.present import Note, RoundOutcome, WhyWon, narrate
 from xactika.protocol.notation.text import parse_event
@@ -85,6 +85,8 @@ class Narrator:
 
     def _after(self, line: str) -> list[str]:
         words = line.split()
+        if words[0] == wire.RESULT:
+            return self._result(words)
         if words[0] == "newgame":
             self.seat = wire.parse_newgame(words)
             self.tracker = SeatTracker(self.seat)
@@ -116,6 +118,24 @@ class Narrator:
             elif isinstance(item, Note):
                 said.append(f"say note {_one_line(item.text)}")
         return said
+
+
+    def _result(self, words: list[str]) -> list[str]:
+        """The server's outcome (its record's ``result``: a forfeited seat never wins) as
+        the page's end screen shows it: ``say result winners=<s> forfeited=<s> <text>``."""
+        try:
+            outcome = wire.parse_result(words)
+        except wire.WireError:
+            return []
+        names = [n or f"seat {i}" for i, n in enumerate(self.names())]
+        if len(names) != len(outcome.totals):
+            names = [f"seat {i}" for i in range(len(outcome.totals))]
+        if self.seat >= 0:
+            names[self.seat] = "you"
+        notes = present.outcome_notes(outcome.winners, outcome.forfeited, names,
+                                      self.seat if self.seat >= 0 else None)
+        seats = wire.format_result(outcome).split()[1:3]  # winners=, forfeited=
+        return [" ".join(["say", "result", *seats, *(_one_line(n) + "." for n in notes)])]
 
 
 def rules_texts(config: Config) -> dict[str, object]:

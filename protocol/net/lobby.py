@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from xactika.protocol.net.server import Server
 
 NAME_MAX = 20  # characters of a name taken in the lobby
-# seed= too, for the admin; clock=, on-timeout= and level= are the people's (SERVER.md)
-CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout", "level")
+# seed= too, for the admin; clock=, on-timeout=, level= and pace= are the people's (SERVER.md)
+CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout", "level",
+               "pace")
 REMATCH = "rematch"  # a seat kept for the holder of the last game's token
 SEATS = "seats"  # create's seats=human,human,bot: who sits where, where the server seats bots
 PERSON_SEATS = ("human", "open")  # a seat in seats= left for a person to join

@@ -150,6 +150,11 @@ function say(kind, words) {
     note(text, "coach");
   } else if (kind === "chat-refused") {
     chat("", "(not sent: wait a moment)");
+  } else if (kind === "result") { // the record's outcome: a forfeited seat never wins
+    const seats = (w) => (w.split("=")[1] === "-" ? [] : w.split("=")[1].split(",").map(Number));
+    game.outcome = { winners: seats(words[0]), forfeited: seats(words[1]),
+      text: words.slice(2).join(" ") };
+    if (game.over) game.over.winners = game.outcome.winners;
   }
 }
 
@@ -516,8 +521,10 @@ function renderEnd() {
   box.hidden = false;
   const list = clear($("#standings"));
   for (const [rank, seat] of game.standings()) {
-    list.append(h("li", {}, `${rank}. ${game.label(seat)}: ${game.over.totals[seat]}${game.over.winners.includes(seat) ? " — winner" : ""}`));
+    const out = game.outcome && game.outcome.forfeited.includes(seat) ? " — forfeited" : "";
+    list.append(h("li", {}, `${rank}. ${game.label(seat)}: ${game.over.totals[seat]}${game.over.winners.includes(seat) ? " — winner" : ""}${out}`));
   }
+  if (game.outcome && game.outcome.text) list.append(h("li", { class: "outcome" }, game.outcome.text));
   $("#record").href = `/api/tables/${number}/record`;
   $("#rematch").hidden = watching || !token;
 }
