@@ -7,13 +7,14 @@ they cannot disagree with the engine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from xactika.core.engine.table import Config, RoundScored, State, Trick
 from xactika.core.engine.views import SeatView
 from xactika.core.games.dix import (
     SUIT_NAMES,
+    SUITS,
     is_ten_trick,
     round_points,
     round_winner,
@@ -73,6 +74,15 @@ _MODES = {
 }
 
 
+_RANK_NAMES = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+               8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
+               14: "ace"}
+
+
+def _by_rank(card: Any) -> Any:
+    return (1, 0, 0) if card.is_joker else (0, card.rank, SUITS.index(card.suit))
+
+
 def _suit(suit: str) -> str:
     return SUIT_NAMES.get(suit, suit)
 
@@ -80,9 +90,24 @@ def _suit(suit: str) -> str:
 class DixShown(Presentation):
     game: str = "dix"
     card_example = "QH"
+    card_face = "suits"
     tutorial_cards: ClassVar[str] = (
         "tutorial: a card is its rank and suit: QH is the queen of hearts, TD the ten of "
         "diamonds, JK the joker. 'rules' explains the whole game.")
+
+    def option_suggestions(self) -> dict[str, tuple[str, Any]]:
+        return {"target": ("game to (points; empty: play the rounds)", 50)}
+
+    def hand_sorts_by(self) -> dict[str, Callable[[Any], Any] | None]:
+        """By suit (the game's order), or by rank across the suits."""
+        return {"suit": None, "rank": _by_rank}
+
+    def card_name(self, card: Any) -> str:
+        """``the queen of hearts``, ``the joker``."""
+        if getattr(card, "is_joker", False):
+            return "the joker"
+        rank = _RANK_NAMES.get(getattr(card, "rank", -1))
+        return f"the {rank} of {_suit(card.suit)}" if rank else str(card)
 
     def banner(self, config: Config) -> str:
         return _MODES.get(config.mode, config.mode)
@@ -178,6 +203,11 @@ class DixShown(Presentation):
         stock = stock_size(config, len(seen.tricks)) if config.mode == "draw" else None
         return Progress(tuple(seen.taken), round_points(seen.tricks, players),
                         ten_tricks(seen.tricks, players), stock)
+
+    def trump(self, state: State) -> str | None:
+        """``hearts``, or ``no trumps`` when the joker was turned up."""
+        suit = trump_suit(state.turned)
+        return SUIT_NAMES[suit] if suit is not None else "no trumps"
 
     def follow_rule(self, state: State, seat: int) -> FollowRule:
         trump = trump_suit(state.turned)

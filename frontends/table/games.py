@@ -9,7 +9,7 @@ REPL lays it out for a terminal (frontends/repl/render.py), a web page as HTML.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -51,6 +51,7 @@ class Presentation:
     has_stats: ClassVar[bool] = False
     tutorial_cards: ClassVar[str] = ""  # the tutorial's first words about the cards
     card_example: ClassVar[str] = "QH"  # a card's text, for the help
+    card_face: ClassVar[str] = "text"  # how a page draws a card: "shapes", "suits" or its text
 
     def __init__(self, game: str | None = None) -> None:
         if game is not None:
@@ -89,6 +90,24 @@ class Presentation:
         return f"round {round_no} " + (f"to {target} points" if target is not None
                                         else f"of {config.rounds}")
 
+    def option_suggestions(self) -> dict[str, tuple[str, Any]]:
+        """Per option of the game's (``TrickGame.option_types``): the words a form labels
+        it with and the value it suggests (None: left out unless asked for)."""
+        return {}
+
+    def hand_sorts_by(self) -> dict[str, Callable[[Any], Any] | None]:
+        """The orders a hand may be sorted in, by name, the first the usual one; a key of
+        None is the game's own (``TrickGame.sort_key``)."""
+        return {"value": None}
+
+    def hand_sorts(self) -> list[str]:
+        return list(self.hand_sorts_by())
+
+    def card_name(self, card: Any) -> str:
+        """A card as a player says it ("the queen of hearts"): what a page's sentences
+        name it by, never its code."""
+        return str(card)
+
     # -- teaching
     def topics(self, config: Config) -> dict[str, str]:
         """``rules TOPIC`` topics for this game and mode, in reading order."""
@@ -123,6 +142,11 @@ class Presentation:
     # -- the round so far
     def progress(self, config: Config, seen: SeatView | State) -> Progress:
         return Progress(tuple(seen.taken))
+
+    def trump(self, state: State) -> str | None:
+        """The round's trump in words, for a table always to show (None: the game has
+        none to show)."""
+        return None
 
     def follow_rule(self, state: State, seat: int) -> FollowRule:
         """Whether ``seat``, following the trick in ``state``, holds a card it must play."""

@@ -6,7 +6,7 @@ uses the same card helpers as the engine, so it cannot disagree with who actuall
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from xactika.core.engine.table import Config, RoundScored, State, Trick, game_rules
@@ -77,15 +77,33 @@ _BANNERS = {
 }
 
 
+def _by_shape(card: Any) -> Any:
+    return tuple(-n for n in card.counts) + (card.value,)
+
+
 class XactikaShown(Presentation):
     game: str = "xactika"
     has_calls = True
     has_stats = True
     card_example = "1323"
+    card_face = "shapes"
     tutorial_cards: ClassVar[str] = (
         "tutorial: a card's four digits count its balls, cubes, cones and stars, drawn "
         "beside it; its value is their sum: 1323 is 1 ball, 3 cubes, 2 cones and 3 stars, "
         "value 9. 'rules' explains the whole game.")
+
+    def hand_sorts_by(self) -> dict[str, Callable[[Any], Any] | None]:
+        """By value (the game's order), or by shape: most balls first, then cubes..."""
+        return {"value": None, "shape": _by_shape}
+
+    def card_name(self, card: Any) -> str:
+        """``the 9 (1 ball, 3 cubes, 2 cones, 3 stars)``: its value and shapes, as seen."""
+        counts = getattr(card, "counts", None)
+        if counts is None:
+            return str(card)
+        shapes = ", ".join(f"{n} {SHAPES[i] if n != 1 else SHAPES[i][:-1]}"
+                           for i, n in enumerate(counts))
+        return f"the {card.value} ({shapes})"
 
     def banner(self, config: Config) -> str:
         return _BANNERS.get(config.mode, config.mode)

@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import Config, game_rules
 from xactika.frontends.web.desk import ChatRate, Desk, DeskError, WebTable
+from xactika.frontends.web.facts import all_games
 from xactika.frontends.web.narrate import Narrator, rules_texts
 from xactika.frontends.web.transport import QueueTransport
 from xactika.protocol.net.link import Link
@@ -105,6 +106,7 @@ class WebApp:
             Route("/api/rematch", self.rematch, methods=["POST"]),
             Route("/api/tables/{number:int}/record", self.record),
             Route("/api/rules", self.rules),
+            Route("/api/games", lambda request: JSONResponse(all_games())),
             WebSocketRoute("/ws", self.socket),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
             *(extra_routes or []),

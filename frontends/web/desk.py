@@ -22,9 +22,11 @@ import attrs
 from xactika.core.bots.agents import agent_names
 from xactika.core.bots.levels import people_name
 from xactika.core.engine.errors import XactikaError
+from xactika.frontends.table.games import presentation
 from xactika.protocol.net.lobby import NAME_MAX, Hosted, LobbyError
 from xactika.protocol.net.server import Server
 from xactika.protocol.net.table import HUMAN, Table
+from xactika.protocol.notation.text import game_option_types
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import bot_name, clean_name
 
@@ -76,6 +78,7 @@ class WebTable:
         rematch = self.hosted.rematch
         return {"id": table.id, "game": config.game, "mode": config.mode,
                 "players": config.players, "rounds": config.rounds,
+                "length": presentation(config.game).length(config),
                 "clock": settings.clock.text() if settings.clock else None,
                 "on_timeout": settings.on_timeout, "level": settings.level,
                 "status": table.status(), "seats": seats, "spectators": self.spectators,
@@ -105,6 +108,9 @@ class Desk:
         invite links)."""
         pairs = {k: str(request[k]) for k in ("game", "mode", "players", "rounds", "level")
                  if request.get(k) not in (None, "")}
+        for key in game_option_types():  # the games' own settings: Dix's target
+            if request.get(key) not in (None, ""):
+                pairs[key] = str(request[key])
         pairs["clock"] = str(request.get("clock") or DEFAULT_CLOCK)
         if request.get("on_timeout") not in (None, ""):
             pairs["on-timeout"] = str(request["on_timeout"])

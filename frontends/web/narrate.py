@@ -17,6 +17,7 @@ from xactika.core.engine.table import Config, Event, GameStarted, game_rules
 from xactika.frontends.table import teach
 from xactika.frontends.table.games import presentation
 from xactika.frontends.table.present import Note, RoundOutcome, WhyWon, narrate
+from xactika.frontends.web.facts import TableFacts
 from xactika.protocol.notation.text import parse_event
 from xactika.protocol.player import wire
 from xactika.protocol.player.session import SeatTracker
@@ -37,6 +38,7 @@ class Narrator:
         self.events: list[Event] = []
         self.tracker: SeatTracker | None = None
         self._said_names: tuple[str, ...] = ()
+        self.facts = TableFacts()  # the ``say table`` lines: turn, sizes, stock, trump
 
     def annotate(self, text: str) -> str:
         out: list[str] = []
@@ -94,7 +96,7 @@ class Narrator:
         if self.tracker is not None:
             self.tracker.apply(event)
         assert self.config is not None
-        said = []
+        said = self.facts.after(event, self.seat)
         if isinstance(event, GameStarted) and self.tutorial and self.seat >= 0:
             said += [f"say coach {_one_line(p)}" for p in teach.tutorial_intro(self.config)]
         names = [n or f"seat {i}" for i, n in enumerate(self.names())]

@@ -19,6 +19,7 @@ import attrs
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.table import Table
+from xactika.protocol.notation.text import game_option_types
 from xactika.protocol.notation.untrusted import escape
 
 if TYPE_CHECKING:
@@ -26,7 +27,9 @@ if TYPE_CHECKING:
 
 NAME_MAX = 20  # characters of a name taken in the lobby
 # seed= too, for the admin; clock=, on-timeout= and level= are the people's (SERVER.md)
-CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout", "level")
+# and the games' own settings (Dix's target=), asked of the registry
+CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout", "level",
+               *game_option_types())
 REMATCH = "rematch"  # a seat kept for the holder of the last game's token
 
 

@@ -1,6 +1,6 @@
 // The table page: a seat (or a spectator) over the WebSocket, speaking the player
 // protocol (spec/WEB.md). Every text from outside is set as textContent, never as markup.
-import { callSvg, callWords, cardLabel, cardSvg } from "./cards.js";
+import { callSvg, callWords, cardLabel, cardSvg, setFace } from "./cards.js";
 import { Game } from "./game.js";
 import { h, $, clear, rulesDialog } from "./ui.js";
 
@@ -116,10 +116,15 @@ function receive(line) {
 
 function event(words) {
   const kind = game.event(words);
+  if (kind === "game-started") {
+    setFace(game.facts ? game.facts.cards : "");
+    $("#keys-calls").hidden = !(game.facts && game.facts.calls);
+  }
   const f = Object.fromEntries(words.slice(3).map((w) => w.split("=")));
   if (kind === "bid") note(`${game.label(Number(f.seat))} bids ${f.bid}`);
-  if (kind === "lead" && game.config.game === "xactika") {
-    note(`${game.label(Number(f.seat))} leads ${f.card} calling ${callWords(f.call)}`);
+  if (kind === "lead" || kind === "play") {
+    const calling = f.call && f.call !== "-" ? ` calling ${callWords(f.call)}` : "";
+    note(`${game.label(Number(f.seat))} ${kind === "lead" ? "leads" : "plays"} ${cardLabel(f.card)}${calling}`);
   }
   if (["lead", "play", "bid"].includes(kind) && Number(f.seat) === game.seat && clickAt !== null) {
     const since = clickAt; // measured once the page shows it: the next frame after render
@@ -135,6 +140,8 @@ function say(kind, words) {
   const text = words.join(" ");
   if (kind === "names") {
     game.names = text.split(",");
+  } else if (kind === "table") {
+    game.table(Object.fromEntries(words.filter((w) => w.includes("=")).map((w) => w.split("="))));
   } else if (kind === "why-won") {
     const rest = words.filter((w) => !/^(trick|winner)=/.test(w)).join(" ");
     if (game.lastTrick) game.lastTrick.why = rest;
@@ -288,8 +295,9 @@ function render() {
   renderLog();
   renderScores();
   renderEnd();
-  const banner = game.config ? `${game.config.game === "dix" ? "Dix" : "Xactika"} · ${
-    game.config.mode} · round ${game.round || 1} of ${game.config.rounds}` : `table ${number}`;
+  const mode = game.modeFacts ? game.modeFacts.name : game.config ? game.config.mode : "";
+  const banner = game.config ? `${game.title} · ${mode} · round ${game.round || 1} of ${
+    game.config.rounds}` : `table ${number}`;
   $("#banner").textContent = watching ? `${banner} · watching` : banner;
 }
 
@@ -532,7 +540,7 @@ async function rematch() {
 }
 
 async function openRules() {
-  const c = game.config || (info ? info : { game: "xactika", mode: "bid" });
+  const c = game.config || info || {};
   await rulesDialog(c);
 }
 
@@ -586,8 +594,18 @@ setInterval(tickClocks, 250);
 setInterval(() => { if (!game.config && !over) loadInfo().then(render); }, 2000);
 setInterval(() => { if (game.config && !over && info && info.clock) loadInfo(); }, 3000);
 
+async function loadGames() {
+  try {
+    game.games = await (await fetch("/api/games")).json();
+  } catch (e) {
+    game.games = [];
+  }
+}
+
 loadInfo().then(render); // the clock's setting: not worth waiting for before sitting down
 if (params.get("name")) store.setItem("xactika-name", name);
-if ((token && name) || watching) connect();
-else join();
-render();
+loadGames().then(() => {
+  if ((token && name) || watching) connect();
+  else join();
+  render();
+});

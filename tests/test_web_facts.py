@@ -1,0 +1,74 @@
+"""The table's facts the page draws from (frontends/web/facts.py): at every step of whole
+games, for a seat and for a spectator, ``say table`` says the true turn, kind of move,
+hand sizes and stock, and the seat's own hand only to that seat."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from xactika.core.engine.table import (
+    PHASE_BID,
+    Bid,
+    Config,
+    Play,
+    legal_actions,
+    new_game,
+    start,
+    step,
+)
+from xactika.core.engine.views import visible
+from xactika.frontends.web.facts import TableFacts, all_games
+
+
+def _fields(line: str) -> dict[str, str]:
+    return dict(w.split("=", 1) for w in line.split()[2:])
+
+
+def _moves(config: Config, seed: int) -> list[tuple[object, list[object]]]:
+    """(state before, events) for each step of a random game."""
+    rng = random.Random(seed)
+    out: list[tuple[object, list[object]]] = [(None, start(config))]
+    state = new_game(config)
+    while not state.over:
+        legal = legal_actions(state)
+        if state.phase == PHASE_BID:
+            command: object = Bid(state.to_act, rng.choice(legal.bids))
+        else:
+            card = rng.choice(legal.cards)
+            command = Play(state.to_act, card, rng.choice(legal.calls(card)))
+        state, events = step(state, command)
+        out.append((state, events))
+    return out
+
+
+@pytest.mark.parametrize(("game", "mode", "players"),
+                         [("xactika", "bid", 4), ("dix", "draw", 2), ("xactika", "win", 10)])
+def test_the_facts_are_the_games_at_every_step(game: str, mode: str, players: int) -> None:
+    config = Config(game=game, mode=mode, players=players, rounds=2, seed=3)
+    for seat in (0, -1):
+        facts = TableFacts()
+        said = ""
+        for state, events in _moves(config, 5):
+            for event in events:
+                for line in facts.after(visible(event, seat), seat):
+                    said = line
+            if state is None:
+                continue
+            f = _fields(said)
+            turn = state.to_act if not state.over and state.to_act is not None else None
+            assert f["turn"] == ("-" if turn is None else str(turn))
+            assert f["sizes"] == ",".join(str(len(h)) for h in state.hands)
+            stock = str(len(state.aside)) if mode == "draw" else "-"
+            assert f["stock"] == stock
+            assert f["trump"] != "-" if game == "dix" else f["trump"] == "-"
+            assert ("hand-value" in f or "hand-suit" in f) == (seat >= 0)
+            if seat >= 0 and state.hands[seat]:
+                own = f.get("hand-value") or f["hand-suit"]
+                assert sorted(own.split(",")) == sorted(str(c) for c in state.hands[seat])
+
+
+def test_every_game_says_its_facts() -> None:
+    found = {g["name"]: g for g in all_games()}
+    assert found["dix"]["players"]["max"] == 2 and found["xactika"]["players"]["max"] == 10
