@@ -47,6 +47,8 @@ export class Game {
     this.move = null;
     this.trump = null;
     this.orders = {}; // the hand in each of the game's orders, from the server
+    this.dealt = 0; // cards each seat was dealt this round
+    this.tricksDone = 0; // tricks won this round
   }
 
   get game() {
@@ -85,6 +87,7 @@ export class Game {
     this.turn = f.turn === undefined || f.turn === "-" ? null : Number(f.turn);
     this.move = f.move && f.move !== "-" ? f.move : null;
     if (f.sizes) this.sizes = ints(f.sizes);
+    if (!this.tricksDone && !this.trick.length && this.sizes.length) this.dealt = Math.max(...this.sizes);
     this.stock = f.stock && f.stock !== "-" ? Number(f.stock) : null;
     this.trump = f.trump && f.trump !== "-" ? f.trump.replace(/-/g, " ") : null;
     this.orders = {};
@@ -124,12 +127,13 @@ export class Game {
       const m = this.modeFacts;
       const dealt = this.hand.length || (m ? m.hand : 0);
       this.sizes = hands.map(() => dealt);
+      this.dealt = dealt;
+      this.tricksDone = 0;
       this.bids = Array(this.players).fill(null);
       this.taken = Array(this.players).fill(0);
       this.trick = [];
       this.call = null;
       this.lastWinner = null;
-      this.lastTrick = null;
       this.turned = f.turned && f.turned !== "-" ? f.turned : null;
     } else if (kind === "bid") {
       this.bids[Number(f.seat)] = Number(f.bid);
@@ -138,7 +142,6 @@ export class Game {
       if (kind === "lead") {
         this.trick = [];
         this.call = f.call || null;
-        this.lastTrick = null;
       }
       this.trick.push([seat, f.card]);
       this.sizes[seat] -= 1;
@@ -149,6 +152,7 @@ export class Game {
     } else if (kind === "trick-won") {
       const winner = Number(f.seat);
       this.taken[winner] += 1;
+      this.tricksDone += 1;
       this.lastWinner = winner;
       this.lastTrick = { plays: this.trick, call: this.call, winner, why: "",
         number: Number(f.trick) };

@@ -2,12 +2,14 @@
 // protocol (spec/WEB.md). Every text from outside is set as textContent, never as markup.
 import { callSvg, callWords, cardLabel, cardSvg, setFace } from "./cards.js";
 import { Game } from "./game.js";
+import { Middle } from "./middle.js";
 import { h, $, clear, rulesDialog } from "./ui.js";
 
 const root = $("#table");
 const number = Number(root.dataset.number);
 const params = new URLSearchParams(location.hash.slice(1));
 const game = new Game();
+const middle = new Middle(game, () => render());
 const store = window.localStorage;
 const seatKey = `xactika-seat-${number}`;
 let token = params.get("seat") || store.getItem(seatKey);
@@ -26,6 +28,9 @@ let replaced = false; // this seat's clock ran out: a bot plays it until we take
 let warned = new Set(); // the warnings given for the current go (20 s, 5 s)
 const WARNINGS = [20, 5]; // seconds left at which a person is warned, as in the terminal
 const log = [];
+const LOG_KEEP = 600; // table talk's lines: every move of a long round and more
+let logNoted = 0; // lines noted since the list was last cleared
+let logDrawn = 0; // of those, drawn (the list only grows, so it keeps its scroll)
 const frames = [];
 window.xactikaFrames = frames; // what the tests check for hidden cards
 window.xactikaGame = game; // what the page knows (the tests read it; nothing secret)
@@ -85,6 +90,8 @@ function receive(line) {
     case "newgame":
       game.reset(Number(words[1].split("=")[1]));
       log.length = 0;
+      logNoted = 0;
+      logDrawn = -1; // cleared at the next drawing
       break;
     case "event":
       event(words);
@@ -116,7 +123,10 @@ function receive(line) {
 
 function event(words) {
   const kind = game.event(words);
+  if (kind === "trick-won") middle.trickWon(game.lastTrick);
+  if (kind === "round-scored") middle.roundScored(game.rounds[game.rounds.length - 1], []);
   if (kind === "game-started") {
+    middle.reset();
     setFace(game.facts ? game.facts.cards : "");
     $("#keys-calls").hidden = !(game.facts && game.facts.calls);
   }
@@ -148,6 +158,7 @@ function say(kind, words) {
     note(rest, "why");
   } else if (kind === "round") {
     note(text, "round");
+    middle.roundSaid(text);
   } else if (kind === "coach") {
     note(text, "coach");
     game.coach = text;
@@ -191,7 +202,8 @@ function error(text) {
 
 function note(text, kind) {
   log.push([text, kind || ""]);
-  if (log.length > 60) log.shift();
+  logNoted += 1;
+  if (log.length > LOG_KEEP) log.shift();
 }
 
 function chat(who, text) {
@@ -280,6 +292,8 @@ document.addEventListener("keydown", (e) => {
     const token2 = { b: "ba", c: "cu", o: "co", s: "st" }[e.key.toLowerCase()];
     const call = game.callsOf(pendingLead).find((c) => c.endsWith(token2));
     if (call) play(pendingLead, call);
+  } else if (e.key === "l" || e.key === "L") {
+    middle.toggleReview();
   } else if (e.key === "r" || e.key === "?") {
     openRules();
   }
@@ -289,7 +303,8 @@ document.addEventListener("keydown", (e) => {
 
 function render() {
   renderSeats();
-  renderTrick();
+  renderInfo();
+  middle.paint();
   renderControls();
   renderHand();
   renderLog();
@@ -394,24 +409,22 @@ function warn(left) {
   }
 }
 
-function renderTrick() {
-  const box = clear($("#trick-cards"));
-  const showing = game.trick.length ? { plays: game.trick, call: game.call } : game.lastTrick;
-  const why = $("#why");
-  if (!showing) {
-    why.textContent = game.turned ? `turned up: ${cardLabel(game.turned)}` : "";
-    return;
+function renderInfo() {
+  // what a table always shows: the trump (and the card turned up) and the stock
+  const box = clear($("#table-info"));
+  if (!game.config || game.over) return;
+  if (game.trump) box.append(h("span", {}, `trump: ${game.trump}`));
+  if (game.turned) {
+    box.append(h("span", { class: "turned" }, "turned up: ", cardSvg(game.turned, { width: 22 }),
+      ` ${cardLabel(game.turned)}`));
   }
-  for (const [seat, card] of showing.plays) {
-    const won = showing.winner === seat;
-    box.append(h("figure", { class: won ? "played won" : "played" }, cardSvg(card),
-      h("figcaption", {}, game.label(seat) + (won ? " ✓" : ""))));
+  if (game.stock !== null) box.append(h("span", {}, `stock: ${game.stock} card${game.stock === 1 ? "" : "s"}`));
+  if (game.hasBids && game.bids.some((b) => b === null)) { // the bid total while bidding
+    const placed = game.bids.filter((b) => b !== null);
+    const total = placed.reduce((a, b) => a + b, 0);
+    box.append(h("span", { class: "bid-total" },
+      `bids: ${total} for ${game.dealt} tricks (${placed.length} of ${game.players} bid)`));
   }
-  const call = showing.call ? h("span", { class: "call" }, "call: ", callSvg(showing.call),
-    ` ${callWords(showing.call)}`) : "";
-  const reason = showing.winner !== undefined && showing.why
-    ? h("span", { class: "why-text" }, showing.why) : "";
-  clear(why).append(call, reason);
 }
 
 function renderControls() {
@@ -495,26 +508,47 @@ function renderHand() {
 }
 
 function renderLog() {
-  const box = clear($("#log-list"));
-  for (const [text, kind] of log.slice(-12)) box.append(h("li", { class: kind }, text));
-  box.scrollTop = box.scrollHeight; // the newest line in view
+  // every line, scrollable over the whole round; the newest in view unless the
+  // person scrolled up to read
+  const box = $("#log-list");
+  const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  if (logDrawn < 0) { clear(box); logDrawn = 0; }
+  const fresh = Math.min(logNoted - logDrawn, log.length);
+  for (const [text, kind] of log.slice(log.length - fresh)) {
+    box.append(h("li", { class: kind }, text));
+  }
+  logDrawn = logNoted;
+  while (box.children.length > LOG_KEEP) box.firstChild.remove();
+  if (atEnd) box.scrollTop = box.scrollHeight;
   const coach = $("#coach");
   coach.textContent = game.coach && game.round === 1 ? game.coach : "";
   coach.hidden = !coach.textContent;
 }
 
 function renderScores() {
+  // the score sheet: per round and seat, bid/took (or tricks) and the points; the totals
   const table = clear($("#scores"));
   if (!game.rounds.length) return;
+  const bids = game.rounds.some((r) => r.bids);
+  table.append(h("caption", {}, bids ? "bid/took, points" : "tricks, points"));
   const head = h("tr", {}, h("th", {}, "round"));
-  for (let s = 0; s < game.players; s += 1) head.append(h("th", {}, game.names[s] || `seat ${s}`));
+  for (let s = 0; s < game.players; s += 1) {
+    head.append(h("th", { class: s === game.seat ? "mine" : "" }, game.names[s] || `seat ${s}`));
+  }
   table.append(h("thead", {}, head));
   const body = h("tbody", {});
   for (const row of game.rounds) {
     const tr = h("tr", {}, h("td", {}, String(row.round)));
-    row.points.forEach((p, s) => tr.append(h("td", {}, `${p > 0 ? "+" : ""}${p} (${row.totals[s]})`)));
+    row.points.forEach((p, s) => {
+      const took = row.bids ? `${row.bids[s]}/${row.tricks[s]}` : String(row.tricks[s]);
+      const made = row.bids && row.bids[s] === row.tricks[s];
+      tr.append(h("td", { class: made ? "made" : "" }, `${took}, ${p > 0 ? "+" : ""}${p}`));
+    });
     body.append(tr);
   }
+  const total = h("tr", { class: "total" }, h("th", {}, "total"));
+  game.totals.forEach((t) => total.append(h("th", {}, String(t))));
+  body.append(total);
   table.append(body);
 }
 
@@ -523,8 +557,13 @@ function renderEnd() {
   if (!game.over) { box.hidden = true; return; }
   box.hidden = false;
   const list = clear($("#standings"));
+  // the outcome, as the server's game-over said it: winners, totals (forfeits go here too)
   for (const [rank, seat] of game.standings()) {
-    list.append(h("li", {}, `${rank}. ${game.label(seat)}: ${game.over.totals[seat]}${game.over.winners.includes(seat) ? " — winner" : ""}`));
+    const won = game.over.winners.includes(seat);
+    const classes = [won ? "winner" : "", seat === game.seat ? "mine" : ""].join(" ").trim();
+    list.append(h("li", { class: classes }, `${rank}. ${game.label(seat)}: ${game.over.totals[seat]}`,
+      won ? h("span", { class: "mark" }, " 🏆 winner") : "",
+      seat === game.seat ? h("span", { class: "mark" }, won ? " (you won)" : " ← you") : ""));
   }
   $("#record").href = `/api/tables/${number}/record`;
   $("#rematch").hidden = watching || !token;
@@ -589,6 +628,14 @@ $("#chat-form").addEventListener("submit", (e) => {
   input.value = "";
 });
 $("#rules-button").addEventListener("click", openRules);
+$("#last-trick").addEventListener("click", () => middle.toggleReview());
+const paceKey = "xactika-pace";
+$("#pace").value = store.getItem(paceKey) || "1200";
+middle.pace = Number(store.getItem(paceKey)) || 1200;
+$("#pace").addEventListener("change", () => {
+  store.setItem(paceKey, $("#pace").value);
+  middle.pace = Number($("#pace").value);
+});
 $("#rematch").addEventListener("click", rematch);
 setInterval(tickClocks, 250);
 setInterval(() => { if (!game.config && !over) loadInfo().then(render); }, 2000);
