@@ -111,7 +111,13 @@ def test_a_seat_over_the_websocket_plays_a_whole_game(server: WebServer) -> None
     assert sum(line.startswith("say why-won trick=") for line in seen) == 8
     coached = [line for line in seen if line.startswith("say coach tutorial: ")]
     assert len(coached) >= 1 + 9  # the intro, then a line before each of the 9 moves
-    assert any("The hint bot suggests: 'bid " in line for line in coached)
+    assert any("The hint bot suggests: bid " in line for line in coached)
+    # every card in a sentence is named as a player sees it, never by its code
+    sentences = [line for line in seen
+                 if line.startswith(("say why-won", "say coach", "say round"))]
+    assert any("The hint bot suggests: play the " in line for line in coached)
+    assert all(" wins" in line.split(":")[0] for line in sentences if "why-won" in line)
+    assert not [line for line in sentences if re.search(r"(?<![0-9])[1-3]{4}(?![0-9])", line)]
     assert any(line.startswith("event") and "game-over" in line for line in seen)
     deal = next(line for line in seen if line.split()[2:3] == ["deal"])
     assert "/?/?/?" in deal and "aside=?" in deal

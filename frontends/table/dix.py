@@ -94,6 +94,9 @@ class DixShown(Presentation):
     tutorial_cards: ClassVar[str] = (
         "tutorial: a card is its rank and suit: QH is the queen of hearts, TD the ten of "
         "diamonds, JK the joker. 'rules' explains the whole game.")
+    tutorial_cards_drawn: ClassVar[str] = (
+        "tutorial: a card is its rank and suit, as on ordinary playing cards, and one joker "
+        "(a purple star). 'rules' explains the whole game.")
 
     def option_suggestions(self) -> dict[str, tuple[str, Any]]:
         return {"target": ("game to (points; empty: play the rounds)", 50)}
@@ -127,20 +130,24 @@ class DixShown(Presentation):
                 "a trick whose two cards' pips total ten is -3. More points wins the round.")
 
     def why_won(self, plays: Plays, call: Any, winner: int, turned: Any,
-                names: Sequence[str]) -> str:
-        card = dict(plays)[winner]
+                names: Sequence[str], spoken: bool = False) -> str:
+        def said(c: Any) -> str:
+            return self.said(c, spoken)
+
+        won = dict(plays)[winner]
+        card = said(won)
         trump = trump_suit(turned)
         led = suit_of(plays[0][1], turned)
         others = [c for s, c in plays if s != winner]
-        joker = (f" (the joker is a trump ranked as {turned})"
+        joker = (f" (the joker is a trump ranked as {said(turned)})"
                  if any(getattr(c, "is_joker", False) for _, c in plays) else "")
-        if trump is not None and suit_of(card, turned) == trump and led != trump:
+        if trump is not None and suit_of(won, turned) == trump and led != trump:
             why = f"{card} wins: a trump ({_suit(trump)}) beats the {_suit(led)} led{joker}"
         elif all(suit_of(c, turned) == led for c in others):
             kind = "trump" if led == trump else _suit(led)[:-1] if led else "card"
             why = f"{card} wins: the higher {kind}{joker}"
         else:
-            off = ", ".join(str(c) for c in others)
+            off = ", ".join(said(c) for c in others)
             if trump is None:
                 why = f"{card} wins: {off} did not follow {_suit(led)} (no trumps this round)"
             elif led == trump:
@@ -148,7 +155,8 @@ class DixShown(Presentation):
             else:
                 why = f"{card} wins: {off} did not follow {_suit(led)} and is not a trump"
         trick = Trick(None, tuple(plays), winner)
-        pips = " + ".join(f"{c} {c.pips}" for _, c in plays)
+        pips = " + ".join(f"{said(c)} ({c.pips})" if spoken else f"{c} {c.pips}"
+                          for _, c in plays)
         if is_ten_trick(trick):
             why += f"; ten-trick! pips {pips} = 10: -3 for {seat_label(winner, names)}"
         return why

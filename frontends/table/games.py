@@ -50,6 +50,7 @@ class Presentation:
     has_calls: ClassVar[bool] = False
     has_stats: ClassVar[bool] = False
     tutorial_cards: ClassVar[str] = ""  # the tutorial's first words about the cards
+    tutorial_cards_drawn: ClassVar[str] = ""  # and where the cards are drawn (a page)
     card_example: ClassVar[str] = "QH"  # a card's text, for the help
     card_face: ClassVar[str] = "text"  # how a page draws a card: "shapes", "suits" or its text
 
@@ -108,6 +109,19 @@ class Presentation:
         name it by, never its code."""
         return str(card)
 
+    def call_name(self, call: Any) -> str:
+        """A lead's call as a player says it ("2 stars")."""
+        return str(call)
+
+    def move_words(self, command: Any) -> str:
+        """A bid or a play in words, its card named as seen: ``play the queen of hearts``."""
+        card = getattr(command, "card", None)
+        if card is None:
+            return f"bid {getattr(command, 'bid', '')}"
+        call = getattr(command, "call", None)
+        calling = f" calling {self.call_name(call)}" if call is not None else ""
+        return f"play {self.card_name(card)}{calling}"
+
     # -- teaching
     def topics(self, config: Config) -> dict[str, str]:
         """``rules TOPIC`` topics for this game and mode, in reading order."""
@@ -117,9 +131,15 @@ class Presentation:
         return f"{self.title()} ({self.mode_name(config)})."
 
     def why_won(self, plays: Plays, call: Any, winner: int, turned: Any,
-                names: Sequence[str]) -> str:
-        """One line: why the trick's winner won it, by the rules as implemented."""
-        return f"{dict(plays)[winner]} wins"
+                names: Sequence[str], spoken: bool = False) -> str:
+        """One line: why the trick's winner won it, by the rules as implemented; with
+        ``spoken`` its cards are named as a player sees them (:meth:`card_name`), for a
+        page that draws the cards, else by their text, as a terminal player types them."""
+        return f"{self.said(dict(plays)[winner], spoken)} wins"
+
+    def said(self, card: Any, spoken: bool) -> str:
+        """A card in a sentence: its name (``spoken``) or its text."""
+        return self.card_name(card) if spoken else str(card)
 
     def round_end(self, config: Config, scored: RoundScored, tricks: Sequence[Trick],
                   names: Sequence[str]) -> str:

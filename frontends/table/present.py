@@ -101,14 +101,16 @@ def _as_is(event: Event) -> Event:
     return event
 
 
-def why_won(config: Config, events: Sequence[Event], index: int, names: Sequence[str]
-            ) -> WhyWon:
-    """Why the trick that ``events[index]`` (a trick-won) ends was won."""
+def why_won(config: Config, events: Sequence[Event], index: int, names: Sequence[str],
+            spoken: bool = False) -> WhyWon:
+    """Why the trick that ``events[index]`` (a trick-won) ends was won; ``spoken`` names
+    its cards as a player sees them (a page), not by their text (a terminal)."""
     tricks, turned = teach.round_tricks(events, index)
     last = tricks[-1]
     won = events[index]
     assert isinstance(won, TrickWon)
-    text = presentation(config.game).why_won(last.plays, last.call, last.winner, turned, names)
+    text = presentation(config.game).why_won(last.plays, last.call, last.winner, turned, names,
+                                             spoken)
     return WhyWon(won.trick, last.winner, tuple(last.plays), last.call, text)
 
 
@@ -133,11 +135,11 @@ def standings(config: Config, totals: Sequence[int], events: Sequence[Event]) ->
 
 
 def narrate(config: Config, events: Sequence[Event], first: int, names: Sequence[str], *,
-            shown: Shown = _as_is, tutorial: bool = False) -> list[Item]:
+            shown: Shown = _as_is, tutorial: bool = False, spoken: bool = False) -> list[Item]:
     """The narration of ``events[first:]``, the rest of the log being what came before.
 
     ``shown`` hides from the viewer what it may not see; ``tutorial`` adds the note that
-    ends a guided first round.
+    ends a guided first round; ``spoken`` names cards as seen (why_won).
     """
     items: list[Item] = []
     tell_points = presentation(config.game).tells_round_points(config)
@@ -146,7 +148,7 @@ def narrate(config: Config, events: Sequence[Event], first: int, names: Sequence
         if not isinstance(event, RoundScored) or tell_points:
             items.append(Told(shown(event)))
         if isinstance(event, TrickWon):
-            items.append(why_won(config, events, i, names))
+            items.append(why_won(config, events, i, names, spoken))
         if isinstance(event, RoundScored):
             items.append(round_outcome(config, events, i, names))
             if tutorial and event.round == 1:
