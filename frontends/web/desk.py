@@ -23,6 +23,7 @@ from xactika.core.bots.agents import agent_names
 from xactika.core.bots.levels import people_name
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.table.games import presentation
+from xactika.protocol.net.link import LinkDown
 from xactika.protocol.net.lobby import NAME_MAX, Hosted, LobbyError
 from xactika.protocol.net.server import Server
 from xactika.protocol.net.table import HUMAN, Table
@@ -60,8 +61,17 @@ class WebTable:
         return self.hosted.table
 
     def names(self) -> list[str]:
-        return [people_name(k, self.table.config.game) if k != "open" else s.name
-                for s, k in zip(self.table.seats, self.kinds, strict=True)]
+        """Every seat's name, a bot's by its level; one name for two seats becomes
+        ``heuristic`` and ``heuristic (2)``, in seat order, as the server tells them apart."""
+        names = [people_name(k, self.table.config.game) if k != "open" else s.name
+                 for s, k in zip(self.table.seats, self.kinds, strict=True)]
+        taken: set[str] = set()
+        for seat, name in enumerate(names):
+            if name and name in taken:
+                names[seat] = next(f"{name} ({k})" for k in range(2, len(names) + 2)
+                                   if f"{name} ({k})" not in taken)
+            taken.add(names[seat])
+        return names
 
     def public(self) -> dict[str, Any]:
         """What the lobby shows: settings, seats, names, banks, spectators; never a token."""
@@ -224,6 +234,38 @@ class Desk:
             if candidate not in taken:
                 return candidate
         return base
+
+    async def move(self, token: str) -> int:
+        """Seat ``token`` moves to the page asking: the page holding it now is told and
+        closed (it does not come back on its own); the seat is free when this returns."""
+        found = self.seat_of(token)
+        if found is None:
+            raise DeskError("unknown token")
+        web, seat = found
+        s = web.table.seats[seat]
+        for link in (s.link, s.claim):
+            if link is not None:
+                link.finish(LinkDown("moved"), "moved: your seat moved to another page")
+        for _ in range(100):  # the table lets the seat go within a few loop turns
+            if s.link is None and s.claim is None:
+                break
+            await asyncio.sleep(0.02)
+        return seat
+
+    def leave(self, token: str) -> int:
+        """Seat ``token``'s person leaves a game in play: a bot of the table's level plays
+        the seat from now on (the server tells everyone; the record's stand-in header)."""
+        found = self.seat_of(token)
+        if found is None:
+            raise DeskError("unknown token")
+        web, seat = found
+        table = web.table
+        if not table.started or table.over.is_set():
+            raise DeskError("only a game in play can be left; before it starts, just go")
+        if web.kinds[seat] != "open":
+            raise DeskError("that seat is a bot's")
+        table._replace(seat, "left", "left the table")  # the table's stand-in, for good
+        return seat
 
     def seat_of(self, token: str) -> tuple[WebTable, int] | None:
         for web in self.listed():

@@ -18,6 +18,7 @@ export class Game {
   constructor() {
     this.reset(-1);
     this.names = [];
+    this.bots = new Set(); // the seats a bot plays (the lobby's list; a stand-in too)
     this.games = []; // every game's facts, from /api/games
     this.sort = ""; // the hand's order, one of the game's sorts ("" its first)
   }
@@ -209,9 +210,18 @@ export class Game {
     });
   }
 
+  /** ``seat 1: heuristic (2) · bot``, ``seat 0: Ann (you)``: how every line names a seat. */
   label(seat) {
     const name = this.names[seat];
-    const own = seat === this.seat ? " (you)" : "";
-    return name ? `seat ${seat}: ${name}${own}` : `seat ${seat}${own}`;
+    return name ? `seat ${seat}: ${name}${this.mark(seat)}` : `seat ${seat}${this.mark(seat)}`;
+  }
+
+  /** The name alone with its mark, where the seat's number is in the column. */
+  short(seat) {
+    return `${this.names[seat] || `seat ${seat}`}${this.mark(seat)}`;
+  }
+
+  mark(seat) {
+    return seat === this.seat ? " (you)" : this.bots.has(seat) ? " · bot" : "";
   }
 }

@@ -153,7 +153,7 @@ export class Middle {
     row.points.forEach((points, seat) => {
       const made = row.bids && row.bids[seat] === row.tricks[seat];
       const tr = h("tr", { class: seat === game.seat ? "mine" : "" },
-        h("th", {}, `${game.names[seat] || `seat ${seat}`}${seat === game.seat ? " (you)" : ""}`));
+        h("th", {}, game.short(seat)));
       if (row.bids) tr.append(h("td", {}, `${row.bids[seat]}${made ? " ✓ made" : " ✗"}`));
       tr.append(h("td", {}, String(row.tricks[seat])),
         h("td", {}, `${points > 0 ? "+" : ""}${points}`), h("td", {}, String(row.totals[seat])));

@@ -25,6 +25,9 @@ let digitTimer = null;
 let turnSince = performance.now();
 let turnSeat = null;
 let replaced = false; // this seat's clock ran out: a bot plays it until we take it back
+let elsewhere = ""; // "open": the seat is live in another page; "moved": it moved there
+let busyTries = 0; // "already connected" answers taken for an old page still closing
+const BUSY_TRIES = 2;
 let warned = new Set(); // the warnings given for the current go (20 s, 5 s)
 const WARNINGS = [20, 5]; // seconds left at which a person is warned, as in the terminal
 const log = [];
@@ -57,7 +60,7 @@ function connect() {
   });
   socket.addEventListener("close", () => {
     socket = null;
-    if (over || replaced) { render(); return; }
+    if (over || replaced || elsewhere) { render(); return; }
     retry += 1;
     setStatus("connection lost: reconnecting...");
     setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
@@ -77,6 +80,11 @@ function receive(line) {
   switch (words[0]) {
     case "seated":
       game.seat = Number(words[2].split("=")[1]);
+      elsewhere = "";
+      busyTries = 0;
+      // the token leaves the address bar (kept in this browser for reloads): sharing the
+      // address shares the table, never the seat; invites are the lobby's links
+      if (location.hash) history.replaceState(null, "", location.pathname);
       break;
     case "watching":
       watching = true;
@@ -98,6 +106,7 @@ function receive(line) {
       break;
     case "go":
       game.ask(words);
+      alertTurn();
       game.dim = game.dimNext || "";
       game.dimNext = "";
       break;
@@ -175,8 +184,71 @@ function infoLine(text) {
   // the server's notes for people: a clock ran out and a bot stands in, someone is back
   note(text, "info");
   chat("", text);
-  loadInfo().then(tickClocks);
+  loadInfo().then(render); // a stand-in's bot mark, the banks
 }
+
+/** ``move`` the seat to this page (the other page is told and closed) or ``leave``. */
+async function seatAction(action) {
+  const answer = await fetch("/api/seat", { method: "POST",
+    headers: { "content-type": "application/json" }, body: JSON.stringify({ token, action }) });
+  const body = await answer.json();
+  if (body.error) { setStatus(body.error); return false; }
+  return true;
+}
+
+async function moveHere() {
+  setStatus("moving your seat to this page...");
+  if (!(await seatAction("move"))) return;
+  elsewhere = "";
+  busyTries = BUSY_TRIES; // the seat is free now: a refusal means someone else took it
+  connect();
+}
+
+async function leaveTable() {
+  const button = $("#leave");
+  if (!button.dataset.sure) { // a second click, so that one slip does not leave
+    button.dataset.sure = "1";
+    button.textContent = "really leave? a bot plays your seat";
+    return;
+  }
+  if (game.config && !over && !(await seatAction("leave"))) return;
+  store.removeItem(seatKey);
+  location.assign("/");
+}
+
+// --------------------------------------------------------------------------- turn alert
+
+const muteKey = "xactika-mute";
+let audio = null;
+let title = document.title;
+
+/** Your turn while the tab is hidden: the title says so and a short tone sounds (unless
+ * muted; the switch is remembered). Back in view, the title is the page's again. */
+function alertTurn() {
+  if (!document.hidden || watching) return;
+  if (!document.title.startsWith("▶")) title = document.title;
+  document.title = `▶ your turn · ${title}`;
+  window.xactikaAlerts = (window.xactikaAlerts || 0) + 1;
+  if (store.getItem(muteKey) === "1") return;
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.35);
+    window.xactikaSounds = (window.xactikaSounds || 0) + 1;
+  } catch (e) {
+    // no sound where the browser has none; the title still says it
+  }
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && document.title.startsWith("▶")) document.title = title;
+});
 
 function takeBack() {
   replaced = false;
@@ -191,7 +263,18 @@ function error(text) {
     note("your clock ran out: a bot plays your seat until you take it back", "error");
     return;
   }
-  if (/already connected/.test(text) && retry < 8) return; // the old page is closing
+  if (/already connected/.test(text)) {
+    if (busyTries < BUSY_TRIES) { busyTries += 1; return; } // a reloaded page's old socket
+    elsewhere = "open"; // another page holds the seat: say so, offer to move it, no retry
+    setStatus("this seat is open in another page or tab");
+    return;
+  }
+  if (/^moved/.test(text)) {
+    elsewhere = "moved";
+    game.go = null;
+    note("your seat moved to another page", "error");
+    return;
+  }
   if (/unknown token|is over|forfeited/.test(text)) {
     over = /is over/.test(text);
     if (!over) { store.removeItem(seatKey); token = null; }
@@ -302,6 +385,7 @@ document.addEventListener("keydown", (e) => {
 // --------------------------------------------------------------------------- drawing
 
 function render() {
+  $("#leave").hidden = watching || !token || over || !game.config;
   renderSeats();
   renderInfo();
   middle.paint();
@@ -430,6 +514,15 @@ function renderInfo() {
 function renderControls() {
   const box = clear($("#controls"));
   const go = game.go;
+  if (elsewhere && !over) {
+    setStatus(elsewhere === "moved" ? "your seat moved to another page"
+      : "this seat is open in another page or tab");
+    const here = h("button", { type: "button", id: "move-here" },
+      elsewhere === "moved" ? "take my seat back to this page" : "move my seat to this page");
+    here.addEventListener("click", moveHere);
+    box.append(here);
+    return;
+  }
   if (replaced && !over) {
     setStatus("your clock ran out: a bot plays your seat until you take it back");
     const back = h("button", { type: "button", id: "take-back" }, "take my seat back");
@@ -533,7 +626,7 @@ function renderScores() {
   table.append(h("caption", {}, bids ? "bid/took, points" : "tricks, points"));
   const head = h("tr", {}, h("th", {}, "round"));
   for (let s = 0; s < game.players; s += 1) {
-    head.append(h("th", { class: s === game.seat ? "mine" : "" }, game.names[s] || `seat ${s}`));
+    head.append(h("th", { class: s === game.seat ? "mine" : "" }, game.short(s)));
   }
   table.append(h("thead", {}, head));
   const body = h("tbody", {});
@@ -587,6 +680,7 @@ async function loadInfo() {
   try {
     const tables = await (await fetch("/api/tables")).json();
     info = tables.find((t) => t.id === number) || null;
+    if (info) game.bots = new Set(info.seats.filter((s) => s.bot || s.replaced).map((s) => s.seat));
   } catch (e) {
     info = null;
   }
@@ -608,7 +702,7 @@ async function join() {
     if (body.error) { $("#join-error").textContent = body.error; return; }
     token = body.token;
     store.setItem(seatKey, token);
-    history.replaceState(null, "", `#seat=${token}`);
+    history.replaceState(null, "", location.pathname);
     form.hidden = true;
     connect();
   });
@@ -637,6 +731,9 @@ $("#pace").addEventListener("change", () => {
   middle.pace = Number($("#pace").value);
 });
 $("#rematch").addEventListener("click", rematch);
+$("#leave").addEventListener("click", leaveTable);
+$("#mute").checked = store.getItem(muteKey) === "1";
+$("#mute").addEventListener("change", () => store.setItem(muteKey, $("#mute").checked ? "1" : "0"));
 setInterval(tickClocks, 250);
 setInterval(() => { if (!game.config && !over) loadInfo().then(render); }, 2000);
 setInterval(() => { if (game.config && !over && info && info.clock) loadInfo(); }, 3000);
