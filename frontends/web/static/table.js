@@ -576,7 +576,20 @@ function renderControls() {
     : "your play: choose a raised card");
 }
 
+function renderSorts() {
+  // the game's orders for a hand (its facts); the choice is remembered
+  const sorts = game.facts ? game.facts.sorts : [];
+  $("#sort-box").hidden = watching || sorts.length < 2 || !game.hand.length;
+  const select = $("#sort");
+  if (select.options.length !== sorts.length) {
+    clear(select);
+    for (const s of sorts) select.append(h("option", { value: s }, s));
+  }
+  if (sorts.includes(game.sort)) select.value = game.sort;
+}
+
 function renderHand() {
+  renderSorts();
   const box = clear($("#hand"));
   if (watching || game.seat < 0) {
     $("#hand-title").textContent = "";
@@ -732,6 +745,13 @@ $("#pace").addEventListener("change", () => {
 });
 $("#rematch").addEventListener("click", rematch);
 $("#leave").addEventListener("click", leaveTable);
+game.sort = store.getItem("xactika-sort") || "";
+$("#sort").addEventListener("change", () => {
+  game.sort = $("#sort").value;
+  store.setItem("xactika-sort", game.sort);
+  game.sortHand();
+  render();
+});
 $("#mute").checked = store.getItem(muteKey) === "1";
 $("#mute").addEventListener("change", () => store.setItem(muteKey, $("#mute").checked ? "1" : "0"));
 setInterval(tickClocks, 250);
