@@ -19,7 +19,7 @@ from webkit import (
     create_table,
     no_horizontal_scroll,
     screenshot,
-    web_server,
+    server_fixture,
 )
 
 SAMPLER = """() => {
@@ -44,9 +44,7 @@ SAMPLER = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    yield from web_server(tmp_path_factory, seed=23)
+server = server_fixture(23)
 
 
 @pytest.fixture(scope="module")

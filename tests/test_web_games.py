@@ -20,13 +20,10 @@ from webkit import (
     click_move,
     no_horizontal_scroll,
     screenshot,
-    web_server,
+    server_fixture,
 )
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    yield from web_server(tmp_path_factory, seed=7, program=[str(ROOT / "tests/toygame.py")])
+server = server_fixture(7, [str(ROOT / "tests/toygame.py")])
 
 
 @pytest.fixture(scope="module")

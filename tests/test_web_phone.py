@@ -18,7 +18,7 @@ from webkit import (
     create_table,
     no_horizontal_scroll,
     screenshot,
-    web_server,
+    server_fixture,
 )
 
 IN_VIEW = """() => [...document.querySelectorAll('#hand button.card')].every(c => {
@@ -26,9 +26,7 @@ IN_VIEW = """() => [...document.querySelectorAll('#hand button.card')].every(c =
   return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; })"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    yield from web_server(tmp_path_factory, seed=41)
+server = server_fixture(41)
 
 
 @pytest.fixture(scope="module")

@@ -18,13 +18,10 @@ from webkit import (
     click_move,
     create_table,
     screenshot,
-    web_server,
+    server_fixture,
 )
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    yield from web_server(tmp_path_factory, seed=31)
+server = server_fixture(31)
 
 
 @pytest.fixture(scope="module")

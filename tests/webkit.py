@@ -94,6 +94,16 @@ def browser_session() -> Iterator[Any]:
         found.close()
 
 
+def server_fixture(seed: int, program: list[str] | None = None) -> Any:
+    """A module's ``server`` fixture: ``xactika web`` dealing from ``seed``."""
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+        yield from web_server(tmp_path_factory, seed, program)
+
+    return server
+
+
 def create_table(page: Any, url: str, *, name: str, game: str = "xactika", rounds: int = 1,
                  seats: list[str] | None = None, tutorial: bool = False,
                  mode: str | None = None, clock: str = "120") -> dict[str, Any]:
