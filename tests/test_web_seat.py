@@ -93,9 +93,15 @@ def test_a_hidden_tab_is_told_its_turn(server: WebServer, browser: Any) -> None:
         assert page.evaluate("() => window.xactikaSounds || 0") == sounds + (0 if muted else 1)
         page.evaluate(hide, False)
         assert page.title() == title
+    while page.evaluate("() => window.xactikaTricksWon.length") < 2:  # two tricks played
+        if not click_move(page):
+            page.wait_for_timeout(20)
     page.reload()
     page.wait_for_selector("#hand button.card")
     assert page.is_checked("#mute")  # remembered
+    # the game so far is not played back trick by trick after a reload
+    assert page.evaluate("() => window.xactikaMiddle.queue.length") <= 1
+    assert page.evaluate("() => window.xactikaTricksWon.length") <= 1
     page.close()
 
 

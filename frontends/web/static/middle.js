@@ -31,6 +31,18 @@ export class Middle {
     this.queue.push({ kind: "summary", row, said, since: null });
   }
 
+  /** After the game so far arrived at once (a reload, a reconnect, a late spectator):
+   * none of it is played back, only a trick just finished stays. */
+  settle() {
+    const last = this.queue[this.queue.length - 1];
+    const keep = last && last.kind === "trick" && !this.game.trick.length ? [last] : [];
+    const dropped = this.queue.filter((item) => !keep.includes(item) && item.kind === "trick")
+      .map((item) => `${item.trick.round}.${item.trick.number}`);
+    // counted (for the tests) only where they were played live
+    window.xactikaTricksWon = window.xactikaTricksWon.filter((id) => !dropped.includes(id));
+    this.queue = keep;
+  }
+
   /** A new game: nothing held. */
   reset() {
     this.queue = [];

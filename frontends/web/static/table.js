@@ -10,6 +10,7 @@ const number = Number(root.dataset.number);
 const params = new URLSearchParams(location.hash.slice(1));
 const game = new Game();
 const middle = new Middle(game, () => render());
+window.xactikaMiddle = middle; // what the middle holds (the tests read it)
 const store = window.localStorage;
 const seatKey = `xactika-seat-${number}`;
 let token = params.get("seat") || store.getItem(seatKey);
@@ -56,6 +57,7 @@ function connect() {
   socket.addEventListener("message", (message) => {
     frames.push(message.data);
     for (const line of message.data.split("\n")) if (line) receive(line);
+    if (/^newgame /m.test(message.data)) middle.settle(); // the game so far, at once
     render();
   });
   socket.addEventListener("close", () => {
