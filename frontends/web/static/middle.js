@@ -4,8 +4,8 @@
 import { callSvg, callWords, cardSvg } from "./cards.js";
 import { $, clear, h } from "./ui.js";
 
-const SUMMARY_PACES = 5;
-const HURRIED = 400; // ms a trick stays when a backlog stands between the person and their turn // a round's summary stays this many paces, or until "continue"
+const SUMMARY_PACES = 5; // a round's summary stays this many paces, or until "continue"
+const HURRIED = 400; // ms a finished trick stays when the person is asked for a card
 
 export class Middle {
   constructor(game, onChange) {
@@ -74,8 +74,9 @@ export class Middle {
       const shown = now - item.since;
       if (item.kind === "trick") {
         const next = this.queue.length > 1 || game.trick.length > 0 || !!game.over;
-        // a card of ours is asked for: what is behind is shown briefly, never skipped
-        const hurry = game.go && game.go.kind !== "bid" && this.queue.length > 1;
+        // a card of ours is asked for: the trick to play to (or what waits before it)
+        // comes after a brief look at the finished one, which is never skipped
+        const hurry = game.go && game.go.kind !== "bid";
         const need = hurry ? Math.min(this.pace, HURRIED) : this.pace;
         if (shown < need) return need - shown;
         if (!next) return null; // stays until the next trick's first card
