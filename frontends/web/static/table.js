@@ -670,7 +670,7 @@ function renderEnd() {
     const won = game.over.winners.includes(seat);
     const classes = [won ? "winner" : "", seat === game.seat ? "mine" : ""].join(" ").trim();
     list.append(h("li", { class: classes }, `${rank}. ${game.label(seat)}: ${game.over.totals[seat]}`,
-      won ? h("span", { class: "mark" }, " 🏆 winner") : "",
+      won ? h("span", { class: "mark" }, " ★ winner") : "",
       seat === game.seat ? h("span", { class: "mark" }, won ? " (you won)" : " ← you") : ""));
   }
   $("#record").href = `/api/tables/${number}/record`;
