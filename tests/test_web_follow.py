@@ -58,7 +58,7 @@ def test_every_trick_is_seen_complete(server: WebServer, browser: Any,
     page = browser.new_page(viewport=viewport)
     answer = create_table(page, server.url, name="Cy", rounds=3, mode="bid")
     number, token = answer["table"]["id"], answer["invites"]["0"]
-    page.evaluate("() => localStorage.setItem('xactika-pace', '600')")  # a quick table
+    page.evaluate("() => localStorage.setItem('xactika-pace', '300')")  # a quick table
     page.goto(f"{server.url}/table/{number}#seat={token}")
     page.wait_for_selector("#hand button.card")
     page.evaluate(SAMPLER)
@@ -76,13 +76,18 @@ def test_every_trick_is_seen_complete(server: WebServer, browser: Any,
             page.click("#last-trick")  # and back by its button
             assert "the last trick" not in page.locator("#trick-title").inner_text()
             reviewed = True
-        if not continued and page.evaluate("() => window.xactikaTricksWon.length") >= 8:
-            page.wait_for_selector("#continue", state="visible", timeout=10_000)
+        won = page.evaluate("() => window.xactikaTricksWon.length")
+        if not continued and won == 7:
+            page.select_option("#pace", "2500")  # slow: time to look at round 1's summary
+        if not continued and won >= 8:
+            page.wait_for_selector("#continue", state="visible", timeout=20_000)
             screenshot(page, f"follow-{size}-round-summary")
             no_horizontal_scroll(page)
             summary = page.locator("#summary").inner_text()
             assert "round 1 is over" in summary and "made" in summary, summary
             page.click("#continue")  # the first summary by its button, the others wait
+            assert page.locator("#summary").is_hidden()
+            page.evaluate("() => { window.xactikaMiddle.pace = 300; }")  # quicker than any choice
             continued = True
         if not click_move(page):
             page.wait_for_timeout(20)
