@@ -1,5 +1,6 @@
 // The table page: a seat (or a spectator) over the WebSocket, speaking the player
 // protocol (spec/WEB.md). Every text from outside is set as textContent, never as markup.
+import { alertTurn, muteSwitch } from "./alert.js";
 import { callSvg, callWords, cardLabel, cardSvg, setFace } from "./cards.js";
 import { Game } from "./game.js";
 import { Middle } from "./middle.js";
@@ -108,7 +109,7 @@ function receive(line) {
       break;
     case "go":
       game.ask(words);
-      alertTurn();
+      if (!watching) alertTurn();
       game.dim = game.dimNext || "";
       game.dimNext = "";
       break;
@@ -217,40 +218,6 @@ async function leaveTable() {
   store.removeItem(seatKey);
   location.assign("/");
 }
-
-// --------------------------------------------------------------------------- turn alert
-
-const muteKey = "xactika-mute";
-let audio = null;
-let title = document.title;
-
-/** Your turn while the tab is hidden: the title says so and a short tone sounds (unless
- * muted; the switch is remembered). Back in view, the title is the page's again. */
-function alertTurn() {
-  if (!document.hidden || watching) return;
-  if (!document.title.startsWith("▶")) title = document.title;
-  document.title = `▶ your turn · ${title}`;
-  window.xactikaAlerts = (window.xactikaAlerts || 0) + 1;
-  if (store.getItem(muteKey) === "1") return;
-  try {
-    audio = audio || new AudioContext();
-    const tone = audio.createOscillator();
-    const gain = audio.createGain();
-    tone.frequency.value = 660;
-    gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
-    tone.connect(gain).connect(audio.destination);
-    tone.start();
-    tone.stop(audio.currentTime + 0.35);
-    window.xactikaSounds = (window.xactikaSounds || 0) + 1;
-  } catch (e) {
-    // no sound where the browser has none; the title still says it
-  }
-}
-
-document.addEventListener("visibilitychange", () => {
-  if (!document.hidden && document.title.startsWith("▶")) document.title = title;
-});
 
 function takeBack() {
   replaced = false;
@@ -754,8 +721,7 @@ $("#sort").addEventListener("change", () => {
   game.sortHand();
   render();
 });
-$("#mute").checked = store.getItem(muteKey) === "1";
-$("#mute").addEventListener("change", () => store.setItem(muteKey, $("#mute").checked ? "1" : "0"));
+muteSwitch("#mute");
 setInterval(tickClocks, 250);
 setInterval(() => { if (!game.config && !over) loadInfo().then(render); }, 2000);
 setInterval(() => { if (game.config && !over && info && info.clock) loadInfo(); }, 3000);
