@@ -132,6 +132,7 @@ def test_a_person_leaves_and_a_bot_plays_on(server: WebServer, browser: Any) -> 
         if not click_move(other):
             other.wait_for_timeout(20)
     record = (server.out / f"table-{number}.log").read_text()
-    assert "stand-in" in record and "left" in record
+    assert "header fault 0 left: left the table" in record
+    assert "header stand-in 0 events " in record
     page.close()
     other.close()
