@@ -96,6 +96,24 @@ def test_other_origins_are_refused(server: WebServer) -> None:
                     open_timeout=5)
     found = _post(server, "/api/tables", {}, origin="http://evil.example")
     assert "this site" in found["error"]
+    found = _post(server, "/api/seat", {"token": "x", "action": "move"},
+                  origin="http://evil.example")
+    assert "this site" in found["error"]
+
+
+def test_a_seat_action_with_bad_input_is_refused(server: WebServer) -> None:
+    """``/api/seat``: one clear error for a token it does not know (the empty one too,
+    which a seat restored from the journal has), a wrong action or a bot's seat."""
+    for body in ({"token": "", "action": "move"}, {"action": "leave"},
+                 {"token": "0" * 32, "action": "leave"}, {"token": None, "action": "move"}):
+        assert _post(server, "/api/seat", body) == {"error": "unknown token"}
+    made = _post(server, "/api/tables", {"seats": ["open", "1"], "players": 2, "rounds": 1})
+    token = made["invites"]["0"]
+    assert _post(server, "/api/seat", {"token": token, "action": "fly"}) == {
+        "error": "action is move or leave"}
+    assert "only a game in play" in _post(server, "/api/seat",
+                                          {"token": token, "action": "leave"})["error"]
+    assert _post(server, "/api/seat", {"token": token, "action": "move"}) == {"seat": 0}
 
 
 def test_a_seat_over_the_websocket_plays_a_whole_game(server: WebServer) -> None:

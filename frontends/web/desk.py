@@ -238,10 +238,7 @@ class Desk:
     async def move(self, token: str) -> int:
         """Seat ``token`` moves to the page asking: the page holding it now is told and
         closed (it does not come back on its own); the seat is free when this returns."""
-        found = self.seat_of(token)
-        if found is None:
-            raise DeskError("unknown token")
-        web, seat = found
+        web, seat = self._held(token)
         s = web.table.seats[seat]
         for link in (s.link, s.claim):
             if link is not None:
@@ -255,10 +252,7 @@ class Desk:
     def leave(self, token: str) -> int:
         """Seat ``token``'s person leaves a game in play: a bot of the table's level plays
         the seat from now on (the server tells everyone; the record's stand-in header)."""
-        found = self.seat_of(token)
-        if found is None:
-            raise DeskError("unknown token")
-        web, seat = found
+        web, seat = self._held(token)
         table = web.table
         if not table.started or table.over.is_set():
             raise DeskError("only a game in play can be left; before it starts, just go")
@@ -266,6 +260,13 @@ class Desk:
             raise DeskError("that seat is a bot's")
         table._replace(seat, "left", "left the table")  # the table's stand-in, for good
         return seat
+
+    def _held(self, token: str) -> tuple[WebTable, int]:
+        """The seat a page's token holds (a restored seat's own token is "": never that)."""
+        found = self.seat_of(token) if token else None
+        if found is None:
+            raise DeskError("unknown token")
+        return found
 
     def seat_of(self, token: str) -> tuple[WebTable, int] | None:
         for web in self.listed():
