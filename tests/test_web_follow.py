@@ -13,6 +13,7 @@ import pytest
 from webkit import (
     DESKTOP,
     PHONE,
+    XACTIKA_CARD,
     WebServer,
     browser_session,
     click_move,
@@ -111,6 +112,7 @@ def test_every_trick_is_seen_complete(server: WebServer, browser: Any,
     assert sheet.count() == 3
     assert "/" in sheet.first.inner_text()  # bid/took
     talk = page.locator("#log-list li").all_inner_texts()  # every move, scrollable
+    assert [t for t in talk if XACTIKA_CARD.search(t)] == []  # cards named, never codes
     assert sum(" leads " in t for t in talk) == 24 and sum(" plays " in t for t in talk) == 72
     assert sum(" bids " in t for t in talk) == 12
     assert page.evaluate("() => { const l = document.querySelector('#log-list');"

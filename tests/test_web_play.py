@@ -133,6 +133,9 @@ def test_a_dix_game_by_keys_on_a_phone(server: WebServer, browser: Any) -> None:
             info = page.locator("#table-info").inner_text()
             assert "trump: " in info and "stock: " in info, info
     assert moves >= 13
+    talk = page.locator("#log-list li").all_inner_texts()  # cards named, never codes
+    assert any(" of " in t and " plays " in t for t in talk)
+    assert [t for t in talk if DIX_CARD.search(t)] == []
     screenshot(page, "dix-375x667-end")
     no_horizontal_scroll(page)
     deals = record_deals(server.out / f"table-{number}.log")

@@ -128,7 +128,14 @@ def _told(event: Any, names: list[str], config: Any) -> str:
         call = getattr(event, "call", None)
         calling = f", calling {shown.call_name(call)}" if call is not None else ""
         return f"{seat_label(event.seat, names)} {verb} {shown.card_name(card)}{calling}"
-    return str(render.narrate(event, names, config.game, render.PLAIN, mode=config.mode))
+    text = str(render.narrate(event, names, config.game, render.PLAIN, mode=config.mode))
+    if card is not None:  # another event with a card (Dix's draws): its name for its text
+        draw = render.card_renderer(config.game)
+        forms = {draw.card_short(card, render.PLAIN), draw.card_compact(card, render.PLAIN),
+                 str(card)}
+        for form in sorted(forms, key=len, reverse=True):
+            text = text.replace(form, presentation(config.game).card_name(card))
+    return text
 
 
 def _card(card: Any) -> str | None:
