@@ -46,9 +46,12 @@ def test_the_seat_moves_between_pages_and_never_loops(server: WebServer,
     first.wait_for_selector("#hand button.card")
     assert "seat=" not in first.url and token not in first.url  # shared: the table only
     assert first.evaluate(f"() => localStorage.getItem('xactika-seat-{number}')") == token
-    seats = first.locator("#seats").inner_text()
-    assert "heuristic · bot" in seats and "heuristic (2) · bot" in seats, seats
-    assert "heuristic (3) · bot" in seats and "Di (you)" in seats
+    names = first.locator("#seats .seat-name").evaluate_all(
+        "ns => ns.map(n => [[...n.querySelectorAll('.badge')].map(b => b.textContent)"
+        "  .filter(b => b === 'bot'), n.lastChild.textContent])")
+    assert names == [[[], "seat 0: Di (you)"], [["bot"], "seat 1: heuristic"],
+                     [["bot"], "seat 2: heuristic (2)"], [["bot"], "seat 3: heuristic (3)"]]
+    first.wait_for_selector("#log-list li:has-text('heuristic (2) · bot bids')")
     # a second page of the same browser on the live seat: told, not looping
     second = context.new_page()
     second.set_viewport_size(PHONE)
@@ -126,8 +129,7 @@ def test_a_person_leaves_and_a_bot_plays_on(server: WebServer, browser: Any) -> 
         "() => document.querySelector('#log-list').innerText.includes('left')")
     talk = other.locator("#log-list").inner_text()
     assert "seat 0 (Flo) left: a level-3 bot plays it" in talk, talk
-    other.wait_for_function("() => document.querySelector('#seats').innerText"
-                            ".includes('Flo · bot')", timeout=10_000)
+    other.wait_for_selector("#seats li[data-seat='0'] .badge:text-is('bot')", timeout=10_000)
     while not other.locator("#end").is_visible():  # the bot plays Flo's seat to the end
         if not click_move(other):
             other.wait_for_timeout(20)

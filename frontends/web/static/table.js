@@ -407,7 +407,11 @@ function renderSeats() {
     if (seat === acting) classes.push("turn");
     if (seat === game.seat) classes.push("mine");
     box.append(h("li", { class: classes.join(" "), "data-seat": seat },
-      h("span", { class: "seat-name" }, game.label(seat) + (seat === game.dealer ? " · dealer" : "")),
+      // the marks first, as badges, where a narrow seat cuts its name short
+      h("span", { class: "seat-name" },
+        game.bots.has(seat) ? h("span", { class: "badge", title: "a bot plays this seat" }, "bot") : "",
+        seat === game.dealer ? h("span", { class: "badge dealer", title: "the dealer" }, "dealer") : "",
+        `seat ${seat}: ${game.names[seat] || ""}${seat === game.seat ? " (you)" : ""}`),
       h("span", { class: "seat-score" }, parts.join(" · ")),
       h("span", { class: "clock", "data-seat": seat }, "")));
   }
