@@ -110,6 +110,7 @@ def test_the_lobby_offers_ten_players_and_a_dix_target(server: WebServer,
     page.fill("#players", "10")
     page.dispatch_event("#players", "change")
     assert page.locator("#seat-kinds select").count() == 10
+    assert page.locator("#seat-1 option:checked").inner_text() == "bot: heuristic (level 3)"
     page.fill("#clock-min", "5")
     page.fill("#clock-inc", "15")
     page.click("#create button[type=submit]")
@@ -117,6 +118,7 @@ def test_the_lobby_offers_ten_players_and_a_dix_target(server: WebServer,
     page.select_option("#game", "dix")
     assert page.locator("#option-target").input_value() == "50"
     assert page.locator("#players").is_disabled()
+    assert page.locator("#seat-1 option:checked").inner_text() == "bot: strong (level 3)"
     page.click("#create button[type=submit]")
     page.wait_for_function("() => document.querySelector('#tables').innerText.includes('Dix')")
     tables = page.locator("#tables").inner_text()

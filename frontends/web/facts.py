@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from xactika.core.bots.levels import LEVEL_NAMES, level_name, people_name
 from xactika.core.engine.table import (
     PHASE_BID,
     PHASE_PLAY,
@@ -37,7 +38,8 @@ def _mode_facts(name: str, mode: str) -> dict[str, Any]:
 
 def game_facts(name: str) -> dict[str, Any]:
     """One game as a page needs it: its title, modes (the default first), players,
-    rounds and own options (their type, and the value the form suggests)."""
+    rounds, own options (their type, and the value the form suggests) and its bots'
+    levels as people read them."""
     rules = game_rules(name)
     shown = presentation(name)
     modes = [rules.default_mode, *(m for m in rules.modes if m != rules.default_mode)]
@@ -52,7 +54,9 @@ def game_facts(name: str) -> dict[str, Any]:
                          "label": suggested.get(key, ("", None))[0] or key,
                          "suggest": suggested.get(key, ("", None))[1]}
                         for key, kind in rules.option_types.items()],
-            "sorts": shown.hand_sorts()}
+            "sorts": shown.hand_sorts(),
+            "levels": [{"id": str(level), "name": people_name(level_name(level), name)}
+                       for level in LEVEL_NAMES]}
 
 
 def all_games() -> list[dict[str, Any]]:

@@ -2,8 +2,6 @@
 import { $, clear, h } from "./ui.js";
 
 const store = window.localStorage;
-const LEVELS = [["open", "open seat (a person)"], ["1", "bot: beginner"], ["2", "bot: casual"],
-  ["3", "bot: heuristic"], ["4", "bot: good"], ["5", "bot: strong"]];
 
 let games = []; // every game's facts, from the server (/api/games)
 
@@ -14,7 +12,10 @@ function seatRows() {
   clear(box);
   for (let s = 0; s < players; s += 1) {
     const select = h("select", { id: `seat-${s}`, "aria-label": `seat ${s}` });
-    for (const [value, text] of LEVELS) select.append(h("option", { value }, text));
+    select.append(h("option", { value: "open" }, "open seat (a person)"));
+    for (const level of (chosen() || { levels: [] }).levels) {
+      select.append(h("option", { value: level.id }, `bot: ${level.name} (level ${level.id})`));
+    }
     select.value = kept[s] || (s === 0 ? "open" : "3");
     box.append(h("label", {}, `seat ${s} `, select));
   }
