@@ -5,6 +5,7 @@ hand sizes and stock, and the seat's own hand only to that seat."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -72,3 +73,28 @@ def test_the_facts_are_the_games_at_every_step(game: str, mode: str, players: in
 def test_every_game_says_its_facts() -> None:
     found = {g["name"]: g for g in all_games()}
     assert found["dix"]["players"]["max"] == 2 and found["xactika"]["players"]["max"] == 10
+
+
+def test_a_presentation_without_spoken_names_still_explains(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """A game's presentation written before cards were spoken (``why_won`` without
+    ``spoken``) still gets its why-line on the page, with the cards' text."""
+    from xactika.frontends.table import games as shown_games
+    from xactika.frontends.table import present
+    from xactika.frontends.table.games import Presentation
+
+    class Old(Presentation):
+        def why_won(self, plays: Any, call: Any, winner: int, turned: Any,
+                    names: Any) -> str:
+            return f"{dict(plays)[winner]} wins, said the old way"
+
+    config = Config(game="xactika", mode="win", players=2, rounds=1, seed=3)
+    events = [e for _, step_events in _moves(config, 1) for e in step_events]
+    won = next(i for i, e in enumerate(events) if type(e).__name__ == "TrickWon")
+    spoken = present.why_won(config, events, won, ["a", "b"], spoken=True).text
+    assert spoken.startswith("the ") and " wins" in spoken
+    presentation = shown_games.presentation("xactika")  # registers the games' own
+    monkeypatch.setitem(shown_games._PRESENTATIONS, "xactika", Old("xactika"))
+    text = present.why_won(config, events, won, ["a", "b"], spoken=True).text
+    assert text.endswith(" wins, said the old way")
+    assert presentation is not shown_games.presentation("xactika")

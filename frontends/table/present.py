@@ -11,6 +11,8 @@ end says the same things. Nothing here knows about colour or widths.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -101,6 +103,12 @@ def _as_is(event: Event) -> Event:
     return event
 
 
+@functools.cache
+def _speaks(kind: type) -> bool:
+    """Whether a presentation's ``why_won`` takes ``spoken`` (names cards as seen)."""
+    return "spoken" in inspect.signature(kind.why_won).parameters
+
+
 def why_won(config: Config, events: Sequence[Event], index: int, names: Sequence[str],
             spoken: bool = False) -> WhyWon:
     """Why the trick that ``events[index]`` (a trick-won) ends was won; ``spoken`` names
@@ -109,8 +117,11 @@ def why_won(config: Config, events: Sequence[Event], index: int, names: Sequence
     last = tricks[-1]
     won = events[index]
     assert isinstance(won, TrickWon)
-    text = presentation(config.game).why_won(last.plays, last.call, last.winner, turned, names,
-                                             spoken)
+    shown = presentation(config.game)
+    if spoken and _speaks(type(shown)):
+        text = shown.why_won(last.plays, last.call, last.winner, turned, names, spoken=True)
+    else:  # a presentation written before cards were spoken names them by their text
+        text = shown.why_won(last.plays, last.call, last.winner, turned, names)
     return WhyWon(won.trick, last.winner, tuple(last.plays), last.call, text)
 
 
