@@ -11,7 +11,6 @@ end says the same things. Nothing here knows about colour or widths.
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -20,7 +19,7 @@ import attrs
 
 from xactika.core.engine.table import Config, Event, GameOver, RoundScored, TrickWon, game_rules
 from xactika.frontends.table import teach
-from xactika.frontends.table.games import presentation
+from xactika.frontends.table.games import Presentation, presentation
 
 
 @attrs.frozen
@@ -103,10 +102,15 @@ def _as_is(event: Event) -> Event:
     return event
 
 
-@functools.cache
-def _speaks(kind: type) -> bool:
+_SPEAKS: dict[type[Presentation], bool] = {}
+
+
+def _speaks(kind: type[Presentation]) -> bool:
     """Whether a presentation's ``why_won`` takes ``spoken`` (names cards as seen)."""
-    return "spoken" in inspect.signature(kind.why_won).parameters
+    found = _SPEAKS.get(kind)
+    if found is None:
+        found = _SPEAKS[kind] = "spoken" in inspect.signature(kind.why_won).parameters
+    return found
 
 
 def why_won(config: Config, events: Sequence[Event], index: int, names: Sequence[str],
