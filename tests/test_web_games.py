@@ -76,6 +76,11 @@ def test_a_toy_game_is_created_in_the_lobby_and_played(server: WebServer,
     labels = page.locator("#hand button.card").evaluate_all(
         "cards => cards.map(c => c.getAttribute('aria-label'))")
     assert all(label.split(": ", 1)[1].isdigit() for label in labels), labels
+    page.click("#rules-button")  # the rules, as the game's presentation (the plain one) says
+    page.wait_for_selector("#rules[open] h2")
+    assert page.locator("#rules h2").inner_text() == "Highcard: plain"
+    page.keyboard.press("Escape")
+    assert page.locator("#keys-calls").is_hidden()  # a game without calls: no call keys
     screenshot(page, "toy-1280x800-play")
     no_horizontal_scroll(page)
     turns = []
