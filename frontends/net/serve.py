@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", default=None, help="mode (default: the game's)")
     p.add_argument("--players", type=counting_number, default=None, help="players (default 4)")
     p.add_argument("--rounds", type=counting_number, default=None, help="rounds")
+    p.add_argument("--target", type=counting_number, default=None, metavar="POINTS",
+                   help="a game to this many points, for a game that takes one (Dix)")
     p.add_argument("--seed", type=whole_number, default=None,
                    help="master seed: table k is dealt from HMAC-SHA256(SEED, 'table/k'), "
                    "so the seed one table reveals at game over says nothing of another's "
@@ -124,7 +126,7 @@ def _pace(text: str) -> Pace | None:
 def _pairs(args: argparse.Namespace, table: int | None) -> dict[str, str]:
     """Table ``table``'s (0-based) settings; None: no seed (the server's rule gives it)."""
     pairs = {"game": args.game or "xactika"}
-    for key in ("mode", "players", "rounds"):
+    for key in ("mode", "players", "rounds", "target"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
     if args.seed is not None and table is not None:
