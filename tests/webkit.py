@@ -74,7 +74,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory, seed: int,
                program: list[str] | None = None) -> Iterator[WebServer]:
     """``xactika web`` (``program``: another entry point, such as one that registers a
     game first) for a module's tests; stopped after, its output checked."""
-    server = WebServer(tmp_path_factory.mktemp("web"), seed, program)
+    server = WebServer(tmp_path_factory.mktemp("web"), seed, program=program)
     yield server
     err = server.stop()
     assert "Traceback" not in err, err
