@@ -32,6 +32,8 @@ class TrickGame:
     option_types: ClassVar[Mapping[str, type]] = {}
     """The game's own settings (``Config.options``) and their types, int or str: Dix's
     ``target``. The game checks their values in :meth:`validate_options`."""
+    option_help: ClassVar[Mapping[str, str]] = {}
+    """Each option in a few words, for the command lines' ``--NAME`` help."""
     events: ClassVar[tuple[type[GameEvent], ...]] = ()
     """The game's own event classes (Dix's draws), each with ``kind`` and ``field_types``;
     it registers their folds (:func:`register_evolver`) and views itself."""

@@ -225,6 +225,9 @@ class Dix(TrickGame):
     default_players = 2
     default_rounds = 1
     option_types: ClassVar[Mapping[str, type]] = {"target": int}
+    option_help: ClassVar[Mapping[str, str]] = {
+        "target": "play rounds until a total reaches this (50 for the long game), "
+                  "instead of a number of rounds"}
     events = (Drew,)
     deck = DECK
     card_type = DixCard

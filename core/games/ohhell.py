@@ -27,11 +27,7 @@ BONUS = 10  # for a bid made exactly
 TOP = 10  # the largest hand by default, where the deck allows it
 PATTERNS = ("updown", "downup", "up", "down", "fixed")
 HOOKS = ("dealer", "none")
-MODE_NAMES = {
-    "exact": "Oh Hell (10 + tricks for an exact bid)",
-    "bonus": "tricks and a bonus (a point a trick, 10 more for an exact bid)",
-    "penalty": "minus the miss (10 + tricks exact, else minus the difference)",
-}
+MODE_NAMES = {"exact": "exact bids", "bonus": "tricks and bonus", "penalty": "minus the miss"}
 
 
 def most_cards(players: int) -> int:
@@ -101,6 +97,11 @@ class OhHell(TrickGame):
     default_players = 4
     default_rounds = 19  # 1 up to 10 and back down to 1
     option_types: ClassVar[dict[str, type]] = {"top": int, "hands": str, "hook": str}
+    option_help: ClassVar[dict[str, str]] = {
+        "top": "the largest hand (default 10, fewer with 6 or 7 players)",
+        "hands": "hand sizes round by round: " + ", ".join(PATTERNS) + " (default updown)",
+        "hook": "dealer (the dealer may not make the bids total the tricks; default) or "
+                "none"}
     deck = DECK
     card_type = DixCard
     rest_order = ", the turned-up card first"

@@ -153,7 +153,7 @@ class TrickTakingEnv(AECEnv):
         names = [f"player_{s}" for s in range(self.config.players)]
         lines = [f"round {seen.round} of {self.config.rounds}, as {names[seat]}"]
         if seen.turned is not None:
-            lines.append(render.turned_up(seen.turned, style))
+            lines.append(render.turned_up(seen.turned, style, game))
         if self.encoding.bids:
             lines.append(render.bids(seen.bids, names, seen.taken))
         else:

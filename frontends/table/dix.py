@@ -79,6 +79,7 @@ def _suit(suit: str) -> str:
 
 class DixShown(Presentation):
     game: str = "dix"
+    cards = "suits"
     card_example = "QH"
     tutorial_cards: ClassVar[str] = (
         "tutorial: a card is its rank and suit: QH is the queen of hearts, TD the ten of "
@@ -153,6 +154,9 @@ class DixShown(Presentation):
 
     def round_winner(self, config: Config, tricks: Sequence[Trick]) -> int | None:
         return round_winner(tricks, config.players)
+
+    def trump_note(self, turned: Any) -> str:
+        return f"the joker is a trump ranked as {turned}" if turned is not None else ""
 
     def tells_round_points(self, config: Config) -> bool:
         return False  # the round's outcome says every seat's points

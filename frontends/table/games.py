@@ -9,6 +9,8 @@ REPL lays it out for a terminal (frontends/repl/render.py), a web page as HTML.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -47,6 +49,8 @@ class Presentation:
     """A game as people are told it. Subclasses override what their game says."""
 
     game: str = ""
+    cards: ClassVar[str] = ""
+    """How the REPL draws the cards: "suits" (QH as Q♥), "shapes" (Xactika's), "" as text."""
     has_calls: ClassVar[bool] = False
     has_stats: ClassVar[bool] = False
     tutorial_cards: ClassVar[str] = ""  # the tutorial's first words about the cards
@@ -104,8 +108,24 @@ class Presentation:
 
     def round_end(self, config: Config, scored: RoundScored, tricks: Sequence[Trick],
                   names: Sequence[str]) -> str:
-        """The round's outcome in a line or two ("" when the score table says it all)."""
-        return ""
+        """Who made their bid and who missed, in a game with bids; "" without (the score
+        table says it all)."""
+        if scored.bids is None:
+            return ""
+        # the seat numbers alone: the names are in the score table just below
+        label = [seat_label(s, names) for s in range(len(scored.points))]
+        label = [name if name == "you" else f"seat {s}" for s, name in enumerate(label)]
+        made = [f"{label[s]} (bid {scored.bids[s]}: {scored.points[s]:+d})"
+                for s in range(len(label)) if scored.bids[s] == scored.tricks[s]]
+        missed = [f"{label[s]} (bid {scored.bids[s]}, took {scored.tricks[s]}: "
+                  f"{scored.points[s]:+d})" for s in range(len(label))
+                  if scored.bids[s] != scored.tricks[s]]
+        lines = []
+        if made:
+            lines.append("made their bid: " + ", ".join(made))
+        if missed:
+            lines.append("missed: " + ", ".join(missed))
+        return "\n".join(lines)
 
     def round_winner(self, config: Config, tricks: Sequence[Trick]) -> int | None:
         """The round's own winner, for games that have one."""
@@ -125,8 +145,18 @@ class Presentation:
         return Progress(tuple(seen.taken))
 
     def follow_rule(self, state: State, seat: int) -> FollowRule:
-        """Whether ``seat``, following the trick in ``state``, holds a card it must play."""
-        return FollowRule(False)
+        """Whether ``seat``, following the trick in ``state``, holds a card it must play.
+
+        Any game's answer, from its legal cards: fewer than the hand means it must
+        follow (a hand that follows with every card reads as free, which it is)."""
+        if not state.trick:
+            return FollowRule(False)
+        legal = game_rules(state.config.game).legal_cards(state, seat)
+        return FollowRule(len(legal) < len(state.hands[seat]), str(state.trick[0][1]))
+
+    def trump_note(self, turned: Any) -> str:
+        """What the REPL adds after the turned-up card's trumps (Dix: the joker's rank)."""
+        return ""
 
     def cannot_follow(self, follow: FollowRule, call: Any) -> str:
         """The line before the prompt for a seat that cannot follow."""
@@ -164,17 +194,26 @@ class Presentation:
 
 
 _PRESENTATIONS: dict[str, Presentation] = {}
+_LOOKED: set[str] = set()
 
 
 def register_presentation(shown: Presentation) -> Presentation:
+    """A game's presentation, from its module here or from a plug-in anywhere."""
     _PRESENTATIONS[shown.game] = shown
     return shown
 
 
 def presentation(game: str) -> Presentation:
-    """The game's presentation; a game without one gets the plain default, by its name."""
-    if not _PRESENTATIONS:
-        from xactika.frontends.table import dix, xactika  # noqa: F401  (they register)
+    """The game's presentation; a game without one gets the plain default, by its name.
+
+    A built-in one is the module of this package named as the game (``dix.py``),
+    imported the first time the game is asked for: a game's name is its key, as in
+    core/games/, and a plug-in that registered first takes nothing from the others."""
+    if game not in _PRESENTATIONS and game not in _LOOKED:
+        _LOOKED.add(game)
+        module = f"{__package__}.{game}"
+        if game.isidentifier() and importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
     found = _PRESENTATIONS.get(game)
     return found if found is not None else Presentation(game)
 
