@@ -169,7 +169,22 @@ class OhHell(TrickGame):
         if not state.trick:
             return hand
         led = state.trick[0][1].suit
-        return tuple(c for c in hand if c.suit == led) or hand
+        following = []  # a loop, not a comprehension: no function call (asked every move)
+        for c in hand:
+            if c.suit == led:
+                following.append(c)
+        return tuple(following) if following else hand
+
+    def may_play(self, state: State, seat: int, card: Any) -> bool:
+        if not state.trick:
+            return True
+        led = state.trick[0][1].suit
+        if card.suit == led:
+            return True
+        for c in state.hands[seat]:
+            if c.suit == led:
+                return False
+        return True  # a seat without the suit led plays anything
 
     def explain_illegal_card(self, state: State, seat: int, card: Any) -> MustFollow:
         lead = state.trick[0][1]
@@ -180,10 +195,14 @@ class OhHell(TrickGame):
         )
 
     def trick_winner(self, state: State, plays: Sequence[tuple[int, Any]], call: Any) -> int:
-        trump = trump_suit(state.turned)
+        turned = state.turned
+        trump = turned.suit if turned is not None else None
         best_seat, best = plays[0]
-        for seat, card in plays[1:]:
-            if beats(card, best, trump):
+        for seat, card in plays[1:]:  # beats(), written out: once a trick
+            if card.suit == best.suit:
+                if card.rank > best.rank:
+                    best_seat, best = seat, card
+            elif card.suit == trump:
                 best_seat, best = seat, card
         return best_seat
 

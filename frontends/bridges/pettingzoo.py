@@ -1,6 +1,7 @@
 """Xactika and Dix as PettingZoo AEC environments (extra ``[pettingzoo]``).
 
-``env(players=4, mode="bid", render_mode=None)`` is one game: agents ``player_0`` ...
+``env(game="xactika", render_mode=None)`` is one game (players, mode, rounds and the game's
+own options default to the game's): agents ``player_0`` ...
 ``player_{n-1}`` (seat numbers), a ``Discrete`` action space numbered as in
 :mod:`xactika.frontends.bridges.encoding` (bids, plays, leads with their call), and observations
 ``{"observation": view tensor, "action_mask": legal ids}`` built from ``view(state, seat)``
@@ -28,7 +29,15 @@ import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from xactika.core.engine.table import Config, RoundScored, State, legal_actions, new_game, step
+from xactika.core.engine.table import (
+    Config,
+    RoundScored,
+    State,
+    game_rules,
+    legal_actions,
+    new_game,
+    step,
+)
 from xactika.core.engine.views import view
 from xactika.frontends.bridges.encoding import Encoding
 from xactika.frontends.repl import render
@@ -43,18 +52,24 @@ class TrickTakingEnv(AECEnv):
         "render_modes": ["ansi"], "name": "xactika_v0", "is_parallelizable": False,
     }
 
-    def __init__(self, game: str = "xactika", players: int = 4, mode: str = "bid",
-                 rounds: int = 8, render_mode: str | None = None) -> None:
+    def __init__(self, game: str = "xactika", players: int | None = None,
+                 mode: str | None = None, rounds: int | None = None,
+                 render_mode: str | None = None, options: dict[str, Any] | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        self.encoding = Encoding(Config(game=game, mode=mode, players=players, rounds=rounds))
+        given = {"mode": mode, "players": players, "rounds": rounds}  # None: the game's
+        config = Config(game=game, options=options or {},
+                        **{k: v for k, v in given.items() if v is not None})
+        game_rules(game).validate(attrs.evolve(config, seed=0))
+        self.encoding = Encoding(config)
         self.config = self.encoding.config
-        self.possible_agents = [f"player_{s}" for s in range(players)]
+        self.possible_agents = [f"player_{s}" for s in range(config.players)]
         self.agents = self.possible_agents[:]
-        # |totals| and the counts stay below it: a trick is worth -3 at worst (a Dix ten-trick)
-        bound = float(3 * self.encoding.tricks * rounds + self.encoding.hand_size)
+        # |totals| and the counts stay within it: the game's own bounds on a total
+        lo, hi = game_rules(game).score_bounds(config)
+        bound = float(max(-lo, hi, self.encoding.tricks, self.encoding.hand_size))
         size = self.encoding.tensor_size
         self._observation_space = gymnasium.spaces.Dict({
             "observation": gymnasium.spaces.Box(-bound, bound, (size,), np.float32),
@@ -170,11 +185,13 @@ class TrickTakingEnv(AECEnv):
         pass
 
 
-def env(players: int = 4, mode: str = "bid", render_mode: str | None = None,
-        rounds: int = 8, game: str = "xactika") -> TrickTakingEnv:
-    """The environment; wrap it with PettingZoo's wrappers as you like."""
+def env(players: int | None = None, mode: str | None = None, render_mode: str | None = None,
+        rounds: int | None = None, game: str = "xactika",
+        options: dict[str, Any] | None = None) -> TrickTakingEnv:
+    """The environment; wrap it with PettingZoo's wrappers as you like. Settings left out
+    are the game's defaults."""
     return TrickTakingEnv(game=game, players=players, mode=mode, rounds=rounds,
-                          render_mode=render_mode)
+                          render_mode=render_mode, options=options)
 
 
 def dix_env(mode: str = "draw", render_mode: str | None = None,
@@ -188,11 +205,12 @@ raw_env = TrickTakingEnv
 """The environment class itself, as PettingZoo's classic modules name it."""
 
 
-def parallel_env(players: int = 4, mode: str = "bid", render_mode: str | None = None,
-                 rounds: int = 8, game: str = "xactika") -> ParallelEnv:
+def parallel_env(players: int | None = None, mode: str | None = None,
+                 render_mode: str | None = None, rounds: int | None = None,
+                 game: str = "xactika", options: dict[str, Any] | None = None) -> ParallelEnv:
     """:func:`env` as a ParallelEnv (PettingZoo's ``turn_based_aec_to_parallel``)."""
     return turn_based_aec_to_parallel(env(players=players, mode=mode, render_mode=render_mode,
-                                          rounds=rounds, game=game))
+                                          rounds=rounds, game=game, options=options))
 
 
 def dix_parallel_env(mode: str = "draw", render_mode: str | None = None,
