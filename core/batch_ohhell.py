@@ -101,28 +101,24 @@ def simulate(seeds: Sequence[int] | NDArray[Any], *, mode: str = "exact", player
             bids[:, seat] = _kth(legal, draw(keys_u, index))
             index += 1
         taken = all_taken[:, r - 1]
-        leader = np.full(n, (d + 1) % p, dtype=np.intp)
+        leader: NDArray[np.intp] = np.full(n, (d + 1) % p, dtype=np.intp)
         for _ in range(size):
-            led = best = winner = None
-            for k in range(p):
-                seat = (leader + k) % p
-                held = hand[rows, seat]
-                if led is None:
-                    legal_cards = held
-                else:
-                    follow = held & (SUIT[None, :] == led[:, None])
-                    legal_cards = np.where(follow.any(axis=1)[:, None], follow, held)
+            card = _kth(hand[rows, leader], draw(keys_u, index))
+            index += 1
+            hand[rows, leader, card] = False
+            led, best, winner = SUIT[card], card, leader
+            for k in range(1, p):
+                at = (leader + k) % p
+                held = hand[rows, at]
+                follow = held & (SUIT[None, :] == led[:, None])
+                legal_cards = np.where(follow.any(axis=1)[:, None], follow, held)
                 card = _kth(legal_cards, draw(keys_u, index))
                 index += 1
-                hand[rows, seat, card] = False
-                if led is None or best is None or winner is None:
-                    led, best, winner = SUIT[card], card, seat
-                    continue
+                hand[rows, at, card] = False
                 same = SUIT[card] == SUIT[best]
                 wins = (same & (RANK[card] > RANK[best])) | (~same & (SUIT[card] == trump))
                 best = np.where(wins, card, best)
-                winner = np.where(wins, seat, winner)
-            assert winner is not None
+                winner = np.where(wins, at, winner)
             np.add.at(taken, (rows, winner), 1)
             leader = winner
         d = (d + 1) % p

@@ -59,9 +59,9 @@ class TrickTakingEnv(AECEnv):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
-        given = {"mode": mode, "players": players, "rounds": rounds}  # None: the game's
-        config = Config(game=game, options=options or {},
-                        **{k: v for k, v in given.items() if v is not None})
+        given: dict[str, Any] = {k: v for k, v in (
+            ("mode", mode), ("players", players), ("rounds", rounds)) if v is not None}
+        config = Config(game=game, options=options or {}, **given)  # the rest: the game's
         game_rules(game).validate(attrs.evolve(config, seed=0))
         self.encoding = Encoding(config)
         self.config = self.encoding.config
