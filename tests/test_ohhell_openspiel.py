@@ -139,3 +139,22 @@ def test_the_deals_openspiel_cannot_make_are_ours_to_decide() -> None:
                             options={"top": most_cards(4), "hands": "fixed"}))
     assert state.turned is None and all(len(h) == 13 for h in state.hands)
     assert legal_actions(state).kind == "bid"
+
+
+def test_our_oh_hell_in_openspiel_passes_its_checks_and_its_resampling_search() -> None:
+    """``python_ohhell`` (our bridge): OpenSpiel's random_sim_test with serialization, and
+    ISMCTS, which resamples hidden hands through the game's void-aware redeal."""
+    np = pytest.importorskip("numpy")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from xactika.frontends.bridges.openspiel import AgentBot, evaluate_bots
+
+    game = pyspiel.load_game("python_ohhell", {"players": 4, "mode": "exact", "rounds": 2})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    rng = np.random.RandomState(5)
+    bots = [ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 8,
+                             random_state=rng),
+            *(AgentBot("heuristic", s, s) for s in range(1, 4))]
+    returns = evaluate_bots(game.new_initial_state(), bots, 1)
+    lo, hi = OHHELL.score_bounds(Config(game="ohhell", players=4, rounds=2))
+    assert len(returns) == 4 and all(lo <= r <= hi for r in returns)
