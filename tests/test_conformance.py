@@ -246,6 +246,7 @@ def test_a_game_registered_only_here_plays_at_every_edge_as_itself(
     assert _false_names(said, has) == []
     text = "\n".join(said)
     assert "you must follow" in text or "your play: any card" in text
+    assert "plays it: 'B4'" in text  # the help's example is one of its cards
     # a seat asked to be "heuristic" at a game without one is called what it plays
     assert default_names([SeatSpec(HUMAN), SeatSpec(BOT, "heuristic")], tiny) == [
         "you", "random"]

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from xactika.core.engine.errors import ConfigError
 from xactika.core.engine.table import Config, RoundScored, State, Trick, game_rules
 from xactika.core.engine.views import SeatView
 
@@ -54,7 +55,8 @@ class Presentation:
     has_calls: ClassVar[bool] = False
     has_stats: ClassVar[bool] = False
     tutorial_cards: ClassVar[str] = ""  # the tutorial's first words about the cards
-    card_example: ClassVar[str] = "QH"  # a card's text, for the help
+    card_example: ClassVar[str] = ""
+    """A card's text, for the help; "" takes the last card of the game's deck."""
 
     def __init__(self, game: str | None = None) -> None:
         if game is not None:
@@ -164,12 +166,22 @@ class Presentation:
                 if call is not None else "your play: any card")
 
     # -- moves as typed
+    def example_card(self) -> str:
+        """:attr:`card_example`, or a card the game really has (its deck's last)."""
+        if self.card_example:
+            return self.card_example
+        try:
+            deck = game_rules(self.game).deck
+        except ConfigError:  # a game not registered: nothing to ask
+            deck = ()
+        return str(deck[-1]) if deck else "QH"
+
     def card_token(self, text: str) -> str:
         """A typed card as :meth:`TrickGame.parse_card` reads it (case, for example)."""
         return text
 
     def play_usage(self) -> str:
-        return f"play takes one card: play 3 (its position) or play {self.card_example}"
+        return f"play takes one card: play 3 (its position) or play {self.example_card()}"
 
     def call_example(self, options: Sequence[Any]) -> str:
         """What the error for a lead without a call suggests typing after the card."""
@@ -183,14 +195,14 @@ class Presentation:
         """The REPL's commands for this game, from the common list ``found``."""
         if not self.has_stats:
             found.pop("stats", None)
-        found["play"] = (f"play a card: play 3 (its position) or play {self.card_example} "
+        found["play"] = (f"play a card: play 3 (its position) or play {self.example_card()} "
                          "(its text)")
         return found
 
     def help_lines(self, config: Config) -> list[str]:
         """How moves are typed, for ``help``."""
         return [f"a bare number is a position in your hand: '3' plays your third card; a "
-                f"bare card text plays it: '{self.card_example}'."]
+                f"bare card text plays it: '{self.example_card()}'."]
 
 
 _PRESENTATIONS: dict[str, Presentation] = {}
