@@ -14,6 +14,8 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import subprocess
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -257,3 +259,17 @@ def test_the_check_finds_a_false_word() -> None:
     assert _false_names(["the joker is a trump ranked as TD"], has) == [
         "joker: the joker is a trump ranked as TD", "trump: the joker is a trump ranked as TD"]
     assert _false_names(["Oh Hell has no calls", "no trumps this round"], has) == []
+
+
+def test_a_plug_in_presentation_registered_first_leaves_the_built_ins_found() -> None:
+    """A fresh process: a plug-in registers its presentation before anything asks for
+    one, and every built-in game is still told as itself."""
+    code = ("from xactika.core import games\n"
+            "from xactika.frontends.table.games import Presentation, presentation, "
+            "register_presentation\n"
+            "register_presentation(Presentation('plug-in'))\n"
+            "print(' '.join(type(presentation(g)).__name__ for g in games()))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60)
+    assert "Presentation" not in done.stdout.split(), done.stdout
+    assert len(done.stdout.split()) == len(EXPECTED_GAMES)
