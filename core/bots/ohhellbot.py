@@ -214,7 +214,9 @@ class OhHellSearchAgent:
         return self.explain(view_, legal)[0]
 
     def explain(self, view_: SeatView, legal: Legal) -> tuple[Command, str]:
-        if legal.kind == "bid" or len(legal.cards) == 1:
+        if legal.kind == "bid":
+            return self._bid(view_, legal)
+        if len(legal.cards) == 1:
             return self.heuristic.explain(view_, legal)
         seat = view_.seat
         trump = trump_suit(view_.turned)
@@ -234,6 +236,38 @@ class OhHellSearchAgent:
         best = max(legal.cards, key=lambda c: (totals[c], -OHHELL.sort_key(c)[1]))
         return Play(seat, best), (f"{best}: {totals[best] / deals:+.1f} points on average "
                                   f"over {deals} deals drawn for the hidden hands")
+
+
+    def _bid(self, view_: SeatView, legal: Legal) -> tuple[Command, str]:
+        """Each bid near the heuristic's, played out on drawn deals (the seats still to
+        bid bidding as the heuristic would on their drawn hands): the best on average."""
+        seat, n = view_.seat, view_.config.players
+        trump = trump_suit(view_.turned)
+        guess = choose_bid(view_.hand, trump, n, legal.bids)
+        candidates = [b for b in legal.bids if abs(b - guess) <= 2]
+        totals = dict.fromkeys(candidates, 0.0)
+        deadline = time.perf_counter() + self.think_ms / 1000
+        later = [(seat + k) % n for k in range(1, n) if view_.bids[(seat + k) % n] is None]
+        deals = 0
+        while deals < self.max_deals and (deals < 4 or time.perf_counter() < deadline):
+            hands, _ = deal_for(view_, self.rng)
+            deals += 1
+            for bid in candidates:
+                bids = [b or 0 for b in view_.bids]
+                bids[seat] = bid
+                for other in later:
+                    size = len(hands[other])
+                    options = list(range(size + 1))
+                    if other == view_.dealer and view_.config.option("hook") != "none":
+                        made = sum(bids) - bids[other]
+                        options = [b for b in options if made + b != size] or options
+                    bids[other] = choose_bid(hands[other], trump, n, options)
+                taken = playout([list(h) for h in hands], [], view_.leader, trump, bids,
+                                [0] * n)
+                totals[bid] += points(view_.config.mode, bid, taken[seat])
+        best = max(candidates, key=lambda b: (totals[b], -abs(b - guess)))
+        return Bid(seat, best), (f"bid {best}: {totals[best] / deals:+.1f} points on average "
+                                 f"over {deals} deals drawn for the hidden hands")
 
 
 register_agent("heuristic", OhHellHeuristicAgent, game=OHHELL.name)
