@@ -11,7 +11,12 @@ a Python loop: chance nodes sampled with the outcomes' probabilities, player nod
 uniform choice among the legal actions. One OpenSpiel game is one hand. Both loops pick
 with the same cheap ``random()`` arithmetic, so the harness costs the same on each side.
 
-Run by hand (not a test): ``.venv/bin/python bench/random_play.py [--seconds 3] [--repeat 3]``.
+``--game ohhell`` plays our Oh Hell on OpenSpiel's settings instead (the same game on
+both sides: 4 players, 8 cards every hand, ``penalty`` scoring for ``off_bid_penalty``;
+spec/OHHELL.md), so the ratio compares engines rather than games.
+
+Run by hand (not a test): ``.venv/bin/python bench/random_play.py [--seconds 3] [--repeat 3]
+[--game ohhell]``.
 OpenSpiel is optional: ``pip install -e '.[bench]'`` (package ``open_spiel``).
 
 Counting instructions: this machine is shared, so CPU seconds wander by 20% from one
@@ -63,6 +68,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 from xactika.core import Config, RandomAgent, legal_actions, new_game, step
 from xactika.core.engine.table import Bid, Play
@@ -70,12 +76,24 @@ from xactika.core.engine.table import Bid, Play
 PLAYERS = 4
 TRICKS = 8
 ROUNDS = 8
+# our side of the comparison, per game: the settings of OpenSpiel's oh_hell below
+SETTINGS: dict[str, dict[str, object]] = {
+    "xactika": {"mode": "bid"},
+    "ohhell": {"mode": "penalty", "options": {"top": TRICKS, "hands": "fixed"}},
+}
+
+
+def config(seed: int, game: str) -> Config:
+    """A game of ours as this benchmark plays it (``--game`` picks which)."""
+    return Config(game=game, players=PLAYERS, rounds=ROUNDS, seed=seed,
+                  **SETTINGS[game])  # type: ignore[arg-type]
 
 # CPU time of this process: on a shared machine, wall time mostly measures the neighbours.
 _clock = time.process_time
 
 
-def ours_hands(budget: float, seed: int = 0, games: int | None = None) -> tuple[int, float]:
+def ours_hands(budget: float, seed: int = 0, games: int | None = None,
+               game: str = "xactika") -> tuple[int, float]:
     """Play whole games until ``budget`` seconds pass, or ``games`` games when given;
     (hands played, seconds)."""
     rand = random.Random(seed).random
@@ -84,7 +102,7 @@ def ours_hands(budget: float, seed: int = 0, games: int | None = None) -> tuple[
     t0 = _clock()
     while _clock() - t0 < budget if games is None else game_seed - seed < games:
         game_seed += 1
-        state = new_game(Config(mode="bid", players=PLAYERS, rounds=ROUNDS, seed=game_seed))
+        state = new_game(config(game_seed, game))
         while True:
             legal = legal_actions(state)
             seat = legal.seat
@@ -104,7 +122,7 @@ def ours_hands(budget: float, seed: int = 0, games: int | None = None) -> tuple[
     return hands, _clock() - t0
 
 
-def ours_agent_hands(budget: float, seed: int = 0) -> tuple[int, float]:
+def ours_agent_hands(budget: float, seed: int = 0, game: str = "xactika") -> tuple[int, float]:
     """The same through the agent path (views built each move), for reference."""
     from xactika.core.bots.agents import self_play
 
@@ -113,8 +131,8 @@ def ours_agent_hands(budget: float, seed: int = 0) -> tuple[int, float]:
     t0 = _clock()
     while _clock() - t0 < budget:
         game_seed += 1
-        config = Config(mode="bid", players=PLAYERS, rounds=ROUNDS, seed=game_seed)
-        state, _ = self_play(config, [RandomAgent(game_seed * 10 + s) for s in range(PLAYERS)])
+        state, _ = self_play(config(game_seed, game),
+                             [RandomAgent(game_seed * 10 + s) for s in range(PLAYERS)])
         assert state.over
         hands += ROUNDS
     return hands, _clock() - t0
@@ -185,22 +203,26 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--agents", action="store_true", help="also time the agent path")
     parser.add_argument("--games", type=int, default=None,
                         help="play exactly N games of ours and exit (for instruction counts)")
+    parser.add_argument("--game", choices=sorted(SETTINGS), default="xactika",
+                        help="our game in the comparison (default xactika)")
     args = parser.parse_args(argv)
+    game = args.game
     if args.games is not None:
-        hands, _ = ours_hands(float("inf"), 0, games=args.games)
+        hands, _ = ours_hands(float("inf"), 0, games=args.games, game=game)
         print(f"{hands} hands")
         return 0
 
-    print(f"random legal play: {PLAYERS} players, {TRICKS} tricks a hand, Python "
+    print(f"random legal play: ours {game}, {PLAYERS} players, {TRICKS} tricks a hand, Python "
           f"{sys.version.split()[0]}, CPU seconds")
-    runners: dict[str, Runner] = {"ours": ours_hands, "openspiel": openspiel_hands}
+    runners: dict[str, Runner] = {"ours": partial(ours_hands, game=game),
+                                  "openspiel": openspiel_hands}
     if args.agents:
-        runners["agents"] = ours_agent_hands
+        runners["agents"] = partial(ours_agent_hands, game=game)
     rates = measure(runners, args.seconds, args.repeat)
     ours = rates["ours"]
-    print(f"xactika (step, full validation) {fmt(ours)}")
+    print(f"{game} (step, full validation) {fmt(ours)}")
     if "agents" in rates:
-        print(f"xactika (self_play + views)     {fmt(rates['agents'])}")
+        print(f"{game} (self_play + views)     {fmt(rates['agents'])}")
     theirs = rates.get("openspiel")
     if theirs is None:
         print("OpenSpiel oh_hell: not installed (pip install open_spiel); no ratio")
@@ -208,7 +230,7 @@ def main(argv: list[str]) -> int:
     print(f"OpenSpiel oh_hell (Python loop) {fmt(theirs)}")
     ratio = statistics.median(ours) / statistics.median(theirs)
     verdict = "meets" if ratio >= 1.0 else "below"
-    print(f"ratio xactika / OpenSpiel: {ratio:.2f}x ({verdict} the 1.0x target)")
+    print(f"ratio {game} / OpenSpiel: {ratio:.2f}x ({verdict} the 1.0x target)")
     return 0
 
 

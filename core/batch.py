@@ -111,37 +111,48 @@ def draw(keys: NDArray[np.uint64], index: int) -> NDArray[np.uint64]:
 
 # --------------------------------------------------------------------------- dealing
 
-_BOUNDS = np.arange(CARDS, 1, -1, dtype=np.uint64)  # i + 1 for i = 80 .. 1
-_TOPS = np.array([(1 << 64) - (1 << 64) % int(b) - 1 for b in _BOUNDS], dtype=np.uint64)
-"""Words above these are rejected (spec/DEALS.md): each is the largest multiple of its
-bound that fits in 64 bits, less one (2**64 itself does not fit)."""
+def _limits(cards: int) -> tuple[NDArray[np.uint64], NDArray[np.uint64]]:
+    """The Fisher-Yates bounds ``i + 1`` for ``i = cards - 1 .. 1``, and the words above
+    which each rejects (spec/DEALS.md): the largest multiple of the bound that fits in 64
+    bits, less one (2**64 itself does not fit)."""
+    bounds = np.arange(cards, 1, -1, dtype=np.uint64)
+    tops = np.array([(1 << 64) - (1 << 64) % int(b) - 1 for b in bounds], dtype=np.uint64)
+    return bounds, tops
 
 
-def deal_orders(seeds: Sequence[int], round_no: int) -> NDArray[np.int8]:
-    """The shuffled deck (card indices) of each seed's round ``round_no``, as
-    :func:`xactika.core.engine.rng.shuffled` makes it: the SHAKE-256 words are read per game,
-    the Fisher-Yates swaps are done for all games at once."""
-    n = len(seeds)
+def shuffle_orders(game: str, deck: Sequence[Any], seeds: Sequence[int],
+                   round_no: int) -> NDArray[np.int8]:
+    """The shuffled deck (card indices into ``deck``) of each seed's round ``round_no`` of
+    ``game``, as :func:`xactika.core.engine.rng.shuffled` makes it: the SHAKE-256 words are
+    read per game, the Fisher-Yates swaps are done for all games at once."""
+    n, cards = len(seeds), len(deck)
+    bounds, tops = _limits(cards)
     digests = b"".join(
-        hashlib.shake_256(deal_key("xactika", int(s), round_no)).digest(8 * CARDS) for s in seeds
+        hashlib.shake_256(deal_key(game, int(s), round_no)).digest(8 * cards) for s in seeds
     )
-    words = np.frombuffer(digests, dtype=">u8").reshape(n, CARDS)[:, : CARDS - 1].astype(np.uint64)
+    words = np.frombuffer(digests, dtype=">u8").reshape(n, cards)[:, : cards - 1].astype(np.uint64)
     # The deck of game g is column g of a card x game array, so each step's swap reads and
     # writes one contiguous row; ``into[k]`` is where step k's partner lies in it.
-    order = np.tile(np.arange(CARDS, dtype=np.int8)[:, None], (1, n))
+    order = np.tile(np.arange(cards, dtype=np.int8)[:, None], (1, n))
     flat = order.reshape(-1)
-    into = ((words % _BOUNDS).astype(np.intp) * n + np.arange(n)[:, None]).T.copy()
-    for k, i in enumerate(range(CARDS - 1, 0, -1)):
+    into = ((words % bounds).astype(np.intp) * n + np.arange(n)[:, None]).T.copy()
+    for k, i in enumerate(range(cards - 1, 0, -1)):
         partner = into[k]
         held = order[i].copy()
         order[i] = np.take(flat, partner)
         flat[partner] = held
     order = np.ascontiguousarray(order.T)
     # A rejected word (about 1 in 2**57) shifts every later draw: deal those the slow way.
-    for g in np.flatnonzero((words > _TOPS).any(axis=1)):
-        deck = shuffled(DECK, deal_key("xactika", int(seeds[int(g)]), round_no))
-        order[g] = [_INDEX[c] for c in deck]
+    index = {card: i for i, card in enumerate(deck)}
+    for g in np.flatnonzero((words > tops).any(axis=1)):
+        shuffled_deck = shuffled(deck, deal_key(game, int(seeds[int(g)]), round_no))
+        order[g] = [index[c] for c in shuffled_deck]
     return order
+
+
+def deal_orders(seeds: Sequence[int], round_no: int) -> NDArray[np.int8]:
+    """Xactika's shuffled decks (:func:`shuffle_orders`)."""
+    return shuffle_orders("xactika", DECK, seeds, round_no)
 
 
 # --------------------------------------------------------------------------- results

@@ -88,8 +88,13 @@ def test_a_rejected_word_falls_back_to_the_cores_shuffle(monkeypatch: pytest.Mon
     """Rejections never happen in practice (1 in 2**57 a word): force them for every
     game by lowering the limits; the vectorised swaps are then wrong, and the deals must
     still come out as the core's."""
-    monkeypatch.setattr(batch, "_TOPS", np.zeros_like(batch._TOPS))
-    monkeypatch.setattr(batch, "_BOUNDS", batch._BOUNDS - np.uint64(1))
+    real = batch._limits
+
+    def wrong(cards: int) -> tuple[np.ndarray, np.ndarray]:
+        bounds, tops = real(cards)
+        return bounds - np.uint64(1), np.zeros_like(tops)
+
+    monkeypatch.setattr(batch, "_limits", wrong)
     index = {card: i for i, card in enumerate(DECK)}
     orders = deal_orders([5, 6], 2)
     for g, seed in enumerate([5, 6]):

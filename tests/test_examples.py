@@ -34,9 +34,11 @@ GAMES = [
     (Config(mode="win", players=3, rounds=1, seed=22, dealer=0), (1,), 2000),
     (Config(mode="lose", players=5, rounds=1, seed=23, dealer=3), (4,), None),
 ]
-# other games (Dix) as they are registered: two bot seats, so one of them leads
+# the other games as they are registered, each with its fewest players: two bot seats,
+# so one of them leads
 GAMES += [
-    (Config(game=name, mode=mode, players=2, rounds=1, seed=24 + i), (0, 1), None)
+    (Config(game=name, mode=mode, players=game_rules(name).min_players, rounds=1,
+            seed=24 + i), (0, 1), None)
     for name in games() if name != "xactika"
     for i, mode in enumerate(game_rules(name).modes)
 ]

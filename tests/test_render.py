@@ -50,7 +50,8 @@ def test_ascii_mode_is_seven_bit_and_colour_only_adds_escapes(card: Card) -> Non
 def test_games_without_a_renderer_show_card_text() -> None:
     draw = render.card_renderer("no-such-game")
     assert draw.card("QH", PLAIN) == "QH"
-    assert render.card_renderer("xactika") is render.CARD_RENDERERS["xactika"]
+    assert render.card_renderer("xactika") is render.CARD_RENDERERS["shapes"]
+    assert render.card_renderer("ohhell") is render.card_renderer("dix")
 
 
 def test_hand_numbers_cards_and_marks_legal_ones_only_when_restricted() -> None:
@@ -182,17 +183,21 @@ def test_turned_up_names_the_trump_suit_or_no_trumps() -> None:
     from xactika.core.games.dix import DixCard
 
     plain = render.Style(color=False, ascii=True)
-    assert render.turned_up(DixCard.parse("JH"), plain) == (
+    assert render.turned_up(DixCard.parse("JH"), plain, "dix") == (
         "turned up: JH (J-H): hearts are trumps; the joker takes JH's place among the "
         "trumps, between TH and QH"
     )
     # issue 34: "the joker is a trump ranked as KC" read as if KC, turned up, were in play
-    assert render.turned_up(DixCard.parse("KC"), plain).endswith(
+    assert render.turned_up(DixCard.parse("KC"), plain, "dix").endswith(
         "the joker takes KC's place among the trumps, between QC and AC")
-    assert render.turned_up(DixCard.parse("AS"), plain).endswith("trumps, above KS")
-    assert render.turned_up(DixCard.parse("2D"), plain).endswith("trumps, below 3D")
-    assert render.turned_up(DixCard.parse("JK"), plain) == (
+    assert render.turned_up(DixCard.parse("AS"), plain, "dix").endswith("trumps, above KS")
+    assert render.turned_up(DixCard.parse("2D"), plain, "dix").endswith("trumps, below 3D")
+    assert render.turned_up(DixCard.parse("JK"), plain, "dix") == (
         "turned up: the joker: no trumps this round"
+    )
+    # a game without a joker says nothing of one
+    assert render.turned_up(DixCard.parse("JH"), plain, "ohhell") == (
+        "turned up: JH (J-H): hearts are trumps"
     )
 
 

@@ -108,6 +108,7 @@ BOT_MODULES = (
     "xactika.core.bots.heuristic",
     "xactika.core.bots.search",
     "xactika.core.bots.dixbot",
+    "xactika.core.bots.ohhellbot",
     "xactika.core.bots.levels",
 )
 _loaded = False

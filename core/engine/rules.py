@@ -32,6 +32,8 @@ class TrickGame:
     option_types: ClassVar[Mapping[str, type]] = {}
     """The game's own settings (``Config.options``) and their types, int or str: Dix's
     ``target``. The game checks their values in :meth:`validate_options`."""
+    option_help: ClassVar[Mapping[str, str]] = {}
+    """Each option in a few words, for the command lines' ``--NAME`` help."""
     events: ClassVar[tuple[type[GameEvent], ...]] = ()
     """The game's own event classes (Dix's draws), each with ``kind`` and ``field_types``;
     it registers their folds (:func:`register_evolver`) and views itself."""
@@ -86,6 +88,17 @@ class TrickGame:
         if config.deals is not None:
             for i, preset in enumerate(config.deals):
                 self.check_preset(config, preset, i + 1)
+            if config.seed is None:
+                self.check_presets_without_seed(config)
+
+    def check_presets_without_seed(self, config: Config) -> None:
+        """Preset deals and no seed: a deal for every round (Dix adds its target)."""
+        assert config.deals is not None
+        if len(config.deals) < config.rounds:
+            raise ConfigError(
+                f"{len(config.deals)} preset deals for {config.rounds} rounds: give a "
+                "deal for every round, or a seed for the rounds after the last preset deal"
+            )
 
     # what a preset deal is checked against; a game without a deck takes no presets
     deck: ClassVar[tuple[Any, ...]] = ()

@@ -35,9 +35,27 @@ def _options(value: Mapping[str, Option | None] | Iterable[tuple[str, Option | N
     return tuple(sorted((str(k), v) for k, v in items if v is not None))
 
 
+def _game_default(name: str, fallback: Any) -> Any:
+    """An attrs default: the game's own ``default_<name>`` (its last mode, its players,
+    its rounds), so ``Config(game="dix", seed=1)`` is a Dix game as the protocol's
+    defaults make it. A game not registered (yet) gets ``fallback``; validating names it."""
+
+    def default(config: Config) -> Any:
+        from xactika.core.engine.rules import _GAMES  # the registry imports this module
+
+        game = _GAMES.get(config.game)
+        return getattr(game, f"default_{name}") if game is not None else fallback
+
+    return attrs.Factory(default, takes_self=True)
+
+
 @attrs.frozen(slots=True)
 class Config:
     """Everything that fixes a game before the first card: the game-started event.
+
+    ``mode``, ``players`` and ``rounds`` left out are the game's defaults
+    (:attr:`TrickGame.default_mode` and the others): Xactika's are Play to Bid, 4 players
+    and 8 rounds.
 
     ``options`` holds the settings only some games take (Dix's ``target``), by name;
     the game declares them (:attr:`TrickGame.option_types`) and validates them. Give a
@@ -45,9 +63,9 @@ class Config:
     """
 
     game: str = "xactika"
-    mode: str = "win"
-    players: int = 4
-    rounds: int = 8
+    mode: str = attrs.field(default=_game_default("mode", ""))
+    players: int = attrs.field(default=_game_default("players", 0))
+    rounds: int = attrs.field(default=_game_default("rounds", 0))
     dealer: int = 0
     seed: int | None = None
     deals: tuple[PresetDeal, ...] | None = None

@@ -225,6 +225,9 @@ class Dix(TrickGame):
     default_players = 2
     default_rounds = 1
     option_types: ClassVar[Mapping[str, type]] = {"target": int}
+    option_help: ClassVar[Mapping[str, str]] = {
+        "target": "play rounds until a total reaches this (50 for the long game), "
+                  "instead of a number of rounds"}
     events = (Drew,)
     deck = DECK
     card_type = DixCard
@@ -236,19 +239,18 @@ class Dix(TrickGame):
         if target is not None and int(target) < 1:
             raise ConfigError(f"target must be at least 1, not {target}")
 
-    def validate(self, config: Config) -> None:
-        super().validate(config)
-        if config.seed is None and config.deals is not None:
-            if config.option("target") is not None:
-                raise ConfigError(
-                    "a game to a target with preset deals also needs a seed, "
-                    "for the rounds after the preset ones"
-                )
-            if len(config.deals) < config.rounds:
-                raise ConfigError(
-                    f"{config.rounds} rounds need {config.rounds} preset deals or a seed, "
-                    f"not {len(config.deals)}"
-                )
+    def check_presets_without_seed(self, config: Config) -> None:
+        assert config.deals is not None
+        if config.option("target") is not None:
+            raise ConfigError(
+                "a game to a target with preset deals also needs a seed, "
+                "for the rounds after the preset ones"
+            )
+        if len(config.deals) < config.rounds:
+            raise ConfigError(
+                f"{config.rounds} rounds need {config.rounds} preset deals or a seed, "
+                f"not {len(config.deals)}"
+            )
 
     def hand_size(self, config: Config, round_no: int = 1) -> int:
         return HAND_SIZE.get(config.mode, HAND_SIZE["draw"])

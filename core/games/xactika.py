@@ -192,14 +192,6 @@ class Xactika(TrickGame):
             )
         super().validate_options(config)
 
-    def validate(self, config: Config) -> None:
-        super().validate(config)
-        if config.seed is None and config.deals is not None and len(config.deals) < config.rounds:
-            raise ConfigError(
-                f"{len(config.deals)} preset deals for {config.rounds} rounds: give a deal "
-                "for every round, or a seed for the rounds after the last preset deal"
-            )
-
     def hand_size(self, config: Config, round_no: int = 1) -> int:
         return HAND_SIZE
 

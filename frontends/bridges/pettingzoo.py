@@ -1,6 +1,7 @@
 """Xactika and Dix as PettingZoo AEC environments (extra ``[pettingzoo]``).
 
-``env(players=4, mode="bid", render_mode=None)`` is one game: agents ``player_0`` ...
+``env(game="xactika", render_mode=None)`` is one game (players, mode, rounds and the game's
+own options default to the game's): agents ``player_0`` ...
 ``player_{n-1}`` (seat numbers), a ``Discrete`` action space numbered as in
 :mod:`xactika.frontends.bridges.encoding` (bids, plays, leads with their call), and observations
 ``{"observation": view tensor, "action_mask": legal ids}`` built from ``view(state, seat)``
@@ -30,7 +31,15 @@ import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from xactika.core.engine.table import Config, RoundScored, State, legal_actions, new_game, step
+from xactika.core.engine.table import (
+    Config,
+    RoundScored,
+    State,
+    game_rules,
+    legal_actions,
+    new_game,
+    step,
+)
 from xactika.core.engine.views import view
 from xactika.frontends.bridges.encoding import Encoding
 from xactika.frontends.repl import render
@@ -49,8 +58,9 @@ class TrickTakingEnv(AECEnv):
         "render_modes": ["ansi"], "name": "xactika_v0", "is_parallelizable": False,
     }
 
-    def __init__(self, game: str = "xactika", players: int = 4, mode: str = "bid",
-                 rounds: int = 8, render_mode: str | None = None,
+    def __init__(self, game: str = "xactika", players: int | None = None,
+                 mode: str | None = None, rounds: int | None = None,
+                 render_mode: str | None = None, options: dict[str, Any] | None = None,
                  observation: str = "dict") -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
@@ -60,12 +70,17 @@ class TrickTakingEnv(AECEnv):
                              f"not {observation!r}")
         self.render_mode = render_mode
         self.flat = observation == "flat"
-        self.encoding = Encoding(Config(game=game, mode=mode, players=players, rounds=rounds))
+        given: dict[str, Any] = {k: v for k, v in (
+            ("mode", mode), ("players", players), ("rounds", rounds)) if v is not None}
+        config = Config(game=game, options=options or {}, **given)  # the rest: the game's
+        game_rules(game).validate(attrs.evolve(config, seed=0))
+        self.encoding = Encoding(config)
         self.config = self.encoding.config
-        self.possible_agents = [f"player_{s}" for s in range(players)]
+        self.possible_agents = [f"player_{s}" for s in range(config.players)]
         self.agents = self.possible_agents[:]
-        # |totals| and the counts stay below it: a trick is worth -3 at worst (a Dix ten-trick)
-        bound = float(3 * self.encoding.tricks * rounds + self.encoding.hand_size)
+        # |totals| and the counts stay within it: the game's own bounds on a total
+        lo, hi = game_rules(game).score_bounds(config)
+        bound = float(max(-lo, hi, self.encoding.tricks, self.encoding.hand_size))
         size = self.encoding.tensor_size
         actions = self.encoding.num_actions
         self._observation_space: gymnasium.spaces.Space = gymnasium.spaces.Dict({
@@ -185,7 +200,7 @@ class TrickTakingEnv(AECEnv):
         names = [f"player_{s}" for s in range(self.config.players)]
         lines = [f"round {seen.round} of {self.config.rounds}, as {names[seat]}"]
         if seen.turned is not None:
-            lines.append(render.turned_up(seen.turned, style))
+            lines.append(render.turned_up(seen.turned, style, game))
         if self.encoding.bids:
             lines.append(render.bids(seen.bids, names, seen.taken))
         else:
@@ -202,11 +217,13 @@ class TrickTakingEnv(AECEnv):
         pass
 
 
-def env(players: int = 4, mode: str = "bid", render_mode: str | None = None,
-        rounds: int = 8, game: str = "xactika", observation: str = "dict") -> TrickTakingEnv:
-    """The environment; wrap it with PettingZoo's wrappers as you like."""
+def env(players: int | None = None, mode: str | None = None, render_mode: str | None = None,
+        rounds: int | None = None, game: str = "xactika",
+        options: dict[str, Any] | None = None, observation: str = "dict") -> TrickTakingEnv:
+    """The environment; wrap it with PettingZoo's wrappers as you like. Settings left out
+    are the game's defaults."""
     return TrickTakingEnv(game=game, players=players, mode=mode, rounds=rounds,
-                          render_mode=render_mode, observation=observation)
+                          render_mode=render_mode, options=options, observation=observation)
 
 
 def dix_env(mode: str = "draw", render_mode: str | None = None,
@@ -220,12 +237,14 @@ raw_env = TrickTakingEnv
 """The environment class itself, as PettingZoo's classic modules name it."""
 
 
-def parallel_env(players: int = 4, mode: str = "bid", render_mode: str | None = None,
-                 rounds: int = 8, game: str = "xactika",
+def parallel_env(players: int | None = None, mode: str | None = None,
+                 render_mode: str | None = None, rounds: int | None = None,
+                 game: str = "xactika", options: dict[str, Any] | None = None,
                  observation: str = "dict") -> ParallelEnv:
     """:func:`env` as a ParallelEnv (PettingZoo's ``turn_based_aec_to_parallel``)."""
     return turn_based_aec_to_parallel(env(players=players, mode=mode, render_mode=render_mode,
-                                          rounds=rounds, game=game, observation=observation))
+                                          rounds=rounds, game=game, options=options,
+                                          observation=observation))
 
 
 def dix_parallel_env(mode: str = "draw", render_mode: str | None = None,

@@ -309,7 +309,7 @@ def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
                               names, game, style)
     if state.round:
         if state.turned is not None:
-            lines.append(render.turned_up(state.turned, style))
+            lines.append(render.turned_up(state.turned, style, game))
         if rules.has_bidding(config):
             lines.append(render.bids(state.bids, names, state.taken if state.phase != "bid"
                                      else ()))

@@ -35,8 +35,15 @@ from xactika.frontends.repl.session import (
     Session,
     parse_seat_spec,
 )
-from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.frontends.table.driver import LoadError, load_game
+from xactika.frontends.table.flags import (
+    add_option_flags,
+    counting_number,
+    default_help,
+    modes_help,
+    option_pairs,
+    whole_number,
+)
 from xactika.protocol.trust.tamper import commit_config
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen and the scrollback
@@ -62,19 +69,6 @@ def history_path(flag: str | None) -> Path | None:
     return Path(base).expanduser() / "xactika" / "history"
 
 
-def modes_help() -> str:
-    """Each game's modes, for --mode's help: ``xactika: win, lose or bid (default bid)``."""
-    from xactika.core.engine.table import games
-
-    def one(game: str) -> str:
-        modes = game_rules(game).modes  # the last is the default (protocol defaults)
-        listed = ", ".join(modes[:-1]) + " or " + modes[-1] if len(modes) > 1 else modes[0]
-        return f"{game}: {listed} (default {modes[-1]})"
-
-    first = Config().game  # the default game's modes first
-    return "; ".join(one(g) for g in sorted(games(), key=lambda g: g != first))
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = OneLineParser(
         prog="xactika play",
@@ -88,11 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--game", default=None, help="game to play (default: xactika)")
     p.add_argument("--mode", default=None, help=modes_help())
-    p.add_argument("--players", type=counting_number, default=None, help="players (default: 4)")
-    p.add_argument("--rounds", type=counting_number, default=None, help="rounds (default: 8)")
-    p.add_argument("--target", type=whole_number, default=None, metavar="POINTS",
-                   help="play rounds until a total reaches POINTS (Dix: 50 for the long "
-                   "game), instead of --rounds")
+    p.add_argument("--players", type=counting_number, default=None,
+                   help=f"players ({default_help('players')})")
+    p.add_argument("--rounds", type=counting_number, default=None,
+                   help=f"rounds ({default_help('rounds')})")
+    add_option_flags(p)  # each game's own settings: --target, --top, ...
     p.add_argument("--dealer", type=whole_number, default=None, help="first dealer (default 0)")
     p.add_argument("--seed", type=whole_number, default=None, help="deal seed (default: random)")
     p.add_argument("--seat", action="append", default=[], metavar="N=SPEC",
@@ -176,9 +170,10 @@ def _config(args: argparse.Namespace) -> Config:
     from xactika.protocol.notation.text import config_from_pairs
 
     pairs = {"game": args.game or DEFAULT_GAME}
-    for key in ("mode", "players", "rounds", "dealer", "target"):
+    for key in ("mode", "players", "rounds", "dealer"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
+    pairs.update(option_pairs(args))
     seed = args.seed if args.seed is not None else (
         TUTORIAL_SEED if args.tutorial else fresh_seed())
     pairs["seed"] = str(seed)
@@ -237,7 +232,7 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
     """The session the flags ask for; raises UsageError or XactikaError."""
     if args.load is not None:
         clashing = [f"--{k}" for k in ("game", "mode", "players", "rounds", "dealer", "seed",
-                                       "target") if getattr(args, k) is not None]
+                                       *option_pairs(args)) if getattr(args, k) is not None]
         if clashing:
             raise UsageError(f"--load takes the settings from the file; drop {clashing[0]}")
         if args.tutorial:

@@ -19,7 +19,7 @@ import attrs
 from xactika.core.engine.table import BidMade, Dealt, GameOver, Led, Played, RoundScored, TrickWon
 from xactika.core.games.xactika import DECK, SHAPES, Call, Card, stats_table
 from xactika.frontends.table import present
-from xactika.frontends.table.games import Progress, seat_label
+from xactika.frontends.table.games import Progress, presentation, seat_label
 
 # --------------------------------------------------------------------------- style
 
@@ -246,36 +246,25 @@ class SuitRenderer(CardRenderer):
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
-def turned_up(card: Any, style: Style) -> str:
-    """The turned-up card and what it makes trumps, so nobody has to work it out."""
+def turned_up(card: Any, style: Style, game: str) -> str:
+    """The turned-up card and what it makes trumps, so nobody has to work it out; what
+    else the game says of it (Dix's joker) comes from its presentation."""
     suit = getattr(card, "suit", "")
     if not suit:
         return f"turned up: the {style.bold('joker')}: no trumps this round"
     face = SuitRenderer().face(card, style)
-    return (f"turned up: {card} ({face}): {SUIT_NAMES.get(suit, suit)} are trumps; "
-            f"{joker_place(card)}")
+    note = presentation(game).trump_note(card)
+    return (f"turned up: {card} ({face}): {SUIT_NAMES.get(suit, suit)} are trumps"
+            + (f"; {note}" if note else ""))
 
 
-LOWEST_RANK, HIGHEST_RANK = 2, 14  # a suit's 2 to its ace
-
-
-def joker_place(turned: Any) -> str:
-    """Where the joker ranks: in the turned-up card's place, which is out of play (so
-    "ranked as KC" would read as if KC could be played; say its neighbours)."""
-    rank, suit = turned.rank, turned.suit
-    below = type(turned)(rank - 1, suit) if rank > LOWEST_RANK else None
-    above = type(turned)(rank + 1, suit) if rank < HIGHEST_RANK else None
-    where = (f"between {below} and {above}" if below and above
-             else f"above {below}" if below else f"below {above}")
-    return f"the joker takes {turned}'s place among the trumps, {where}"
-
-
-CARD_RENDERERS: dict[str, CardRenderer] = {"xactika": XactikaRenderer(), "dix": SuitRenderer()}
+CARD_RENDERERS: dict[str, CardRenderer] = {"shapes": XactikaRenderer(), "suits": SuitRenderer()}
+"""By the presentation's ``cards`` (how its cards are drawn), not by the game's name."""
 _DEFAULT_RENDERER = CardRenderer()
 
 
 def card_renderer(game: str) -> CardRenderer:
-    return CARD_RENDERERS.get(game, _DEFAULT_RENDERER)
+    return CARD_RENDERERS.get(presentation(game).cards, _DEFAULT_RENDERER)
 
 
 # --------------------------------------------------------------------------- hands

@@ -107,7 +107,7 @@ class Session(Table):
         lines = [render.rule(st, f"{self.shown.round_of(self.config, v.round)}, "
                                  f"{self.label(v.dealer)} dealt", min(60, size))]
         if v.turned is not None:
-            lines.append(render.turned_up(v.turned, st))
+            lines.append(render.turned_up(v.turned, st, game))
         if self.rules.has_bidding(self.config):
             lines.append(render.bids(v.bids, self.names,
                                      v.taken if v.phase == "play" else (), size))

@@ -10,6 +10,14 @@ from xactika.core import RandomAgent, XactikaError, game_rules
 from xactika.core.bots.agents import self_play
 from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.table import Config, Event
+from xactika.frontends.table.flags import (
+    add_option_flags,
+    counting_number,
+    default_help,
+    modes_help,
+    option_pairs,
+    whole_number,
+)
 from xactika.protocol.notation.text import config_from_pairs, format_event
 from xactika.protocol.records.textform import RecordWriter, utc_date
 from xactika.protocol.records.writing import standard_headers
@@ -17,45 +25,17 @@ from xactika.protocol.trust.signing import KeyFileError, Signer, signer_for
 from xactika.protocol.trust.tamper import commit_config
 
 
-def whole_number(text: str) -> int:
-    """An argparse type: a whole number, 0 or more, with a clear error otherwise."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
-    return value
-
-
-def counting_number(text: str) -> int:
-    """An argparse type for counts that cannot be 0 (rounds, players): 1 or more, so
-    that the error names what is accepted and 0 is never suggested."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     sp = argparse.ArgumentParser(
         prog="xactika selfplay", description="Play a whole game between random bots."
     )
     sp.add_argument("--game", default="xactika", help="game to play (default: xactika)")
-    sp.add_argument(
-        "--mode",
-        default=None,
-        help="Xactika: win, lose or bid (default: bid); Dix: draw or nodraw (default: draw)",
-    )
-    sp.add_argument("--players", type=counting_number, default=None, help="number of players")
-    sp.add_argument("--rounds", type=counting_number, default=None, help="rounds in the game")
-    sp.add_argument(
-        "--target", type=whole_number, default=None,
-        help="play rounds until a total reaches this (Dix: 50 for the long game)",
-    )
+    sp.add_argument("--mode", default=None, help=modes_help())
+    sp.add_argument("--players", type=counting_number, default=None,
+                    help=f"number of players ({default_help('players')})")
+    sp.add_argument("--rounds", type=counting_number, default=None,
+                    help=f"rounds in the game ({default_help('rounds')})")
+    add_option_flags(sp)  # each game's own settings: --target, --top, ...
     sp.add_argument("--dealer", type=whole_number, default=0, help="first dealer's seat")
     sp.add_argument("--seed", type=whole_number, default=None, help="deal seed (default: random)")
     sp.add_argument("--quiet", action="store_true", help="print the standings only")
@@ -73,9 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     pairs = {"game": args.game, "dealer": str(args.dealer)}
-    for key in ("mode", "players", "rounds", "target"):
+    for key in ("mode", "players", "rounds"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
+    pairs.update(option_pairs(args))
     pairs["seed"] = str(args.seed if args.seed is not None else fresh_seed())
     try:
         config = config_from_pairs(pairs, defaults=True)

@@ -89,6 +89,7 @@ def _suit(suit: str) -> str:
 
 class DixShown(Presentation):
     game: str = "dix"
+    cards = "suits"
     card_example = "QH"
     card_face = "suits"
     tutorial_cards: ClassVar[str] = (
@@ -187,6 +188,9 @@ class DixShown(Presentation):
     def round_winner(self, config: Config, tricks: Sequence[Trick]) -> int | None:
         return round_winner(tricks, config.players)
 
+    def trump_note(self, turned: Any) -> str:
+        return joker_place(turned) if turned is not None else ""
+
     def tells_round_points(self, config: Config) -> bool:
         return False  # the round's outcome says every seat's points
 
@@ -245,3 +249,17 @@ class DixShown(Presentation):
 register_presentation(DixShown())
 
 __all__ = ["DixShown"]
+
+
+LOWEST_RANK, HIGHEST_RANK = 2, 14  # a suit's 2 to its ace
+
+
+def joker_place(turned: Any) -> str:
+    """Where the joker ranks: in the turned-up card's place, which is out of play (so
+    "ranked as KC" would read as if KC could be played; say its neighbours)."""
+    rank, suit = turned.rank, turned.suit
+    below = type(turned)(rank - 1, suit) if rank > LOWEST_RANK else None
+    above = type(turned)(rank + 1, suit) if rank < HIGHEST_RANK else None
+    where = (f"between {below} and {above}" if below and above
+             else f"above {below}" if below else f"below {above}")
+    return f"the joker takes {turned}'s place among the trumps, {where}"

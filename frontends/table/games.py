@@ -9,11 +9,14 @@ REPL lays it out for a terminal (frontends/repl/render.py), a web page as HTML.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
+from xactika.core.engine.errors import ConfigError
 from xactika.core.engine.table import Config, RoundScored, State, Trick, game_rules
 from xactika.core.engine.views import SeatView
 
@@ -47,11 +50,14 @@ class Presentation:
     """A game as people are told it. Subclasses override what their game says."""
 
     game: str = ""
+    cards: ClassVar[str] = ""
+    """How the REPL draws the cards: "suits" (QH as Q♥), "shapes" (Xactika's), "" as text."""
     has_calls: ClassVar[bool] = False
     has_stats: ClassVar[bool] = False
     tutorial_cards: ClassVar[str] = ""  # the tutorial's first words about the cards
     tutorial_cards_drawn: ClassVar[str] = ""  # and where the cards are drawn (a page)
-    card_example: ClassVar[str] = "QH"  # a card's text, for the help
+    card_example: ClassVar[str] = ""
+    """A card's text, for the help; "" takes the last card of the game's deck."""
     card_face: ClassVar[str] = "text"  # how a page draws a card: "shapes", "suits" or its text
 
     def __init__(self, game: str | None = None) -> None:
@@ -143,8 +149,24 @@ class Presentation:
 
     def round_end(self, config: Config, scored: RoundScored, tricks: Sequence[Trick],
                   names: Sequence[str]) -> str:
-        """The round's outcome in a line or two ("" when the score table says it all)."""
-        return ""
+        """Who made their bid and who missed, in a game with bids; "" without (the score
+        table says it all)."""
+        if scored.bids is None:
+            return ""
+        # the seat numbers alone: the names are in the score table just below
+        label = [seat_label(s, names) for s in range(len(scored.points))]
+        label = [name if name == "you" else f"seat {s}" for s, name in enumerate(label)]
+        made = [f"{label[s]} (bid {scored.bids[s]}: {scored.points[s]:+d})"
+                for s in range(len(label)) if scored.bids[s] == scored.tricks[s]]
+        missed = [f"{label[s]} (bid {scored.bids[s]}, took {scored.tricks[s]}: "
+                  f"{scored.points[s]:+d})" for s in range(len(label))
+                  if scored.bids[s] != scored.tricks[s]]
+        lines = []
+        if made:
+            lines.append("made their bid: " + ", ".join(made))
+        if missed:
+            lines.append("missed: " + ", ".join(missed))
+        return "\n".join(lines)
 
     def round_winner(self, config: Config, tricks: Sequence[Trick]) -> int | None:
         """The round's own winner, for games that have one."""
@@ -169,8 +191,18 @@ class Presentation:
         return None
 
     def follow_rule(self, state: State, seat: int) -> FollowRule:
-        """Whether ``seat``, following the trick in ``state``, holds a card it must play."""
-        return FollowRule(False)
+        """Whether ``seat``, following the trick in ``state``, holds a card it must play.
+
+        Any game's answer, from its legal cards: fewer than the hand means it must
+        follow (a hand that follows with every card reads as free, which it is)."""
+        if not state.trick:
+            return FollowRule(False)
+        legal = game_rules(state.config.game).legal_cards(state, seat)
+        return FollowRule(len(legal) < len(state.hands[seat]), str(state.trick[0][1]))
+
+    def trump_note(self, turned: Any) -> str:
+        """What the REPL adds after the turned-up card's trumps (Dix: the joker's rank)."""
+        return ""
 
     def cannot_follow(self, follow: FollowRule, call: Any) -> str:
         """The line before the prompt for a seat that cannot follow."""
@@ -178,12 +210,22 @@ class Presentation:
                 if call is not None else "your play: any card")
 
     # -- moves as typed
+    def example_card(self) -> str:
+        """:attr:`card_example`, or a card the game really has (its deck's last)."""
+        if self.card_example:
+            return self.card_example
+        try:
+            deck = game_rules(self.game).deck
+        except ConfigError:  # a game not registered: nothing to ask
+            deck = ()
+        return str(deck[-1]) if deck else "QH"
+
     def card_token(self, text: str) -> str:
         """A typed card as :meth:`TrickGame.parse_card` reads it (case, for example)."""
         return text
 
     def play_usage(self) -> str:
-        return f"play takes one card: play 3 (its position) or play {self.card_example}"
+        return f"play takes one card: play 3 (its position) or play {self.example_card()}"
 
     def call_example(self, options: Sequence[Any]) -> str:
         """What the error for a lead without a call suggests typing after the card."""
@@ -197,28 +239,37 @@ class Presentation:
         """The REPL's commands for this game, from the common list ``found``."""
         if not self.has_stats:
             found.pop("stats", None)
-        found["play"] = (f"play a card: play 3 (its position) or play {self.card_example} "
+        found["play"] = (f"play a card: play 3 (its position) or play {self.example_card()} "
                          "(its text)")
         return found
 
     def help_lines(self, config: Config) -> list[str]:
         """How moves are typed, for ``help``."""
         return [f"a bare number is a position in your hand: '3' plays your third card; a "
-                f"bare card text plays it: '{self.card_example}'."]
+                f"bare card text plays it: '{self.example_card()}'."]
 
 
 _PRESENTATIONS: dict[str, Presentation] = {}
+_LOOKED: set[str] = set()
 
 
 def register_presentation(shown: Presentation) -> Presentation:
+    """A game's presentation, from its module here or from a plug-in anywhere."""
     _PRESENTATIONS[shown.game] = shown
     return shown
 
 
 def presentation(game: str) -> Presentation:
-    """The game's presentation; a game without one gets the plain default, by its name."""
-    if not _PRESENTATIONS:
-        from xactika.frontends.table import dix, xactika  # noqa: F401  (they register)
+    """The game's presentation; a game without one gets the plain default, by its name.
+
+    A built-in one is the module of this package named as the game (``dix.py``),
+    imported the first time the game is asked for: a game's name is its key, as in
+    core/games/, and a plug-in that registered first takes nothing from the others."""
+    if game not in _PRESENTATIONS and game not in _LOOKED:
+        _LOOKED.add(game)
+        module = f"{__package__}.{game}"
+        if game.isidentifier() and importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
     found = _PRESENTATIONS.get(game)
     return found if found is not None else Presentation(game)
 

@@ -86,10 +86,21 @@ def default_names(seats: Sequence[SeatSpec], game: str) -> list[str]:
         if spec.kind == HUMAN:
             names.append(spec.name or ("human" if hot_seat else "you"))
         elif spec.kind == BOT:
-            names.append(people_name(spec.name, game))
+            names.append(plays_as(people_name(spec.name, game), game))
         else:
             names.append(spec.name)
     return names
+
+
+def plays_as(name: str, game: str) -> str:
+    """What a bot seat really is: a bot with no implementation for this game (a
+    "heuristic" seat at a game without a heuristic) plays at random, and is called so."""
+    from xactika.core.bots.agents import RandomAgent, agent_factory
+
+    try:
+        return "random" if agent_factory(name, game) is RandomAgent else name
+    except ValueError:
+        return name
 
 
 def seats_text(seats: Sequence[SeatSpec], names: Sequence[str]) -> str:

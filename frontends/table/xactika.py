@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from xactika.core.engine.table import Config, RoundScored, State, Trick, game_rules
+from xactika.core.engine.table import Config, State, game_rules
 from xactika.core.games.xactika import SHAPE_TOKENS, SHAPES, Call
 from xactika.frontends.table.games import (
     FollowRule,
@@ -17,7 +17,6 @@ from xactika.frontends.table.games import (
     Presentation,
     names_text,
     register_presentation,
-    seat_label,
 )
 
 _RULES: dict[str, str] = {
@@ -83,6 +82,7 @@ def _by_shape(card: Any) -> Any:
 
 class XactikaShown(Presentation):
     game: str = "xactika"
+    cards = "shapes"
     has_calls = True
     has_stats = True
     card_example = "1323"
@@ -158,26 +158,6 @@ class XactikaShown(Presentation):
             verb = "does" if len(higher) == 1 else "do"
             why += f"; {names_text(higher)} {verb} not show the call"
         return why
-
-    def round_end(self, config: Config, scored: RoundScored, tricks: Sequence[Trick],
-                  names: Sequence[str]) -> str:
-        """Who made their bid and who missed (Play to Bid); nothing in the other modes."""
-        if scored.bids is None:
-            return ""
-        # the seat numbers alone: the names are in the score table just below
-        label = [seat_label(s, names) for s in range(len(scored.points))]
-        label = [name if name == "you" else f"seat {s}" for s, name in enumerate(label)]
-        made = [f"{label[s]} (bid {scored.bids[s]}: {scored.points[s]:+d})"
-                for s in range(len(label)) if scored.bids[s] == scored.tricks[s]]
-        missed = [f"{label[s]} (bid {scored.bids[s]}, took {scored.tricks[s]}: "
-                  f"{scored.points[s]:+d})" for s in range(len(label))
-                  if scored.bids[s] != scored.tricks[s]]
-        lines = []
-        if made:
-            lines.append("made their bid: " + ", ".join(made))
-        if missed:
-            lines.append("missed: " + ", ".join(missed))
-        return "\n".join(lines)
 
     def tells_round_points(self, config: Config) -> bool:
         return not game_rules(config.game).has_bidding(config)

@@ -41,7 +41,13 @@ from xactika.core.engine.table import (
     step,
 )
 from xactika.core.engine.views import visible
-from xactika.protocol.notation.text import config_from_pairs, format_event, parse_event, split_pairs
+from xactika.protocol.notation.text import (
+    config_from_pairs,
+    format_event,
+    game_option_types,
+    parse_event,
+    split_pairs,
+)
 from xactika.protocol.notation.untrusted import escape, is_safe
 from xactika.protocol.records.files import Folder, PathRefused, bounded_lines
 from xactika.protocol.records.textform import (
@@ -73,7 +79,9 @@ USAGE: dict[str, str] = {
     "commands": "commands",
     "known": "known <command>",
     "newgame": "newgame [game=<g>] [mode=<m>] [players=<n>] [rounds=<n>] [dealer=<s>] "
-    "[seed=<n> [nonce=<hex>] | deals=<deals>] [target=<n>]",
+    "[seed=<n> [nonce=<hex>] | deals=<deals>]" + "".join(  # and each game's own settings
+        f" [{key}=<{'n' if kind is int else 'word'}>]"
+        for key, kind in game_option_types().items()),
     "bid": "bid <seat> <bid>",
     "play": "play <seat> <card> [<call>]",
     "event": "event <seq> <kind> key=value ...",

@@ -1,0 +1,85 @@
+"""A game's settings as command-line flags, from the registry of games: ``--mode``'s and
+the counts' help name every game's defaults, and each game's own options
+(:attr:`TrickGame.option_types`) get a ``--NAME`` flag, so a new game's options reach
+``selfplay`` and ``play`` without either naming them."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from xactika.core.engine.table import game_rules, games
+
+
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number, 0 or more, with a clear error otherwise."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    return value
+
+
+def counting_number(text: str) -> int:
+    """An argparse type for counts that cannot be 0 (rounds, players): 1 or more, so
+    that the error names what is accepted and 0 is never suggested."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
+    return value
+
+
+def _listed(items: list[str]) -> str:
+    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else items[0]
+
+
+def modes_help() -> str:
+    """``xactika: win, lose or bid (default bid); dix: ...``, the default game first."""
+
+    def one(game: str) -> str:
+        modes = list(game_rules(game).modes)  # the last is the default
+        return f"{game}: {_listed(modes)} (default {modes[-1]})"
+
+    return "; ".join(one(g) for g in _ordered())
+
+
+def default_help(field: str) -> str:
+    """``default: 4 for xactika, 2 for dix, ...`` for ``players`` or ``rounds``."""
+    return "default: " + ", ".join(
+        f"{getattr(game_rules(g), f'default_{field}')} for {g}" for g in _ordered())
+
+
+def _ordered() -> list[str]:
+    from xactika.core.engine.settings import Config
+
+    first = Config().game  # the default game first
+    return sorted(games(), key=lambda g: g != first)
+
+
+def option_flags() -> dict[str, tuple[type, str]]:
+    """Every game's options: name -> (type, help naming the games that take it)."""
+    found: dict[str, tuple[type, list[str]]] = {}
+    for game in _ordered():
+        rules = game_rules(game)
+        for name, kind in rules.option_types.items():
+            words = rules.option_help.get(name, kind.__name__)
+            found.setdefault(name, (kind, []))[1].append(f"{game}: {words}")
+    return {name: (kind, "; ".join(helps)) for name, (kind, helps) in found.items()}
+
+
+def add_option_flags(parser: argparse.ArgumentParser) -> None:
+    """``--NAME`` for each game's own option (``--target``, ``--top``)."""
+    for name, (kind, text) in option_flags().items():
+        parser.add_argument(f"--{name}", type=whole_number if kind is int else str,
+                            default=None, metavar=name.upper(), help=text)
+
+
+def option_pairs(args: argparse.Namespace) -> dict[str, str]:
+    """The options given on the command line, as ``config_from_pairs`` takes them."""
+    found: dict[str, Any] = {name: getattr(args, name, None) for name in option_flags()}
+    return {name: str(value) for name, value in found.items() if value is not None}

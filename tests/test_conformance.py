@@ -1,0 +1,275 @@
+"""Every registered game through every edge a person or a program sees it by: selfplay,
+a signed record and ``audit --strict``, the REPL played to the end, ``replay``'s screens
+at every event, and the bridges' renders (PettingZoo's ``ansi``, OpenSpiel's strings);
+plus a tiny game registered only here, which has nothing but its rules.
+
+No text may name a joker, a call or a trump that the game does not have: what a game has
+is asked of the game (its deck, its calls, what its deals turn up), never listed here.
+:data:`EXPECTED_GAMES` is the one deliberate list of games in the tests (as OpenSpiel's
+``EXPECTED_GAMES``); every other list is derived from the registry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from xactika.core import (
+    Bid,
+    Config,
+    Dealt,
+    RandomAgent,
+    State,
+    TrickGame,
+    game_rules,
+    games,
+    start,
+)
+from xactika.core.bots.agents import make_agent, self_play
+from xactika.core.engine import table
+from xactika.core.engine.rng import deal_key, shuffled
+from xactika.frontends.records.replay import Cursor, Game, screen
+from xactika.frontends.repl.render import strip_ansi
+from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
+from xactika.frontends.stdio import selfplay
+from xactika.frontends.table.seats import default_names
+from xactika.protocol.records.textform import read_record
+from xactika.protocol.trust.audit import OK, audit_file
+from xactika.protocol.trust.signing import write_key
+
+EXPECTED_GAMES = ("dix", "ohhell", "xactika")
+"""The games the package ships. A new game adds its name here, deliberately."""
+
+
+class Tiny(TrickGame):
+    """Two or three players, eight cards A1..B4, two cards each: follow the letter led,
+    the highest number of it wins; a point a trick. No bids, calls, trumps or joker."""
+
+    name = "tiny-test"
+    modes = ("plain",)
+    min_players = 2
+    max_players = 3
+    default_players = 2
+    default_rounds = 2
+    deck = tuple(f"{s}{n}" for s in "AB" for n in "1234")
+    card_type = str
+
+    def hand_size(self, config: Config, round_no: int = 1) -> int:
+        return 2
+
+    def deal(self, config: Config, round_no: int, dealer: int) -> Dealt:
+        assert config.seed is not None
+        n = config.players
+        cards = shuffled(self.deck, deal_key(self.name, config.seed, round_no))
+        hands = tuple(tuple(sorted(cards[(s - dealer - 1) % n: 2 * n: n])) for s in range(n))
+        return Dealt(0, round_no, dealer, hands, tuple(cards[2 * n:]), None)
+
+    def legal_cards(self, state: State, seat: int) -> tuple[str, ...]:
+        hand: tuple[str, ...] = state.hands[seat]
+        led = state.trick[0][1][0] if state.trick else None
+        return tuple(c for c in hand if c[0] == led) or hand
+
+    def trick_winner(self, state: State, plays: Sequence[tuple[int, Any]], call: Any) -> int:
+        led = plays[0][1][0]
+        return max((p for p in plays if p[1][0] == led), key=lambda p: p[1])[0]
+
+    def score_round(self, state: State) -> tuple[int, ...]:
+        return state.taken
+
+    def parse_card(self, text: str) -> str:
+        if text.upper() not in self.deck:
+            raise ValueError(f"bad card {text!r}")
+        return text.upper()
+
+    def parse_call(self, text: str) -> Any:
+        raise ValueError("no calls")
+
+
+@pytest.fixture
+def tiny(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    game = Tiny()
+    monkeypatch.setitem(table._GAMES, game.name, game)
+    yield game.name
+
+
+def test_the_registry_holds_exactly_the_expected_games() -> None:
+    assert games() == EXPECTED_GAMES
+
+
+# --------------------------------------------------------------------------- what a game has
+
+
+def _has(game: str, config: Config) -> dict[str, bool]:
+    """What the game has, asked of the game: a joker in its deck, a call for some card,
+    a card turned up in some deal of ``config``."""
+    rules = game_rules(game)
+    _, events = self_play(config, [RandomAgent(s) for s in range(config.players)])
+    return {
+        "joker": any(getattr(c, "is_joker", False) for c in rules.deck),
+        "call": any(rules.calls_for(c) != (None,) for c in rules.deck),
+        "trump": any(e.turned is not None for e in events if isinstance(e, Dealt)),
+    }
+
+
+WORDS = {"joker": re.compile(r"\bjokers?\b", re.I),
+         "call": re.compile(r"\bcall(s|ed|ing)?\b", re.I),
+         "trump": re.compile(r"\btrumps?\b", re.I)}
+# saying a game has none of a thing is true of it
+NONE_OF = re.compile(r"\b(has no|no|without (a|the)?) ?(jokers?|calls?|trumps?)\b", re.I)
+
+
+def _false_names(texts: Sequence[str], has: dict[str, bool]) -> list[str]:
+    found = []
+    for text in texts:
+        for line in strip_ansi(text).splitlines():
+            bare = NONE_OF.sub("", line)
+            found += [f"{what}: {line.strip()}" for what, word in WORDS.items()
+                      if not has[what] and word.search(bare)]
+    return found
+
+
+# --------------------------------------------------------------------------- the edges
+
+
+def _config(game: str) -> Config:
+    rules = game_rules(game)
+    return Config(game=game, players=rules.min_players, rounds=2, seed=5)
+
+
+def _selfplay_and_audit(game: str, tmp: Path) -> tuple[list[str], Path]:
+    key = tmp / "key"
+    signer = write_key(key)
+    record = tmp / f"{game}.rec"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = selfplay.main(["--game", game, "--seed", "5", "--rounds", "2", "--players",
+                              str(game_rules(game).min_players), "--record", str(record),
+                              "--key", str(key)])
+    assert code == 0
+    report = audit_file(str(record), strict=True, trusted=(signer.public,))
+    assert report.status == OK, report.problems
+    return [out.getvalue()], record
+
+
+def _repl(config: Config) -> list[str]:
+    specs = [SeatSpec(HUMAN)] + [SeatSpec(BOT, "random")] * (config.players - 1)
+    session = Session(start(config), specs, lambda s: make_agent("random", 100 + s),
+                      make_hint=lambda s: make_agent("random", 7 + s), practice=True)
+    said = [session.intro(), *session.advance(), session.help_text()]
+    said += [session.handle(line).text for line in ("rules", "rules all")]
+    while not session.over:
+        seat = session.human_to_act
+        assert seat is not None
+        said.append(session.table(seat))
+        found = session.hint(seat)
+        assert found is not None
+        command = found[0]
+        if isinstance(command, Bid):
+            typed = str(command.bid)
+        else:
+            typed = str(session.shown_hand(seat).index(command.card) + 1)
+            if command.call is not None:
+                typed += " " + game_rules(config.game).format_call(command.call)
+        reply = session.handle(typed)
+        assert reply.moved, reply.text
+        said.append(reply.text)
+    said += [session.handle(line).text for line in ("scores", "last")]
+    return said
+
+
+def _replay(record: Path) -> list[str]:
+    g = Game.from_record(read_record(str(record)))
+    assert g.problem is None
+    return [screen(g, Cursor(pos, seat)) for pos in range(len(g.events))
+            for seat in (None, 0)]
+
+
+def _pettingzoo(config: Config) -> list[str]:
+    pettingzoo = pytest.importorskip("xactika.frontends.bridges.pettingzoo")
+    env = pettingzoo.env(game=config.game, players=config.players, rounds=1,
+                         render_mode="ansi")
+    env.reset(seed=5)
+    said = []
+    for _ in env.agent_iter():
+        observation, _, done, _, _ = env.last()
+        said.append(env.render())
+        if done:
+            env.step(None)
+        else:
+            env.step(int(observation["action_mask"].nonzero()[0][0]))
+    return said
+
+
+def _openspiel(config: Config) -> list[str]:
+    pyspiel = pytest.importorskip("pyspiel")
+    from xactika.frontends.bridges import openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game(f"python_{config.game}", {
+        "players": config.players, "mode": config.mode, "rounds": 1})
+    state = game.new_initial_state()
+    said = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        said += [str(state), state.observation_string(state.current_player())]
+        state.apply_action(state.legal_actions()[0])
+    return [*said, str(state)]
+
+
+@pytest.mark.parametrize("game", EXPECTED_GAMES)
+def test_every_edge_tells_the_truth_about_the_game(game: str, tmp_path: Path) -> None:
+    config = _config(game)
+    has = _has(game, config)
+    said, record = _selfplay_and_audit(game, tmp_path)
+    said += _repl(config) + _replay(record) + _pettingzoo(config) + _openspiel(config)
+    assert _false_names(said, has) == []
+    # the words are there where the game has the thing (the check can find them)
+    for what in ("joker", "call", "trump"):
+        if has[what] and what != "joker":
+            assert any(WORDS[what].search(strip_ansi(t)) for t in said), what
+
+
+def test_a_game_registered_only_here_plays_at_every_edge_as_itself(
+        tiny: str, tmp_path: Path) -> None:
+    config = _config(tiny)
+    has = _has(tiny, config)
+    assert has == {"joker": False, "call": False, "trump": False}
+    said, record = _selfplay_and_audit(tiny, tmp_path)
+    said += _repl(config) + _replay(record) + _pettingzoo(config)
+    assert _false_names(said, has) == []
+    text = "\n".join(said)
+    assert "you must follow" in text or "your play: any card" in text
+    assert "plays it: 'B4'" in text  # the help's example is one of its cards
+    # a seat asked to be "heuristic" at a game without one is called what it plays
+    assert default_names([SeatSpec(HUMAN), SeatSpec(BOT, "heuristic")], tiny) == [
+        "you", "random"]
+
+
+def test_the_check_finds_a_false_word() -> None:
+    has = {"joker": False, "call": False, "trump": False}
+    assert _false_names(["the joker is a trump ranked as TD"], has) == [
+        "joker: the joker is a trump ranked as TD", "trump: the joker is a trump ranked as TD"]
+    assert _false_names(["Oh Hell has no calls", "no trumps this round"], has) == []
+
+
+def test_a_plug_in_presentation_registered_first_leaves_the_built_ins_found() -> None:
+    """A fresh process: a plug-in registers its presentation before anything asks for
+    one, and every built-in game is still told as itself."""
+    code = ("from xactika.core import games\n"
+            "from xactika.frontends.table.games import Presentation, presentation, "
+            "register_presentation\n"
+            "register_presentation(Presentation('plug-in'))\n"
+            "print(' '.join(type(presentation(g)).__name__ for g in games()))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60)
+    assert "Presentation" not in done.stdout.split(), done.stdout
+    assert len(done.stdout.split()) == len(EXPECTED_GAMES)
