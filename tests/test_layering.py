@@ -245,7 +245,7 @@ def test_a_planted_cycle_is_found(planted: Path) -> None:
 
 def test_a_planted_name_branch_is_found(planted: Path) -> None:
     before = name_branches(planted)
-    bridge = planted / "frontends/bridges/encoding.py"
+    bridge = planted / "core/engine/encoding.py"
     bridge.write_text(bridge.read_text() + (
         "\n\ndef odd(game: str, config: object) -> int:\n"
         "    if game == 'dix' or getattr(config, 'game') != \"xactika\":\n"
@@ -260,4 +260,4 @@ def test_a_planted_name_branch_is_found(planted: Path) -> None:
     rules.write_text(rules.read_text() + "\nSELF = 'dix' == 'dix'\n")
     (planted / "frontends/bridges/dix.py").write_text("SELF = 'dix' == 'dix'\n")
     after = name_branches(planted)
-    assert after - before == Counter({"frontends/bridges/encoding.py": 4})
+    assert after - before == Counter({"core/engine/encoding.py": 4})
