@@ -191,6 +191,22 @@ def test_no_module_outside_a_game_branches_on_its_name() -> None:
     assert stale == {}, "fewer name comparisons than allowed: shrink NAME_BRANCHES_ALLOWED"
 
 
+OPTIONAL = ("xactika.core.accel",)
+"""Core packages that need an optional extra (JAX): nothing else in the core imports them,
+so the core works without it."""
+
+
+def optional_imports(graph: dict[str, list[tuple[str, int, bool]]]) -> list[str]:
+    return [f"{mod} (line {line}) imports {target}"
+            for mod, imports in graph.items()
+            if mod.startswith("xactika.core.") and not mod.startswith(OPTIONAL)
+            for target, line, _ in imports if target.startswith(OPTIONAL)]
+
+
+def test_the_rest_of_the_core_never_imports_an_optional_package() -> None:
+    assert optional_imports(import_graph()) == []
+
+
 def test_every_package_is_installed() -> None:
     """A package missing from pyproject's list works in an editable install and is
     silently left out of a built one."""
@@ -228,6 +244,15 @@ def test_a_planted_layer_break_is_found(planted: Path) -> None:
         f"xactika.protocol.notation.untrusted (line {len(proto.read_text().splitlines())}) "
         "imports xactika.frontends.cli",
     ]
+
+
+def test_a_planted_import_of_an_optional_package_is_found(planted: Path) -> None:
+    rules = planted / "core/engine/rules.py"
+    rules.write_text(rules.read_text() + "\n\ndef fast() -> None:\n"
+                     "    from xactika.core.accel import Env  # noqa: F401\n")
+    assert optional_imports(import_graph(planted)) == [
+        f"xactika.core.engine.rules (line {len(rules.read_text().splitlines())}) imports "
+        "xactika.core.accel"]
 
 
 def test_a_planted_cycle_is_found(planted: Path) -> None:

@@ -1,0 +1,285 @@
+"""Whole Xactika games on the accelerator in one call: the fast path.
+
+Where the environment takes one decision a step and works out who acts and what is legal
+from its state, a whole game here is loops of fixed shape (rounds, bids, tricks, the seats
+of a trick), so who acts and whether it leads is known from the loop: much less work a
+move. The rules are :mod:`xactika.core.accel.rules`, the same functions the environment
+uses. Policies: ``"random"`` (uniform among the legal moves, a lead among its (card, call)
+pairs, from a JAX key), ``"greedy"`` (``xactika.core.batch``'s heuristic, move for move)
+or a function ``policy(key, decision) -> move id`` of one game's :class:`Decision` (it is
+vmapped over the batch; an illegal answer is counted and refused by :func:`simulate`).
+
+:func:`play_orders` is the jitted batch on device arrays; :func:`simulate` deals the
+core's seeded deals on the host and returns a :class:`xactika.core.batch.BatchResult`,
+whose ``events(game)`` rebuilds the core's events of any game played with ``record``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.typing import ArrayLike
+from numpy.typing import NDArray
+
+from xactika.core.accel import rules
+from xactika.core.accel.deals import core_orders, device_orders
+from xactika.core.accel.rules import (
+    CARDS,
+    MAX_BID,
+    SHAPES,
+    TRICKS_PER_ROUND,
+    Actions,
+    Array,
+)
+from xactika.core.batch import BatchResult, _whole_numbers
+
+
+class Decision(NamedTuple):
+    """One game's decision as a policy function sees it: what the acting seat may know."""
+
+    kind: Array  # rules.BID, rules.LEAD or rules.PLAY
+    seat: Array
+    legal_action_mask: Array  # bool (num_actions,), the bridges' move ids
+    hand: Array  # bool (81,)
+    call: Array  # the call led (index into CALLS), -1 for a bid or a lead
+    best: Array  # the highest value showing the call in this trick, -1 before the lead
+    bids: Array  # (players,), -1 where not made (or not Play to Bid)
+    taken: Array  # (players,) this round
+    totals: Array  # (players,) before this round
+    round: Array
+    trick: Array
+
+
+PolicyFn = Callable[[Array, Decision], Array]
+Policy = str | PolicyFn
+
+_LOW = rules.VALUES_J * 128 + jnp.arange(CARDS)  # lowest value, then deck order
+_HIGH = rules.VALUES_J * 128 + (127 - jnp.arange(CARDS))  # highest value, then deck order
+_STRONG = rules.VALUES_J >= 9
+
+
+def greedy(mode: str) -> PolicyFn:
+    """``xactika.core.batch``'s greedy policy as a policy function: win the trick with the
+    lowest card that wins, else throw the lowest; duck with the highest card that loses
+    in Play to Lose and once a bid is made; lead the highest (or, ducking, the lowest)
+    card calling its most plentiful shape; bid the cards worth 9 or more."""
+    acts = Actions(mode)
+    play_ids, lead_ids = jnp.asarray(acts.play_ids), jnp.asarray(acts.lead_ids)
+    bid_ids = jnp.asarray(acts.bid_ids if acts.bidding else np.zeros(1, np.int32))
+
+    def policy(key: Array, d: Decision) -> Array:
+        if mode == "lose":
+            duck = jnp.bool_(True)
+        elif mode == "bid":
+            duck = d.taken[d.seat] >= d.bids[d.seat]
+        else:
+            duck = jnp.bool_(False)
+        guess = (d.hand & _STRONG).sum()
+        ok = d.legal_action_mask[bid_ids[jnp.minimum(guess, len(bid_ids) - 1)]]
+        guess = jnp.where(ok, guess, jnp.where(guess < MAX_BID, guess + 1, guess - 1))
+        bid = bid_ids[jnp.minimum(guess, len(bid_ids) - 1)]
+        big = jnp.int32(1 << 20)
+        lead_card = jnp.where(duck, jnp.argmin(jnp.where(d.hand, _LOW, big)),
+                              jnp.argmax(jnp.where(d.hand, _HIGH, -1)))
+        lead = lead_ids[lead_card, jnp.argmax(rules.COUNTS_J[lead_card])]
+        legal = d.legal_action_mask[play_ids]
+        wins = legal & rules.SHOWS_J[jnp.maximum(d.call, 0)] & (rules.VALUES_J >= d.best)
+        loses = legal & ~wins
+        lowest = jnp.argmin(jnp.where(legal, _LOW, big))
+        take = jnp.where(wins.any(), jnp.argmin(jnp.where(wins, _LOW, big)), lowest)
+        dodge = jnp.where(loses.any(), jnp.argmax(jnp.where(loses, _HIGH, -1)), lowest)
+        follow = play_ids[jnp.where(duck, dodge, take)]
+        return jnp.where(d.kind == rules.BID, bid, jnp.where(d.kind == rules.LEAD, lead, follow))
+
+    return policy
+
+
+MAX_PLAYERS = 10
+"""Seat arrays are this long whatever the players (those past them stay empty), so one
+compiled program plays every table size of a mode: the players are an argument."""
+
+
+class _Game:
+    """One game's loops under a mode, rounds, first dealer and policy; vmapped and jitted
+    by :func:`_compiled`. The number of players is traced, not fixed."""
+
+    def __init__(self, mode: str, rounds: int, dealer: int, policy: Policy) -> None:
+        self.mode, self.rounds, self.dealer = mode, rounds, dealer
+        self.acts = Actions(mode)
+        self.fn: PolicyFn | None = None
+        if policy == "greedy":
+            self.fn = greedy(mode)
+        elif callable(policy):
+            self.fn = policy
+        elif policy != "random":
+            raise ValueError(f"policy must be 'random', 'greedy' or a function, not {policy!r}")
+
+    def _ask(self, key: Array, kind: int, seat: Array, bids: Array, follow: Array,
+             mine: Array, ctx: dict[str, Array]) -> tuple[Array, Array, Array, Array]:
+        """A policy function's (bid, card, shape, legal) for this decision."""
+        assert self.fn is not None
+        no81 = jnp.zeros(CARDS, dtype=bool)
+        mask = self.acts.mask(jnp.bool_(kind == rules.BID), jnp.bool_(kind == rules.LEAD),
+                              bids, follow if kind == rules.PLAY else no81, mine)
+        d = Decision(kind=jnp.int32(kind), seat=seat, legal_action_mask=mask, hand=mine, **ctx)
+        a = jnp.asarray(self.fn(key, d), dtype=jnp.int32)
+        inside = (a >= 0) & (a < self.acts.num_actions)
+        a = jnp.clip(a, 0, self.acts.num_actions - 1)
+        return self.acts.bid[a], self.acts.card[a], self.acts.shape[a], inside & mask[a]
+
+    def __call__(self, orders: Array, key: Array, n: Array) -> dict[str, Array]:
+        m = MAX_PLAYERS
+        decisions = m * (TRICKS_PER_ROUND + 1)  # a round's words: the bids, then the cards
+
+        def round_body(carry: tuple[Array, Array], r: Array) -> tuple[Any, Any]:
+            totals, bad = carry
+            rkey = jax.random.fold_in(key, r)
+            words = jax.random.bits(rkey, (decisions,), dtype=jnp.uint32)
+            keys = jax.random.split(rkey, decisions) if self.fn is not None else None
+            dealer = (self.dealer + r) % n
+            owner = rules.deal_owner(orders[r], dealer, n)
+            ctx = dict(call=jnp.int32(-1), best=jnp.int32(-1), taken=jnp.zeros(m, jnp.int32),
+                       totals=totals, round=r, trick=jnp.int32(0))
+            bids = jnp.full(m, -1, jnp.int32)
+            if self.acts.bidding:
+                def bid_body(j: Array, c: tuple[Array, Array]) -> tuple[Array, Array]:
+                    bids, bad = c
+                    seat = (dealer + 1 + j) % n
+                    legal = rules.bid_mask(jnp.where(bids >= 0, bids, 0).sum(), seat == dealer)
+                    if self.fn is None:
+                        bid, ok = rules.random_choice(words[j], legal), jnp.bool_(True)
+                    else:
+                        assert keys is not None
+                        bid, _, _, ok = self._ask(keys[j], rules.BID, seat, legal,
+                                                  jnp.zeros(CARDS, bool), owner == seat,
+                                                  {**ctx, "bids": bids})
+                    return rules.put(bids, seat, bid), bad + ~ok
+                bids, bad = jax.lax.fori_loop(0, n, bid_body, (bids, bad))
+
+            def trick_body(c: tuple[Array, ...], t: Array) -> tuple[Any, Any]:
+                owner, leader, taken, bad = c
+                base = m + t * m
+                tctx = {**ctx, "bids": bids, "taken": taken, "trick": t}
+                mine = owner == leader
+                if self.fn is None:
+                    pick = rules.random_choice(
+                        words[base], jnp.repeat(mine, SHAPES))  # (card, shape) pairs
+                    card, shape, ok = pick // SHAPES, pick % SHAPES, jnp.bool_(True)
+                else:
+                    assert keys is not None
+                    _, card, shape, ok = self._ask(keys[base], rules.LEAD, leader,
+                                                   jnp.zeros(MAX_BID + 1, bool),
+                                                   jnp.zeros(CARDS, bool), mine, tctx)
+                call = rules.lead_call(card, shape)
+                cards = rules.put(jnp.zeros(m, jnp.int32), 0, card)
+
+                def follow_body(j: Array, c: tuple[Array, ...]) -> tuple[Array, ...]:
+                    owner, best, winner, cards, bad = c
+                    seat = (leader + j) % n
+                    mine = owner == seat
+                    legal = rules.follow_mask(mine, call)
+                    if self.fn is None:
+                        card, ok = rules.random_choice(words[base + j], legal), jnp.bool_(True)
+                    else:
+                        assert keys is not None
+                        _, card, _, ok = self._ask(
+                            keys[base + j], rules.PLAY, seat, jnp.zeros(MAX_BID + 1, bool),
+                            legal, mine, {**tctx, "call": call, "best": best})
+                    takes = rules.beats(card, call, best)
+                    return (rules.put(owner, card, -1),
+                            jnp.where(takes, rules.VALUES_J[card], best),
+                            jnp.where(takes, seat, winner), rules.put(cards, j, card), bad + ~ok)
+
+                owner, _, winner, cards, bad = jax.lax.fori_loop(
+                    1, n, follow_body,
+                    (rules.put(owner, card, -1), rules.VALUES_J[card], leader, cards, bad + ~ok))
+                taken = taken + (jnp.arange(m) == winner)
+                return (owner, winner, taken, bad), (leader, call, winner, cards)
+
+            first = (dealer + 1) % n
+            (_, _, taken, bad), (leaders, calls, winners, cards) = jax.lax.scan(
+                trick_body, (owner, first, jnp.zeros(m, jnp.int32), bad),
+                jnp.arange(TRICKS_PER_ROUND))
+            score = rules.points(self.mode, bids, taken)
+            return (totals + score, bad), dict(bids=bids, taken=taken, points=score,
+                                               leaders=leaders, calls=calls, winners=winners,
+                                               cards=cards)
+
+        (totals, bad), per_round = jax.lax.scan(
+            round_body, (jnp.zeros(m, jnp.int32), jnp.int32(0)), jnp.arange(self.rounds))
+        return dict(totals=totals, illegal=bad, **per_round)
+
+
+@functools.cache
+def _compiled(mode: str, rounds: int, dealer: int, policy: Policy, record: bool
+              ) -> Callable[[ArrayLike, Array, Array], dict[str, Array]]:
+    game = _Game(mode, rounds, dealer, policy)
+    keep = None if record else ("totals", "points", "taken", "bids", "illegal")
+
+    def batch(orders: ArrayLike, keys: Array, players: Array) -> dict[str, Array]:
+        out = jax.vmap(game, in_axes=(0, 0, None))(jnp.asarray(orders), keys, players)
+        return out if keep is None else {k: out[k] for k in keep}
+
+    return jax.jit(batch)
+
+
+def _trim(out: dict[str, Array], players: int) -> dict[str, Array]:
+    """The seat arrays cut to the players (the last axis of all but the per-trick ones)."""
+    seat_axis = ("totals", "points", "taken", "bids", "cards")
+    return {k: v[..., :players] if k in seat_axis else v for k, v in out.items()}
+
+
+def play_orders(orders: ArrayLike, keys: Array, *, mode: str = "win", players: int = 4,
+                rounds: int = 8, dealer: int = 0, policy: Policy = "random",
+                record: bool = False) -> dict[str, Array]:
+    """Play one game per deck set ``orders`` (``N x rounds x 81``), its policy's
+    randomness from ``keys`` (``N`` JAX keys). Device arrays, by game first: ``totals``
+    (``N x players``), ``points``/``taken``/``bids`` (``N x rounds x players``; bids -1
+    outside Play to Bid), ``illegal`` (a policy function's illegal answers, each played
+    as its decoded card) and, with ``record``, ``leaders``/``calls``/``winners``
+    (``N x rounds x 8``) and ``cards`` (``N x rounds x 8 x players``, in the order
+    played). Compiled once per settings, policy and shape."""
+    rules.check_settings(mode, players, rounds, dealer)
+    run = _compiled(mode, rounds, dealer, policy, record)
+    return _trim(run(orders, keys, jnp.int32(players)), players)
+
+
+def play_device(key: Array, games: int, **settings: Any) -> dict[str, Array]:
+    """:func:`play_orders` of ``games`` games dealt on the device (not the core's deals)."""
+    rounds = settings.get("rounds", 8)
+    deal_key, play_key = jax.random.split(key)
+    orders = jax.vmap(lambda k: device_orders(k, rounds))(jax.random.split(deal_key, games))
+    return play_orders(orders, jax.random.split(play_key, games), **settings)
+
+
+def simulate(seeds: Sequence[int] | NDArray[Any], *, mode: str = "win", players: int = 4,
+             rounds: int = 8, dealer: int = 0, policy: Policy = "random", key: int = 0,
+             record: bool = False) -> BatchResult:
+    """One game per seed, dealt as the core deals the seed, played on the device: the
+    :class:`BatchResult` of :func:`xactika.core.batch.simulate`, so ``events(game)``
+    gives the core's events. The random policy's draws come from JAX keys made from
+    ``key`` and the game's place in ``seeds`` (not the numpy simulator's draws)."""
+    seeds_arr = _whole_numbers(seeds, "seeds")
+    rules.check_settings(mode, players, rounds, dealer)
+    orders = core_orders(seeds_arr, rounds)
+    keys = jax.random.split(jax.random.key(key), len(seeds_arr))
+    out = rules.as_numpy(play_orders(orders, keys, mode=mode, players=players, rounds=rounds,
+                                     dealer=dealer, policy=policy, record=record))
+    if out["illegal"].any():
+        g = int(np.flatnonzero(out["illegal"])[0])
+        raise ValueError(f"the policy chose {int(out['illegal'][g])} illegal moves in game {g}")
+
+    def arr(name: str, dtype: Any) -> Any:
+        return out[name].astype(dtype) if name in out else None
+
+    return BatchResult(
+        mode, players, rounds, dealer, seeds_arr, arr("totals", np.int32),
+        arr("points", np.int32), arr("taken", np.int8),
+        arr("bids", np.int8) if mode == "bid" else None,
+        orders if record else None, arr("cards", np.int8), arr("leaders", np.int8),
+        arr("calls", np.int8), arr("winners", np.int8))
