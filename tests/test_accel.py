@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from readme_blocks import readme_block
 
 jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
@@ -236,3 +237,11 @@ def test_a_seats_observation_never_depends_on_hidden_cards() -> None:
             victim = (seat + 1) % 4
             changed += int((observe(other, victim) != observe(state, victim)).any())
     assert changed > 0
+
+
+def test_the_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    exec(readme_block("JAX"), {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "True (8, 4)"
+    totals = out[1][out[1].index("[") + 1 : out[1].index("]")].split()
+    assert f"totals=({', '.join(totals)})" in out[1]  # the batch's totals, the core's event
