@@ -30,12 +30,14 @@ from xactika.core.accel import rules
 from xactika.core.accel.deals import core_orders, device_orders
 from xactika.core.accel.rules import (
     CARDS,
+    HAND_SIZE,
     MAX_BID,
     SHAPES,
     TRICKS_PER_ROUND,
     Actions,
     Array,
 )
+from xactika.core.batch import _NTH as batch_NTH
 from xactika.core.batch import BatchResult, _whole_numbers
 
 
@@ -61,6 +63,9 @@ Policy = str | PolicyFn
 _LOW = rules.VALUES_J * 128 + jnp.arange(CARDS)  # lowest value, then deck order
 _HIGH = rules.VALUES_J * 128 + (127 - jnp.arange(CARDS))  # highest value, then deck order
 _STRONG = rules.VALUES_J >= 9
+_BITS = 1 << jnp.arange(HAND_SIZE, dtype=jnp.int32)
+_NTH = jnp.asarray(batch_NTH, dtype=jnp.int32)
+"""_NTH[m * 8 + r]: the slot of the r-th set bit of the 8-bit mask m (core.batch's table)."""
 
 
 def greedy(mode: str) -> PolicyFn:
@@ -132,9 +137,19 @@ class _Game:
         a = jnp.clip(a, 0, self.acts.num_actions - 1)
         return self.acts.bid[a], self.acts.card[a], self.acts.shape[a], inside & mask[a]
 
+    def _hand(self, slots: Array, bits: Array) -> Array:
+        """The 81-card mask of the slots set in ``bits`` (for a policy function)."""
+        chosen = (bits & _BITS) != 0
+        return ((jnp.arange(CARDS)[None, :] == slots[:, None]) & chosen[:, None]).any(axis=0)
+
     def __call__(self, orders: Array, key: Array, n: Array) -> dict[str, Array]:
+        """One game. A hand is its 8 dealt cards (``slots``) and a byte of those still
+        held; ``follows[seat, call]`` is the byte of its slots showing the call. So a move
+        is a few table reads, whatever the deck: as ``xactika.core.batch`` plays."""
         m = MAX_PLAYERS
         decisions = m * (TRICKS_PER_ROUND + 1)  # a round's words: the bids, then the cards
+        seats = jnp.arange(m)
+        no9, no81 = jnp.zeros(MAX_BID + 1, bool), jnp.zeros(CARDS, bool)
 
         def round_body(carry: tuple[Array, Array], r: Array) -> tuple[Any, Any]:
             totals, bad = carry
@@ -142,7 +157,9 @@ class _Game:
             words = jax.random.bits(rkey, (decisions,), dtype=jnp.uint32)
             keys = jax.random.split(rkey, decisions) if self.fn is not None else None
             dealer = (self.dealer + r) % n
-            owner = rules.deal_owner(orders[r], dealer, n)
+            slots = orders[r].astype(jnp.int32)[rules.deal_positions(dealer, n, m)]  # m x 8
+            held = jnp.where(seats < n, 0xFF, 0)
+            follows = (rules.SHOWS_J.T[slots] * _BITS[None, :, None]).sum(axis=1)  # m x 12
             ctx = dict(call=jnp.int32(-1), best=jnp.int32(-1), taken=jnp.zeros(m, jnp.int32),
                        totals=totals, round=r, trick=jnp.int32(0))
             bids = jnp.full(m, -1, jnp.int32)
@@ -155,55 +172,59 @@ class _Game:
                         bid, ok = rules.random_choice(words[j], legal), jnp.bool_(True)
                     else:
                         assert keys is not None
-                        bid, _, _, ok = self._ask(keys[j], rules.BID, seat, legal,
-                                                  jnp.zeros(CARDS, bool), owner == seat,
+                        bid, _, _, ok = self._ask(keys[j], rules.BID, seat, legal, no81,
+                                                  self._hand(slots[seat], held[seat]),
                                                   {**ctx, "bids": bids})
                     return rules.put(bids, seat, bid), bad + ~ok
                 bids, bad = jax.lax.fori_loop(0, n, bid_body, (bids, bad))
 
+            def choose(word: Array, k: Array, seat: Array, hand: Array, legal: Array,
+                       kind: int, tctx: dict[str, Array]) -> tuple[Array, Array, Array, Array]:
+                """(slot, card, shape, legal) of a lead (``kind`` LEAD) or a follow, from
+                the seat's held slots ``hand`` and its legal ones (bytes)."""
+                if self.fn is None:
+                    count = jax.lax.population_count(legal).astype(jnp.uint32)
+                    lead = kind == rules.LEAD
+                    pick = (word % (count * (SHAPES if lead else 1))).astype(jnp.int32)
+                    slot = _NTH[legal * HAND_SIZE + (pick // SHAPES if lead else pick)]
+                    shape = pick % SHAPES if lead else jnp.int32(0)
+                    return slot, slots[seat, slot], shape, jnp.bool_(True)
+                mine = self._hand(slots[seat], hand)
+                follow = self._hand(slots[seat], legal) if kind == rules.PLAY else no81
+                _, card, shape, ok = self._ask(k, kind, seat, no9, follow, mine, tctx)
+                return jnp.argmax(slots[seat] == card), card, shape, ok
+
             def trick_body(c: tuple[Array, ...], t: Array) -> tuple[Any, Any]:
-                owner, leader, taken, bad = c
+                held, leader, taken, bad = c
                 base = m + t * m
                 tctx = {**ctx, "bids": bids, "taken": taken, "trick": t}
-                mine = owner == leader
-                if self.fn is None:
-                    pick = rules.random_choice(
-                        words[base], jnp.repeat(mine, SHAPES))  # (card, shape) pairs
-                    card, shape, ok = pick // SHAPES, pick % SHAPES, jnp.bool_(True)
-                else:
-                    assert keys is not None
-                    _, card, shape, ok = self._ask(keys[base], rules.LEAD, leader,
-                                                   jnp.zeros(MAX_BID + 1, bool),
-                                                   jnp.zeros(CARDS, bool), mine, tctx)
+                hand = held[leader]
+                slot, card, shape, ok = choose(words[base], keys[base] if keys is not None
+                                               else key, leader, hand, hand, rules.LEAD, tctx)
+                held = rules.put(held, leader, held[leader] & ~(1 << slot))
                 call = rules.lead_call(card, shape)
                 cards = rules.put(jnp.zeros(m, jnp.int32), 0, card)
 
                 def follow_body(j: Array, c: tuple[Array, ...]) -> tuple[Array, ...]:
-                    owner, best, winner, cards, bad = c
+                    held, best, winner, cards, bad = c
                     seat = (leader + j) % n
-                    mine = owner == seat
-                    legal = rules.follow_mask(mine, call)
-                    if self.fn is None:
-                        card, ok = rules.random_choice(words[base + j], legal), jnp.bool_(True)
-                    else:
-                        assert keys is not None
-                        _, card, _, ok = self._ask(
-                            keys[base + j], rules.PLAY, seat, jnp.zeros(MAX_BID + 1, bool),
-                            legal, mine, {**tctx, "call": call, "best": best})
+                    legal = rules.follow_bits(held[seat], follows[seat, call])
+                    slot, card, _, ok = choose(
+                        words[base + j], keys[base + j] if keys is not None else key, seat,
+                        held[seat], legal, rules.PLAY, {**tctx, "call": call, "best": best})
                     takes = rules.beats(card, call, best)
-                    return (rules.put(owner, card, -1),
+                    return (rules.put(held, seat, held[seat] & ~(1 << slot)),
                             jnp.where(takes, rules.VALUES_J[card], best),
                             jnp.where(takes, seat, winner), rules.put(cards, j, card), bad + ~ok)
 
-                owner, _, winner, cards, bad = jax.lax.fori_loop(
-                    1, n, follow_body,
-                    (rules.put(owner, card, -1), rules.VALUES_J[card], leader, cards, bad + ~ok))
-                taken = taken + (jnp.arange(m) == winner)
-                return (owner, winner, taken, bad), (leader, call, winner, cards)
+                held, _, winner, cards, bad = jax.lax.fori_loop(
+                    1, n, follow_body, (held, rules.VALUES_J[card], leader, cards, bad + ~ok))
+                taken = taken + (seats == winner)
+                return (held, winner, taken, bad), (leader, call, winner, cards)
 
             first = (dealer + 1) % n
             (_, _, taken, bad), (leaders, calls, winners, cards) = jax.lax.scan(
-                trick_body, (owner, first, jnp.zeros(m, jnp.int32), bad),
+                trick_body, (held, first, jnp.zeros(m, jnp.int32), bad),
                 jnp.arange(TRICKS_PER_ROUND))
             score = rules.points(self.mode, bids, taken)
             return (totals + score, bad), dict(bids=bids, taken=taken, points=score,

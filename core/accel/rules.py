@@ -81,14 +81,21 @@ class Actions:
             jnp.where(k == LEAD, ~bidding & leading & mine[c], ~bidding & ~leading & follow[c]))
 
 
-def deal_owner(order: Array, dealer: Array | int, players: Array | int) -> Array:
-    """``owner`` of a round from its shuffled deck (spec/DEALS.md, section 5): card
-    ``order[i]`` goes to seat ``(dealer + 1 + i) % players`` for the first ``8 players``
-    cards; the rest are set aside (-1)."""
-    position = jnp.zeros(CARDS, dtype=jnp.int32).at[order.astype(jnp.int32)].set(
-        jnp.arange(CARDS, dtype=jnp.int32))
-    seat = (dealer + 1 + position) % players
-    return jnp.where(position < HAND_SIZE * players, seat, -1).astype(jnp.int8)
+def deal_positions(dealer: Array | int, players: Array | int, seats: int) -> Array:
+    """``seats x 8``: where in the shuffled deck each seat's cards lie (spec/DEALS.md,
+    section 5): card ``i`` of the first ``8 players`` goes to seat ``(dealer + 1 + i) %
+    players``, so seat ``s``'s ``k``-th is card ``(s - dealer - 1) % players + k players``.
+    Rows past the players (``seats`` may be more) repeat real seats' and are never used."""
+    first = (jnp.arange(seats)[:, None] - dealer - 1) % players
+    return first + players * jnp.arange(HAND_SIZE)[None, :]
+
+
+def deal_owner(order: Array, dealer: Array | int, players: int) -> Array:
+    """``owner`` of a round from its shuffled deck: each dealt card's seat, -1 for the
+    cards set aside."""
+    hands = order.astype(jnp.int32)[deal_positions(dealer, players, players)]
+    seat = jnp.repeat(jnp.arange(players, dtype=jnp.int8), HAND_SIZE)
+    return jnp.full(CARDS, -1, jnp.int8).at[hands.reshape(-1)].set(seat)
 
 
 def put(array: Array, index: Array, value: Array | int) -> Array:
@@ -108,6 +115,13 @@ def follow_mask(mine: Array, call: Array) -> Array:
     """The cards a follower may play: those showing the call, or any when none does."""
     showing = mine & SHOWS_J[call]
     return jnp.where(showing.any(), showing, mine)
+
+
+def follow_bits(held: Array, showing: Array) -> Array:
+    """:func:`follow_mask` on a hand of 8 slots as bits (the fast path's hands): the held
+    slots whose cards show the call, or every held slot when none does."""
+    follow = held & showing
+    return jnp.where(follow != 0, follow, held)
 
 
 def beats(card: Array, call: Array, best: Array) -> Array:
