@@ -149,10 +149,18 @@ def reward_sign(mode: str) -> int:
     return -1 if mode == "lose" else 1
 
 
-def nth_set(mask: Array, k: Array) -> Array:
+def nth_set(mask: Array, k: Array, width: int = 32) -> Array:
     """The index of the ``k``-th (from 0) True of ``mask``: a uniform choice among the
-    legal moves costs one random word, not a word a move."""
-    return jnp.argmax(jnp.cumsum(mask.astype(jnp.int32)) > k)
+    legal moves costs one random word, not a word a move. Counted in blocks of ``width``
+    (the block, then the place in it): a running sum over 400 places costs a CPU six
+    times the work of the two short ones."""
+    blocks = -(-mask.shape[0] // width)
+    rows = jnp.pad(mask, (0, blocks * width - mask.shape[0])).reshape(blocks, width)
+    sizes = rows.sum(axis=1, dtype=jnp.int32)
+    ends = jnp.cumsum(sizes)
+    block = jnp.argmax(ends > k)
+    rest = k - (ends[block] - sizes[block])
+    return block * width + jnp.argmax(jnp.cumsum(rows[block].astype(jnp.int32)) > rest)
 
 
 def random_choice(word: Array, mask: Array) -> Array:
