@@ -20,7 +20,14 @@ from readme_blocks import readme_block
 jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
 
-from xactika.core.accel import Env, core_orders, random_action, rules, simulate  # noqa: E402
+from xactika.core.accel import (  # noqa: E402
+    Env,
+    core_orders,
+    random_action,
+    rules,
+    simulate,
+    simulate_device,
+)
 from xactika.core.accel import play as accel_play  # noqa: E402
 from xactika.core.batch import BatchResult  # noqa: E402
 from xactika.core.batch import simulate as numpy_simulate  # noqa: E402
@@ -98,6 +105,15 @@ def test_eight_round_games_with_another_first_dealer_agree_with_the_core() -> No
     result = simulate(range(40), mode="bid", players=5, rounds=8, dealer=3, record=True)
     assert disagreements(result) == []
     assert result.bids is not None and (result.bids >= 0).all()
+
+
+def test_games_dealt_on_the_device_replay_in_the_core_from_preset_deals() -> None:
+    result = simulate_device(jax.random.key(9), GAMES, mode="lose", players=6, rounds=ROUNDS,
+                             record=True)
+    assert disagreements(result) == []
+    assert result.config(0).seed is None and len(result.config(0).deals) == ROUNDS
+    decks = {tuple(result.orders[g, 0]) for g in range(GAMES)}  # not one deal over and over
+    assert len(decks) == GAMES
 
 
 def test_the_greedy_policy_plays_as_the_numpy_simulator_does() -> None:

@@ -78,7 +78,7 @@ class Env:
 
     def init(self, key: Array) -> State:
         """A game dealt on the device from ``key`` (not the core's deals)."""
-        return self.init_with_orders(device_orders(key, self.rounds))
+        return self.init_with_orders(device_orders(key, self.rounds, self.players))
 
     def init_with_orders(self, orders: Array) -> State:
         """A game dealt from ``orders`` (``rounds x 81`` shuffled decks)."""

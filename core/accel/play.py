@@ -20,6 +20,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+import attrs
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -39,6 +40,8 @@ from xactika.core.accel.rules import (
 )
 from xactika.core.batch import _NTH as batch_NTH
 from xactika.core.batch import BatchResult, _whole_numbers
+from xactika.core.engine.table import Config, PresetDeal
+from xactika.core.games.xactika import DECK, card_sort_key
 
 
 class Decision(NamedTuple):
@@ -271,11 +274,34 @@ def play_orders(orders: ArrayLike, keys: Array, *, mode: str = "win", players: i
 
 
 def play_device(key: Array, games: int, **settings: Any) -> dict[str, Array]:
-    """:func:`play_orders` of ``games`` games dealt on the device (not the core's deals)."""
-    rounds = settings.get("rounds", 8)
+    """:func:`play_orders` of ``games`` games dealt on the device (not the core's deals);
+    with ``record`` the decks come back too, as ``orders``."""
+    rounds, players = settings.get("rounds", 8), settings.get("players", 4)
     deal_key, play_key = jax.random.split(key)
-    orders = jax.vmap(lambda k: device_orders(k, rounds))(jax.random.split(deal_key, games))
-    return play_orders(orders, jax.random.split(play_key, games), **settings)
+    orders = jax.vmap(lambda k: device_orders(k, rounds, players))(
+        jax.random.split(deal_key, games))
+    out = play_orders(orders, jax.random.split(play_key, games), **settings)
+    return {**out, "orders": orders} if settings.get("record") else out
+
+
+@attrs.frozen(eq=False)
+class PresetResult(BatchResult):
+    """A :class:`BatchResult` of games dealt on the device: each game's settings carry
+    its decks as preset deals (spec/RULES.md, Preset deals), so ``events(game)`` is a
+    game the core replays, records and audits, though no seed deals it."""
+
+    def config(self, game: int) -> Config:
+        assert self.orders is not None
+        n = self.players
+        deals = []
+        for r in range(self.rounds):
+            order = [DECK[i] for i in self.orders[game, r]]
+            dealer = (self.dealer + r) % n
+            hands = tuple(tuple(sorted(order[(s - dealer - 1) % n : HAND_SIZE * n : n],
+                                       key=card_sort_key)) for s in range(n))
+            deals.append(PresetDeal(hands, tuple(order[HAND_SIZE * n:])))
+        return Config(mode=self.mode, players=n, rounds=self.rounds, dealer=self.dealer,
+                      deals=tuple(deals))
 
 
 def simulate(seeds: Sequence[int] | NDArray[Any], *, mode: str = "win", players: int = 4,
@@ -289,18 +315,40 @@ def simulate(seeds: Sequence[int] | NDArray[Any], *, mode: str = "win", players:
     rules.check_settings(mode, players, rounds, dealer)
     orders = core_orders(seeds_arr, rounds)
     keys = jax.random.split(jax.random.key(key), len(seeds_arr))
-    out = rules.as_numpy(play_orders(orders, keys, mode=mode, players=players, rounds=rounds,
-                                     dealer=dealer, policy=policy, record=record))
-    if out["illegal"].any():
-        g = int(np.flatnonzero(out["illegal"])[0])
-        raise ValueError(f"the policy chose {int(out['illegal'][g])} illegal moves in game {g}")
+    out = play_orders(orders, keys, mode=mode, players=players, rounds=rounds, dealer=dealer,
+                      policy=policy, record=record)
+    return _result(BatchResult, out, orders, seeds_arr, mode, players, rounds, dealer, record)
+
+
+def simulate_device(key: Array, games: int, *, mode: str = "win", players: int = 4,
+                    rounds: int = 8, dealer: int = 0, policy: Policy = "random",
+                    record: bool = False) -> PresetResult:
+    """:func:`play_device` as a :class:`PresetResult` on the host: games dealt on the
+    device, each replayable in the core from its preset deals (``events(game)``)."""
+    out = play_device(key, games, mode=mode, players=players, rounds=rounds, dealer=dealer,
+                      policy=policy, record=True)
+    orders = np.asarray(out.pop("orders"))
+    return _result(PresetResult, out, orders, np.arange(games), mode, players, rounds, dealer,
+                   record)
+
+
+def _result(cls: type[BatchResult], out: dict[str, Array], orders: NDArray[np.int8],
+            seeds: NDArray[Any], mode: str, players: int, rounds: int, dealer: int,
+            record: bool) -> Any:
+    """The host's result of a played batch; a policy's illegal answer is a ValueError."""
+    host = rules.as_numpy(out)
+    if host["illegal"].any():
+        g = int(np.flatnonzero(host["illegal"])[0])
+        raise ValueError(f"the policy chose {int(host['illegal'][g])} illegal moves in game {g}")
 
     def arr(name: str, dtype: Any) -> Any:
-        return out[name].astype(dtype) if name in out else None
+        return host[name].astype(dtype) if record or name in _SCORES else None
 
-    return BatchResult(
-        mode, players, rounds, dealer, seeds_arr, arr("totals", np.int32),
-        arr("points", np.int32), arr("taken", np.int8),
-        arr("bids", np.int8) if mode == "bid" else None,
-        orders if record else None, arr("cards", np.int8), arr("leaders", np.int8),
-        arr("calls", np.int8), arr("winners", np.int8))
+    return cls(mode, players, rounds, dealer, seeds, arr("totals", np.int32),
+               arr("points", np.int32), arr("taken", np.int8),
+               arr("bids", np.int8) if mode == "bid" else None,
+               orders if record else None, arr("cards", np.int8), arr("leaders", np.int8),
+               arr("calls", np.int8), arr("winners", np.int8))
+
+
+_SCORES = ("totals", "points", "taken", "bids")
