@@ -98,7 +98,7 @@ def deal_owner(order: Array, dealer: Array | int, players: int) -> Array:
     return jnp.full(CARDS, -1, jnp.int8).at[hands.reshape(-1)].set(seat)
 
 
-def put(array: Array, index: Array, value: Array | int) -> Array:
+def put(array: Array, index: Array | int, value: Array | int) -> Array:
     """``array`` with ``array[index] = value``, as a select over the whole (short) array:
     under ``vmap`` on a CPU a select runs several times faster than a scatter."""
     return jnp.where(jnp.arange(array.shape[0]) == index, value, array)
