@@ -143,9 +143,11 @@ def test_a_policy_function_is_played_and_its_illegal_answers_refused() -> None:
 @pytest.fixture
 def fresh_programs() -> Iterator[None]:
     """Programs traced anew (a planted rule must reach them), and again afterwards."""
-    accel_play._compiled.cache_clear()
+    for cache in (accel_play._compiled, accel_play._compiled_device):
+        cache.cache_clear()
     yield
-    accel_play._compiled.cache_clear()
+    for cache in (accel_play._compiled, accel_play._compiled_device):
+        cache.cache_clear()
 
 
 def test_a_planted_rule_change_is_caught(fresh_programs: None,
@@ -184,32 +186,54 @@ def _run(env: Env) -> Callable[..., Any]:
     return jax.jit(run)
 
 
+def environment_disagreements(mode: str, players: int, games: int) -> tuple[int, list[str]]:
+    """Drive the core with the environment's random legal moves (the core's deals): at
+    every decision the mask must be the core's legal ids, the rewards its points and the
+    end its end. The games checked, and what differed."""
+    env = Env(mode, players, rounds=ROUNDS)
+    seeds = list(range(7000, 7000 + games))
+    keys = jax.random.split(jax.random.key(players), games)
+    final, (actions, masks, rewards, done) = jax.tree_util.tree_map(
+        np.asarray, _run(env)(core_orders(seeds, ROUNDS), keys))
+    enc = Encoding(Config(mode=mode, players=players, rounds=ROUNDS, seed=0))
+    bad: list[str] = []
+    for g, seed in enumerate(seeds):
+        state = new_game(Config(mode=mode, players=players, rounds=ROUNDS, seed=seed))
+        totals = np.zeros(players)
+        for t in range(len(actions)):
+            legal = legal_actions(state)
+            if np.flatnonzero(masks[t, g]).tolist() != enc.legal(legal):
+                bad.append(f"{mode} {players}: game {g}, decision {t}: the mask differs")
+                break
+            state, events = step(state, enc.command(int(actions[t, g]), legal))
+            scored = [e for e in events if isinstance(e, RoundScored)]
+            got = np.array(scored[0].points) if scored else np.zeros(players)
+            totals += got
+            if (rewards[t, g] != rules.reward_sign(mode) * got).any() \
+                    or bool(done[t, g]) != (t == len(actions) - 1):
+                bad.append(f"{mode} {players}: game {g}, decision {t}: rewards or the end")
+                break
+        else:
+            if legal_actions(state).seat is not None or (final.totals[g] != totals).any():
+                bad.append(f"{mode} {players}: game {g}: the totals or the end differ")
+    return games, bad
+
+
 def test_the_environment_masks_every_decision_as_the_core_does() -> None:
     checked = 0
     for mode, players in ENV_CASES:
-        env = Env(mode, players, rounds=ROUNDS)
-        seeds = list(range(7000, 7000 + ENV_GAMES))
-        orders = core_orders(seeds, ROUNDS)
-        keys = jax.random.split(jax.random.key(players), ENV_GAMES)
-        final, (actions, masks, rewards, done) = jax.tree_util.tree_map(
-            np.asarray, _run(env)(orders, keys))
-        enc = Encoding(Config(mode=mode, players=players, rounds=ROUNDS, seed=0))
-        for g, seed in enumerate(seeds):
-            state = new_game(Config(mode=mode, players=players, rounds=ROUNDS, seed=seed))
-            totals = np.zeros(players)
-            for t in range(len(actions)):
-                legal = legal_actions(state)
-                assert np.flatnonzero(masks[t, g]).tolist() == enc.legal(legal), (mode, g, t)
-                state, events = step(state, enc.command(int(actions[t, g]), legal))
-                scored = [e for e in events if isinstance(e, RoundScored)]
-                got = np.array(scored[0].points) if scored else np.zeros(players)
-                assert (rewards[t, g] == rules.reward_sign(mode) * got).all()
-                totals += got
-                assert bool(done[t, g]) == (t == len(actions) - 1)
-            assert legal_actions(state).seat is None  # the core's game is over too
-            assert (final.totals[g] == totals).all()
-            checked += 1
+        games, bad = environment_disagreements(mode, players, ENV_GAMES)
+        assert bad == []
+        checked += games
     assert checked >= 200
+
+
+def test_a_planted_follow_rule_is_caught_by_the_mask_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any card may follow (no must-follow): the environment's check must fail."""
+    monkeypatch.setattr(rules, "follow_mask", lambda mine, call: mine)
+    _, bad = environment_disagreements("win", 3, 10)
+    assert len(bad) >= 5
 
 
 def test_an_illegal_move_ends_the_game_and_a_finished_game_stays_put() -> None:

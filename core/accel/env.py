@@ -73,6 +73,8 @@ class Env:
         # dealer, bid made, the bid, tricks taken, total; the phase, the trick, the round
         self.observation_size = 3 * CARDS + len(CALLS) + 1 + 8 * n + 1 + TRICKS_PER_ROUND \
             + rounds
+        self.observation_shape = (self.observation_size,)
+        self.num_players = players
 
     # ------------------------------------------------------------------ the game
 
