@@ -164,7 +164,7 @@ def test_a_planted_rule_change_is_caught(fresh_programs: None,
 
 # --------------------------------------------------------------------------- the environment
 
-ENV_CASES = (("bid", 4), ("win", 2), ("lose", 10), ("bid", 7))
+ENV_CASES = (("bid", 4, 0), ("win", 2, 0), ("lose", 10, 0), ("bid", 7, 5))  # the last: dealer 5
 ENV_GAMES = 50  # 4 x 50 = 200 games, every decision checked
 
 
@@ -186,11 +186,12 @@ def _run(env: Env) -> Callable[..., Any]:
     return jax.jit(run)
 
 
-def environment_disagreements(mode: str, players: int, games: int) -> tuple[int, list[str]]:
+def environment_disagreements(mode: str, players: int, games: int, dealer: int = 0
+                              ) -> tuple[int, list[str]]:
     """Drive the core with the environment's random legal moves (the core's deals): at
     every decision the mask must be the core's legal ids, the rewards its points and the
     end its end. The games checked, and what differed."""
-    env = Env(mode, players, rounds=ROUNDS)
+    env = Env(mode, players, rounds=ROUNDS, dealer=dealer)
     seeds = list(range(7000, 7000 + games))
     keys = jax.random.split(jax.random.key(players), games)
     final, (actions, masks, rewards, done) = jax.tree_util.tree_map(
@@ -198,7 +199,8 @@ def environment_disagreements(mode: str, players: int, games: int) -> tuple[int,
     enc = Encoding(Config(mode=mode, players=players, rounds=ROUNDS, seed=0))
     bad: list[str] = []
     for g, seed in enumerate(seeds):
-        state = new_game(Config(mode=mode, players=players, rounds=ROUNDS, seed=seed))
+        state = new_game(Config(mode=mode, players=players, rounds=ROUNDS, dealer=dealer,
+                                seed=seed))
         totals = np.zeros(players)
         for t in range(len(actions)):
             legal = legal_actions(state)
@@ -221,8 +223,8 @@ def environment_disagreements(mode: str, players: int, games: int) -> tuple[int,
 
 def test_the_environment_masks_every_decision_as_the_core_does() -> None:
     checked = 0
-    for mode, players in ENV_CASES:
-        games, bad = environment_disagreements(mode, players, ENV_GAMES)
+    for mode, players, dealer in ENV_CASES:
+        games, bad = environment_disagreements(mode, players, ENV_GAMES, dealer)
         assert bad == []
         checked += games
     assert checked >= 200

@@ -45,7 +45,8 @@ from xactika.core.games.xactika import DECK, card_sort_key
 
 
 class Decision(NamedTuple):
-    """One game's decision as a policy function sees it: what the acting seat may know."""
+    """One game's decision as a policy function sees it: what the acting seat may know.
+    Seat arrays are :data:`MAX_PLAYERS` long; places past the players are padding."""
 
     kind: Array  # rules.BID, rules.LEAD or rules.PLAY
     seat: Array
