@@ -287,3 +287,19 @@ def test_the_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[0] == "True (8, 4)"
     totals = out[1][out[1].index("[") + 1 : out[1].index("]")].split()
     assert f"totals=({', '.join(totals)})" in out[1]  # the batch's totals, the core's event
+
+
+@pytest.mark.parametrize("mode", ["bid", "win"])
+def test_a_mask_joined_from_blocks_is_the_mask_gathered_by_move_id(mode: str) -> None:
+    """The bridges' layout lets a mask be three blocks joined; gathering every id's
+    card (any layout) must give the same mask."""
+    joined = rules.Actions(mode)
+    gathered = rules.Actions(mode)
+    assert joined.blocks
+    gathered.blocks = False
+    rng = np.random.default_rng(1)
+    for bidding, leading in ((True, False), (False, True), (False, False)):
+        bids, follow, mine = (jnp.asarray(rng.random(size) < 0.5) for size in (9, 81, 81))
+        args = (jnp.bool_(bidding), jnp.bool_(leading), bids, follow, mine)
+        assert (joined.mask(*args) == gathered.mask(*args)).all()
+        assert joined.mask(*args).any() == (mode == "bid" or not bidding)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import jax
 import jax.numpy as jnp
 
 from xactika.core.accel import rules
@@ -54,6 +53,12 @@ class State(NamedTuple):
     played: Array  # bool (81,): the cards played this round
     taken: Array  # (players,)
     totals: Array  # (players,)
+
+
+def _select(cond: Array, a: State, b: State) -> State:
+    """``a`` where ``cond`` else ``b``, field by field; a field both share (the decks,
+    mostly) is kept as it is rather than selected."""
+    return State(*(x if x is y else jnp.where(cond, x, y) for x, y in zip(a, b, strict=True)))
 
 
 class Env:
@@ -146,11 +151,10 @@ class Env:
                               ).astype(jnp.float32),
             terminated=jnp.bool_(True), current_player=jnp.int32(-1),
             step_count=state.step_count + 1)
-        after = jax.tree_util.tree_map(lambda x, y: jnp.where(legal, x, y), played, foul)
+        after = _select(legal, played, foul)
         after = self._finish(after)
         done = state._replace(rewards=jnp.zeros_like(state.rewards))
-        return jax.tree_util.tree_map(lambda x, y: jnp.where(state.terminated, x, y),
-                                      done, after)
+        return _select(state.terminated, done, after)
 
     def _play(self, s: State, a: Array) -> State:
         n, acts = self.players, self.actions
@@ -188,12 +192,10 @@ class Env:
                               ).astype(jnp.float32),
             terminated=round_over & last)
         next_round = self._new_round(after_card, s.round + 1)
-        after_card = jax.tree_util.tree_map(
-            lambda x, y: jnp.where(round_over & ~last, x, y), next_round, after_card)
+        after_card = _select(round_over & ~last, next_round, after_card)
         after_card = after_card._replace(
             current_player=jnp.where(after_card.terminated, -1, after_card.current_player))
-        out = jax.tree_util.tree_map(lambda x, y: jnp.where(kind == rules.BID, x, y),
-                                     after_bid, after_card)
+        out = _select(kind == rules.BID, after_bid, after_card)
         return out._replace(step_count=s.step_count + 1)
 
     # ------------------------------------------------------------------ what a seat sees

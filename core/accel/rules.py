@@ -69,11 +69,23 @@ class Actions:
         self.bid_ids = np.array(bid_ids, dtype=np.int32)
         self.play_ids = np.array(play_ids, dtype=np.int32)
         self.lead_ids = np.array(lead_ids, dtype=np.int32)  # 81 x 4
+        # the bridges' layout today: bids, then plays, then leads, each in deck order; a
+        # mask is then three blocks joined, no gather (any other layout is gathered)
+        self.blocks = bool(
+            (self.bid_ids == np.arange(len(bid_ids))).all()
+            and (self.play_ids == len(bid_ids) + np.arange(CARDS)).all()
+            and (self.lead_ids.reshape(-1) == len(bid_ids) + CARDS
+                 + np.arange(CARDS * SHAPES)).all())
 
     def mask(self, bidding: Array, leading: Array, bids: Array, follow: Array,
              mine: Array) -> Array:
         """The legal ids: ``bids`` (9) while bidding, else a lead of a held card with any
         of its calls, else a ``follow`` card (81 each)."""
+        if self.blocks:
+            playing = ~bidding
+            parts = [bidding & bids] if self.bidding else []
+            return jnp.concatenate([*parts, playing & ~leading & follow,
+                                    jnp.repeat(playing & leading & mine, SHAPES)])
         k, c = self.kind, self.card
         bid_ok = bids[self.bid] if self.bidding else jnp.zeros(self.num_actions, dtype=bool)
         return jnp.where(
