@@ -3,11 +3,13 @@
 Where the environment takes one decision a step and works out who acts and what is legal
 from its state, a whole game here is loops of fixed shape (rounds, bids, tricks, the seats
 of a trick), so who acts and whether it leads is known from the loop: much less work a
-move. The rules are :mod:`xactika.core.accel.rules`, the same functions the environment
-uses. Policies: ``"random"`` (uniform among the legal moves, a lead among its (card, call)
-pairs, from a JAX key), ``"greedy"`` (``xactika.core.batch``'s heuristic, move for move)
-or a function ``policy(key, decision) -> move id`` of one game's :class:`Decision` (it is
-vmapped over the batch; an illegal answer is counted and refused by :func:`simulate`).
+move, and a hand is 8 dealt cards and a byte of those held, as ``xactika.core.batch``
+plays. The rules are :mod:`xactika.core.accel.rules`, the functions the environment uses
+(the follow rule on a byte: ``follow_bits``). Policies: ``"random"`` (uniform among
+the legal moves, a lead among its (card, call) pairs, from a JAX key), ``"greedy"``
+(``xactika.core.batch``'s heuristic, move for move) or a function ``policy(key,
+decision) -> move id`` of one game's :class:`Decision` (it is vmapped over the batch;
+an illegal answer is counted and refused by :func:`simulate`).
 
 :func:`play_orders` is the jitted batch on device arrays; :func:`simulate` deals the
 core's seeded deals on the host and returns a :class:`xactika.core.batch.BatchResult`,
