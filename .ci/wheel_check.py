@@ -2,7 +2,7 @@
 
 Run by .ci/run with the fresh venv's Python from outside the checkout, so nothing is
 imported from the source tree: a subpackage missing from pyproject.toml's list fails
-here. A module that needs an optional extra (numpy, OpenSpiel, PettingZoo, Ray) may
+here. A module that needs an optional extra (numpy, OpenSpiel, PettingZoo, Ray, JAX) may
 fail to import for that reason only.
 """
 
@@ -13,7 +13,7 @@ import importlib.metadata
 import pkgutil
 import sys
 
-OPTIONAL = {"numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium", "ray"}
+OPTIONAL = {"numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium", "ray", "jax"}
 
 
 def main() -> int:

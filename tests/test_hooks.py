@@ -144,7 +144,7 @@ def test_a_third_game_records_and_audits_without_anyone_knowing_its_name(
 
 def test_a_third_game_encodes_for_the_bridges(ohhell: TrickGame) -> None:
     pytest.importorskip("numpy")
-    from xactika.frontends.bridges.encoding import Encoding
+    from xactika.core.engine.encoding import Encoding
 
     enc = Encoding(_config(seed=None))
     assert (enc.hand_size, enc.tricks, enc.bids) == (5, 5, 6)

@@ -213,6 +213,22 @@ def test_no_page_script_or_template_names_a_game() -> None:
                                         "the table's say lines, never by its name")
 
 
+OPTIONAL = ("xactika.core.accel",)
+"""Core packages that need an optional extra (JAX): nothing else in the core imports them,
+so the core works without it."""
+
+
+def optional_imports(graph: dict[str, list[tuple[str, int, bool]]]) -> list[str]:
+    return [f"{mod} (line {line}) imports {target}"
+            for mod, imports in graph.items()
+            if mod.startswith("xactika.core.") and not mod.startswith(OPTIONAL)
+            for target, line, _ in imports if target.startswith(OPTIONAL)]
+
+
+def test_the_rest_of_the_core_never_imports_an_optional_package() -> None:
+    assert optional_imports(import_graph()) == []
+
+
 def test_every_package_is_installed() -> None:
     """A package missing from pyproject's list works in an editable install and is
     silently left out of a built one."""
@@ -254,6 +270,15 @@ def test_a_planted_layer_break_is_found(planted: Path) -> None:
     ]
 
 
+def test_a_planted_import_of_an_optional_package_is_found(planted: Path) -> None:
+    rules = planted / "core/engine/rules.py"
+    rules.write_text(rules.read_text() + "\n\ndef fast() -> None:\n"
+                     "    from xactika.core.accel import Env  # noqa: F401\n")
+    assert optional_imports(import_graph(planted)) == [
+        f"xactika.core.engine.rules (line {len(rules.read_text().splitlines())}) imports "
+        "xactika.core.accel"]
+
+
 def test_a_planted_cycle_is_found(planted: Path) -> None:
     assert cycles(import_graph(planted)) == []
     errors = planted / "core/engine/errors.py"
@@ -269,7 +294,7 @@ def test_a_planted_cycle_is_found(planted: Path) -> None:
 
 def test_a_planted_name_branch_is_found(planted: Path) -> None:
     before = name_branches(planted)
-    bridge = planted / "frontends/bridges/encoding.py"
+    bridge = planted / "core/engine/encoding.py"
     bridge.write_text(bridge.read_text() + (
         "\n\ndef odd(game: str, config: object) -> int:\n"
         "    if game == 'dix' or getattr(config, 'game') != \"xactika\":\n"
@@ -284,7 +309,7 @@ def test_a_planted_name_branch_is_found(planted: Path) -> None:
     rules.write_text(rules.read_text() + "\nSELF = 'dix' == 'dix'\n")
     (planted / "frontends/bridges/dix.py").write_text("SELF = 'dix' == 'dix'\n")
     after = name_branches(planted)
-    assert after - before == Counter({"frontends/bridges/encoding.py": 4})
+    assert after - before == Counter({"core/engine/encoding.py": 4})
 
 
 def test_a_planted_name_in_a_page_is_found(planted: Path) -> None:

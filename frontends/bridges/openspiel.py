@@ -12,7 +12,7 @@ significant first) of a 32-bit seed; the core then deals every round from that s
 exactly as ``xactika selfplay --seed N`` does (spec/DEALS.md), so :func:`seed_actions`
 replays any seeded game. Nobody observes the seed: the deal reaches each seat only as its
 hand. Every move is decided and folded by the core's ``step``; the legal actions are
-``legal_actions`` numbered as in :mod:`xactika.frontends.bridges.encoding` (bids, plays, leads
+``legal_actions`` numbered as in :mod:`xactika.core.engine.encoding` (bids, plays, leads
 with their call). Strings and tensors, information state and observation alike, are
 built from ``view(state, seat)`` and nothing else. A view holds this round's tricks and
 the running totals, not earlier rounds' tricks, so the information state string adds the
@@ -41,6 +41,7 @@ import numpy as np
 import pyspiel
 
 from xactika.core.bots.agents import Agent, make_agent, redeal
+from xactika.core.engine.encoding import Encoding
 from xactika.core.engine.table import (
     Config,
     Event,
@@ -55,7 +56,6 @@ from xactika.core.engine.table import (
     step,
 )
 from xactika.core.engine.views import view, visible
-from xactika.frontends.bridges.encoding import Encoding
 from xactika.protocol.notation.text import format_event
 
 SEED_BYTES = 4

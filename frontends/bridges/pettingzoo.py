@@ -3,7 +3,7 @@
 ``env(game="xactika", render_mode=None)`` is one game (players, mode, rounds and the game's
 own options default to the game's): agents ``player_0`` ...
 ``player_{n-1}`` (seat numbers), a ``Discrete`` action space numbered as in
-:mod:`xactika.frontends.bridges.encoding` (bids, plays, leads with their call), and observations
+:mod:`xactika.core.engine.encoding` (bids, plays, leads with their call), and observations
 ``{"observation": view tensor, "action_mask": legal ids}`` built from ``view(state, seat)``
 alone, so no seat ever sees another's unplayed card. Every move goes through the core's
 ``step``. Rewards come at round ends: each seat's points for the round (negated in Play to
@@ -31,6 +31,7 @@ import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+from xactika.core.engine.encoding import Encoding
 from xactika.core.engine.table import (
     Config,
     RoundScored,
@@ -41,7 +42,6 @@ from xactika.core.engine.table import (
     step,
 )
 from xactika.core.engine.views import view
-from xactika.frontends.bridges.encoding import Encoding
 from xactika.frontends.repl import render
 
 _SEEDS = 2**32

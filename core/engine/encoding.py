@@ -1,4 +1,4 @@
-"""Action ids, tensors and text for the AI bridges (OpenSpiel, PettingZoo).
+"""Action ids, tensors and text for the AI bridges (OpenSpiel, PettingZoo) and the JAX module.
 
 Both bridges number moves the same way and show a seat the same numbers, so this module
 holds that once. Everything here is built from :class:`SeatView` (what ``view(state,
