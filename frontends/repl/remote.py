@@ -374,6 +374,17 @@ def default_name() -> str:
         return "human"
 
 
+def watch_instead(args: argparse.Namespace, token: str) -> int:
+    """A token that is no seat's may be the table's observer token (issue 34: a person
+    given it typed ``play --connect``): follow the table as ``connect --watch`` does."""
+    from xactika.frontends.net.connect import watch
+
+    print("xactika play: not a seat's token; watching the table with it "
+          "(the observer token)", file=sys.stderr, flush=True)
+    return watch(argparse.Namespace(address=args.connect, cafile=args.cafile,
+                                    tls=args.tls), token)
+
+
 def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
                 style: render.Style) -> int:
     """The REPL in a remote seat: connect, wait for the game, then the usual loop."""
@@ -394,6 +405,8 @@ def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
         remote.connect()
         seat, started, names = join(remote, out, name)
     except (RemoteError, OSError, ValueError, XactikaError) as exc:
+        if isinstance(exc, RemoteError) and "unknown token" in str(exc):
+            return watch_instead(args, token)
         print(f"xactika play: {escape(str(exc), 300)}", file=sys.stderr)
         return 1
     hint = args.hint_bot or default_bot()
