@@ -162,7 +162,7 @@ def test_web_seed_deals_each_table_from_its_own_hmac(tmp_path: Path) -> None:
     ["--port", "99999"], ["--port", "x"], ["--tcp-port", "-1"], ["--max-connections", "0"],
     ["--max-per-address", "x"], ["--seed", "-3"], ["--bogus"], ["--tls-cert", "c.pem"],
     ["--tls-cert", "missing.pem", "--tls-key", "missing.pem"],
-    ["--host", "no-such-host.invalid"], ["--key", "/nonexistent/dir/key.pem"],
+    ["--host", "no-such-host.invalid"], ["--key", "/nonexistent/dir/key.pem"], ["--pace", "fast"],
 ])
 def test_every_bad_option_of_web_is_one_line(tmp_path: Path, args: list[str]) -> None:
     found = subprocess.run([XACTIKA, "web", "--port", "0", "--out", str(tmp_path / "o"),

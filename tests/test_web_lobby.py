@@ -34,7 +34,8 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[WebServer, 
     test: the lobby's limits per address count every table a test leaves waiting)."""
     out: Path = tmp_path_factory.mktemp("weblobby")
     proc = subprocess.Popen([sys.executable, "-m", "xactika.frontends.cli", "web", "--port", "0",
-                             "--tcp-port", "0", "--out", str(out), "--seed", "5"],
+                             "--tcp-port", "0", "--out", str(out), "--seed", "5",
+                             "--pace", "off"],
                             stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None

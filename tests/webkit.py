@@ -41,14 +41,18 @@ def playwright_or_skip() -> Any:
 
 
 class WebServer:
-    """``xactika web --port 0`` in a subprocess; its URL and its records folder."""
+    """``xactika web --port 0`` in a subprocess; its URL and its records folder. Unpaced
+    (``--pace off``: bots play at once, so that whole games stay quick) unless ``extra``
+    names a ``--pace``."""
 
     def __init__(self, out: Path, seed: int, extra: Sequence[str] = (),
                  program: list[str] | None = None) -> None:
         self.out = out
+        paced = any(arg == "--pace" or arg.startswith("--pace=") for arg in extra)
         self.proc = subprocess.Popen(
             [sys.executable, *(program or ["-m", "xactika.frontends.cli"]), "web", "--port",
-             "0", "--out", str(out), "--seed", str(seed), *extra],
+             "0", "--out", str(out), "--seed", str(seed),
+             *(() if paced else ("--pace", "off")), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

@@ -9,6 +9,7 @@ import os
 import sys
 
 from xactika.frontends.cli.options import OneLineParser
+from xactika.protocol.net.clock import DEFAULT_PACE, Pace, parse_pace
 
 __all__ = ["OneLineParser"]  # here too, where serve, connect and lobby import it from
 
@@ -39,6 +40,28 @@ def seconds(text: str) -> float:
     if not 0 < value < 1e9:
         raise argparse.ArgumentTypeError(f"expected seconds above 0, not {text}")
     return value
+
+
+def pace_value(text: str) -> Pace | None:
+    """An argparse type: ``CARD/TRICK/ROUND`` seconds or ``off`` (protocol/net/clock.py)."""
+    try:
+        return parse_pace(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_pace_option(p: argparse.ArgumentParser) -> None:
+    """``--pace``, as serve and the web take it: both pace their tables with people alike."""
+    p.add_argument("--pace", type=pace_value, default=DEFAULT_PACE, metavar="CARD/TRICK/ROUND",
+                   help="at a table with people: seconds before each bot's card, after a "
+                   f"trick and after a round, so people can follow (default "
+                   f"{DEFAULT_PACE.text()}; 'off': instant). Tables of bots are never "
+                   "paced, and nobody's clock runs during a pause")
+
+
+def pace_note(pace: Pace | None) -> str:
+    """The start-up line's words for the pace."""
+    return f"pace {pace.text()}" if pace is not None else "no pace"
 
 
 def add_token_options(p: argparse.ArgumentParser, what: str) -> None:

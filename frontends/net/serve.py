@@ -24,9 +24,16 @@ from xactika.frontends.match.tournament import (
     MATCH_SEED_BITS,
     derived_seed,
 )
-from xactika.frontends.net.options import DEFAULT_CLOCK, OneLineParser, port_number, seconds
+from xactika.frontends.net.options import (
+    DEFAULT_CLOCK,
+    OneLineParser,
+    add_pace_option,
+    pace_note,
+    port_number,
+    seconds,
+)
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
-from xactika.protocol.net.clock import DEFAULT_PACE, Clock, Pace, parse_clock, parse_pace
+from xactika.protocol.net.clock import Clock, parse_clock
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.lobby import BotSeats, LobbyPolicy
@@ -74,11 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "ends their part (a random player plays their cards; they cannot win)")
     p.add_argument("--level", type=int, choices=range(1, 6), default=3, metavar="1..5",
                    help="the strength of the bot that stands in for a person (default 3)")
-    p.add_argument("--pace", type=_pace, default=DEFAULT_PACE, metavar="CARD/TRICK/ROUND",
-                   help="at a table with people: seconds before each bot's card, after a "
-                   f"trick and after a round, so people can follow (default "
-                   f"{DEFAULT_PACE.text()}; 'off': instant). Tables of bots are never "
-                   "paced, and nobody's clock runs during a pause")
+    add_pace_option(p)
     p.add_argument("--grace", type=seconds, default=30.0, metavar="S",
                    help="seconds a dropped seat has to reconnect (default 30)")
     p.add_argument("--auth-timeout", type=seconds, default=5.0, metavar="S",
@@ -112,13 +115,6 @@ def build_parser() -> argparse.ArgumentParser:
 def _clock(text: str) -> Clock | None:
     try:
         return parse_clock(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _pace(text: str) -> Pace | None:
-    try:
-        return parse_pace(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -247,8 +243,8 @@ async def serve(args: argparse.Namespace) -> int:
                 note(line)
     people = (f"people have {args.clock.text()} each (then {args.on_timeout})"
               if args.clock is not None else "people are not timed")
-    pace = f"pace {args.pace.text()}" if args.pace is not None else "no pace"
-    note(f"clocks: bots {args.move_timeout:g} s a move; {people}; {pace} at tables with people")
+    note(f"clocks: bots {args.move_timeout:g} s a move; {people}; {pace_note(args.pace)} "
+         "at tables with people")
     try:
         if args.exit_when_done:
             await server.all_over.wait()

@@ -19,7 +19,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from xactika.frontends.net.options import OneLineParser, port_number
+from xactika.frontends.net.options import (
+    OneLineParser,
+    add_pace_option,
+    pace_note,
+    port_number,
+)
 from xactika.frontends.net.serve import seed_note, table_seed
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.journal import Journal, JournalError
@@ -52,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "says nothing of another's (default: a random seed per table)")
     p.add_argument("--key", default=None, metavar="FILE",
                    help="sign records with this private key (default: the user's key)")
+    add_pace_option(p)
     p.add_argument("--max-connections", type=counting_number, default=256, metavar="N",
                    help="connections at once, web and TCP together (default 256)")
     p.add_argument("--max-per-address", type=counting_number, default=64, metavar="N",
@@ -135,9 +141,10 @@ async def _serve(args: argparse.Namespace) -> int:
         limits = Limits(max_connections=args.max_connections,
                         max_per_address=args.max_per_address)
         seed = args.seed
-        # a browser that reloads or reconnects gets longer than a program to come back
+        # a browser that reloads or reconnects gets longer than a program to come back;
+        # bots' cards come one by one at tables with people, as serve's do
         server = Server(limits=limits, out=out, signer=signer, journal=journal,
-                        clocks={"grace": 120.0, "startup_timeout": 30.0},
+                        clocks={"grace": 120.0, "startup_timeout": 30.0, "pace": args.pace},
                         seed_for=None if seed is None else lambda k: table_seed(seed, k),
                         on_note=lambda text: print(text, flush=True))
         web = create_app(server, bound=args.host, allowed_hosts=args.allowed_host,
@@ -163,6 +170,7 @@ async def _serve(args: argparse.Namespace) -> int:
                 print(f"table id={table.id} resumed status={table.status()} "
                       f"events={len(table.events)}", flush=True)
             print(f"resumed {len(restored)} unfinished tables from {journal.path}", flush=True)
+        print(f"{pace_note(args.pace)} at tables with people", flush=True)
         config = uvicorn.Config(
             web.asgi, host=args.host, port=args.port, ssl_certfile=args.tls_cert,
             ssl_keyfile=args.tls_key, ws="websockets-sansio", ws_max_size=64 * 1024,
