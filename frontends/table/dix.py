@@ -87,6 +87,15 @@ def _suit(suit: str) -> str:
     return SUIT_NAMES.get(suit, suit)
 
 
+def suit_card_name(card: Any) -> str:
+    """``the queen of hearts``, ``the joker``: a card of a standard deck in words (Dix's
+    deck, and Oh Hell's without the joker)."""
+    if getattr(card, "is_joker", False):
+        return "the joker"
+    rank = _RANK_NAMES.get(getattr(card, "rank", -1))
+    return f"the {rank} of {_suit(card.suit)}" if rank else str(card)
+
+
 class DixShown(Presentation):
     game: str = "dix"
     cards = "suits"
@@ -107,11 +116,7 @@ class DixShown(Presentation):
         return {"suit": None, "rank": _by_rank}
 
     def card_name(self, card: Any) -> str:
-        """``the queen of hearts``, ``the joker``."""
-        if getattr(card, "is_joker", False):
-            return "the joker"
-        rank = _RANK_NAMES.get(getattr(card, "rank", -1))
-        return f"the {rank} of {_suit(card.suit)}" if rank else str(card)
+        return suit_card_name(card)
 
     def banner(self, config: Config) -> str:
         return _MODES.get(config.mode, config.mode)

@@ -18,6 +18,7 @@ from xactika.core.games.ohhell import (
     top_of,
     trump_suit,
 )
+from xactika.frontends.table.dix import suit_card_name
 from xactika.frontends.table.games import (
     FollowRule,
     Plays,
@@ -96,18 +97,23 @@ class OhHellShown(Presentation):
                 "highest trump, else the highest card of the suit led, wins. "
                 f"{_SCORING.get(config.mode, '').capitalize()}.")
 
+    def card_name(self, card: Any) -> str:
+        """``the queen of hearts``: Dix's deck, named as Dix names it."""
+        return suit_card_name(card)
+
     def why_won(self, plays: Plays, call: Any, winner: int, turned: Any,
-                names: Sequence[str]) -> str:
-        card = dict(plays)[winner]
+                names: Sequence[str], spoken: bool = False) -> str:
+        won = dict(plays)[winner]
+        card = self.said(won, spoken)
         trump = trump_suit(turned)
         led = plays[0][1].suit
         others = [c for s, c in plays if s != winner]
-        if trump is not None and card.suit == trump and led != trump:
+        if trump is not None and won.suit == trump and led != trump:
             return f"{card} wins: a trump ({_suit(trump)}) beats the {_suit(led)} led"
         if all(c.suit == led for c in others):
             kind = "trump" if led == trump else _suit(led)[:-1]
             return f"{card} wins: the highest {kind}"
-        off = [str(c) for c in others if c.suit != led]
+        off = [self.said(c, spoken) for c in others if c.suit != led]
         missed = f"{', '.join(off)} did not follow {_suit(led)}"
         if trump is None:
             return f"{card} wins: {missed} (no trumps this round)"
