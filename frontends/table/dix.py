@@ -79,6 +79,12 @@ _RANK_NAMES = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
                14: "ace"}
 
 
+def rank_and_suit(card: Any) -> str:
+    """A card of the 52 as a player says it: ``the queen of hearts`` (Oh Hell's too)."""
+    rank = _RANK_NAMES.get(getattr(card, "rank", -1))
+    return f"the {rank} of {_suit(card.suit)}" if rank else str(card)
+
+
 def _by_rank(card: Any) -> Any:
     return (1, 0, 0) if card.is_joker else (0, card.rank, SUITS.index(card.suit))
 
@@ -110,8 +116,7 @@ class DixShown(Presentation):
         """``the queen of hearts``, ``the joker``."""
         if getattr(card, "is_joker", False):
             return "the joker"
-        rank = _RANK_NAMES.get(getattr(card, "rank", -1))
-        return f"the {rank} of {_suit(card.suit)}" if rank else str(card)
+        return rank_and_suit(card)
 
     def banner(self, config: Config) -> str:
         return _MODES.get(config.mode, config.mode)

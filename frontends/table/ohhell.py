@@ -18,6 +18,7 @@ from xactika.core.games.ohhell import (
     top_of,
     trump_suit,
 )
+from xactika.frontends.table.dix import rank_and_suit
 from xactika.frontends.table.games import (
     FollowRule,
     Plays,
@@ -48,6 +49,7 @@ def _suit(suit: str) -> str:
 class OhHellShown(Presentation):
     game: str = "ohhell"
     cards = "suits"
+    card_face = "suits"  # a page draws rank and suit, as Dix's
     card_example = "QH"
     tutorial_cards: ClassVar[str] = (
         "tutorial: a card is its rank and suit: QH is the queen of hearts, TD the ten of "
@@ -96,18 +98,22 @@ class OhHellShown(Presentation):
                 "highest trump, else the highest card of the suit led, wins. "
                 f"{_SCORING.get(config.mode, '').capitalize()}.")
 
+    def card_name(self, card: Any) -> str:
+        return rank_and_suit(card)
+
     def why_won(self, plays: Plays, call: Any, winner: int, turned: Any,
-                names: Sequence[str]) -> str:
-        card = dict(plays)[winner]
+                names: Sequence[str], spoken: bool = False) -> str:
+        won = dict(plays)[winner]
+        card = self.said(won, spoken)
         trump = trump_suit(turned)
         led = plays[0][1].suit
         others = [c for s, c in plays if s != winner]
-        if trump is not None and card.suit == trump and led != trump:
+        if trump is not None and won.suit == trump and led != trump:
             return f"{card} wins: a trump ({_suit(trump)}) beats the {_suit(led)} led"
         if all(c.suit == led for c in others):
             kind = "trump" if led == trump else _suit(led)[:-1]
             return f"{card} wins: the highest {kind}"
-        off = [str(c) for c in others if c.suit != led]
+        off = [self.said(c, spoken) for c in others if c.suit != led]
         missed = f"{', '.join(off)} did not follow {_suit(led)}"
         if trump is None:
             return f"{card} wins: {missed} (no trumps this round)"
@@ -130,6 +136,11 @@ class OhHellShown(Presentation):
             why = f"you have no {follow.led}: any card may be played; {how}."
         tip = f" The hint bot suggests: {suggestion}." if suggestion else ""
         return f"tutorial: {why}{tip}"
+
+    def trump(self, state: State) -> str | None:
+        """``hearts``, or ``no trumps`` when every card was dealt and none turned up."""
+        suit = trump_suit(state.turned)
+        return _suit(suit) if suit is not None else "no trumps"
 
     def follow_rule(self, state: State, seat: int) -> FollowRule:
         trump = trump_suit(state.turned)
