@@ -112,10 +112,10 @@ def test_every_game_is_created_in_the_lobby_and_played_in_the_browser(
     page.wait_for_selector("#rules[open] h2")
     texts.append(page.locator("#rules").inner_text())
     page.keyboard.press("Escape")
-    if game == "ohhell":  # the screenshots to look at, named for the game
-        screenshot(page, f"{game}-1280x800-play")
+    screenshot(page, f"conformance-{game}-1280x800-play")
     played, bid_hands = _play(page, 60)
     texts += played + [page.locator("main").inner_text()]
+    screenshot(page, f"conformance-{game}-1280x800-end")
     config = Config(game=game, mode=facts["modes"][0]["id"], players=rules.min_players,
                     rounds=rounds, seed=5)
     has = _has(game, config)
@@ -137,8 +137,9 @@ def test_every_game_is_created_in_the_lobby_and_played_in_the_browser(
 
 
 def test_an_oh_hell_table_on_a_phone(server: WebServer, browser: Any) -> None:
-    """Oh Hell at 375x667 from the lobby: its options as the game names them, the trump
-    on the table, nothing wider than the screen."""
+    """Oh Hell at 375x667 from the lobby, seven players: its options as the game names
+    them (and as chosen: the largest hand 3, going down), the trump on the table, nothing
+    wider than the screen."""
     page = browser.new_page(viewport=PHONE)
     page.goto(server.url + "/")
     page.wait_for_selector("#game option[value='ohhell']", state="attached")
@@ -156,6 +157,9 @@ def test_an_oh_hell_table_on_a_phone(server: WebServer, browser: Any) -> None:
     page.select_option("#option-hands", "down")
     screenshot(page, "ohhell-375x667-lobby")
     no_horizontal_scroll(page)
+    page.fill("#players", "7")  # the most the game takes: seven seats on a phone
+    page.dispatch_event("#players", "change")
+    assert page.locator("#seat-kinds select").count() == 7
     page.fill("#rounds", "3")
     page.click("#create button[type=submit]")
     page.click("#go-to-table")
@@ -163,6 +167,7 @@ def test_an_oh_hell_table_on_a_phone(server: WebServer, browser: Any) -> None:
     assert page.locator("#hand button.card").count() == 3
     info = page.locator("#table-info").inner_text()
     assert "trump: " in info and "turned up: " in info, info
+    page.wait_for_selector("#seats li.seat >> nth=6")
     screenshot(page, "ohhell-375x667-play")
     no_horizontal_scroll(page)
     page.close()
