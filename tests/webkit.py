@@ -128,11 +128,12 @@ def create_table(page: Any, url: str, *, name: str, game: str = "xactika", round
     return answer
 
 
-def click_move(page: Any, calls: bool = True) -> bool:
-    """One move by clicks where one is asked: a bid, a card, a call (unless not
-    ``calls``: then a lead's card is chosen and its call left to ask). False if none."""
+def click_move(page: Any, calls: bool = True, bids: bool = True) -> bool:
+    """One move by clicks where one is asked: a bid (unless not ``bids``: the caller
+    bids), a card, a call (unless not ``calls``: then a lead's card is chosen and its
+    call left to ask). False if none."""
     bid = page.locator("#controls button.bid:not([disabled])")
-    if bid.count():
+    if bid.count() and bids:
         bid.first.click()
         return True
     call = page.locator("#controls button.call-choice")

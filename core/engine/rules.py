@@ -34,6 +34,8 @@ class TrickGame:
     ``target``. The game checks their values in :meth:`validate_options`."""
     option_help: ClassVar[Mapping[str, str]] = {}
     """Each option in a few words, for the command lines' ``--NAME`` help."""
+    option_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """The values a text option takes, where it takes only a few (a form offers them)."""
     events: ClassVar[tuple[type[GameEvent], ...]] = ()
     """The game's own event classes (Dix's draws), each with ``kind`` and ``field_types``;
     it registers their folds (:func:`register_evolver`) and views itself."""

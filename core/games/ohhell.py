@@ -102,6 +102,7 @@ class OhHell(TrickGame):
         "hands": "hand sizes round by round: " + ", ".join(PATTERNS) + " (default updown)",
         "hook": "dealer (the dealer may not make the bids total the tricks; default) or "
                 "none"}
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"hands": PATTERNS, "hook": HOOKS}
     deck = DECK
     card_type = DixCard
     rest_order = ", the turned-up card first"

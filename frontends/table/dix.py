@@ -79,21 +79,18 @@ _RANK_NAMES = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
                14: "ace"}
 
 
+def rank_and_suit(card: Any) -> str:
+    """A card of the 52 as a player says it: ``the queen of hearts`` (Oh Hell's too)."""
+    rank = _RANK_NAMES.get(getattr(card, "rank", -1))
+    return f"the {rank} of {_suit(card.suit)}" if rank else str(card)
+
+
 def _by_rank(card: Any) -> Any:
     return (1, 0, 0) if card.is_joker else (0, card.rank, SUITS.index(card.suit))
 
 
 def _suit(suit: str) -> str:
     return SUIT_NAMES.get(suit, suit)
-
-
-def suit_card_name(card: Any) -> str:
-    """``the queen of hearts``, ``the joker``: a card of a standard deck in words (Dix's
-    deck, and Oh Hell's without the joker)."""
-    if getattr(card, "is_joker", False):
-        return "the joker"
-    rank = _RANK_NAMES.get(getattr(card, "rank", -1))
-    return f"the {rank} of {_suit(card.suit)}" if rank else str(card)
 
 
 class DixShown(Presentation):
@@ -116,7 +113,10 @@ class DixShown(Presentation):
         return {"suit": None, "rank": _by_rank}
 
     def card_name(self, card: Any) -> str:
-        return suit_card_name(card)
+        """``the queen of hearts``, ``the joker``."""
+        if getattr(card, "is_joker", False):
+            return "the joker"
+        return rank_and_suit(card)
 
     def banner(self, config: Config) -> str:
         return _MODES.get(config.mode, config.mode)

@@ -18,7 +18,7 @@ from xactika.core.games.ohhell import (
     top_of,
     trump_suit,
 )
-from xactika.frontends.table.dix import suit_card_name
+from xactika.frontends.table.dix import rank_and_suit
 from xactika.frontends.table.games import (
     FollowRule,
     Plays,
@@ -49,6 +49,7 @@ def _suit(suit: str) -> str:
 class OhHellShown(Presentation):
     game: str = "ohhell"
     cards = "suits"
+    card_face = "suits"  # a page draws rank and suit, as Dix's
     card_example = "QH"
     tutorial_cards: ClassVar[str] = (
         "tutorial: a card is its rank and suit: QH is the queen of hearts, TD the ten of "
@@ -98,8 +99,7 @@ class OhHellShown(Presentation):
                 f"{_SCORING.get(config.mode, '').capitalize()}.")
 
     def card_name(self, card: Any) -> str:
-        """``the queen of hearts``: Dix's deck, named as Dix names it."""
-        return suit_card_name(card)
+        return rank_and_suit(card)
 
     def why_won(self, plays: Plays, call: Any, winner: int, turned: Any,
                 names: Sequence[str], spoken: bool = False) -> str:
@@ -136,6 +136,11 @@ class OhHellShown(Presentation):
             why = f"you have no {follow.led}: any card may be played; {how}."
         tip = f" The hint bot suggests: {suggestion}." if suggestion else ""
         return f"tutorial: {why}{tip}"
+
+    def trump(self, state: State) -> str | None:
+        """``hearts``, or ``no trumps`` when every card was dealt and none turned up."""
+        suit = trump_suit(state.turned)
+        return _suit(suit) if suit is not None else "no trumps"
 
     def follow_rule(self, state: State, seat: int) -> FollowRule:
         trump = trump_suit(state.turned)

@@ -51,8 +51,10 @@ def game_facts(name: str) -> dict[str, Any]:
                         "default": rules.default_players},
             "rounds": rules.default_rounds,
             "options": [{"name": key, "type": "int" if kind is int else "text",
-                         "label": suggested.get(key, ("", None))[0] or key,
-                         "suggest": suggested.get(key, ("", None))[1]}
+                         "label": (suggested.get(key, ("", None))[0]
+                                   or f"{key}: {rules.option_help.get(key, kind.__name__)}"),
+                         "suggest": suggested.get(key, ("", None))[1],
+                         "choices": list(rules.option_choices.get(key, ()))}
                         for key, kind in rules.option_types.items()],
             "sorts": shown.hand_sorts(),
             "levels": [{"id": str(level), "name": people_name(level_name(level), name)}

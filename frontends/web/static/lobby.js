@@ -39,8 +39,13 @@ function gameChanged() {
   $("#rounds").value = String(g.rounds);
   const box = clear($("#options"));
   for (const o of g.options) {
-    const input = h("input", Object.assign({ id: `option-${o.name}`, "data-option": o.name },
-      o.type === "int" ? { type: "number", min: "1" } : { type: "text" }));
+    const attrs = { id: `option-${o.name}`, "data-option": o.name };
+    const input = o.choices && o.choices.length ? h("select", attrs)
+      : h("input", Object.assign(attrs, o.type === "int" ? { type: "number", min: "1" } : { type: "text" }));
+    if (input.tagName === "SELECT") { // a few values: the game's default ("") or one of them
+      input.append(h("option", { value: "" }, "the game's default"));
+      for (const c of o.choices) input.append(h("option", { value: c }, c));
+    }
     if (o.suggest !== null && o.suggest !== undefined) input.value = String(o.suggest);
     box.append(h("label", {}, `${o.label} `, input));
   }

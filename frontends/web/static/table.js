@@ -485,7 +485,7 @@ function renderInfo() {
     const placed = game.bids.filter((b) => b !== null);
     const total = placed.reduce((a, b) => a + b, 0);
     box.append(h("span", { class: "bid-total" },
-      `bids: ${total} for ${game.dealt} tricks (${placed.length} of ${game.players} bid)`));
+      `bids: ${total} for ${game.dealt} trick${game.dealt === 1 ? "" : "s"} (${placed.length} of ${game.players} bid)`));
   }
 }
 
