@@ -385,7 +385,9 @@ class StrongAgent:
     (:meth:`_play_aware`), over at most ``play_tries`` draws a deal; ``bars`` (0: off)
     rules out, for each other seat, the cards :func:`play_bars` says its plays deny, and
     draws the deals from :class:`.sampler.BarredSampler`. The last two are study options,
-    off by default: at the clock neither measured better (study/README.md).
+    off by default: at the clock neither measured better (study/README.md). ``infer``
+    (0: off) resamples the deals by the learned networks' likelihood of the other seats'
+    bids and plays, raised to that power (:meth:`_inferred`; it replaces the bid rule).
     """
 
     name = "strong"
@@ -394,8 +396,9 @@ class StrongAgent:
                  max_deals: int | None = None, min_deals: int = 2,
                  prune_z: float = 2.0, tries: int = 60, bid_miss: float = 0.25,
                  bid_span: float = 2.5, bid_z: float = 0.0, plays: float = 0.0,
-                 play_tries: int = 20, bars: int = 0) -> None:
+                 play_tries: int = 20, bars: int = 0, infer: float = 0.0) -> None:
         self.rng = random.Random(seed)
+        self.infer = infer
         self.bars = bars
         self.plays = plays
         self.play_tries = play_tries
@@ -580,7 +583,9 @@ class StrongAgent:
         if sampler is None:
             sampler = DealSampler(hidden, self.rng)
         others = sampler.hidden.seats
-        draw = self._bid_aware(view, sampler)
+        draw = self._inferred(view, sampler) if self.infer > 0 else None
+        if draw is None:
+            draw = self._bid_aware(view, sampler)
         if self.plays > 0:
             draw = self._play_aware(view, sampler, draw)
         mine = sorted(INDEX[c] for c in view.hand)
@@ -594,6 +599,19 @@ class StrongAgent:
             return base
 
         return deal
+
+    def _inferred(self, view: SeatView, sampler: DealSampler | BarredSampler
+                  ) -> Callable[[], Deal] | None:
+        """Draws deals resampled by the learned policies' likelihood of the other seats'
+        bids and plays this round (:mod:`.infer`); None without numpy or evidence."""
+        try:
+            from xactika.core.bots import infer
+        except ImportError:  # numpy is an extra: the bot then samples as before
+            return None
+        evidence = infer.Evidence(view, sampler.hidden.seats, infer.load())
+        if not evidence:
+            return None
+        return infer.WeightedDraw(sampler.sample, evidence, self.rng, power=self.infer)
 
     def _hidden(self, view: SeatView) -> Hidden:
         """What the deals must be consistent with (levels for people may forget some)."""
