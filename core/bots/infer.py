@@ -19,10 +19,18 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
+import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
+
+if "numpy" not in sys.modules:  # pragma: no branch
+    # a decision's products are small: BLAS threads only fight over the cores (and the
+    # other seats' processes), several times slower than one thread on a loaded machine
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_var, "1")
 
 import numpy as np
 
@@ -313,21 +321,21 @@ class Evidence:
             legal = np.isfinite(self.b_mask).sum(axis=1)
             total += np.log((1 - floor) * p + floor / legal).sum(axis=1)
         if self.n_plays:
-            now = hands[:, self.p_who]  # (deals, plays, 81): the hand held now
-            h = _relu(now @ m.p_hand + self.p_pre)
+            emb = hands @ m.p_hand  # each hidden hand's embedding, once: (deals, seats, h1)
+            h = _relu(emb[:, self.p_who] + self.p_pre)  # (deals, plays, h1)
             h = _relu(h @ m.p_w2 + m.p_b2)
             logits = h @ m.p_card + m.p_cardb
-            held = now.astype(bool) | self.p_known
+            held = hands[:, self.p_who].astype(bool) | self.p_known  # the hand then
             follows = held & self.p_follow
             legal = np.where(follows.any(axis=2, keepdims=True), follows, held)
             logits = np.where(legal, logits, -np.inf)
             p = _softmax_pick(logits, self.p_card)
-            count = legal.sum(axis=2)
-            lp = np.log((1 - floor) * p + floor / count)
+            lp = np.log((1 - floor) * p + floor / legal.sum(axis=2))
             if self.p_lead.any():
-                cl = h @ m.p_call + m.p_callb + self.p_callmask
-                pc = _softmax_pick(cl, self.p_call)
-                lp += np.where(self.p_lead, np.log((1 - floor) * pc + floor / 4), 0.0)
+                lead = self.p_lead
+                cl = h[:, lead] @ m.p_call + m.p_callb + self.p_callmask[lead]
+                pc = _softmax_pick(cl, self.p_call[lead])
+                lp[:, lead] += np.log((1 - floor) * pc + floor / 4)
             total += lp.sum(axis=1)
         return total
 
