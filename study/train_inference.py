@@ -144,6 +144,48 @@ def play_round(rng: random.Random, bids_d: Data, plays_d: Data | None, eps: floa
         to_act = winner
 
 
+def strong_round(i: int, rng: random.Random, bids_d: Data, plays_d: Data,
+                 deals: int) -> None:
+    """A round through the core with the strong bot (``deals`` a decision) on some
+    seats: its bids and plays are not the heuristic's, and the inference must read them
+    too. Every seat's decisions are read back from the views at the end of the round."""
+    from xactika.core import Config, view
+    from xactika.core.bots.agents import self_play
+    from xactika.core.bots.heuristic import HeuristicAgent
+    from xactika.core.bots.infer import Evidence, load
+    from xactika.core.bots.search import StrongAgent
+
+    n = rng.choice(PLAYERS)
+    mode = rng.choice(MODES)
+    agents = [StrongAgent(i * 16 + s, think_ms=1e9, max_deals=deals, min_deals=deals)
+              if rng.random() < 0.6 else HeuristicAgent(s) for s in range(n)]
+    state, _ = self_play(Config(mode=mode, players=n, rounds=1, seed=5_000_011 + i,
+                                dealer=rng.randrange(n)), agents)
+    model = load()
+    for observer in (0, 1):
+        v = view(state, observer)
+        seats = [s for s in range(n) if s != observer]
+        keep = seats if observer == 0 else [0]
+        ev = Evidence(v, seats, model)
+        for r in range(ev.n_plays):
+            s = seats[int(ev.p_who[r])]
+            if s not in keep:
+                continue
+            held = ev.p_held[r].astype(bool)
+            follows = held & ev.p_follow[r]
+            legal = follows if follows.any() else held
+            plays_d.add(ev.p_rows[r], list(np.flatnonzero(held)), int(ev.p_card[r]),
+                        sum(1 << int(x) for x in np.flatnonzero(legal)),
+                        int(ev.p_call[r]) if ev.p_lead[r] else -1)
+        for r in range(ev.n_bids):
+            i_seat = int(ev.b_who[r])
+            if seats[i_seat] not in keep:
+                continue
+            legal = np.flatnonzero(np.isfinite(ev.b_mask[r]))
+            bids_d.add(ev.b_rows[r], list(np.flatnonzero(ev.shown[i_seat])),
+                       int(ev.b_made[r]), sum(1 << int(x) for x in legal))
+
+
 def legal_matrix(legal: list[int], width: int) -> np.ndarray:
     raw = np.frombuffer(b"".join(m.to_bytes(11, "little") for m in legal), dtype=np.uint8)
     return np.unpackbits(raw.reshape(len(legal), 11), axis=1, bitorder="little")[:, :width]
@@ -251,6 +293,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=12000)
     p.add_argument("--bid-rounds", type=int, default=60000,
                    help="more rounds whose bids only are kept (bids are few a round)")
+    p.add_argument("--strong-rounds", type=int, default=0,
+                   help="rounds through the core with the strong bot on some seats")
+    p.add_argument("--strong-deals", type=int, default=8,
+                   help="the strong bot's deals a decision in those rounds")
     p.add_argument("--seed", type=int, default=33)
     p.add_argument("--eps", type=float, default=0.1, help="odds a play is random")
     p.add_argument("--bid-eps", type=float, default=0.15, help="odds a bid misses by one")
@@ -270,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
         play_round(rng, bids_d, plays_d, args.eps, args.bid_eps)
     for _ in range(args.bid_rounds):
         play_round(rng, bids_d, None, args.eps, args.bid_eps)
+    for i in range(args.strong_rounds):
+        strong_round(i, rng, bids_d, plays_d, args.strong_deals)
     gen_s = time.time() - t0
     print(f"data: {args.rounds} + {args.bid_rounds} (bids only) rounds, {bids_d.n} bids, "
           f"{plays_d.n} plays in {gen_s:.1f} s", flush=True)
@@ -281,6 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
     meta = {"commit": commit, "rounds": args.rounds, "bid_rounds": args.bid_rounds,
+            "strong_rounds": args.strong_rounds, "strong_deals": args.strong_deals,
             "bids": bids_d.n,
             "plays": plays_d.n, "seed": args.seed, "eps": args.eps,
             "bid_eps": args.bid_eps, "h1": args.h1, "h2": args.h2, "epochs": args.epochs,

@@ -13,7 +13,7 @@ import pytest
 from xactika.core import Config, legal_actions, new_game, step, view
 from xactika.core.bots.agents import self_play
 from xactika.core.bots.heuristic import HeuristicAgent
-from xactika.core.bots.infer import Evidence, Model, WeightedDraw, load
+from xactika.core.bots.infer import Evidence, Model, SeatMix, load
 from xactika.core.bots.sampler import DealSampler, hidden_of
 from xactika.core.bots.search import StrongAgent
 from xactika.core.engine.table import State
@@ -89,8 +89,9 @@ def test_weighted_draws_are_consistent_deals() -> None:
     v = view(state, seat)
     hidden = hidden_of(v)
     rng = random.Random(1)
-    draw = WeightedDraw(DealSampler(hidden, rng).sample, Evidence(v, hidden.seats, load()),
-                        rng, batch=16)
-    deals = [draw() for _ in range(40)]
+    draw = SeatMix(DealSampler(hidden, rng).sample, Evidence(v, hidden.seats, load()),
+                   rng, batch=16)
+    deals = [draw() for _ in range(100)]
     assert all(hidden.consistent(d) for d in deals)
-    assert len(draw.pool) >= 64  # the pool grew as the draws came
+    assert len(draw.logw) >= 32  # the pool grew as the draws came
+    assert len(set(deals)) > 50  # mixed hands: many distinct deals

@@ -7,7 +7,7 @@ other players, of the actions those players were seen to take. Here two small ne
 bots) give a seat's bid and its card play (and the call of a lead) from that seat's view:
 its own hand plus what is public. A sampled deal puts a hand in each hidden seat, so every
 bid and play of that seat this round gets a probability; their product is the deal's
-likelihood, and :class:`WeightedDraw` resamples uniform deals by it.
+likelihood, and :class:`SeatMix` draws deals by it.
 
 The first layer of each network is split into a public part and a hand part, so a deal's
 hand enters as a sum of 81-row embeddings: scoring many deals costs one small matrix
@@ -18,7 +18,6 @@ imported when a decision first needs it, so ``xactika bot`` starts without numpy
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
 import sys
@@ -195,7 +194,7 @@ class Evidence:
     """
 
     def __init__(self, view: SeatView, seats: Sequence[int], model: Model,
-                 floor: float = 0.05) -> None:
+                 floor: float = 0.05, bids: bool = True, plays: bool = True) -> None:
         self.model = model
         self.floor = floor
         self.seats = tuple(seats)
@@ -251,9 +250,12 @@ class Evidence:
                 if s2 == s:
                     known[r, chose[r2]] = 1
         self.shown = [mask_bits(held[s]) for s in seats]
+        if not plays:
+            rows = []
         self.n_plays = len(rows)
         if rows:
-            pub = np.stack(rows)
+            pub = self.p_rows = np.stack(rows)  # kept for the training data too
+            self.p_held = known
             self.p_pre = pub @ model.p_pub + known @ model.p_hand + model.p_b1
             self.p_known = known.astype(bool)
             self.p_who = np.array(who)
@@ -274,7 +276,7 @@ class Evidence:
         bwho: list[int] = []
         bmade: list[int] = []
         bmask: list[np.ndarray] = []
-        if mode == "bid":
+        if mode == "bid" and bids:
             for s in seats:
                 bid = view.bids[s]
                 if bid is None:
@@ -293,7 +295,8 @@ class Evidence:
                 bmask.append(m)
         self.n_bids = len(brows)
         if brows:
-            self.b_pre = np.stack(brows) @ model.b_pub + model.b_b1
+            self.b_rows = np.stack(brows)
+            self.b_pre = self.b_rows @ model.b_pub + model.b_b1
             self.b_who = np.array(bwho)
             self.b_made = np.array(bmade)
             self.b_mask = np.stack(bmask)
@@ -304,13 +307,19 @@ class Evidence:
 
     def log_likelihood(self, deals: Sequence[Deal]) -> np.ndarray:
         """The log-probability of the seen bids and plays under each deal's hands."""
+        return np.asarray(self.seat_log_likelihood(deals).sum(axis=1))
+
+    def seat_log_likelihood(self, deals: Sequence[Deal]) -> np.ndarray:
+        """Per deal and hidden seat: the log-probability of that seat's bid and plays
+        given its hand in the deal. A seat's choices depend on its own hand only, so a
+        deal's likelihood is the product over its seats (what :class:`SeatMix` uses)."""
         m = self.model
         nd = len(deals)
         hands = np.zeros((nd, len(self.seats), NCARDS), dtype=np.float32)
         for d, deal in enumerate(deals):
             for i, hand in enumerate(deal):
                 hands[d, i, [INDEX[c] for c in hand]] = 1
-        total = np.zeros(nd, dtype=np.float64)
+        total = np.zeros((nd, len(self.seats)), dtype=np.float64)
         floor = self.floor
         if self.n_bids:
             emb = hands[:, self.b_who] @ m.b_hand  # (deals, bids, h1)
@@ -319,7 +328,7 @@ class Evidence:
             logits = h @ m.b_out + m.b_outb + self.b_mask
             p = _softmax_pick(logits, self.b_made)
             legal = np.isfinite(self.b_mask).sum(axis=1)
-            total += np.log((1 - floor) * p + floor / legal).sum(axis=1)
+            np.add.at(total.T, self.b_who, np.log((1 - floor) * p + floor / legal).T)
         if self.n_plays:
             emb = hands @ m.p_hand  # each hidden hand's embedding, once: (deals, seats, h1)
             h = _relu(emb[:, self.p_who] + self.p_pre)  # (deals, plays, h1)
@@ -336,7 +345,7 @@ class Evidence:
                 cl = h[:, lead] @ m.p_call + m.p_callb + self.p_callmask[lead]
                 pc = _softmax_pick(cl, self.p_call[lead])
                 lp[:, lead] += np.log((1 - floor) * pc + floor / 4)
-            total += lp.sum(axis=1)
+            np.add.at(total.T, self.p_who, lp.T)
         return total
 
 
@@ -348,50 +357,84 @@ def _softmax_pick(logits: np.ndarray, pick: np.ndarray) -> np.ndarray:
     return np.asarray(chosen / e.sum(axis=-1), dtype=np.float64)
 
 
-class WeightedDraw:
-    """Draws deals from ``draw`` resampled by their likelihood under ``evidence``.
+class SeatMix:
+    """Draws deals whose hidden hands follow the posterior under ``evidence``, seat by
+    seat.
 
-    Sampling-importance-resampling: deals come in batches of ``batch`` from the uniform
-    (void-aware) sampler, each weighted by the likelihood of the seen bids and plays
-    raised to ``power``; a draw picks among every deal drawn so far by weight, and a new
-    batch joins once the draws reach half the pool. So the deals follow the posterior
-    under the model as the pool grows, and many search deals cost few likelihoods.
+    A pool of ``batch`` deals comes from ``draw`` (the void-aware sampler). A seat's
+    bids and plays depend only on its own hand, so the posterior weighs each seat's hand
+    by its own likelihood: a draw takes, for every hidden seat independently, one of
+    the pool's hands for that seat with odds its likelihood (raised to ``power``), and
+    keeps the combination when no card is in two hands (any such mix is consistent:
+    each hand keeps its seat's voids; the rest is set aside). Resampling whole deals
+    instead (sampling-importance-resampling) leaves a handful of distinct deals, as the
+    weights are sharp: the search then prunes its options on a few repeated worlds and
+    measured worse than no inference (study/README.md). Mixing hands multiplies the
+    distinct deals by seat; the pool grows by a batch once the draws reach ``grow``
+    times its size.
     """
 
     def __init__(self, draw: Callable[[], Deal], evidence: Evidence, rng: random.Random,
-                 batch: int = 48, power: float = 1.0) -> None:
+                 batch: int = 48, power: float = 1.0, grow: int = 4) -> None:
         self.draw = draw
         self.evidence = evidence
         self.rng = rng
         self.batch = batch
         self.power = power
-        self.pool: list[Deal] = []
-        self.logw: list[float] = []
-        self.cum: list[float] = []
+        self.grow = grow
+        self.hands: list[list[tuple[Any, ...]]] = [[] for _ in evidence.seats]
+        self.masks: list[list[int]] = [[] for _ in evidence.seats]
+        self.logw = np.zeros((0, len(evidence.seats)))
+        self.cum: list[list[float]] = []
         self.draws = 0
 
     def _grow(self) -> None:
         new = [self.draw() for _ in range(self.batch)]
-        lw = self.evidence.log_likelihood(new) * self.power
-        self.pool.extend(new)
-        self.logw.extend(float(x) for x in lw)
-        top = max(self.logw)
-        acc = 0.0
+        lw = self.evidence.seat_log_likelihood(new) * self.power
+        self.logw = np.concatenate([self.logw, lw])
         self.cum = []
-        for x in self.logw:
-            acc += math.exp(x - top)
-            self.cum.append(acc)
+        for i in range(len(self.hands)):
+            for deal in new:
+                hand = deal[i]
+                self.hands[i].append(hand)
+                mask = 0
+                for c in hand:
+                    mask |= 1 << INDEX[c]
+                self.masks[i].append(mask)
+            w = np.exp(self.logw[:, i] - self.logw[:, i].max())
+            self.cum.append(np.cumsum(w).tolist())
 
-    def __call__(self) -> Deal:
-        if self.draws * 2 >= len(self.pool):
-            self._grow()
-        self.draws += 1
-        r = self.rng.random() * self.cum[-1]
-        lo, hi = 0, len(self.cum) - 1
+    def _pick(self, i: int) -> int:
+        cum = self.cum[i]
+        r = self.rng.random() * cum[-1]
+        lo, hi = 0, len(cum) - 1
         while lo < hi:
             mid = (lo + hi) // 2
-            if self.cum[mid] > r:
+            if cum[mid] > r:
                 hi = mid
             else:
                 lo = mid + 1
-        return self.pool[lo]
+        return lo
+
+    def __call__(self) -> Deal:
+        if self.draws >= self.grow * len(self.logw):
+            self._grow()
+        self.draws += 1
+        m = len(self.hands)
+        for _ in range(50):
+            used = 0
+            picks = []
+            for i in range(m):
+                k = self._pick(i)
+                if self.masks[i][k] & used:
+                    break
+                used |= self.masks[i][k]
+                picks.append(k)
+            else:
+                return tuple(self.hands[i][k] for i, k in enumerate(picks))
+        # the hands keep clashing (few cards unseen): a whole deal of the pool, by weight
+        total = self.logw.sum(axis=1)
+        w = np.exp(total - total.max())
+        k = int(np.searchsorted(np.cumsum(w), self.rng.random() * w.sum(), side="right"))
+        k = min(k, len(w) - 1)
+        return tuple(self.hands[i][k] for i in range(m))
