@@ -1,7 +1,6 @@
 """Train the inference networks the strong bot weights its sampled deals by.
 
-    nice -n 10 .venv/bin/python study/train_inference.py --rounds 12000 \
-        --out core/bots/inference.npz
+    nice -n 10 .venv/bin/python study/train_inference.py --out core/bots/inference.npz
 
 Data: rounds of self-play on the strong bot's private simulator (``search.policy``, the
 heuristic bot move for move), with noise so the networks learn a soft policy rather than
@@ -9,6 +8,9 @@ a rule: each play is a random legal card with odds ``--eps``, each bid the rule 
 missed by one with odds ``--bid-eps``. Every bid and every card play is one example: the
 acting seat's public view and its own hand (the hidden hands are known here, for
 training only) and the choice it made. Players 2 to 6 (mostly 4), all three modes.
+``--strong-rounds`` adds rounds through the core with the strong bot (a few deals a
+decision) on some seats, read back from the views: the networks must read a searching
+opponent too. The defaults made the shipped weights.
 
 Models (:mod:`xactika.core.bots.infer`): a bid network and a play network (card and the
 lead's call), each an MLP of two hidden layers over the public input and the hand. The
@@ -290,10 +292,10 @@ def train(args: argparse.Namespace, bids_d: Data, plays_d: Data) -> dict[str, An
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--rounds", type=int, default=12000)
-    p.add_argument("--bid-rounds", type=int, default=60000,
+    p.add_argument("--rounds", type=int, default=4000)
+    p.add_argument("--bid-rounds", type=int, default=15000,
                    help="more rounds whose bids only are kept (bids are few a round)")
-    p.add_argument("--strong-rounds", type=int, default=0,
+    p.add_argument("--strong-rounds", type=int, default=700,
                    help="rounds through the core with the strong bot on some seats")
     p.add_argument("--strong-deals", type=int, default=8,
                    help="the strong bot's deals a decision in those rounds")
@@ -302,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bid-eps", type=float, default=0.15, help="odds a bid misses by one")
     p.add_argument("--h1", type=int, default=256)
     p.add_argument("--h2", type=int, default=128)
-    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument("--epochs", type=int, default=5)
     p.add_argument("--batch", type=int, default=512)
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--threads", type=int, default=1)

@@ -95,3 +95,13 @@ def test_weighted_draws_are_consistent_deals() -> None:
     assert all(hidden.consistent(d) for d in deals)
     assert len(draw.logw) >= 32  # the pool grew as the draws came
     assert len(set(deals)) > 50  # mixed hands: many distinct deals
+
+
+def test_evidence_takes_the_bids_or_the_plays_as_asked() -> None:
+    state, seat = next(p for p in _positions(6) if p[0].config.mode == "bid")
+    v = view(state, seat)
+    seats = hidden_of(v).seats
+    both = Evidence(v, seats, load())
+    assert both.n_bids == 3 and both.n_plays > 0
+    assert Evidence(v, seats, load(), bids=False).n_bids == 0
+    assert Evidence(v, seats, load(), plays=False).n_plays == 0

@@ -205,7 +205,7 @@ class Evidence:
         tricks = [(t.call, t.plays) for t in view.tricks]
         if view.trick:
             tricks.append((view.call, view.trick))
-        bids = [b if b is not None else 0 for b in view.bids]
+        bid_of = [b if b is not None else 0 for b in view.bids]
         taken = [0] * n
         voids = [0] * n
         played = 0
@@ -215,23 +215,23 @@ class Evidence:
         calls: list[int] = []
         follow: list[int] = []  # the call to follow, -1 when leading
         held = [0] * n  # cards each seat has shown so far
-        plays: list[tuple[int, int]] = []
+        seen: list[tuple[int, int]] = []  # (seat, row) of each observed play
         for t, (tcall, tplays) in enumerate(tricks):
             call = best = -1
             trick = 0
             for i, (s, card) in enumerate(tplays):
                 c = INDEX[card]
                 if s != view.seat:
-                    want = mode == "win" or (mode == "bid" and taken[s] < bids[s])
+                    want = mode == "win" or (mode == "bid" and taken[s] < bid_of[s])
                     row = np.zeros(PLAY_PUBLIC, dtype=np.float32)
                     encode_play(row, n, s, mode, played, trick, i, call, best, voids,
-                                want, bids[s] - taken[s], TRICKS_PER_ROUND - t)
+                                want, bid_of[s] - taken[s], TRICKS_PER_ROUND - t)
                     rows.append(row)
                     who.append(pos[s])
                     chose.append(c)
                     calls.append(CALL_INDEX[tcall] if i == 0 else -1)
                     follow.append(call)
-                    plays.append((s, len(rows) - 1))
+                    seen.append((s, len(rows) - 1))
                 played |= 1 << c
                 trick |= 1 << c
                 held[s] |= 1 << c
@@ -245,8 +245,8 @@ class Evidence:
                 taken[view.tricks[t].winner] += 1
         # the cards each observed play's seat is known to have held then
         known = np.zeros((len(rows), NCARDS), dtype=np.float32)
-        for j, (s, r) in enumerate(plays):
-            for s2, r2 in plays[j:]:
+        for j, (s, r) in enumerate(seen):
+            for s2, r2 in seen[j:]:
                 if s2 == s:
                     known[r, chose[r2]] = 1
         self.shown = [mask_bits(held[s]) for s in seats]
