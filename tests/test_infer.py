@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from xactika.core.bots.infer import Evidence, Model, SeatMix, load
 from xactika.core.bots.sampler import DealSampler, hidden_of
 from xactika.core.bots.search import StrongAgent
 from xactika.core.engine.table import State
+from xactika.core.engine.views import SeatView
 
 
 def test_shipped_weights_load_with_their_header() -> None:
@@ -105,3 +107,23 @@ def test_evidence_takes_the_bids_or_the_plays_as_asked() -> None:
     assert both.n_bids == 3 and both.n_plays > 0
     assert Evidence(v, seats, load(), bids=False).n_bids == 0
     assert Evidence(v, seats, load(), plays=False).n_plays == 0
+
+
+def test_the_bid_rule_stays_unless_the_learned_bids_replace_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    used: list[int] = []
+    rule = StrongAgent._bid_aware
+
+    def spy(self: StrongAgent, v: SeatView, sampler: Any) -> Any:
+        used.append(1)
+        return rule(self, v, sampler)
+
+    monkeypatch.setattr(StrongAgent, "_bid_aware", spy)
+    state, seat = next(p for p in _positions(12) if p[0].config.mode == "bid"
+                       and len(legal_actions(p[0]).cards) > 1)
+    v, legal = view(state, seat), legal_actions(state)
+    for options, rule_used in (({}, True), ({"infer": 1.0}, False),
+                               ({"infer": 1.0, "infer_what": 2}, True)):
+        used.clear()
+        StrongAgent(1, max_deals=2, **options).choose(v, legal)
+        assert bool(used) is rule_used, options

@@ -586,9 +586,11 @@ class StrongAgent:
         if sampler is None:
             sampler = DealSampler(hidden, self.rng)
         others = sampler.hidden.seats
-        draw = self._bid_aware(view, sampler) if not self.infer_what & 1 else sampler.sample
-        if self.infer > 0:
-            draw = self._inferred(view, sampler, draw)
+        if self.infer > 0:  # the learned bids replace the bid rule when they are asked
+            base = sampler.sample if self.infer_what & 1 else self._bid_aware(view, sampler)
+            draw = self._inferred(view, sampler, base)
+        else:
+            draw = self._bid_aware(view, sampler)
         if self.plays > 0:
             draw = self._play_aware(view, sampler, draw)
         mine = sorted(INDEX[c] for c in view.hand)
