@@ -68,9 +68,13 @@ def main() -> None:
         seats = seats[k:] + seats[:k]
         self_play(Config(mode="bid", rounds=1, seed=deal, dealer=deal % 4), seats)
     print(f"decision time, ms ({args.deals} Play to Bid rounds, budget {args.think_ms:g} ms)")
-    print(f"{'bot':<10} {'n':>5} {'p50':>8} {'p90':>8} {'p95':>8} {'p99':>8} {'max':>8}")
-    for level in (1, 2, 4):  # the levels for people (core/bots/levels.py), among heuristics
-        timed = bots[f"strong:{level}"] = Timed(make_level(level, 1))
+    print(f"{'bot':<12} {'n':>5} {'p50':>8} {'p90':>8} {'p95':>8} {'p99':>8} {'max':>8}")
+    among: dict[str, Agent] = {f"strong:{level}": make_level(level, 1) for level in (1, 2, 4)}
+    # the levels for people (core/bots/levels.py) and the strong bot with the learned
+    # inference (core/bots/infer.py: numpy; its first decision loads the weights)
+    among["strong+infer"] = StrongAgent(1, think_ms=args.think_ms, infer=1.0)
+    for name, agent in among.items():
+        timed = bots[name] = Timed(agent)
         for deal in range(args.deals):
             seats: list[Agent] = [timed, HeuristicAgent(), HeuristicAgent(), HeuristicAgent()]
             k = deal % 4
@@ -78,7 +82,7 @@ def main() -> None:
                       seats[k:] + seats[:k])
     for name, bot in bots.items():
         t = bot.times
-        print(f"{name:<10} {len(t):>5} {pct(t, .5):8.2f} {pct(t, .9):8.2f} {pct(t, .95):8.2f} "
+        print(f"{name:<12} {len(t):>5} {pct(t, .5):8.2f} {pct(t, .9):8.2f} {pct(t, .95):8.2f} "
               f"{pct(t, .99):8.2f} {1000 * max(t):8.2f}")
 
     rounds = 200

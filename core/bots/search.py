@@ -385,7 +385,10 @@ class StrongAgent:
     (:meth:`_play_aware`), over at most ``play_tries`` draws a deal; ``bars`` (0: off)
     rules out, for each other seat, the cards :func:`play_bars` says its plays deny, and
     draws the deals from :class:`.sampler.BarredSampler`. The last two are study options,
-    off by default: at the clock neither measured better (study/README.md).
+    off by default: at the clock neither measured better (study/README.md). ``infer``
+    (0: off) resamples the deals by the learned networks' likelihood of the other seats'
+    bids and plays, raised to that power (:meth:`_inferred`); ``infer_what`` says which
+    (1 bids, in place of the bid rule; 2 plays; 3 both).
     """
 
     name = "strong"
@@ -394,8 +397,11 @@ class StrongAgent:
                  max_deals: int | None = None, min_deals: int = 2,
                  prune_z: float = 2.0, tries: int = 60, bid_miss: float = 0.25,
                  bid_span: float = 2.5, bid_z: float = 0.0, plays: float = 0.0,
-                 play_tries: int = 20, bars: int = 0) -> None:
+                 play_tries: int = 20, bars: int = 0, infer: float = 0.0,
+                 infer_what: int = 3) -> None:
         self.rng = random.Random(seed)
+        self.infer = infer
+        self.infer_what = infer_what
         self.bars = bars
         self.plays = plays
         self.play_tries = play_tries
@@ -580,7 +586,11 @@ class StrongAgent:
         if sampler is None:
             sampler = DealSampler(hidden, self.rng)
         others = sampler.hidden.seats
-        draw = self._bid_aware(view, sampler)
+        if self.infer > 0:  # the learned bids replace the bid rule when they are asked
+            base = sampler.sample if self.infer_what & 1 else self._bid_aware(view, sampler)
+            draw = self._inferred(view, sampler, base)
+        else:
+            draw = self._bid_aware(view, sampler)
         if self.plays > 0:
             draw = self._play_aware(view, sampler, draw)
         mine = sorted(INDEX[c] for c in view.hand)
@@ -594,6 +604,22 @@ class StrongAgent:
             return base
 
         return deal
+
+    def _inferred(self, view: SeatView, sampler: DealSampler | BarredSampler,
+                  draw: Callable[[], Deal]) -> Callable[[], Deal]:
+        """``draw``'s deals resampled by the learned policies' likelihood of the other
+        seats' bids (``infer_what`` bit 1) and plays (bit 2) this round (:mod:`.infer`);
+        ``draw`` itself without numpy (an extra) or anything seen to explain."""
+        try:
+            from xactika.core.bots import infer
+        except ImportError:
+            return draw
+        evidence = infer.Evidence(view, sampler.hidden.seats, infer.load(),
+                                  bids=bool(self.infer_what & 1),
+                                  plays=bool(self.infer_what & 2))
+        if not evidence:
+            return draw
+        return infer.SeatMix(draw, evidence, self.rng, power=self.infer)
 
     def _hidden(self, view: SeatView) -> Hidden:
         """What the deals must be consistent with (levels for people may forget some)."""
