@@ -183,13 +183,20 @@ def seat_label(seat: int, names: Sequence[str]) -> str:
     """``seat 1 (heuristic)``; the one human of a practice game is just ``you``."""
     name = names[seat] if seat < len(names) else ""
     if name == "you":
-        return "you"
-    return f"seat {seat} ({name})" if name else f"seat {seat}"
+        return "you"  # the caller says it in the reader's language (render.seat_name)
+    from xactika.frontends.i18n import _
+
+    return (_("seat {n} ({name})").format(n=seat, name=name) if name
+            else _("seat {n}").format(n=seat))
 
 
 def names_text(items: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    from xactika.frontends.i18n import _
+
+    if len(items) == 1:
+        return items[0]
+    return _("{list} and {last}").format(list=", ".join(items[:-1]), last=items[-1])
 
 
 __all__ = ["FollowRule", "Presentation", "Progress", "names_text", "presentation",
