@@ -18,7 +18,7 @@ def presentation_texts() -> list[str]:
     from xactika.core.engine.table import game_rules, games
     from xactika.frontends.repl.suggest import COMMAND_HELP
     from xactika.frontends.table import teach
-    from xactika.frontends.table.games import presentation
+    from xactika.frontends.table.games import FollowRule, Presentation, presentation
     from xactika.protocol.notation.text import config_from_pairs
 
     found: dict[str, None] = {}
@@ -28,6 +28,9 @@ def presentation_texts() -> list[str]:
         if text and any(ch.isalpha() for ch in text):
             found[text] = None
 
+    base = Presentation("any")  # what a game that does not say otherwise says
+    for call in (None, object()):
+        add(base.cannot_follow(FollowRule(False), call))
     for game in sorted(games()):
         shown = presentation(game)
         add(shown.title())

@@ -336,12 +336,20 @@ class Shell:
             self.out.write(render.fit(text, self.session.width) + "\n")
             self.out.flush()
 
+    def ask(self, question: str) -> str:
+        """Read after ``question``, its last line as the prompt: a question wider than the
+        terminal (German words are longer) is wrapped between words, never mid-word."""
+        *head, last = render.fit(question.rstrip(" "), self.columns()).split("\n")
+        if head:
+            self.out.write("\n".join(head) + "\n")
+        return self.read(last + " ")
+
     def confirm_quit(self) -> bool:
         if self.session.over or not self.interactive:
             return True
         try:
-            answer = self.read(_("leave this unfinished game? it is not saved unless you "
-                                 "used 'save FILE' [y/N] "))
+            answer = self.ask(_("leave this unfinished game? it is not saved unless you "
+                                "used 'save FILE' [y/N] "))
         except EOFError:
             return True
         except KeyboardInterrupt:
@@ -354,9 +362,9 @@ class Shell:
         try:
             if hide:
                 if self.interactive:
-                    self.read(_("press Enter to hide your hand and pass the terminal "))
+                    self.ask(_("press Enter to hide your hand and pass the terminal "))
                 self.out.write(self.clear)
-            self.read(_("pass the terminal to {who}; press Enter when ready ").format(
+            self.ask(_("pass the terminal to {who}; press Enter when ready ").format(
                 who=s.label(seat)))
         except EOFError:
             return False

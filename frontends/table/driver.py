@@ -38,7 +38,7 @@ from xactika.core.engine.table import (
     legal_actions,
 )
 from xactika.core.engine.views import SeatView, view, visible
-from xactika.frontends.i18n import _
+from xactika.frontends.i18n import _, said
 from xactika.frontends.table import present
 from xactika.frontends.table.games import Presentation, Progress, presentation, seat_label
 from xactika.frontends.table.moves import Moves, command_text
@@ -461,8 +461,8 @@ class Table:
                 return _("you must follow: play position {n} (marked)").format(n=positions)
             return _("you must follow: play one of positions {list} (marked)").format(
                 list=positions)
-        return self.shown.cannot_follow(self.shown.follow_rule(self.state, seat),
-                                        self.state.call)
+        return said(self.shown.cannot_follow(self.shown.follow_rule(self.state, seat),
+                                             self.state.call))
 
     def legal_text(self, seat: int) -> str:
         """The legal moves in words, after a refused one ("" when not ``seat``'s turn)."""
