@@ -11,8 +11,19 @@ answer, for ``--duration`` seconds; the latency people feel and the server's CPU
 ``--journal both`` runs the same load with the crash journal (spec/SERVER.md section 10)
 off and on and prints the ratio of moves per second.
 
+Hostile (``--hostile 10``, with ``--think``): the seats are people (``kind=human``, a
+3600 s bank each), and the same load runs twice, without and then with N hostile tables
+beside it, made as issue 30's attack makes them: every seat taken by a person who never
+answers, a 50 ms clock, level-5 stand-ins, no pace (the attacker's choice). It reports the
+people's p99 move latency in both runs and their ratio, and the most a person was charged
+that they did not spend thinking (the bank's drop across a move, less the time from the
+``go`` arriving to the answer leaving). Such a table pauses once every seat is a stand-in
+(spec/SERVER.md section 6); ``--keep-one`` has the attacker keep one seat with an instant
+bot, so that three level-5 stand-ins play on at full speed.
+
 Run by hand: ``.venv/bin/python bench/server_load.py --tables 200``,
-``... --tables 1000 --think 1-3 --duration 60``, ``... --journal both``. ``SERVE_CMD``
+``... --tables 1000 --think 1-3 --duration 60``, ``... --journal both``,
+``... --tables 200 --think 1-3 --duration 60 --hostile 10``. ``SERVE_CMD``
 replaces the server's command (e.g. a cProfile wrapper around ``xactika.frontends.cli.main``).
 """
 
@@ -37,14 +48,16 @@ SERVE = os.environ.get("SERVE_CMD", str(XACTIKA)).split()
 
 async def seat(port: int, token: str, rng: random.Random, latencies: list[float],
                think: tuple[float, float] = (0.0, 0.0), window: tuple[float, float] = (0.0, 1e18),
-               ) -> bool:
+               unspent: list[float] | None = None) -> bool:
     """Play one seat with random legal answers, thinking ``think`` seconds (a uniform
     range) before each; True when the game ended with quit. Latencies count within
-    ``window`` (perf_counter times)."""
+    ``window`` (perf_counter times). With ``unspent`` the seat is a person: each move's
+    charge to its bank, less the time it thought, goes there (seconds)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 16)
     writer.write(f"seat {token}\n".encode())
     me = ""
     sent = 0.0
+    bank, thought = -1, 0.0  # the last go's time= (ms), and how long we took to answer it
     try:
         while line := (await reader.readline()).decode():
             words = line.split()
@@ -53,18 +66,27 @@ async def seat(port: int, token: str, rng: random.Random, latencies: list[float]
             if words[0] == "seated":
                 me = "seat=" + dict(w.partition("=")[::2] for w in words[1:])["seat"]
             elif words[0] == "hello":
-                writer.write(b"hello 1 name=load\n")
+                writer.write(b"hello 1 name=load" + (b" kind=human\n" if unspent is not None
+                                                      else b"\n"))
             elif words[0] == "isready":
                 writer.write(b"readyok\n")
             elif words[0] == "go":
+                got = time.perf_counter()
+                fields = dict(w.partition("=")[::2] for w in words[2:])
+                left = int(fields.get("time", "-1"))
+                if unspent is not None and bank >= 0 and left >= 0 \
+                        and window[0] <= got < window[1]:
+                    unspent.append((bank - left) / 1000 - thought)  # no increment: 3600+0
+                bank = left
                 if think[1] > 0:
                     await asyncio.sleep(rng.uniform(*think))
-                options = dict(w.partition("=")[::2] for w in words[2:])["options"].split(",")
+                options = fields["options"].split(",")
                 choice = rng.choice(options)
                 answer = f"bid {choice}" if words[1] == "bid" else "play " + choice.replace(
                     ":", " ")
                 writer.write(answer.encode() + b"\n")
                 sent = time.perf_counter()
+                thought = sent - got
             elif sent and words[0] == "event" and len(words) > 3 and words[3] == me:
                 if window[0] <= sent < window[1]:
                     latencies.append(time.perf_counter() - sent)
@@ -77,6 +99,38 @@ async def seat(port: int, token: str, rng: random.Random, latencies: list[float]
     finally:
         writer.close()
     return False
+
+
+async def silent(port: int, token: str) -> None:
+    """Issue 30's attacker: take the seat as a person, then never answer (nor read)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"seat {token}\n".encode())
+    try:
+        while line := (await reader.readline()).decode():
+            if line.startswith("hello"):
+                writer.write(b"hello 1 name=mute kind=human\n")
+            elif line.startswith("isready"):
+                writer.write(b"readyok\n")
+                await reader.read()  # never a move: wait until the server closes the seat
+                return
+    finally:
+        writer.close()
+
+
+async def hostile_tables(port: int, admin: str, count: int) -> list[str]:
+    """``count`` tables made by the admin as the attack makes them; their seat tokens."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"admin {admin}\n".encode())
+    await reader.readline()
+    tokens = []
+    for _ in range(count):
+        writer.write(b"table players=4 rounds=8 clock=0.05+0 level=5 pace=off\n")
+        for _ in range(5):  # four seats and the observer
+            words = (await reader.readline()).decode().split()
+            if len(words) == 6 and words[2] == "seat":
+                tokens.append(words[5])
+    writer.close()
+    return tokens
 
 
 def memory_kib(pid: int) -> dict[str, int]:
@@ -95,8 +149,8 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run(args: argparse.Namespace, journal: bool) -> float:
-    """One load; the moves per second."""
+async def run(args: argparse.Namespace, journal: bool, hostile: int = 0) -> dict[str, float]:
+    """One load: moves per second, the p99 latency and the most unspent charge."""
     out = tempfile.mkdtemp(prefix="server-load-")
     conns = args.tables * args.players + 16
     think = tuple(float(x) for x in args.think.split("-")) if args.think else (0.0, 0.0)
@@ -106,13 +160,14 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
          "--max-connections", str(conns), "--max-per-address", str(conns),
          "--max-unauthenticated", str(conns),
          "--move-timeout", "60", "--out", out, "--exit-when-done",
+         *(["--clock", "3600+0"] if args.hostile else []),
          *([] if journal else ["--no-journal"])],
         stdout=subprocess.PIPE, text=True,
     )
     assert serve.stdout is not None
     first = serve.stdout.readline()
     port = int(re.search(r":(\d+) ", first).group(1))  # type: ignore[union-attr]
-    serve.stdout.readline()  # the admin token
+    admin = serve.stdout.readline().strip().partition("=")[2]  # the admin token
     tables: dict[str, list[str]] = {}  # a line per token: table N seat S token T
     while not (line := serve.stdout.readline()).startswith("clocks:"):
         words = line.split()
@@ -122,6 +177,7 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
     threading.Thread(target=lambda: [None for _ in serve.stdout or ()], daemon=True).start()
     idle = memory_kib(serve.pid)
     latencies: list[float] = []
+    unspent: list[float] | None = [] if args.hostile else None
     rng = random.Random(args.seed)
     began = time.perf_counter()
     # human-paced: latency and CPU after every seat has had time to connect and settle
@@ -130,7 +186,7 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
     cpu_began = cpu_seconds(serve.pid)
     jobs = []
     for tokens in tables.values():
-        jobs += [seat(port, t, random.Random(rng.random()), latencies, think, window)
+        jobs += [seat(port, t, random.Random(rng.random()), latencies, think, window, unspent)
                  for t in tokens]
     peak = {"VmHWM": 0, "cpu": 0.0}
 
@@ -159,6 +215,13 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
     lagger = asyncio.create_task(lag())
     if args.duration:
         tasks = [asyncio.ensure_future(job) for job in jobs]
+        if hostile:  # once the people's tables are under way
+            await asyncio.sleep(min(5.0, args.warmup / 2))
+            for n, token in enumerate(await hostile_tables(port, admin, hostile)):
+                if args.keep_one and n % 4 == 0:  # the attacker's own instant bot
+                    tasks.append(asyncio.ensure_future(seat(port, token, random.Random(n), [])))
+                else:
+                    tasks.append(asyncio.ensure_future(silent(port, token)))
         await asyncio.sleep(args.warmup)
         cpu_began = cpu_seconds(serve.pid)
         await asyncio.sleep(args.duration)
@@ -177,9 +240,11 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
         serve.terminate()
     serve.wait(60)
     latencies.sort()
-    games = sum(done) // args.players
+    games = sum(1 for one in done if one is True) // args.players
     print(f"journal {'on' if journal else 'off'}; "
-          f"{'think ' + args.think + ' s' if args.think else 'saturated'}")
+          f"{'think ' + args.think + ' s' if args.think else 'saturated'}"
+          + (f"; {hostile} hostile tables beside" if hostile else "")
+          + (", a seat of each kept by an instant bot" if hostile and args.keep_one else ""))
 
     def p(q: float) -> float:  # the q-quantile in ms
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
@@ -200,8 +265,15 @@ async def run(args: argparse.Namespace, journal: bool) -> float:
     print(f"server memory: {idle.get('VmRSS', 0) / 1024:.1f} MiB with every table open, "
           f"peak {peak.get('VmHWM', 0) / 1024:.1f} MiB "
           f"(records in {out}: {len(os.listdir(out))} files)")
+    worst = 0.0
+    if unspent:
+        unspent.sort()
+        worst = unspent[-1] * 1000
+        mid, high = unspent[len(unspent) // 2] * 1000, unspent[int(0.99 * len(unspent))] * 1000
+        print(f"people charged for time they did not think: p50 {mid:.1f} ms, p99 {high:.1f} ms, "
+              f"max {worst:.1f} ms over {len(unspent)} moves")
     shutil.rmtree(out, ignore_errors=True)
-    return len(latencies) / elapsed
+    return {"moves/s": len(latencies) / elapsed, "p99": p(0.99), "unspent": worst}
 
 
 def main() -> None:
@@ -218,10 +290,27 @@ def main() -> None:
                    help="with --duration: seconds to connect and settle before measuring")
     p.add_argument("--journal", choices=("on", "off", "both"), default="on",
                    help="the server's crash journal; both: off, then on, and the ratio")
+    p.add_argument("--hostile", type=int, default=0, metavar="N",
+                   help="with --think and --duration: people's seats, run without and then "
+                   "with N hostile tables beside (issue 30's attack), and compare")
+    p.add_argument("--keep-one", action="store_true",
+                   help="with --hostile: the attacker keeps one seat of each hostile table "
+                   "with an instant bot, so the table is never deserted and its three "
+                   "level-5 stand-ins play on")
     args = p.parse_args()
-    if args.journal == "both":
-        off = asyncio.run(run(args, False))
-        on = asyncio.run(run(args, True))
+    if args.hostile:
+        if not (args.think and args.duration):
+            p.error("--hostile needs --think and --duration")
+        calm = asyncio.run(run(args, args.journal != "off"))
+        attacked = asyncio.run(run(args, args.journal != "off", args.hostile))
+        print(f"people's p99 move latency with / without {args.hostile} hostile tables: "
+              f"{attacked['p99']:.2f} / {calm['p99']:.2f} ms = "
+              f"{attacked['p99'] / calm['p99']:.2f}x (target within 2x); the most a person "
+              f"was charged that they did not think: {attacked['unspent']:.1f} ms with, "
+              f"{calm['unspent']:.1f} ms without (target <= 100 ms)")
+    elif args.journal == "both":
+        off = asyncio.run(run(args, False))["moves/s"]
+        on = asyncio.run(run(args, True))["moves/s"]
         print(f"moves/s with the journal / without: {on:.0f} / {off:.0f} = {on / off:.2f}x")
     else:
         asyncio.run(run(args, args.journal == "on"))

@@ -9,6 +9,7 @@ break just as well), so these tests need nothing importable but the registry of 
 from __future__ import annotations
 
 import ast
+import re
 import tomllib
 from collections import Counter
 from collections.abc import Iterator
@@ -170,6 +171,22 @@ def name_branches(root: Path = ROOT) -> Counter[str]:
     return found
 
 
+def page_name_literals(root: Path = ROOT) -> Counter[str]:
+    """Per page file (the web's ``.js`` and ``.html``), every game's name written as a
+    string literal or an attribute value (``=== "dix"``, ``case 'xactika':``,
+    ``<option value="dix">``): a page asks ``/api/games`` and the table's ``say table``
+    lines instead, so it never needs one."""
+    names = "|".join(re.escape(n) for n in games())
+    literal = re.compile(rf"""(["'`])(?:{names})\1""")
+    found: Counter[str] = Counter()
+    for path in sorted((root / "frontends").rglob("*")):
+        if path.suffix in (".js", ".html") and path.is_file():
+            hits = len(literal.findall(path.read_text()))
+            if hits:
+                found[path.relative_to(root).as_posix()] = hits
+    return found
+
+
 # --------------------------------------------------------------------------- the tests
 
 
@@ -191,6 +208,11 @@ def test_no_module_outside_a_game_branches_on_its_name() -> None:
     assert stale == {}, "fewer name comparisons than allowed: shrink NAME_BRANCHES_ALLOWED"
 
 
+def test_no_page_script_or_template_names_a_game() -> None:
+    assert page_name_literals() == {}, ("a page draws the game's facts from /api/games and "
+                                        "the table's say lines, never by its name")
+
+
 def test_every_package_is_installed() -> None:
     """A package missing from pyproject's list works in an editable install and is
     silently left out of a built one."""
@@ -209,7 +231,9 @@ def test_every_package_is_installed() -> None:
 def planted(tmp_path: Path) -> Path:
     """A copy of the three layers to plant violations in."""
     for layer in LAYERS:
-        for path in (ROOT / layer).rglob("*.py"):
+        for path in (ROOT / layer).rglob("*"):
+            if path.suffix not in (".py", ".js", ".html"):
+                continue
             target = tmp_path / path.relative_to(ROOT)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(path.read_text())
@@ -261,3 +285,13 @@ def test_a_planted_name_branch_is_found(planted: Path) -> None:
     (planted / "frontends/bridges/dix.py").write_text("SELF = 'dix' == 'dix'\n")
     after = name_branches(planted)
     assert after - before == Counter({"frontends/bridges/encoding.py": 4})
+
+
+def test_a_planted_name_in_a_page_is_found(planted: Path) -> None:
+    assert page_name_literals(planted) == {}
+    script = planted / "frontends/web/static/game.js"
+    script.write_text(script.read_text() + "\nconst odd = (g) => g === 'dix' || g !== `xactika`;\n")
+    page = planted / "frontends/web/templates/lobby.html"
+    page.write_text(page.read_text() + '<option value="dix">Dix</option>\n')
+    assert page_name_literals(planted) == Counter({"frontends/web/static/game.js": 2,
+                                                   "frontends/web/templates/lobby.html": 1})

@@ -282,3 +282,33 @@ def test_the_readme_example_runs_and_prints_what_it_says(capsys: pytest.CaptureF
     said = [line.split("# ", 1)[1] for line in block.splitlines() if line.startswith("print(")]
     assert printed[0] == said[0]
     assert printed[1].startswith(said[1].removesuffix("...)"))
+
+
+@pytest.mark.parametrize("config", CONFIGS[:2], ids=lambda c: f"{c.game}-{c.mode}-{c.players}")
+def test_run_async_has_stand_ins_think_where_the_host_says(config: Config) -> None:
+    """``think`` makes every stand-in's choice (a host's worker) and ``before`` is awaited
+    before every turn; the game is the one the inline loop plays."""
+    inline = Referee.new(config, policy=stand_in_policy())
+    for seat in range(config.players):
+        inline.fault(seat, "crash")
+    run(inline, lambda turn: Faulted("unasked"))
+    thought, before = [0], [0]
+
+    async def think(agent: object, view: object, legal: object) -> Command:
+        thought[0] += 1
+        await asyncio.sleep(0)
+        return agent.choose(view, legal)  # type: ignore[attr-defined, no-any-return]
+
+    async def wait(turn: Turn) -> None:
+        before[0] += 1
+
+    async def never(turn: Turn) -> Command | Faulted:
+        raise AssertionError("every seat is a stand-in")
+
+    hosted = Referee.new(config, policy=stand_in_policy())
+    for seat in range(config.players):
+        hosted.fault(seat, "crash")
+    asyncio.run(run_async(hosted, never, think=think, before=wait))
+    assert hosted.events == inline.events and hosted.over
+    moves = sum(1 for e in hosted.events if e.kind in ("bid", "lead", "play"))
+    assert thought[0] == moves == before[0] > 0

@@ -101,7 +101,11 @@ def test_whole_game_by_sockets_streams_only_what_each_may_see(live: LiveServer,
     assert "hands=?/?" in deal and "aside=?" in deal
     if game == "dix":
         assert any(line.endswith("card=?") for line in watched if " draw " in line)
-    assert all("seed=" not in line for line in watched[:-1])
+    # the outcome as the record's result line says it ends the stream, after game-over
+    assert watched[-1] == f"result winners={','.join(map(str, table.outcome().winners))} " \
+        f"forfeited=- totals={','.join(map(str, table.totals()))}"
+    assert " game-over " in watched[-2] and got[0][-2] == got[1][-2] == watched[-1]
+    assert all("seed=" not in line for line in watched[:-2])
 
 
 def test_reconnect_with_resume_gets_only_the_missed_events(live: LiveServer) -> None:

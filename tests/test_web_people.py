@@ -112,6 +112,8 @@ def test_a_reload_in_mid_trick_resumes(server: WebServer, browser: Any) -> None:
             "never asked to follow a trick"
         if not click_move(page):
             page.wait_for_timeout(20)
+    # the finished trick held for its pace gives way to the one we are asked to follow
+    page.wait_for_function("() => !window.xactikaMiddle.queue.length")
     trick, hand = _trick(page), _hand(page)
     assert trick and hand
     page.goto("about:blank")  # the page goes away, the seat's token stays in the browser

@@ -75,7 +75,7 @@ def test_a_whole_xactika_game_by_clicks(server: WebServer, browser: Any) -> None
     standings = page.locator("#standings").inner_text()
     assert "Ann (you)" in standings and standings.count("heuristic") == 3
     assert page.locator("#log-list li.why").count() > 0  # why each trick was won
-    assert page.locator("#scores tbody tr").count() == 2
+    assert page.locator("#scores tbody tr:not(.total)").count() == 2
     screenshot(page, "xactika-1280x800-end")
     no_horizontal_scroll(page)
     # the record to download is the server's record of this very game
@@ -114,6 +114,8 @@ def test_a_dix_game_by_keys_on_a_phone(server: WebServer, browser: Any) -> None:
     no_horizontal_scroll(page)
     page.keyboard.press("Escape")
     moves, deadline = 0, time.monotonic() + 120
+    info = page.locator("#table-info").inner_text()  # trump and stock always in view
+    assert "trump: " in info and "stock: 26 cards" in info and "turned up: " in info, info
     while not page.locator("#end").is_visible():
         assert time.monotonic() < deadline
         playable = page.locator("#hand button.card.playable")
@@ -127,7 +129,13 @@ def test_a_dix_game_by_keys_on_a_phone(server: WebServer, browser: Any) -> None:
             page.keyboard.press("Enter")  # "1" could start "12": Enter plays card 1
         moves += 1
         page.wait_for_function("(n) => window.xactikaTimes.length > n", arg=moves - 1)
+        if not page.locator("#end").is_visible():
+            info = page.locator("#table-info").inner_text()
+            assert "trump: " in info and "stock: " in info, info
     assert moves >= 13
+    talk = page.locator("#log-list li").all_inner_texts()  # cards named, never codes
+    assert any(" of " in t and " plays " in t for t in talk)
+    assert [t for t in talk if DIX_CARD.search(t)] == []
     screenshot(page, "dix-375x667-end")
     no_horizontal_scroll(page)
     deals = record_deals(server.out / f"table-{number}.log")

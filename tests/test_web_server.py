@@ -96,6 +96,24 @@ def test_other_origins_are_refused(server: WebServer) -> None:
                     open_timeout=5)
     found = _post(server, "/api/tables", {}, origin="http://evil.example")
     assert "this site" in found["error"]
+    found = _post(server, "/api/seat", {"token": "x", "action": "move"},
+                  origin="http://evil.example")
+    assert "this site" in found["error"]
+
+
+def test_a_seat_action_with_bad_input_is_refused(server: WebServer) -> None:
+    """``/api/seat``: one clear error for a token it does not know (the empty one too,
+    which a seat restored from the journal has), a wrong action or a bot's seat."""
+    for body in ({"token": "", "action": "move"}, {"action": "leave"},
+                 {"token": "0" * 32, "action": "leave"}, {"token": None, "action": "move"}):
+        assert _post(server, "/api/seat", body) == {"error": "unknown token"}
+    made = _post(server, "/api/tables", {"seats": ["open", "1"], "players": 2, "rounds": 1})
+    token = made["invites"]["0"]
+    assert _post(server, "/api/seat", {"token": token, "action": "fly"}) == {
+        "error": "action is move or leave"}
+    assert "only a game in play" in _post(server, "/api/seat",
+                                          {"token": token, "action": "leave"})["error"]
+    assert _post(server, "/api/seat", {"token": token, "action": "move"}) == {"seat": 0}
 
 
 def test_a_seat_over_the_websocket_plays_a_whole_game(server: WebServer) -> None:
@@ -111,7 +129,13 @@ def test_a_seat_over_the_websocket_plays_a_whole_game(server: WebServer) -> None
     assert sum(line.startswith("say why-won trick=") for line in seen) == 8
     coached = [line for line in seen if line.startswith("say coach tutorial: ")]
     assert len(coached) >= 1 + 9  # the intro, then a line before each of the 9 moves
-    assert any("The hint bot suggests: 'bid " in line for line in coached)
+    assert any("The hint bot suggests: bid " in line for line in coached)
+    # every card in a sentence is named as a player sees it, never by its code
+    sentences = [line for line in seen
+                 if line.startswith(("say why-won", "say coach", "say round"))]
+    assert any("The hint bot suggests: play the " in line for line in coached)
+    assert all(" wins" in line.split(":")[0] for line in sentences if "why-won" in line)
+    assert not [line for line in sentences if re.search(r"(?<![0-9])[1-3]{4}(?![0-9])", line)]
     assert any(line.startswith("event") and "game-over" in line for line in seen)
     deal = next(line for line in seen if line.split()[2:3] == ["deal"])
     assert "/?/?/?" in deal and "aside=?" in deal

@@ -95,6 +95,12 @@ def test_the_texts_are_the_repls(client: TestClient) -> None:
     won = next(e for e in data["events"] if e["kind"] == "TrickWon")
     assert re.fullmatch(r"seat \d \(\w+\) wins trick 1", won["told"])
     assert won["said"] and "wins" in won["said"][0]
+    # the viewer's sentences name cards as a player sees them, never by their code
+    sentences = [t for e in data["events"] for t in [e["told"], *e["said"]]]
+    assert not [t for t in sentences if re.search(r"(?<![0-9])[1-3]{4}(?![0-9])", t)]
+    led = next(e for e in data["events"] if e["kind"] == "Led")
+    assert re.fullmatch(r"seat \d \(\w+\) leads the \d+ \(\d balls?, \d cubes?, \d cones?, "
+                        r"\d stars?\), calling \d \w+", led["told"]), led["told"]
     assert won["trick"]["won"] is True and len(won["trick"]["plays"]) == 4
     last = data["events"][-1]
     assert last["standings"].startswith("final standings")

@@ -6,6 +6,7 @@ The viewer app runs under uvicorn on 127.0.0.1 in a thread; screenshots at a pho
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -96,10 +97,16 @@ def test_stepping_through_every_event(page: Any, base: str, served: tuple[Path, 
     page.wait_for_selector("#viewer:not([hidden])")
     assert "e=1" in page.url and line(page) == want[0]
     seen = [line(page)]
+    told: list[str] = []
     for _ in want[1:]:
         step(page, "ArrowRight")
         seen.append(line(page))
+        told.append(str(page.locator("#told").text_content()))
     assert seen == want
+    # the sentences name the cards as a player sees them, never by their code
+    codes = re.compile(r"(?<![0-9A-Za-z])(?:[1-3]{4}|[2-9TJQKA][SHDC]|JK)(?![0-9A-Za-z])")
+    assert [t for t in told if codes.search(t)] == []
+    assert any(" leads the " in t for t in told)
     assert page.locator("#standings").text_content().startswith("final standings")
     for back in range(1, 4):
         step(page, "ArrowLeft")

@@ -43,11 +43,12 @@ def playwright_or_skip() -> Any:
 class WebServer:
     """``xactika web --port 0`` in a subprocess; its URL and its records folder."""
 
-    def __init__(self, out: Path, seed: int, extra: Sequence[str] = ()) -> None:
+    def __init__(self, out: Path, seed: int, extra: Sequence[str] = (),
+                 program: list[str] | None = None) -> None:
         self.out = out
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "xactika.frontends.cli", "web", "--port", "0",
-             "--out", str(out), "--seed", str(seed), *extra],
+            [sys.executable, *(program or ["-m", "xactika.frontends.cli"]), "web", "--port",
+             "0", "--out", str(out), "--seed", str(seed), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -69,8 +70,11 @@ class WebServer:
         return err
 
 
-def web_server(tmp_path_factory: pytest.TempPathFactory, seed: int) -> Iterator[WebServer]:
-    server = WebServer(tmp_path_factory.mktemp("web"), seed)
+def web_server(tmp_path_factory: pytest.TempPathFactory, seed: int,
+               program: list[str] | None = None) -> Iterator[WebServer]:
+    """``xactika web`` (``program``: another entry point, such as one that registers a
+    game first) for a module's tests; stopped after, its output checked."""
+    server = WebServer(tmp_path_factory.mktemp("web"), seed, program=program)
     yield server
     err = server.stop()
     assert "Traceback" not in err, err
@@ -89,6 +93,16 @@ def browser_session() -> Iterator[Any]:
         found = launch(playwright)
         yield found
         found.close()
+
+
+def server_fixture(seed: int, program: list[str] | None = None) -> Any:
+    """A module's ``server`` fixture: ``xactika web`` dealing from ``seed``."""
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+        yield from web_server(tmp_path_factory, seed, program)
+
+    return server
 
 
 def create_table(page: Any, url: str, *, name: str, game: str = "xactika", rounds: int = 1,

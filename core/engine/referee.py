@@ -19,6 +19,7 @@ played by someone else.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
@@ -205,15 +206,24 @@ class Referee:
         self.events.extend(new)
         return new
 
-    def play_stand_in(self) -> list[Event]:
+    def play_stand_in(self, command: Command | None = None) -> list[Event]:
         """The stand-in of the seat to act chooses and its command is applied; the events.
 
-        ValueError when nobody acts or the seat to act has no stand-in.
+        ``command`` is a choice its stand-in made already, elsewhere (:func:`run_async`
+        has it made in a worker thread): applied as the stand-in's even if the seat was
+        reclaimed meanwhile (its player acts from its next turn). ValueError when nobody
+        acts or the seat to act has no stand-in (and no ``command`` was made for it).
         """
         turn = self.turn()
-        if turn is None or turn.stand_in is None:
+        if turn is None or (turn.stand_in is None and command is None):
             raise ValueError("the seat to act has no stand-in")
-        return self._apply(turn.stand_in.choose(turn.view, turn.legal))
+        if command is None:
+            assert turn.stand_in is not None
+            command = turn.stand_in.choose(turn.view, turn.legal)
+        elif command.seat != turn.seat or command not in turn.legal:
+            raise ValueError(f"a stand-in's choice for seat {command.seat} is not a legal "
+                             "move now")
+        return self._apply(command)
 
     def _apply(self, command: Command) -> list[Event]:
         state, new = step(self.state, command)
@@ -275,6 +285,8 @@ def _tell(seat: int, agent: object, events: Sequence[Event]) -> None:
 Ask = Callable[[Turn], Command | Faulted]
 AskAsync = Callable[[Turn], Awaitable[Command | Faulted]]
 Tell = Callable[[list[Event]], None]
+Think = Callable[[StandIn, SeatView, Legal], Awaitable[Command]]
+Before = Callable[[Turn], Awaitable[None]]
 
 
 def run(referee: Referee, ask: Ask, tell: Tell | None = None) -> Referee:
@@ -300,11 +312,31 @@ def run(referee: Referee, ask: Ask, tell: Tell | None = None) -> Referee:
     return referee
 
 
-async def run_async(referee: Referee, ask: AskAsync, tell: Tell | None = None) -> Referee:
-    """:func:`run` for asyncio hosts: ``ask`` is awaited; stand-ins and ``tell`` are not."""
+async def run_async(referee: Referee, ask: AskAsync, tell: Tell | None = None, *,
+                    think: Think | None = None, before: Before | None = None) -> Referee:
+    """:func:`run` for asyncio hosts: ``ask`` is awaited, and so is every stand-in's move.
+
+    A stand-in's search can take tens of milliseconds a move: inline it would hold the
+    host's event loop, and a table of stand-ins would play a whole game in one call. So
+    ``think(agent, view, legal)`` has the stand-in choose where the host says (a worker
+    thread or process), and without it the loop yields after each stand-in move.
+    ``before(turn)`` is awaited before each turn (a host's pace); the turn is read again
+    after it, as after ``think``, since seats may fault or come back meanwhile.
+    """
     while (turn := referee.turn()) is not None:
+        if before is not None:
+            await before(turn)
+            if (turn := referee.turn()) is None:
+                break
         if turn.stand_in is not None:
-            new = referee.play_stand_in()
+            if think is None:
+                new = referee.play_stand_in()
+                await asyncio.sleep(0)  # the other tasks run between two stand-in moves
+            else:
+                command = await think(turn.stand_in, turn.view, turn.legal)
+                if referee.turn() is None:
+                    break
+                new = referee.play_stand_in(command)
         else:
             answer = await ask(turn)
             if isinstance(answer, Faulted):

@@ -28,7 +28,16 @@ from xactika.frontends.net.options import (
 )
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import MAX_LINE, QUIT, bot_name, first_word
+from xactika.protocol.player.wire import (
+    MAX_LINE,
+    QUIT,
+    RESULT,
+    Outcome,
+    WireError,
+    bot_name,
+    first_word,
+    parse_result,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,6 +135,7 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
     """Follow a table as an observer, told in the REPL's words (public events only);
     ``opening`` replaces ``observe TOKEN`` (the lobby's ``lobby``, ``watch N``)."""
     from xactika.frontends.repl import render
+    from xactika.frontends.table.present import outcome_notes
     from xactika.protocol.net.remote import LineSocket
     from xactika.protocol.notation.text import parse_event
 
@@ -143,11 +153,31 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
     rules: TrickGame | None = None
     config: Config | None = None
     table = ""
+    over: GameOver | None = None  # its standings wait for the server's result line
+
+    def standings(outcome: Outcome | None) -> None:
+        assert over is not None
+        low = config is not None and rules is not None and rules.low_wins(config)
+        winners = over.winners if outcome is None else outcome.winners
+        print(render.standings(over.totals, winners, names, style, low_wins=low))
+        if outcome is not None:
+            for note in outcome_notes(outcome.winners, outcome.forfeited, names):
+                print(style.bold(note))
+        sys.stdout.flush()
+
     try:
         while (line := sock.readline()) is not None:
             if line.startswith("error "):
                 print(f"xactika connect: {escape(line[6:], 300)}", file=sys.stderr)
                 return 1
+            if first_word(line) == RESULT and over is not None:
+                try:
+                    outcome = parse_result(line.split())
+                except WireError:
+                    continue
+                standings(outcome)
+                over = None
+                continue
             if not line.startswith("event "):
                 if line.startswith("watching table="):
                     table = line.split("=", 1)[1]
@@ -167,10 +197,10 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
             told = render.narrate(event, names, game, style, mode=mode)
             if told is not None:
                 print(told, flush=True)
-            if isinstance(event, GameOver) and rules is not None:  # the totals and winners
-                low = config is not None and rules.low_wins(config)
-                print(render.standings(event.totals, event.winners, names, style,
-                                       low_wins=low), flush=True)
+            if isinstance(event, GameOver):
+                over = event
+        if over is not None:  # a server that sends no result: game-over's winners
+            standings(None)
     finally:
         sock.close()
     return 0

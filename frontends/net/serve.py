@@ -26,7 +26,7 @@ from xactika.frontends.match.tournament import (
 )
 from xactika.frontends.net.options import DEFAULT_CLOCK, OneLineParser, port_number, seconds
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
-from xactika.protocol.net.clock import Clock, parse_clock
+from xactika.protocol.net.clock import DEFAULT_PACE, Clock, Pace, parse_clock, parse_pace
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.lobby import BotSeats, LobbyPolicy
@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", default=None, help="mode (default: the game's)")
     p.add_argument("--players", type=counting_number, default=None, help="players (default 4)")
     p.add_argument("--rounds", type=counting_number, default=None, help="rounds")
+    p.add_argument("--target", type=counting_number, default=None, metavar="POINTS",
+                   help="a game to this many points, for a game that takes one (Dix)")
     p.add_argument("--seed", type=whole_number, default=None,
                    help="master seed: table k is dealt from HMAC-SHA256(SEED, 'table/k'), "
                    "so the seed one table reveals at game over says nothing of another's "
@@ -72,6 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "ends their part (a random player plays their cards; they cannot win)")
     p.add_argument("--level", type=int, choices=range(1, 6), default=3, metavar="1..5",
                    help="the strength of the bot that stands in for a person (default 3)")
+    p.add_argument("--pace", type=_pace, default=DEFAULT_PACE, metavar="CARD/TRICK/ROUND",
+                   help="at a table with people: seconds before each bot's card, after a "
+                   f"trick and after a round, so people can follow (default "
+                   f"{DEFAULT_PACE.text()}; 'off': instant). Tables of bots are never "
+                   "paced, and nobody's clock runs during a pause")
     p.add_argument("--grace", type=seconds, default=30.0, metavar="S",
                    help="seconds a dropped seat has to reconnect (default 30)")
     p.add_argument("--auth-timeout", type=seconds, default=5.0, metavar="S",
@@ -109,10 +116,17 @@ def _clock(text: str) -> Clock | None:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _pace(text: str) -> Pace | None:
+    try:
+        return parse_pace(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _pairs(args: argparse.Namespace, table: int | None) -> dict[str, str]:
     """Table ``table``'s (0-based) settings; None: no seed (the server's rule gives it)."""
     pairs = {"game": args.game or "xactika"}
-    for key in ("mode", "players", "rounds"):
+    for key in ("mode", "players", "rounds", "target"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
     if args.seed is not None and table is not None:
@@ -192,7 +206,7 @@ async def serve(args: argparse.Namespace) -> int:
     out = Path(args.out or dt.datetime.now().strftime("serve-%Y%m%d-%H%M%S"))
     clocks: dict[str, Any] = {"move_timeout": args.move_timeout, "grace": args.grace,
                               "clock": args.clock, "on_timeout": args.on_timeout,
-                              "level": args.level}
+                              "level": args.level, "pace": args.pace}
     settings = [table_settings(_pairs(args, k), **clocks) for k in range(args.tables)]
     seed = args.seed
 
@@ -233,7 +247,8 @@ async def serve(args: argparse.Namespace) -> int:
                 note(line)
     people = (f"people have {args.clock.text()} each (then {args.on_timeout})"
               if args.clock is not None else "people are not timed")
-    note(f"clocks: bots {args.move_timeout:g} s a move; {people}")
+    pace = f"pace {args.pace.text()}" if args.pace is not None else "no pace"
+    note(f"clocks: bots {args.move_timeout:g} s a move; {people}; {pace} at tables with people")
     try:
         if args.exit_when_done:
             await server.all_over.wait()

@@ -29,12 +29,15 @@ from collections.abc import Callable
 from typing import Any, TextIO
 from urllib.parse import unquote
 
+import attrs
+
 from xactika.core.bots.agents import Agent, make_agent
 from xactika.core.engine.errors import IllegalCommand, XactikaError
-from xactika.core.engine.table import Command, Event, GameStarted, Legal
+from xactika.core.engine.table import Command, Event, GameOver, GameStarted, Legal
 from xactika.frontends.i18n import _, ngettext
 from xactika.frontends.repl import render
 from xactika.frontends.repl.session import HUMAN, Reply, SeatSpec, Session
+from xactika.frontends.table import present
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
 from xactika.protocol.notation.text import parse_event
 from xactika.protocol.notation.untrusted import escape
@@ -94,6 +97,10 @@ class RemoteSession(Session):
         self.emit: Callable[[str], None] | None = None  # live: print above the prompt
         self._timers: list[threading.Timer] = []
         self._go: Legal | None = None
+        # the end: the server's result (a forfeited seat never wins), after game-over
+        self.outcome: wire.Outcome | None = None
+        self._standings: present.Standings | None = None  # game-over's, until the result
+        self._ended = False  # the result (or quit) came after game-over
         shown = list(names) if names is not None else [REMOTE] * players
         shown[seat] = "you"
         super().__init__([started], seats, lambda s: _Elsewhere(), make_hint=make_hint,
@@ -107,7 +114,8 @@ class RemoteSession(Session):
 
     @property
     def over(self) -> bool:
-        return self.gone is not None or self.tracker.state.over
+        """The session is done: the server's result came after game-over (or it left)."""
+        return self.gone is not None or (self.tracker.state.over and self._ended)
 
     def advance(self) -> list[str]:
         """Read the server until it asks this seat to move or the game ends; narrate.
@@ -144,9 +152,36 @@ class RemoteSession(Session):
                              if go.time_ms is not None else None)
         elif words[0] == "info":
             return [self.style.dim(_("server: {said}").format(said=escape(line[5:], 300)))]
+        elif words[0] == wire.RESULT and self.tracker.state.over and not self._ended:
+            try:
+                self.outcome = wire.parse_result(words)
+            except wire.WireError:
+                return []  # the standings of game-over stand, told at quit
+            return self._the_end()
         elif words[0] == wire.QUIT:
             self.gone = _("the server ended the session")
+            return self._the_end()
         return []
+
+    def _the_end(self) -> list[str]:
+        """The final standings as the table's record counts them (a forfeited seat never
+        wins), told once: at the ``result`` line, or at ``quit`` from a server without."""
+        if self._ended or self._standings is None:
+            return []
+        self._ended = True
+        standings = self.final_standings()
+        lines = self.lay_out([standings])
+        if self.outcome is not None:
+            lines += [self.style.bold(note) for note in present.outcome_notes(
+                self.outcome.winners, self.outcome.forfeited, self.names, self.seat)]
+        return lines
+
+    def final_standings(self) -> present.Standings:
+        """game-over's standings, with the winners of the server's result once known."""
+        standings = super().final_standings()
+        if self.outcome is not None and len(self.outcome.totals) == len(standings.totals):
+            standings = attrs.evolve(standings, winners=self.outcome.winners)
+        return standings
 
     def _lost(self, exc: RemoteError) -> str:
         """The connection ended: a bot took the seat (it can be taken back), or it is gone."""
@@ -170,7 +205,12 @@ class RemoteSession(Session):
         for seat, agent in self.hints.items():
             if agent is not None:
                 self._tell(seat, agent, [event])
-        return self.lay_out(self.narrate(len(self.events) - 1))
+        items = self.narrate(len(self.events) - 1)
+        if isinstance(event, GameOver):  # the standings wait for the server's result
+            self._standings = next((i for i in items if isinstance(i, present.Standings)),
+                                   self.final_standings())
+            items = [i for i in items if not isinstance(i, present.Standings)]
+        return self.lay_out(items)
 
     # -- live: a thread reads the server
     def start_live(self, emit: Callable[[str], None]) -> None:

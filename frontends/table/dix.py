@@ -7,13 +7,14 @@ they cannot disagree with the engine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from xactika.core.engine.table import Config, RoundScored, State, Trick
 from xactika.core.engine.views import SeatView
 from xactika.core.games.dix import (
     SUIT_NAMES,
+    SUITS,
     is_ten_trick,
     round_points,
     round_winner,
@@ -73,6 +74,15 @@ _MODES = {
 }
 
 
+_RANK_NAMES = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+               8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
+               14: "ace"}
+
+
+def _by_rank(card: Any) -> Any:
+    return (1, 0, 0) if card.is_joker else (0, card.rank, SUITS.index(card.suit))
+
+
 def _suit(suit: str) -> str:
     return SUIT_NAMES.get(suit, suit)
 
@@ -80,9 +90,27 @@ def _suit(suit: str) -> str:
 class DixShown(Presentation):
     game: str = "dix"
     card_example = "QH"
+    card_face = "suits"
     tutorial_cards: ClassVar[str] = (
         "tutorial: a card is its rank and suit: QH is the queen of hearts, TD the ten of "
         "diamonds, JK the joker. 'rules' explains the whole game.")
+    tutorial_cards_drawn: ClassVar[str] = (
+        "tutorial: a card is its rank and suit, as on ordinary playing cards, and one joker "
+        "(a purple star). 'rules' explains the whole game.")
+
+    def option_suggestions(self) -> dict[str, tuple[str, Any]]:
+        return {"target": ("game to (points; empty: play the rounds)", 50)}
+
+    def hand_sorts_by(self) -> dict[str, Callable[[Any], Any] | None]:
+        """By suit (the game's order), or by rank across the suits."""
+        return {"suit": None, "rank": _by_rank}
+
+    def card_name(self, card: Any) -> str:
+        """``the queen of hearts``, ``the joker``."""
+        if getattr(card, "is_joker", False):
+            return "the joker"
+        rank = _RANK_NAMES.get(getattr(card, "rank", -1))
+        return f"the {rank} of {_suit(card.suit)}" if rank else str(card)
 
     def banner(self, config: Config) -> str:
         return _MODES.get(config.mode, config.mode)
@@ -102,20 +130,24 @@ class DixShown(Presentation):
                 "a trick whose two cards' pips total ten is -3. More points wins the round.")
 
     def why_won(self, plays: Plays, call: Any, winner: int, turned: Any,
-                names: Sequence[str]) -> str:
-        card = dict(plays)[winner]
+                names: Sequence[str], spoken: bool = False) -> str:
+        def said(c: Any) -> str:
+            return self.said(c, spoken)
+
+        won = dict(plays)[winner]
+        card = said(won)
         trump = trump_suit(turned)
         led = suit_of(plays[0][1], turned)
         others = [c for s, c in plays if s != winner]
-        joker = (f" (the joker is a trump ranked as {turned})"
+        joker = (f" (the joker is a trump ranked as {said(turned)})"
                  if any(getattr(c, "is_joker", False) for _, c in plays) else "")
-        if trump is not None and suit_of(card, turned) == trump and led != trump:
+        if trump is not None and suit_of(won, turned) == trump and led != trump:
             why = f"{card} wins: a trump ({_suit(trump)}) beats the {_suit(led)} led{joker}"
         elif all(suit_of(c, turned) == led for c in others):
             kind = "trump" if led == trump else _suit(led)[:-1] if led else "card"
             why = f"{card} wins: the higher {kind}{joker}"
         else:
-            off = ", ".join(str(c) for c in others)
+            off = ", ".join(said(c) for c in others)
             if trump is None:
                 why = f"{card} wins: {off} did not follow {_suit(led)} (no trumps this round)"
             elif led == trump:
@@ -123,7 +155,8 @@ class DixShown(Presentation):
             else:
                 why = f"{card} wins: {off} did not follow {_suit(led)} and is not a trump"
         trick = Trick(None, tuple(plays), winner)
-        pips = " + ".join(f"{c} {c.pips}" for _, c in plays)
+        pips = " + ".join(f"{said(c)} ({c.pips})" if spoken else f"{c} {c.pips}"
+                          for _, c in plays)
         if is_ten_trick(trick):
             why += f"; ten-trick! pips {pips} = 10: -3 for {seat_label(winner, names)}"
         return why
@@ -178,6 +211,11 @@ class DixShown(Presentation):
         stock = stock_size(config, len(seen.tricks)) if config.mode == "draw" else None
         return Progress(tuple(seen.taken), round_points(seen.tricks, players),
                         ten_tricks(seen.tricks, players), stock)
+
+    def trump(self, state: State) -> str | None:
+        """``hearts``, or ``no trumps`` when the joker was turned up."""
+        suit = trump_suit(state.turned)
+        return SUIT_NAMES[suit] if suit is not None else "no trumps"
 
     def follow_rule(self, state: State, seat: int) -> FollowRule:
         trump = trump_suit(state.turned)

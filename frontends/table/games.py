@@ -9,7 +9,7 @@ REPL lays it out for a terminal (frontends/repl/render.py), a web page as HTML.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -50,7 +50,9 @@ class Presentation:
     has_calls: ClassVar[bool] = False
     has_stats: ClassVar[bool] = False
     tutorial_cards: ClassVar[str] = ""  # the tutorial's first words about the cards
+    tutorial_cards_drawn: ClassVar[str] = ""  # and where the cards are drawn (a page)
     card_example: ClassVar[str] = "QH"  # a card's text, for the help
+    card_face: ClassVar[str] = "text"  # how a page draws a card: "shapes", "suits" or its text
 
     def __init__(self, game: str | None = None) -> None:
         if game is not None:
@@ -89,6 +91,37 @@ class Presentation:
         return f"round {round_no} " + (f"to {target} points" if target is not None
                                         else f"of {config.rounds}")
 
+    def option_suggestions(self) -> dict[str, tuple[str, Any]]:
+        """Per option of the game's (``TrickGame.option_types``): the words a form labels
+        it with and the value it suggests (None: left out unless asked for)."""
+        return {}
+
+    def hand_sorts_by(self) -> dict[str, Callable[[Any], Any] | None]:
+        """The orders a hand may be sorted in, by name, the first the usual one; a key of
+        None is the game's own (``TrickGame.sort_key``)."""
+        return {"value": None}
+
+    def hand_sorts(self) -> list[str]:
+        return list(self.hand_sorts_by())
+
+    def card_name(self, card: Any) -> str:
+        """A card as a player says it ("the queen of hearts"): what a page's sentences
+        name it by, never its code."""
+        return str(card)
+
+    def call_name(self, call: Any) -> str:
+        """A lead's call as a player says it ("2 stars")."""
+        return str(call)
+
+    def move_words(self, command: Any) -> str:
+        """A bid or a play in words, its card named as seen: ``play the queen of hearts``."""
+        card = getattr(command, "card", None)
+        if card is None:
+            return f"bid {getattr(command, 'bid', '')}"
+        call = getattr(command, "call", None)
+        calling = f" calling {self.call_name(call)}" if call is not None else ""
+        return f"play {self.card_name(card)}{calling}"
+
     # -- teaching
     def topics(self, config: Config) -> dict[str, str]:
         """``rules TOPIC`` topics for this game and mode, in reading order."""
@@ -98,9 +131,15 @@ class Presentation:
         return f"{self.title()} ({self.mode_name(config)})."
 
     def why_won(self, plays: Plays, call: Any, winner: int, turned: Any,
-                names: Sequence[str]) -> str:
-        """One line: why the trick's winner won it, by the rules as implemented."""
-        return f"{dict(plays)[winner]} wins"
+                names: Sequence[str], spoken: bool = False) -> str:
+        """One line: why the trick's winner won it, by the rules as implemented; with
+        ``spoken`` its cards are named as a player sees them (:meth:`card_name`), for a
+        page that draws the cards, else by their text, as a terminal player types them."""
+        return f"{self.said(dict(plays)[winner], spoken)} wins"
+
+    def said(self, card: Any, spoken: bool) -> str:
+        """A card in a sentence: its name (``spoken``) or its text."""
+        return self.card_name(card) if spoken else str(card)
 
     def round_end(self, config: Config, scored: RoundScored, tricks: Sequence[Trick],
                   names: Sequence[str]) -> str:
@@ -123,6 +162,11 @@ class Presentation:
     # -- the round so far
     def progress(self, config: Config, seen: SeatView | State) -> Progress:
         return Progress(tuple(seen.taken))
+
+    def trump(self, state: State) -> str | None:
+        """The round's trump in words, for a table always to show (None: the game has
+        none to show)."""
+        return None
 
     def follow_rule(self, state: State, seat: int) -> FollowRule:
         """Whether ``seat``, following the trick in ``state``, holds a card it must play."""

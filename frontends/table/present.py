@@ -11,6 +11,7 @@ end says the same things. Nothing here knows about colour or widths.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,7 +19,7 @@ import attrs
 
 from xactika.core.engine.table import Config, Event, GameOver, RoundScored, TrickWon, game_rules
 from xactika.frontends.table import teach
-from xactika.frontends.table.games import presentation
+from xactika.frontends.table.games import Presentation, names_text, presentation, seat_label
 
 
 @attrs.frozen
@@ -101,14 +102,30 @@ def _as_is(event: Event) -> Event:
     return event
 
 
-def why_won(config: Config, events: Sequence[Event], index: int, names: Sequence[str]
-            ) -> WhyWon:
-    """Why the trick that ``events[index]`` (a trick-won) ends was won."""
+_SPEAKS: dict[type[Presentation], bool] = {}
+
+
+def _speaks(kind: type[Presentation]) -> bool:
+    """Whether a presentation's ``why_won`` takes ``spoken`` (names cards as seen)."""
+    found = _SPEAKS.get(kind)
+    if found is None:
+        found = _SPEAKS[kind] = "spoken" in inspect.signature(kind.why_won).parameters
+    return found
+
+
+def why_won(config: Config, events: Sequence[Event], index: int, names: Sequence[str],
+            spoken: bool = False) -> WhyWon:
+    """Why the trick that ``events[index]`` (a trick-won) ends was won; ``spoken`` names
+    its cards as a player sees them (a page), not by their text (a terminal)."""
     tricks, turned = teach.round_tricks(events, index)
     last = tricks[-1]
     won = events[index]
     assert isinstance(won, TrickWon)
-    text = presentation(config.game).why_won(last.plays, last.call, last.winner, turned, names)
+    shown = presentation(config.game)
+    if spoken and _speaks(type(shown)):
+        text = shown.why_won(last.plays, last.call, last.winner, turned, names, spoken=True)
+    else:  # a presentation written before cards were spoken names them by their text
+        text = shown.why_won(last.plays, last.call, last.winner, turned, names)
     return WhyWon(won.trick, last.winner, tuple(last.plays), last.call, text)
 
 
@@ -132,12 +149,33 @@ def standings(config: Config, totals: Sequence[int], events: Sequence[Event]) ->
                      game_rules(config.game).low_wins(config), config.seed)
 
 
+def outcome_notes(winners: Sequence[int], forfeited: Sequence[int], names: Sequence[str],
+                  seat: int | None = None) -> list[str]:
+    """The table server's outcome in words (its ``result`` line: a forfeited seat never
+    wins, spec/SERVER.md section 6), for the REPL, ``connect --watch`` and the page:
+    the person's own forfeit first, then the others', then who wins."""
+    notes = []
+    if seat is not None and seat in forfeited:
+        notes.append("your seat was forfeited: it cannot win, whatever its total")
+    others = [seat_label(s, names) for s in forfeited if s != seat]
+    if others:
+        notes.append(f"{names_text(others)} forfeited: "
+                     + ("it cannot win" if len(others) == 1 else "they cannot win"))
+    won = [seat_label(s, names) for s in winners]
+    if not won:
+        notes.append("nobody wins: every seat forfeited")
+    elif forfeited:
+        notes.append(f"{names_text(won)} " + ("share the win" if len(won) > 1 else
+                                              "win" if won == ["you"] else "wins"))
+    return notes
+
+
 def narrate(config: Config, events: Sequence[Event], first: int, names: Sequence[str], *,
-            shown: Shown = _as_is, tutorial: bool = False) -> list[Item]:
+            shown: Shown = _as_is, tutorial: bool = False, spoken: bool = False) -> list[Item]:
     """The narration of ``events[first:]``, the rest of the log being what came before.
 
     ``shown`` hides from the viewer what it may not see; ``tutorial`` adds the note that
-    ends a guided first round.
+    ends a guided first round; ``spoken`` names cards as seen (why_won).
     """
     items: list[Item] = []
     tell_points = presentation(config.game).tells_round_points(config)
@@ -146,7 +184,7 @@ def narrate(config: Config, events: Sequence[Event], first: int, names: Sequence
         if not isinstance(event, RoundScored) or tell_points:
             items.append(Told(shown(event)))
         if isinstance(event, TrickWon):
-            items.append(why_won(config, events, i, names))
+            items.append(why_won(config, events, i, names, spoken))
         if isinstance(event, RoundScored):
             items.append(round_outcome(config, events, i, names))
             if tutorial and event.round == 1:

@@ -120,12 +120,14 @@ TUTORIAL_DONE = N_(
 )
 
 
-def tutorial_intro(config: Config) -> list[str]:
-    """The tutorial's opening paragraphs for this game."""
+def tutorial_intro(config: Config, spoken: bool = False) -> list[str]:
+    """The tutorial's opening paragraphs for this game; ``spoken``: for a page, which
+    draws the cards and never shows their text."""
     intro = TUTORIAL_INTRO
     if config.rounds == 1:  # nothing comes after the guided round
         intro = intro.replace(" After round 1 the game goes on as a normal game.", "")
-    cards = presentation(config.game).tutorial_cards
+    shown = presentation(config.game)
+    cards = shown.tutorial_cards_drawn if spoken else shown.tutorial_cards
     return [intro, cards] if cards else [intro]
 
 

@@ -6,7 +6,7 @@ uses the same card helpers as the engine, so it cannot disagree with who actuall
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from xactika.core.engine.table import Config, RoundScored, State, Trick, game_rules
@@ -77,15 +77,39 @@ _BANNERS = {
 }
 
 
+def _by_shape(card: Any) -> Any:
+    return tuple(-n for n in card.counts) + (card.value,)
+
+
 class XactikaShown(Presentation):
     game: str = "xactika"
     has_calls = True
     has_stats = True
     card_example = "1323"
+    card_face = "shapes"
     tutorial_cards: ClassVar[str] = (
         "tutorial: a card's four digits count its balls, cubes, cones and stars, drawn "
         "beside it; its value is their sum: 1323 is 1 ball, 3 cubes, 2 cones and 3 stars, "
         "value 9. 'rules' explains the whole game.")
+    tutorial_cards_drawn: ClassVar[str] = (
+        "tutorial: a card shows 1 to 3 each of balls, cubes, cones and stars, in four rows; "
+        "its value, in the corners, is their sum. 'rules' explains the whole game.")
+
+    def hand_sorts_by(self) -> dict[str, Callable[[Any], Any] | None]:
+        """By value (the game's order), or by shape: most balls first, then cubes..."""
+        return {"value": None, "shape": _by_shape}
+
+    def call_name(self, call: Any) -> str:
+        return str(getattr(call, "words", call))
+
+    def card_name(self, card: Any) -> str:
+        """``the 9 (1 ball, 3 cubes, 2 cones, 3 stars)``: its value and shapes, as seen."""
+        counts = getattr(card, "counts", None)
+        if counts is None:
+            return str(card)
+        shapes = ", ".join(f"{n} {SHAPES[i] if n != 1 else SHAPES[i][:-1]}"
+                           for i, n in enumerate(counts))
+        return f"the {card.value} ({shapes})"
 
     def banner(self, config: Config) -> str:
         return _BANNERS.get(config.mode, config.mode)
@@ -112,20 +136,23 @@ class XactikaShown(Presentation):
                 "card). " + _SCORING.get(config.mode, ""))
 
     def why_won(self, plays: Plays, call: Any, winner: int, turned: Any,
-                names: Sequence[str]) -> str:
+                names: Sequence[str], spoken: bool = False) -> str:
         card = dict(plays)[winner]
+        named = self.said(card, spoken)
         if not isinstance(call, Call):
-            return f"{card} wins"
+            return f"{named} wins"
         showing = [(s, c) for s, c in plays if c.shows(call)]
-        ties = [str(c) for s, c in showing if s != winner and c.value == card.value]
+        ties = [self.said(c, spoken) for s, c in showing
+                if s != winner and c.value == card.value]
         if len(showing) == 1:
-            why = f"{card} wins: the only card showing {call.words}"
+            why = f"{named} wins: the only card showing {call.words}"
         elif ties:
-            why = (f"{card} wins: it ties {names_text(ties)} at {card.value} showing "
+            why = (f"{named} wins: it ties {names_text(ties)} at {card.value} showing "
                    f"{call.words}, and the later card wins ties")
         else:
-            why = f"{card} wins: the highest card showing {call.words} ({card.value})"
-        higher = [f"{c} ({c.value})" for _, c in plays
+            why = f"{named} wins: the highest card showing {call.words} ({card.value})"
+        # a spoken name says the value already
+        higher = [self.said(c, spoken) if spoken else f"{c} ({c.value})" for _, c in plays
                   if not c.shows(call) and c.value >= card.value]
         if higher:
             verb = "does" if len(higher) == 1 else "do"

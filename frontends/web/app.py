@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import Config, game_rules
 from xactika.frontends.web.desk import ChatRate, Desk, DeskError, WebTable
+from xactika.frontends.web.facts import all_games
 from xactika.frontends.web.hosting import ABORT, Hosting, Network
 from xactika.frontends.web.narrate import Narrator, rules_texts
 from xactika.frontends.web.transport import QueueTransport
@@ -110,6 +111,8 @@ class WebApp:
             Route("/api/rematch", self.rematch, methods=["POST"]),
             Route("/api/tables/{number:int}/record", self.record),
             Route("/api/rules", self.rules),
+            Route("/api/games", lambda request: JSONResponse(all_games())),
+            Route("/api/seat", self.seat_action, methods=["POST"]),
             WebSocketRoute("/ws", self.socket),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
             *(extra_routes or []),
@@ -182,6 +185,21 @@ class WebApp:
         except DeskError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"table": number, "token": token})
+
+    async def seat_action(self, request: Request) -> Response:
+        """``move`` a seat to the asking page, or ``leave`` a game in play (desk.py)."""
+        try:
+            body = await self._body(request)
+            token, action = str(body.get("token", "")), body.get("action")
+            if action == "move":
+                seat = await self.desk.move(token)
+            elif action == "leave":
+                seat = self.desk.leave(token)
+            else:
+                raise DeskError("action is move or leave")
+        except DeskError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"seat": seat})
 
     async def record(self, request: Request) -> Response:
         try:

@@ -24,9 +24,12 @@ from xactika.core.bots.agents import agent_names
 from xactika.core.bots.levels import people_name
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.net.options import DEFAULT_CLOCK  # serve's, when the form gives none
+from xactika.frontends.table.games import presentation
+from xactika.protocol.net.link import LinkDown
 from xactika.protocol.net.lobby import NAME_MAX, Hosted, LobbyError
 from xactika.protocol.net.server import Server
 from xactika.protocol.net.table import HUMAN, Table
+from xactika.protocol.notation.text import game_option_types
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import bot_name, name_key
 
@@ -61,8 +64,17 @@ class WebTable:
         return self.hosted.table
 
     def names(self) -> list[str]:
-        return [people_name(k, self.table.config.game) if k != "open" else s.name
-                for s, k in zip(self.table.seats, self.kinds, strict=True)]
+        """Every seat's name, a bot's by its level; one name for two seats becomes
+        ``heuristic`` and ``heuristic (2)``, in seat order, as the server tells them apart."""
+        names = [people_name(k, self.table.config.game) if k != "open" else s.name
+                 for s, k in zip(self.table.seats, self.kinds, strict=True)]
+        taken: set[str] = set()
+        for seat, name in enumerate(names):
+            if name and name in taken:
+                names[seat] = next(f"{name} ({k})" for k in range(2, len(names) + 2)
+                                   if f"{name} ({k})" not in taken)
+            taken.add(names[seat])
+        return names
 
     def public(self) -> dict[str, Any]:
         """What the lobby shows: settings, seats, names, banks, spectators; never a token."""
@@ -79,6 +91,7 @@ class WebTable:
         rematch = self.hosted.rematch
         return {"id": table.id, "game": config.game, "mode": config.mode,
                 "players": config.players, "rounds": config.rounds,
+                "length": presentation(config.game).length(config),
                 "clock": settings.clock.text() if settings.clock else None,
                 "on_timeout": settings.on_timeout, "level": settings.level,
                 "status": table.status(), "seats": seats, "spectators": self.spectators,
@@ -112,6 +125,9 @@ class Desk:
         invite links)."""
         pairs = {k: str(request[k]) for k in ("game", "mode", "players", "rounds", "level")
                  if request.get(k) not in (None, "")}
+        for key in game_option_types():  # the games' own settings: Dix's target
+            if request.get(key) not in (None, ""):
+                pairs[key] = str(request[key])
         pairs["clock"] = str(request.get("clock") or DEFAULT_CLOCK)
         if request.get("on_timeout") not in (None, ""):
             pairs["on-timeout"] = str(request["on_timeout"])
@@ -268,6 +284,39 @@ class Desk:
             if name_key(candidate) not in taken:
                 return candidate
         return base
+
+    async def move(self, token: str) -> int:
+        """Seat ``token`` moves to the page asking: the page holding it now is told and
+        closed (it does not come back on its own); the seat is free when this returns."""
+        web, seat = self._held(token)
+        s = web.table.seats[seat]
+        for link in (s.link, s.claim):
+            if link is not None:
+                link.finish(LinkDown("moved"), "moved: your seat moved to another page")
+        for _ in range(100):  # the table lets the seat go within a few loop turns
+            if s.link is None and s.claim is None:
+                break
+            await asyncio.sleep(0.02)
+        return seat
+
+    def leave(self, token: str) -> int:
+        """Seat ``token``'s person leaves a game in play: a bot of the table's level plays
+        the seat from now on (the server tells everyone; the record's stand-in header)."""
+        web, seat = self._held(token)
+        table = web.table
+        if not table.started or table.over.is_set():
+            raise DeskError("only a game in play can be left; before it starts, just go")
+        if web.kinds[seat] != "open":
+            raise DeskError("that seat is a bot's")
+        table._replace(seat, "left", "left the table")  # the table's stand-in, for good
+        return seat
+
+    def _held(self, token: str) -> tuple[WebTable, int]:
+        """The seat a page's token holds (a restored seat's own token is "": never that)."""
+        found = self.seat_of(token) if token else None
+        if found is None:
+            raise DeskError("unknown token")
+        return found
 
     def seat_of(self, token: str) -> tuple[WebTable, int] | None:
         """The web table and seat of a seat token, found by its hash as the server finds

@@ -15,9 +15,10 @@ from collections.abc import Callable, Sequence
 from xactika.core.bots.agents import make_agent
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import Config, Event, GameStarted, game_rules
-from xactika.frontends.table import teach
+from xactika.frontends.table import present, teach
 from xactika.frontends.table.games import presentation
 from xactika.frontends.table.present import Note, RoundOutcome, WhyWon, narrate
+from xactika.frontends.web.facts import TableFacts
 from xactika.protocol.notation.text import parse_event
 from xactika.protocol.player import wire
 from xactika.protocol.player.session import SeatTracker
@@ -40,6 +41,7 @@ class Narrator:
         self.events: list[Event] = []
         self.tracker: SeatTracker | None = None
         self._said_names: tuple[str, ...] = ()
+        self.facts = TableFacts()  # the ``say table`` lines: turn, sizes, stock, trump
 
     def annotate(self, text: str) -> str:
         out: list[str] = []
@@ -79,12 +81,14 @@ class Narrator:
             rules = game_rules(self.config.game)
             legal = wire.legal_from_go(go, self.seat, rules)
             hint = make_agent("heuristic", 1, self.config.game)
-            move = wire.answer_line(hint.choose(self.tracker.view(), legal), rules)
-            said.append("say coach " + _one_line(shown.coach(go.kind, follow, f"'{move}'")))
+            move = shown.move_words(hint.choose(self.tracker.view(), legal))  # cards as seen
+            said.append("say coach " + _one_line(shown.coach(go.kind, follow, move)))
         return said
 
     def _after(self, line: str) -> list[str]:
         words = line.split()
+        if words[0] == wire.RESULT:
+            return self._result(words)
         if words[0] == "newgame":
             self.seat = wire.parse_newgame(words)
             self.tracker = SeatTracker(self.seat)
@@ -102,12 +106,13 @@ class Narrator:
         if self.tracker is not None:
             self.tracker.apply(event)
         assert self.config is not None
-        said = []
+        said = self.facts.after(event, self.seat)
         if isinstance(event, GameStarted) and self.tutorial and self.seat >= 0:
-            said += [f"say coach {_one_line(p)}" for p in teach.tutorial_intro(self.config)]
+            said += [f"say coach {_one_line(p)}"
+                     for p in teach.tutorial_intro(self.config, spoken=True)]
         names = [n or f"seat {i}" for i, n in enumerate(self.names())]
         for item in narrate(self.config, self.events, len(self.events) - 1, names,
-                            tutorial=self.tutorial and self.seat >= 0):
+                            tutorial=self.tutorial and self.seat >= 0, spoken=True):
             if isinstance(item, WhyWon):
                 said.append(f"say why-won trick={item.trick} winner={item.winner} "
                             f"{_one_line(item.text)}")
@@ -118,10 +123,28 @@ class Narrator:
         return said
 
 
+    def _result(self, words: list[str]) -> list[str]:
+        """The server's outcome (its record's ``result``: a forfeited seat never wins) as
+        the page's end screen shows it: ``say result winners=<s> forfeited=<s> <text>``."""
+        try:
+            outcome = wire.parse_result(words)
+        except wire.WireError:
+            return []
+        names = [n or f"seat {i}" for i, n in enumerate(self.names())]
+        if len(names) != len(outcome.totals):
+            names = [f"seat {i}" for i in range(len(outcome.totals))]
+        if self.seat >= 0:
+            names[self.seat] = "you"
+        notes = present.outcome_notes(outcome.winners, outcome.forfeited, names,
+                                      self.seat if self.seat >= 0 else None)
+        seats = wire.format_result(outcome).split()[1:3]  # winners=, forfeited=
+        return [" ".join(["say", "result", *seats, *(_one_line(n) + "." for n in notes)])]
+
+
 def rules_texts(config: Config) -> dict[str, object]:
     """The ``rules`` texts and the tutorial's intro for the page (``/api/rules``)."""
     return {"overview": teach.overview(config), "topics": teach.topics(config),
-            "tutorial": teach.tutorial_intro(config),
+            "tutorial": teach.tutorial_intro(config, spoken=True),
             "title": presentation(config.game).title(),
             "mode": presentation(config.game).mode_name(config),
             "banner": teach.mode_text(config)}

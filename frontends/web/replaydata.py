@@ -14,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xactika.core.engine.table import GameOver, RoundScored, State, TrickWon, game_rules
+from xactika.core.engine.table import (
+    GameOver,
+    Led,
+    Played,
+    RoundScored,
+    State,
+    TrickWon,
+    game_rules,
+)
 from xactika.core.engine.views import view, visible
 from xactika.frontends.records.replay import Cursor, Game, where
 from xactika.frontends.repl import render
@@ -78,10 +86,10 @@ def _position(g: Game, pos: int, seat: int | None, names: list[str], rules: Any,
     config = state.config
     raw = g.events[pos]
     event = raw if seat is None else visible(raw, seat)
-    told = render.narrate(event, names, config.game, render.PLAIN, mode=config.mode)
+    told = _told(event, names, config)
     said = []  # what the REPL says after the event: why a trick was won, a round's outcome
     if isinstance(raw, TrickWon):
-        said.append(present.why_won(config, g.events, pos, names).text)
+        said.append(present.why_won(config, g.events, pos, names, spoken=True).text)
     elif isinstance(raw, RoundScored):
         said.append(present.round_outcome(config, g.events, pos, names).text)
     out: dict[str, Any] = {
@@ -109,6 +117,25 @@ def _position(g: Game, pos: int, seat: int | None, names: list[str], rules: Any,
         out["standings"] = render.standings(raw.totals, raw.winners, names, render.PLAIN,
                                             low_wins=rules.low_wins(config))
     return out
+
+
+def _told(event: Any, names: list[str], config: Any) -> str:
+    """The REPL's line for an event; a card played is named as a player sees it."""
+    card = getattr(event, "card", None)
+    if isinstance(event, Led | Played) and card is not None:
+        shown = presentation(config.game)
+        verb = "leads" if isinstance(event, Led) else "plays"
+        call = getattr(event, "call", None)
+        calling = f", calling {shown.call_name(call)}" if call is not None else ""
+        return f"{seat_label(event.seat, names)} {verb} {shown.card_name(card)}{calling}"
+    text = str(render.narrate(event, names, config.game, render.PLAIN, mode=config.mode))
+    if card is not None:  # another event with a card (Dix's draws): its name for its text
+        draw = render.card_renderer(config.game)
+        forms = {draw.card_short(card, render.PLAIN), draw.card_compact(card, render.PLAIN),
+                 str(card)}
+        for form in sorted(forms, key=len, reverse=True):
+            text = text.replace(form, presentation(config.game).card_name(card))
+    return text
 
 
 def _card(card: Any) -> str | None:

@@ -78,3 +78,45 @@ class Bank:
         base, if smaller, or one increment, if larger), so coming back is not an instant
         second timeout."""
         self.ms = max(self.ms, self.clock.inc_ms, min(self.clock.base_ms, RECLAIM_MS))
+
+
+@attrs.frozen
+class Pace:
+    """How a table with people shows the game (spec/SERVER.md section 2): seconds before
+    a bot's or stand-in's move (``card``), after a finished trick (``trick``) and after a
+    finished round (``round``), so a person sees every card and trick before the next
+    one. A person's clock starts only when they are asked, after the pause."""
+
+    card: float = 0.7
+    trick: float = 1.5
+    round: float = 3.0
+
+    def text(self) -> str:
+        """``0.7/1.5/3``, as ``--pace`` takes it back."""
+        return "/".join(f"{s:g}" for s in (self.card, self.trick, self.round))
+
+
+DEFAULT_PACE = Pace()
+
+
+def parse_pace(text: str) -> Pace | None:
+    """``CARD/TRICK/ROUND`` in seconds (``0.7/1.5/3``; ``1`` or ``1/2`` keep the default
+    of what is left out), ``off`` for none (instant, as at a table of bots).
+
+    ValueError with the expected form for anything else.
+    """
+    text = text.strip().lower()
+    if text in ("off", "none", "0"):
+        return None
+    parts = text.split("/")
+    try:
+        seconds = [float(p) for p in parts]
+    except ValueError:
+        seconds = []
+    if not 1 <= len(parts) <= 3 or len(seconds) != len(parts) \
+            or not all(0 <= s <= 60 for s in seconds):
+        raise ValueError(f"bad pace {text[:40]!r}: expected CARD/TRICK/ROUND in seconds "
+                         "(0 to 60 each), e.g. 0.7/1.5/3, or off")
+    defaults = (DEFAULT_PACE.card, DEFAULT_PACE.trick, DEFAULT_PACE.round)
+    card, trick, round_ = (*seconds, *defaults[len(seconds):])
+    return Pace(card, trick, round_)

@@ -7,6 +7,7 @@ client can flood the server or another table.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import logging
@@ -150,6 +151,9 @@ class Link:
         # the server's journal: lines wait until what they may carry is on disk
         self.barrier: Barrier | None = None
         self._mark = 0  # the journal's mark when the last queued line was queued
+        # when the last writes left (monotonic): a clock starts when its go leaves, not
+        # when it was queued behind the journal's flush (Table._ask)
+        self.writes: collections.deque[float] = collections.deque(maxlen=32)
 
     async def read_raw(self) -> str | None:
         """One line (no ending), or None at end of stream; LinkFault past the limits."""
@@ -258,6 +262,7 @@ class Link:
             return  # the journal calls again once what the lines carry is on disk
         lines, self._out = self._out, []
         self.transport.write("".join(line + "\n" for line in lines).encode("utf-8"))
+        self.writes.append(time.monotonic())
         if self.transport.buffered() > self.limits.write_buffer:
             self.finish(LinkDown("stopped reading"))
 

@@ -22,6 +22,7 @@ from xactika.core.bots.levels import people_name
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.table import Table
+from xactika.protocol.notation.text import game_option_types
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import name_key
 
@@ -29,8 +30,10 @@ if TYPE_CHECKING:
     from xactika.protocol.net.server import Server
 
 NAME_MAX = 20  # characters of a name taken in the lobby
-# seed= too, for the admin; clock=, on-timeout= and level= are the people's (SERVER.md)
-CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout", "level")
+# seed= too, for the admin; clock=, on-timeout=, level= and pace= are the people's (SERVER.md)
+# and the games' own settings (Dix's target=), asked of the registry
+CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout", "level",
+               "pace", *game_option_types())
 REMATCH = "rematch"  # a seat kept for the holder of the last game's token
 SEATS = "seats"  # create's seats=human,human,bot: who sits where, where the server seats bots
 PERSON_SEATS = ("human", "open")  # a seat in seats= left for a person to join

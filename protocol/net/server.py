@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 import attrs
 
 from xactika.core.engine.errors import XactikaError
-from xactika.protocol.net.clock import parse_clock
+from xactika.protocol.net.clock import parse_clock, parse_pace
 from xactika.protocol.net.journal import Journal
 from xactika.protocol.net.link import Limits, Link, LinkDown, LinkFault, new_token, token_key
 from xactika.protocol.net.lobby import Lobby, LobbyPolicy
@@ -528,18 +528,21 @@ def last_record_number(out: Path | None) -> int:
 def _pair(word: str) -> tuple[str, str]:
     key, eq, value = word.partition("=")
     if not eq or key not in ("game", "mode", "players", "rounds", "dealer", "seed", "clock",
-                             "on-timeout", "level"):
+                             "on-timeout", "level", "pace"):
         raise ValueError(f"bad setting {escape(word, 40)!r}: expected game=, mode=, "
-                         "players=, rounds=, dealer=, seed=, clock=, on-timeout= or level=")
+                         "players=, rounds=, dealer=, seed=, clock=, on-timeout=, level= "
+                         "or pace=")
     return key, value
 
 
 def people_settings(pairs: dict[str, str]) -> dict[str, Any]:
-    """``clock=``, ``on-timeout=`` and ``level=`` taken out of ``pairs``, as
+    """``clock=``, ``on-timeout=``, ``level=`` and ``pace=`` taken out of ``pairs``, as
     TableSettings' keywords; ValueError for a bad one."""
     out: dict[str, Any] = {}
     if "clock" in pairs:
         out["clock"] = parse_clock(pairs.pop("clock"))
+    if "pace" in pairs:
+        out["pace"] = parse_pace(pairs.pop("pace"))
     if "on-timeout" in pairs:
         value = pairs.pop("on-timeout")
         if value not in ON_TIMEOUT:

@@ -44,9 +44,10 @@ from xactika.core.engine.table import (
     legal_actions,
 )
 from xactika.core.engine.views import view, visible
-from xactika.protocol.net.clock import Bank, Clock
+from xactika.protocol.net.clock import Bank, Clock, Pace, parse_pace
 from xactika.protocol.net.journal import SEAT_FIELDS, Journal, SavedTable
 from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token, token_key
+from xactika.protocol.net.thinking import think
 from xactika.protocol.notation.text import (
     config_from_pairs,
     format_config,
@@ -56,13 +57,15 @@ from xactika.protocol.notation.text import (
 )
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
+    Outcome,
     format_go,
     format_info,
     format_newgame,
+    format_result,
     name_key,
     parse_answer,
 )
-from xactika.protocol.records.textform import format_record
+from xactika.protocol.records.textform import forfeited, format_record, result_winners
 from xactika.protocol.records.writing import standard_headers, write_new_record
 from xactika.protocol.trust.signing import Signer
 from xactika.protocol.trust.tamper import commit_config
@@ -72,6 +75,7 @@ log = logging.getLogger(__name__)
 HUMAN, BOT = "human", "bot"
 REPLACED, RECLAIMED = "replaced:", "reclaimed"  # journal rows of a person's stand-in
 ON_TIMEOUT = ("bot", "forfeit")
+FINISH_STEP = 0.02  # seconds between two moves of a game every seat has forfeited
 
 
 @attrs.frozen
@@ -85,6 +89,9 @@ class TableSettings:
     clock: Clock | None = None  # a person's time bank; None: people are not timed
     on_timeout: str = attrs.field(default="bot", validator=attrs.validators.in_(ON_TIMEOUT))
     level: int = attrs.field(default=3, validator=attrs.validators.in_(range(1, 6)))
+    # how a table with people shows the game (clock.py); None: instant (the library's
+    # default; serve's --pace gives its tables and its lobby's DEFAULT_PACE)
+    pace: Pace | None = None
 
 
 def table_settings(pairs: dict[str, str], **clocks: Any) -> TableSettings:
@@ -109,6 +116,7 @@ class Seat:
     fault: tuple[str, str] | None = None  # (reason, detail) once forfeited
     replaced: bool = False  # a stand-in bot plays it until its person takes it back
     dropped_at: float | None = None
+    away_free: bool = False  # away since the server restarted: its clock waits for it
     sent: int = 0  # events of this game the current link has been sent
 
 
@@ -143,6 +151,8 @@ class Table:
         self._journalled = 0  # events written to the journal
         self._resumed = False  # restored with its game under way
         self._changes = 0  # faults, replacements and returns journalled
+        self._shown: Sequence[Event] = ()  # the last move's events, for the pace
+        self._shown_at = 0.0  # when they were sent (monotonic)
 
     # -- the journal (protocol/net/journal.py)
     def journalled(self, journal: Journal) -> None:
@@ -154,6 +164,8 @@ class Table:
     def _settings_fields(self) -> dict[str, object]:
         fields = attrs.asdict(self.settings, recurse=False)
         fields["config"] = " ".join(format_config(self.config))  # with nonce and commit
+        pace = self.settings.pace
+        fields["pace"] = "off" if pace is None else pace.text()
         return fields
 
     @classmethod
@@ -165,6 +177,7 @@ class Table:
         fields = dict(saved.settings)
         config = config_from_pairs(split_pairs(str(fields.pop("config")).split()))
         known = attrs.fields_dict(TableSettings)
+        fields["pace"] = parse_pace(str(fields.get("pace", "off")))
         settings = TableSettings(config, **{k: v for k, v in fields.items() if k in known})
         table = cls(saved.id, settings, out, on_over, signer)
         table.config = config  # committed already: the seed's nonce is the journal's
@@ -172,7 +185,7 @@ class Table:
         now = time.monotonic()
         table.seats = []
         for one in saved.seats:
-            seat = Seat("", one.key, dropped_at=now)
+            seat = Seat("", one.key, dropped_at=now, away_free=True)
             for key, value in one.fields.items():
                 if key in SEAT_FIELDS and hasattr(seat, key):
                     setattr(seat, key, value)
@@ -284,7 +297,7 @@ class Table:
         Before the game starts a seat takes the name and kind its hello gives; from the
         start they are fixed (the record's). A seat a stand-in plays is taken back."""
         s = self.seats[seat]
-        s.link, s.dropped_at = link, None
+        s.link, s.dropped_at, s.away_free = link, None, False
         if not self.started:
             if name and not s.name:  # the first name given (or the lobby's) stays
                 s.name = name  # told apart from the others' when the game starts
@@ -360,12 +373,12 @@ class Table:
         self._keep_change(seat, reason, detail)
         if self.referee is not None:  # a stand-in plays the seat from now on
             self.referee.fault(seat, reason, detail)
+        if self.started:  # the seat itself too, before its link closes: it is told
+            self.tell(f"{self.label(seat)} forfeits ({reason}): a random player plays "
+                      "its cards and it cannot win")
         if s.link is not None:
             link, s.link = s.link, None
             link.finish(LinkFault(reason, detail))
-        if self.started:
-            self.tell(f"{self.label(seat)} forfeits ({reason}): a random player plays "
-                      "its cards and it cannot win")
 
     def _replace(self, seat: int, reason: str, detail: str) -> None:
         """A person's bank ran out (or they stayed away past the grace): a bot of the
@@ -417,6 +430,9 @@ class Table:
         link.send(f"watching table={self.id}",
                   *(format_event(visible(event, PUBLIC), self.rules) for event in self.events))
         if self.over.is_set():
+            outcome = self.outcome()
+            if outcome is not None:
+                link.send(format_result(outcome))
             link.finish(LinkDown("game over"))
             return
         self.observers.add(link)
@@ -433,12 +449,15 @@ class Table:
             self.faults.append((-1, "crash", "the server failed; the game is void"))
             ended = True
         finally:
+            outcome = self.outcome() if ended else None
+            result = () if outcome is None else (format_result(outcome),)
             for s in self.seats:
                 if s.link is not None:
                     if ended:
-                        s.link.send("quit")
+                        s.link.send(*result, "quit")
                     s.link.finish(LinkDown("game over" if ended else "server closing"))
             for link in list(self.observers):
+                link.send(*result)
                 link.finish(LinkDown("game over"))
             if ended and self.journal is not None:  # once the last lines are handed over
                 self.journal.over(self.id, str(self.record) if self.record else None)
@@ -472,14 +491,82 @@ class Table:
         if referee.done and self._resumed:
             await self._let_seats_back()  # ended just before a crash: the end is theirs
 
+        self._shown, self._shown_at = self.events, time.monotonic()
+
         def moved(new: list[Event]) -> None:
             self.state = referee.state
             self._keep_events()
             self._publish(new)
+            self._shown, self._shown_at = new, time.monotonic()
 
-        await run_async(referee, self._ask, moved)
+        await run_async(referee, self._ask, moved, think=think, before=self._before)
         self.state = referee.state
         self._write_record(self.started_at or dt.datetime.now(dt.UTC))
+
+    async def _before(self, turn: Turn) -> None:
+        """Before each move: a deserted table waits for its people, then the pace. A game
+        nobody can come back to (every seat forfeited) is finished by random players one
+        move a ``FINISH_STEP``: cheap, but not in a burst that delays every other table."""
+        if self._deserted():
+            await self._wait_for_people()
+        if all(s.fault is not None for s in self.seats):
+            await asyncio.sleep(FINISH_STEP)
+        await self._pace(turn)
+
+    def _deserted(self) -> bool:
+        """Nobody plays their own seat: every seat is a stand-in, and a person could
+        still come back for theirs."""
+        return all(s.replaced or s.fault is not None for s in self.seats) \
+            and any(s.replaced for s in self.seats)
+
+    async def _wait_for_people(self) -> None:
+        """A table everyone left stops, as BGA stops a table its players all left: no
+        bot plays a deserted game for nobody (issue 30: level-5 stand-ins playing whole
+        games nobody watches were the cheapest way to load the server). It waits the
+        grace period for a person to take their seat back; then the game is abandoned:
+        every seat forfeits, seeded random players finish it at once, nobody wins."""
+        grace = self.settings.grace
+        self.tell(f"nobody plays at this table: the game waits {grace:g} s for a player "
+                  "to take their seat back, then it is abandoned")
+        deadline = time.monotonic() + grace
+        while self._deserted():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._abandon()
+                return
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
+    def _abandon(self) -> None:
+        assert self.referee is not None
+        detail = f"nobody played at the table for {self.settings.grace:g} s"
+        for seat, s in enumerate(self.seats):
+            if s.replaced:  # its level bot leaves; a random player forfeits it
+                s.replaced = False
+                self.referee.reclaim(seat)
+                self._keep_change(seat, RECLAIMED, "")
+                self._forfeit(seat, "abandoned", detail)
+
+    async def _pace(self, turn: Turn) -> None:
+        """At a table with people, wait before the next move so that they can follow the
+        game: ``pace.card`` before a bot's or a stand-in's move, ``pace.trick`` after a
+        finished trick, ``pace.round`` after a finished round, each counted from when the
+        last move was sent. A table of bots stays instant. Nobody is asked (no ``go``, no
+        clock running) during the pause."""
+        pace = self.settings.pace
+        if pace is None or not any(s.kind == HUMAN for s in self.seats) \
+                or all(s.fault is not None for s in self.seats):  # nobody can come back
+            return
+        kinds = {event.kind for event in self._shown}
+        wait = pace.round if "round-scored" in kinds else (
+            pace.trick if "trick-won" in kinds else 0.0)
+        s = self.seats[turn.seat]
+        if turn.stand_in is not None or s.kind != HUMAN or s.replaced:
+            wait = max(wait, pace.card)
+        wait -= time.monotonic() - self._shown_at
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     def _stand_in(self, seat: int) -> Any:
         """Who plays a seat after its fault: a person's replacement is a bot of the
@@ -499,19 +586,35 @@ class Table:
         return bank.left() / 1000, bank
 
     async def _ask(self, turn: Turn) -> Command | Faulted:
-        """The seat's move, or why it forfeits (fault, or gone past the grace)."""
+        """The seat's move, or why it forfeits (fault, or gone past the grace).
+
+        A person's bank runs from the moment their turn comes, whether they are there or
+        not: time away at their turn is charged like time spent thinking, and a ``go``
+        sent again after a drop offers only what is left, so dropping never buys time.
+        The grace period only bounds how long an away seat is kept. (A seat away since
+        the server restarted is asked with its whole bank once back: the server's time
+        down costs nobody.) A bot has its move limit afresh at each ``go``."""
         seat, legal = turn.seat, turn.legal
         s = self.seats[seat]
+        began = time.monotonic()  # the turn's clock: a person's bank runs from here
+        free = False  # waiting for a seat away since the restart: its clock waits too
         while s.fault is None and not s.replaced:
+            if s.away_free or free:  # ...and starts when it is back
+                began, free = time.monotonic(), s.away_free
             move, bank = self._limit(s)
-            go = format_go(legal, self.rules, None if move is None else int(move * 1000))
+            if bank is not None:  # what is left of the bank now, in whole ms
+                move = (bank.left() - int((time.monotonic() - began) * 1000)) / 1000
             link = s.link
+            if move is not None and move <= 0 and bank is not None:
+                self._out_of_time(seat, legal.kind, away=link is None)
+                break
             if link is None:
                 left = (s.dropped_at or time.monotonic()) + self.settings.grace - time.monotonic()
                 if left > 0:
                     self._changed.clear()
+                    wait = left if bank is None or move is None else min(left, move)
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._changed.wait(), left)
+                        await asyncio.wait_for(self._changed.wait(), wait)
                     continue
                 self._forfeit(seat, "crash", f"disconnected and did not come back within "
                               f"{self.settings.grace:g} s")
@@ -522,29 +625,28 @@ class Table:
                 self._forfeit(seat, "early-answer" if early else "garbage",
                               f"sent {escape(stale, 60)!r} when nothing was asked")
                 break
-            link.send(go)
+            link.send(format_go(legal, self.rules, None if move is None else int(move * 1000)))
             asked = time.monotonic()
             try:
                 line = await link.next(move)
             except LinkDown:
-                self._charge(seat, bank, asked, moved=False)
-                continue  # wait for the seat to come back, then ask again
+                continue  # wait for the seat to come back (its bank runs), then ask again
             except LinkFault as fault:
                 self._forfeit(seat, fault.reason, str(fault))
                 break
             except TimeoutError:
                 if bank is not None:
-                    s.clock_ms = 0
-                    assert self.settings.clock is not None
-                    why = f"the clock ({self.settings.clock.text()}) ran out at 'go {legal.kind}'"
+                    self._out_of_time(seat, legal.kind, away=False)
                 else:
-                    why = f"no answer within {move:g} s to 'go {legal.kind}'"
-                self._forfeit(seat, "timeout", why)
+                    self._forfeit(seat, "timeout",
+                                  f"no answer within {move:g} s to 'go {legal.kind}'")
                 break
             self.latencies.append(time.monotonic() - asked)
             if s.fault is not None:  # faulted while the answer was on its way (a flood
                 break  # right behind it): the stand-in plays, the answer is void
-            self._charge(seat, bank, asked)
+            # the go may have waited for the journal's flush: the clock starts as it leaves
+            left = next((at for at in link.writes if at >= asked), asked)
+            self._charge(seat, bank, began + (left - asked))
             try:
                 return parse_answer(line, legal, self.rules)
             except (ParseError, XactikaError, ValueError, IndexError) as exc:
@@ -555,13 +657,21 @@ class Table:
         assert s.fault is not None  # _forfeit told the referee already
         return Faulted(*s.fault)
 
-    def _charge(self, seat: int, bank: Bank | None, asked: float, *,
-                moved: bool = True) -> None:
-        """Take the time since ``go`` from a person's bank (and add the increment); the
-        bank is journalled, so a restart finds it as it was (and the server's time
-        down costs nobody)."""
+    def _out_of_time(self, seat: int, kind: str, *, away: bool) -> None:
+        """A person's bank ran out at their turn (thinking, or away): a timeout."""
+        s = self.seats[seat]
+        s.clock_ms = 0
+        self._keep_seat(seat)
+        assert self.settings.clock is not None
+        self._forfeit(seat, "timeout", f"the clock ({self.settings.clock.text()}) ran out at "
+                      f"'go {kind}'" + (" while the seat was away" if away else ""))
+
+    def _charge(self, seat: int, bank: Bank | None, began: float) -> None:
+        """Take the time since the turn began (away time included) from a person's bank
+        and add the increment; the bank is journalled, so a restart finds it as it was
+        (and the server's time down costs nobody)."""
         if bank is not None:
-            bank.spend(int((time.monotonic() - asked) * 1000), moved=moved)
+            bank.spend(int((time.monotonic() - began) * 1000))
             self.seats[seat].clock_ms = bank.ms
             self._keep_seat(seat)
 
@@ -606,6 +716,16 @@ class Table:
             if s.fault is not None or s.replaced:
                 marks.append(("forfeit", str(seat)))
         return marks
+
+    def outcome(self) -> Outcome | None:
+        """Who won as the record's ``result`` line says (a forfeited seat never wins),
+        for the ``result`` line every seat and observer gets; None before the end."""
+        last = self.events[-1] if self.events else None
+        if not isinstance(last, GameOver):
+            return None
+        marks = self._played_by()
+        return Outcome(result_winners(marks, last.totals, last.winners),
+                       sorted(forfeited(marks)), last.totals)
 
     def totals(self) -> tuple[int, ...]:
         last = self.events[-1] if self.events else None

@@ -366,6 +366,60 @@ def is_info(line: str) -> bool:
     return first_word(line) == "info"
 
 
+# --------------------------------------------------------------------------- result
+
+
+RESULT = "result"
+
+
+class Outcome(_Value):
+    """Who won, as a table server's record says it in its ``result`` line
+    (spec/SERVER.md section 6): ``game-over``'s winners less any forfeited seat, the
+    seats that forfeited (they cannot win), and the totals."""
+
+    __slots__ = ("forfeited", "totals", "winners")
+    _order = ("winners", "forfeited", "totals")
+
+    def __init__(self, winners: Sequence[int], forfeited: Sequence[int],
+                 totals: Sequence[int]) -> None:
+        self.winners = tuple(winners)
+        self.forfeited = tuple(forfeited)
+        self.totals = tuple(totals)
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return ",".join(str(s) for s in seats) or "-"
+
+
+def format_result(outcome: Outcome) -> str:
+    """``result winners=1 forfeited=0 totals=-5,-3`` (``-`` for no seat)."""
+    return (f"{RESULT} winners={_seats(outcome.winners)} "
+            f"forfeited={_seats(outcome.forfeited)} totals={_seats(outcome.totals)}")
+
+
+def parse_result(words: Sequence[str]) -> Outcome:
+    """A ``result`` line's words; unknown fields are ignored, as on every line."""
+    fields = fields_of(words[1:])
+
+    def numbers(key: str, signed: bool = False) -> tuple[int, ...]:
+        text = fields.get(key, "-")
+        if text == "-":
+            return ()
+        try:
+            values = tuple(int(v) for v in text.split(","))
+        except ValueError:
+            values = ()
+        if not values or (not signed and min(values) < 0):
+            raise WireError(f"expected result winners=<seats> forfeited=<seats> "
+                            f"totals=<totals>, got {key}='{_shown(text)}'")
+        return values
+
+    outcome = Outcome(numbers("winners"), numbers("forfeited"), numbers("totals", True))
+    if any(s >= len(outcome.totals) for s in (*outcome.winners, *outcome.forfeited)):
+        raise WireError("a result names a seat beyond its totals")
+    return outcome
+
+
 # --------------------------------------------------------------------------- handshake
 
 

@@ -26,9 +26,21 @@ function text(x, y, body, attrs) {
   return node;
 }
 
-/** True for a Xactika card's text: four digits 1-3. */
+let face = ""; // how the game's cards are drawn (/api/games "cards"); "" guesses by the text
+
+/** Draw cards as the game says: "shapes" (four rows of shapes), "suits" (rank and suit)
+ * or "text" (the card's own text, for a game the page has no drawing for). */
+export function setFace(kind) {
+  face = kind || "";
+}
+
+/** True for a card drawn as four rows of shapes: four digits 1-3. */
 export function isXactika(card) {
-  return /^[1-3]{4}$/.test(card);
+  return face ? face === "shapes" : /^[1-3]{4}$/.test(card);
+}
+
+function plain() {
+  return face === "text";
 }
 
 /** The counts of a Xactika card, [balls, cubes, cones, stars]. */
@@ -48,6 +60,7 @@ export function callWords(call) {
 /** The card's accessible name, as a person would read the physical card. */
 export function cardLabel(card) {
   if (card === "?" || !card) return "a face-down card";
+  if (plain()) return card;
   if (isXactika(card)) {
     const c = counts(card);
     const value = c.reduce((a, b) => a + b, 0);
@@ -123,7 +136,10 @@ export function cardSvg(card, opts) {
   svg.append(el("rect", { x: 1, y: 1, width: 58, height: 92, rx: 6,
     class: card === "?" ? "card-back" : "card-face" }));
   if (card === "?" || !card) return svg;
-  if (isXactika(card)) xactikaFace(svg, card);
+  if (plain()) {
+    svg.append(text(30, 54, card, { "font-size": card.length > 3 ? 12 : 20,
+      "text-anchor": "middle", "font-weight": "bold" }));
+  } else if (isXactika(card)) xactikaFace(svg, card);
   else dixFace(svg, card);
   return svg;
 }

@@ -14,21 +14,13 @@ export function fields(words) {
 const list = (text) => (!text || text === "-" ? [] : text.split(","));
 const ints = (text) => list(text).map(Number);
 
-const DIX_SUITS = "SHDC";
-const DIX_RANKS = "23456789TJQKA";
-
-/** A hand in the game's order: Dix by suit then rank (the joker last); Xactika as dealt. */
-function sortHand(game, hand) {
-  if (game !== "dix") return hand;
-  const key = (c) => (c === "JK" ? 99 : DIX_SUITS.indexOf(c.slice(-1)) * 20
-    + DIX_RANKS.indexOf(c.slice(0, -1)));
-  return [...hand].sort((a, b) => key(a) - key(b));
-}
-
 export class Game {
   constructor() {
     this.reset(-1);
     this.names = [];
+    this.bots = new Set(); // the seats a bot plays (the lobby's list; a stand-in too)
+    this.games = []; // every game's facts, from /api/games
+    this.sort = ""; // the hand's order, one of the game's sorts ("" its first)
   }
 
   reset(seat) {
@@ -52,26 +44,66 @@ export class Game {
     this.rounds = []; // round-scored rows
     this.over = null; // {totals, winners}
     this.lastSeq = 0;
+    this.turn = null; // the server's `say table`: whose turn, what kind of move
+    this.move = null;
+    this.trump = null;
+    this.orders = {}; // the hand in each of the game's orders, from the server
+    this.dealt = 0; // cards each seat was dealt this round
+    this.tricksDone = 0; // tricks won this round
   }
 
   get game() {
     return this.config ? this.config.game : "";
   }
 
-  get hasBids() {
-    return !!this.config && this.config.game === "xactika" && this.config.mode === "bid";
+  /** The game's facts (/api/games): title, modes, players, options, card faces. */
+  get facts() {
+    return this.games.find((g) => g.name === this.game) || null;
   }
 
-  /** The seat to act now, as far as the public events say (null between rounds). */
+  /** The mode's facts: its name, whether it bids, a hand's size. */
+  get modeFacts() {
+    const f = this.facts;
+    return f && this.config ? f.modes.find((m) => m.id === this.config.mode) || null : null;
+  }
+
+  get hasBids() {
+    const m = this.modeFacts;
+    return !!m && m.bidding;
+  }
+
+  get title() {
+    const f = this.facts;
+    return f ? f.title : this.game;
+  }
+
+  /** The seat to act now, as the server said (null between rounds and once it moved). */
   toAct() {
     if (!this.config || this.over) return null;
-    const n = this.players;
-    const placed = this.bids.filter((b) => b !== null).length;
-    if (this.hasBids && placed < n) return (this.dealer + 1 + placed) % n;
-    if (this.trick.length === n) return null;
-    if (this.trick.length) return (this.trick[this.trick.length - 1][0] + 1) % n;
-    if (this.lastWinner !== null) return this.lastWinner;
-    return this.game === "dix" ? this.dealer : (this.dealer + 1) % n;
+    return this.turn;
+  }
+
+  /** What the server says a table shows (`say table`): turn, sizes, stock, trump, hand. */
+  table(f) {
+    this.turn = f.turn === undefined || f.turn === "-" ? null : Number(f.turn);
+    this.move = f.move && f.move !== "-" ? f.move : null;
+    if (f.sizes) this.sizes = ints(f.sizes);
+    if (!this.tricksDone && !this.trick.length && this.sizes.length) this.dealt = Math.max(...this.sizes);
+    this.stock = f.stock && f.stock !== "-" ? Number(f.stock) : null;
+    this.trump = f.trump && f.trump !== "-" ? f.trump.replace(/-/g, " ") : null;
+    this.orders = {};
+    for (const [key, value] of Object.entries(f)) {
+      if (key.startsWith("hand-")) this.orders[key.slice(5)] = list(value);
+    }
+    this.sortHand();
+  }
+
+  /** The hand in the chosen order (the server's), or its first. */
+  sortHand() {
+    const sorts = Object.keys(this.orders);
+    if (!sorts.length) return;
+    const order = this.orders[sorts.includes(this.sort) ? this.sort : sorts[0]];
+    if (order.length === this.hand.length) this.hand = [...order];
   }
 
   /** Fold one event line; returns its kind. */
@@ -91,19 +123,19 @@ export class Game {
       this.round = Number(f.round);
       this.dealer = Number(f.dealer);
       const hands = f.hands.split("/");
-      this.hand = this.seat >= 0 ? sortHand(this.game, list(hands[this.seat])) : [];
-      // every hand is dealt alike; a spectator, who sees none, knows the game's size
-      const dealt = this.hand.length || (this.game === "dix"
-        ? (this.config.mode === "nodraw" ? 17 : 13) : 8);
+      this.hand = this.seat >= 0 ? list(hands[this.seat]) : [];
+      // every hand is dealt alike (the server's `say table` confirms the sizes)
+      const m = this.modeFacts;
+      const dealt = this.hand.length || (m ? m.hand : 0);
       this.sizes = hands.map(() => dealt);
+      this.dealt = dealt;
+      this.tricksDone = 0;
       this.bids = Array(this.players).fill(null);
       this.taken = Array(this.players).fill(0);
       this.trick = [];
       this.call = null;
       this.lastWinner = null;
-      this.lastTrick = null;
       this.turned = f.turned && f.turned !== "-" ? f.turned : null;
-      this.stock = this.game === "dix" && this.config.mode === "draw" ? list(f.aside).length : null;
     } else if (kind === "bid") {
       this.bids[Number(f.seat)] = Number(f.bid);
     } else if (kind === "lead" || kind === "play") {
@@ -111,7 +143,6 @@ export class Game {
       if (kind === "lead") {
         this.trick = [];
         this.call = f.call || null;
-        this.lastTrick = null;
       }
       this.trick.push([seat, f.card]);
       this.sizes[seat] -= 1;
@@ -122,6 +153,7 @@ export class Game {
     } else if (kind === "trick-won") {
       const winner = Number(f.seat);
       this.taken[winner] += 1;
+      this.tricksDone += 1;
       this.lastWinner = winner;
       this.lastTrick = { plays: this.trick, call: this.call, winner, why: "",
         number: Number(f.trick) };
@@ -129,10 +161,7 @@ export class Game {
     } else if (kind === "draw") {
       const seat = Number(f.seat);
       this.sizes[seat] += 1;
-      if (this.stock !== null) this.stock -= 1;
-      if (seat === this.seat && f.card !== "?") {
-        this.hand = sortHand(this.game, [...this.hand, f.card]);
-      }
+      if (seat === this.seat && f.card !== "?") this.hand = [...this.hand, f.card];
     } else if (kind === "round-scored") {
       this.totals = ints(f.totals);
       this.rounds.push({ round: Number(f.round), bids: f.bids === "-" ? null : ints(f.bids),
@@ -169,7 +198,7 @@ export class Game {
   standings() {
     if (!this.over) return [];
     const { totals, winners } = this.over;
-    const low = this.config && this.config.mode === "lose";
+    const low = !!this.modeFacts && this.modeFacts.low_wins;
     const seats = [...totals.keys()].sort((a, b) => (winners.includes(b) - winners.includes(a))
       || (low ? totals[a] - totals[b] : totals[b] - totals[a]) || a - b);
     let rank = 0;
@@ -181,9 +210,18 @@ export class Game {
     });
   }
 
+  /** ``seat 1: heuristic (2) · bot``, ``seat 0: Ann (you)``: how every line names a seat. */
   label(seat) {
     const name = this.names[seat];
-    const own = seat === this.seat ? " (you)" : "";
-    return name ? `seat ${seat}: ${name}${own}` : `seat ${seat}${own}`;
+    return name ? `seat ${seat}: ${name}${this.mark(seat)}` : `seat ${seat}${this.mark(seat)}`;
+  }
+
+  /** The name alone with its mark, where the seat's number is in the column. */
+  short(seat) {
+    return `${this.names[seat] || `seat ${seat}`}${this.mark(seat)}`;
+  }
+
+  mark(seat) {
+    return seat === this.seat ? " (you)" : this.bots.has(seat) ? " · bot" : "";
   }
 }

@@ -2,30 +2,71 @@
 import { $, clear, h } from "./ui.js";
 
 const store = window.localStorage;
-const LEVELS = [["open", "open seat (a person)"], ["1", "bot: beginner"], ["2", "bot: casual"],
-  ["3", "bot: heuristic"], ["4", "bot: good"], ["5", "bot: strong"]];
+
+let games = []; // every game's facts, from the server (/api/games)
 
 function seatRows() {
-  const players = Number($("#players").value) || 4;
-  const box = clear($("#seat-kinds"));
+  const box = $("#seat-kinds");
+  const players = Number($("#players").value) || 2;
+  const kept = [...box.querySelectorAll("select")].map((s) => s.value);
+  clear(box);
   for (let s = 0; s < players; s += 1) {
     const select = h("select", { id: `seat-${s}`, "aria-label": `seat ${s}` });
-    for (const [value, text] of LEVELS) select.append(h("option", { value }, text));
-    select.value = s === 0 ? "open" : "3";
+    select.append(h("option", { value: "open" }, "open seat (a person)"));
+    for (const level of (chosen() || { levels: [] }).levels) {
+      select.append(h("option", { value: level.id }, `bot: ${level.name} (level ${level.id})`));
+    }
+    select.value = kept[s] || (s === 0 ? "open" : "3");
     box.append(h("label", {}, `seat ${s} `, select));
   }
 }
 
+function chosen() {
+  return games.find((g) => g.name === $("#game").value) || games[0];
+}
+
+/** The form for the chosen game, from its facts: modes, players, rounds, options. */
 function gameChanged() {
-  const dix = $("#game").value === "dix";
+  const g = chosen();
+  if (!g) return;
   const mode = clear($("#mode"));
-  const modes = dix ? [["draw", "draw"], ["nodraw", "no draw"]]
-    : [["bid", "Play to Bid"], ["win", "Play to Win"], ["lose", "Play to Lose"]];
-  for (const [value, text] of modes) mode.append(h("option", { value }, text));
-  $("#players").value = dix ? "2" : "4";
-  $("#players").disabled = dix;
-  $("#rounds").value = dix ? "1" : "8";
+  for (const m of g.modes) mode.append(h("option", { value: m.id }, m.name));
+  const players = $("#players");
+  players.min = String(g.players.min);
+  players.max = String(g.players.max);
+  players.value = String(g.players.default);
+  players.disabled = g.players.min === g.players.max;
+  $("#rounds").value = String(g.rounds);
+  const box = clear($("#options"));
+  for (const o of g.options) {
+    const input = h("input", Object.assign({ id: `option-${o.name}`, "data-option": o.name },
+      o.type === "int" ? { type: "number", min: "1" } : { type: "text" }));
+    if (o.suggest !== null && o.suggest !== undefined) input.value = String(o.suggest);
+    box.append(h("label", {}, `${o.label} `, input));
+  }
   seatRows();
+}
+
+/** "300+5" from the minutes and seconds a move; "none" for no clock. */
+function clockText() {
+  const minutes = Number($("#clock-min").value) || 0;
+  const inc = Number($("#clock-inc").value) || 0;
+  return minutes > 0 ? `${Math.round(minutes * 60)}+${inc}` : "none";
+}
+
+/** "5 min + 15 s a move" from the server's "300+15". */
+function clockWords(text) {
+  const [base, inc] = String(text).split("+").map(Number);
+  const min = base / 60;
+  const head = Number.isInteger(min) ? `${min} min` : `${base} s`;
+  return `time per player: ${head}${inc ? ` + ${inc} s a move` : ""}`;
+}
+
+function tableWords(t) {
+  const g = games.find((x) => x.name === t.game);
+  const m = g ? g.modes.find((x) => x.id === t.mode) : null;
+  const length = t.length || `${t.rounds} round${t.rounds === 1 ? "" : "s"}`;
+  return `${g ? g.title : t.game}, ${m ? m.name : t.mode}, ${t.players} players, ${length}`;
 }
 
 async function refresh() {
@@ -49,8 +90,8 @@ async function refresh() {
     }
     actions.append(h("a", { href: `/table/${t.id}#watch`, class: "button" }, "watch"));
     list.append(h("li", { class: "lobby-table" },
-      h("h3", {}, `table ${t.id}: ${t.game} ${t.mode}, ${t.players} players, ${t.rounds} round${t.rounds === 1 ? "" : "s"}`),
-      h("p", {}, `${t.status} · ${t.clock ? `clock ${t.clock}` : "no clock"} · ${t.spectators} watching${t.delay ? ` (${t.delay} s delay)` : ""}`),
+      h("h3", {}, `table ${t.id}: ${tableWords(t)}`),
+      h("p", {}, `${t.status} · ${t.clock ? clockWords(t.clock) : "no clock"} · ${t.spectators} watching${t.delay ? ` (${t.delay} s delay)` : ""}`),
       seats, actions));
   }
 }
@@ -63,9 +104,12 @@ async function create(e) {
   const seats = [];
   for (let s = 0; s < players; s += 1) seats.push($(`#seat-${s}`).value);
   const request = { game: $("#game").value, mode: $("#mode").value, players,
-    rounds: Number($("#rounds").value), clock: $("#clock").value.trim(), name,
+    rounds: Number($("#rounds").value), clock: clockText(), name,
     on_timeout: $("#on-timeout").value, level: $("#level").value,
     delay: Number($("#delay").value), tutorial: $("#tutorial").checked, seats };
+  for (const input of document.querySelectorAll("#options [data-option]")) {
+    if (input.value.trim()) request[input.dataset.option] = input.value.trim();
+  }
   const answer = await fetch("/api/tables", { method: "POST",
     headers: { "content-type": "application/json" }, body: JSON.stringify(request) });
   const body = await answer.json();
@@ -94,6 +138,18 @@ $("#name").value = store.getItem("xactika-name") || "";
 $("#game").addEventListener("change", gameChanged);
 $("#players").addEventListener("change", seatRows);
 $("#create").addEventListener("submit", create);
-gameChanged();
-refresh();
-setInterval(refresh, 3000);
+
+async function start() {
+  try {
+    games = await (await fetch("/api/games")).json();
+  } catch (e) {
+    games = [];
+  }
+  const select = clear($("#game"));
+  for (const g of games) select.append(h("option", { value: g.name }, g.title));
+  gameChanged();
+  refresh();
+  setInterval(refresh, 3000);
+}
+
+start();

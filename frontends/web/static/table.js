@@ -1,13 +1,17 @@
 // The table page: a seat (or a spectator) over the WebSocket, speaking the player
 // protocol (spec/WEB.md). Every text from outside is set as textContent, never as markup.
-import { callSvg, callWords, cardLabel, cardSvg } from "./cards.js";
+import { alertTurn, muteSwitch } from "./alert.js";
+import { callSvg, callWords, cardLabel, cardSvg, setFace } from "./cards.js";
 import { Game } from "./game.js";
+import { Middle } from "./middle.js";
 import { h, $, clear, rulesDialog } from "./ui.js";
 
 const root = $("#table");
 const number = Number(root.dataset.number);
 const params = new URLSearchParams(location.hash.slice(1));
 const game = new Game();
+const middle = new Middle(game, () => render());
+window.xactikaMiddle = middle; // what the middle holds (the tests read it)
 const store = window.localStorage;
 const seatKey = `xactika-seat-${number}`;
 let token = params.get("seat") || store.getItem(seatKey);
@@ -23,9 +27,15 @@ let digitTimer = null;
 let turnSince = performance.now();
 let turnSeat = null;
 let replaced = false; // this seat's clock ran out: a bot plays it until we take it back
+let elsewhere = ""; // "open": the seat is live in another page; "moved": it moved there
+let busyTries = 0; // "already connected" answers taken for an old page still closing
+const BUSY_TRIES = 2;
 let warned = new Set(); // the warnings given for the current go (20 s, 5 s)
 const WARNINGS = [20, 5]; // seconds left at which a person is warned, as in the terminal
 const log = [];
+const LOG_KEEP = 600; // table talk's lines: every move of a long round and more
+let logNoted = 0; // lines noted since the list was last cleared
+let logDrawn = 0; // of those, drawn (the list only grows, so it keeps its scroll)
 const frames = [];
 window.xactikaFrames = frames; // what the tests check for hidden cards
 window.xactikaGame = game; // what the page knows (the tests read it; nothing secret)
@@ -48,11 +58,12 @@ function connect() {
   socket.addEventListener("message", (message) => {
     frames.push(message.data);
     for (const line of message.data.split("\n")) if (line) receive(line);
+    if (/^newgame /m.test(message.data)) middle.settle(); // the game so far, at once
     render();
   });
   socket.addEventListener("close", () => {
     socket = null;
-    if (over || replaced) { render(); return; }
+    if (over || replaced || elsewhere) { render(); return; }
     retry += 1;
     setStatus("connection lost: reconnecting...");
     setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
@@ -72,6 +83,11 @@ function receive(line) {
   switch (words[0]) {
     case "seated":
       game.seat = Number(words[2].split("=")[1]);
+      elsewhere = "";
+      busyTries = 0;
+      // the token leaves the address bar (kept in this browser for reloads): sharing the
+      // address shares the table, never the seat; invites are the lobby's links
+      if (location.hash) history.replaceState(null, "", location.pathname);
       break;
     case "watching":
       watching = true;
@@ -85,12 +101,15 @@ function receive(line) {
     case "newgame":
       game.reset(Number(words[1].split("=")[1]));
       log.length = 0;
+      logNoted = 0;
+      logDrawn = -1; // cleared at the next drawing
       break;
     case "event":
       event(words);
       break;
     case "go":
       game.ask(words);
+      if (!watching) alertTurn();
       game.dim = game.dimNext || "";
       game.dimNext = "";
       break;
@@ -116,10 +135,18 @@ function receive(line) {
 
 function event(words) {
   const kind = game.event(words);
+  if (kind === "trick-won") middle.trickWon(game.lastTrick);
+  if (kind === "round-scored") middle.roundScored(game.rounds[game.rounds.length - 1], []);
+  if (kind === "game-started") {
+    middle.reset();
+    setFace(game.facts ? game.facts.cards : "");
+    $("#keys-calls").hidden = !(game.facts && game.facts.calls);
+  }
   const f = Object.fromEntries(words.slice(3).map((w) => w.split("=")));
   if (kind === "bid") note(`${game.label(Number(f.seat))} bids ${f.bid}`);
-  if (kind === "lead" && game.config.game === "xactika") {
-    note(`${game.label(Number(f.seat))} leads ${f.card} calling ${callWords(f.call)}`);
+  if (kind === "lead" || kind === "play") {
+    const calling = f.call && f.call !== "-" ? ` calling ${callWords(f.call)}` : "";
+    note(`${game.label(Number(f.seat))} ${kind === "lead" ? "leads" : "plays"} ${cardLabel(f.card)}${calling}`);
   }
   if (["lead", "play", "bid"].includes(kind) && Number(f.seat) === game.seat && clickAt !== null) {
     const since = clickAt; // measured once the page shows it: the next frame after render
@@ -135,12 +162,15 @@ function say(kind, words) {
   const text = words.join(" ");
   if (kind === "names") {
     game.names = text.split(",");
+  } else if (kind === "table") {
+    game.table(Object.fromEntries(words.filter((w) => w.includes("=")).map((w) => w.split("="))));
   } else if (kind === "why-won") {
     const rest = words.filter((w) => !/^(trick|winner)=/.test(w)).join(" ");
     if (game.lastTrick) game.lastTrick.why = rest;
     note(rest, "why");
   } else if (kind === "round") {
     note(text, "round");
+    middle.roundSaid(text);
   } else if (kind === "coach") {
     note(text, "coach");
     game.coach = text;
@@ -150,6 +180,11 @@ function say(kind, words) {
     note(text, "coach");
   } else if (kind === "chat-refused") {
     chat("", "(not sent: wait a moment)");
+  } else if (kind === "result") { // the record's outcome: a forfeited seat never wins
+    const seats = (w) => (w.split("=")[1] === "-" ? [] : w.split("=")[1].split(",").map(Number));
+    game.outcome = { winners: seats(words[0]), forfeited: seats(words[1]),
+      text: words.slice(2).join(" ") };
+    if (game.over) game.over.winners = game.outcome.winners;
   }
 }
 
@@ -157,7 +192,36 @@ function infoLine(text) {
   // the server's notes for people: a clock ran out and a bot stands in, someone is back
   note(text, "info");
   chat("", text);
-  loadInfo().then(tickClocks);
+  loadInfo().then(render); // a stand-in's bot mark, the banks
+}
+
+/** ``move`` the seat to this page (the other page is told and closed) or ``leave``. */
+async function seatAction(action) {
+  const answer = await fetch("/api/seat", { method: "POST",
+    headers: { "content-type": "application/json" }, body: JSON.stringify({ token, action }) });
+  const body = await answer.json();
+  if (body.error) { setStatus(body.error); return false; }
+  return true;
+}
+
+async function moveHere() {
+  setStatus("moving your seat to this page...");
+  if (!(await seatAction("move"))) return;
+  elsewhere = "";
+  busyTries = BUSY_TRIES; // the seat is free now: a refusal means someone else took it
+  connect();
+}
+
+async function leaveTable() {
+  const button = $("#leave");
+  if (!button.dataset.sure) { // a second click, so that one slip does not leave
+    button.dataset.sure = "1";
+    button.textContent = "really leave? a bot plays your seat";
+    return;
+  }
+  if (game.config && !over && !(await seatAction("leave"))) return;
+  store.removeItem(seatKey);
+  location.assign("/");
 }
 
 function takeBack() {
@@ -173,7 +237,18 @@ function error(text) {
     note("your clock ran out: a bot plays your seat until you take it back", "error");
     return;
   }
-  if (/already connected/.test(text) && retry < 8) return; // the old page is closing
+  if (/already connected/.test(text)) {
+    if (busyTries < BUSY_TRIES) { busyTries += 1; return; } // a reloaded page's old socket
+    elsewhere = "open"; // another page holds the seat: say so, offer to move it, no retry
+    setStatus("this seat is open in another page or tab");
+    return;
+  }
+  if (/^moved/.test(text)) {
+    elsewhere = "moved";
+    game.go = null;
+    note("your seat moved to another page", "error");
+    return;
+  }
   if (/unknown token|is over|forfeited/.test(text)) {
     over = /is over/.test(text);
     if (!over) { store.removeItem(seatKey); token = null; }
@@ -184,7 +259,8 @@ function error(text) {
 
 function note(text, kind) {
   log.push([text, kind || ""]);
-  if (log.length > 60) log.shift();
+  logNoted += 1;
+  if (log.length > LOG_KEEP) log.shift();
 }
 
 function chat(who, text) {
@@ -273,6 +349,8 @@ document.addEventListener("keydown", (e) => {
     const token2 = { b: "ba", c: "cu", o: "co", s: "st" }[e.key.toLowerCase()];
     const call = game.callsOf(pendingLead).find((c) => c.endsWith(token2));
     if (call) play(pendingLead, call);
+  } else if (e.key === "l" || e.key === "L") {
+    middle.toggleReview();
   } else if (e.key === "r" || e.key === "?") {
     openRules();
   }
@@ -281,15 +359,18 @@ document.addEventListener("keydown", (e) => {
 // --------------------------------------------------------------------------- drawing
 
 function render() {
+  $("#leave").hidden = watching || !token || over || !game.config;
   renderSeats();
-  renderTrick();
+  renderInfo();
+  middle.paint();
   renderControls();
   renderHand();
   renderLog();
   renderScores();
   renderEnd();
-  const banner = game.config ? `${game.config.game === "dix" ? "Dix" : "Xactika"} · ${
-    game.config.mode} · round ${game.round || 1} of ${game.config.rounds}` : `table ${number}`;
+  const mode = game.modeFacts ? game.modeFacts.name : game.config ? game.config.mode : "";
+  const banner = game.config ? `${game.title} · ${mode} · round ${game.round || 1} of ${
+    game.config.rounds}` : `table ${number}`;
   $("#banner").textContent = watching ? `${banner} · watching` : banner;
 }
 
@@ -331,7 +412,11 @@ function renderSeats() {
     if (seat === acting) classes.push("turn");
     if (seat === game.seat) classes.push("mine");
     box.append(h("li", { class: classes.join(" "), "data-seat": seat },
-      h("span", { class: "seat-name" }, game.label(seat) + (seat === game.dealer ? " · dealer" : "")),
+      // the marks first, as badges, where a narrow seat cuts its name short
+      h("span", { class: "seat-name" },
+        game.bots.has(seat) ? h("span", { class: "badge", title: "a bot plays this seat" }, "bot") : "",
+        seat === game.dealer ? h("span", { class: "badge dealer", title: "the dealer" }, "dealer") : "",
+        `seat ${seat}: ${game.names[seat] || ""}${seat === game.seat ? " (you)" : ""}`),
       h("span", { class: "seat-score" }, parts.join(" · ")),
       h("span", { class: "clock", "data-seat": seat }, "")));
   }
@@ -386,29 +471,36 @@ function warn(left) {
   }
 }
 
-function renderTrick() {
-  const box = clear($("#trick-cards"));
-  const showing = game.trick.length ? { plays: game.trick, call: game.call } : game.lastTrick;
-  const why = $("#why");
-  if (!showing) {
-    why.textContent = game.turned ? `turned up: ${cardLabel(game.turned)}` : "";
-    return;
+function renderInfo() {
+  // what a table always shows: the trump (and the card turned up) and the stock
+  const box = clear($("#table-info"));
+  if (!game.config || game.over) return;
+  if (game.trump) box.append(h("span", {}, `trump: ${game.trump}`));
+  if (game.turned) {
+    box.append(h("span", { class: "turned" }, "turned up: ", cardSvg(game.turned, { width: 22 }),
+      ` ${cardLabel(game.turned)}`));
   }
-  for (const [seat, card] of showing.plays) {
-    const won = showing.winner === seat;
-    box.append(h("figure", { class: won ? "played won" : "played" }, cardSvg(card),
-      h("figcaption", {}, game.label(seat) + (won ? " ✓" : ""))));
+  if (game.stock !== null) box.append(h("span", {}, `stock: ${game.stock} card${game.stock === 1 ? "" : "s"}`));
+  if (game.hasBids && game.bids.some((b) => b === null)) { // the bid total while bidding
+    const placed = game.bids.filter((b) => b !== null);
+    const total = placed.reduce((a, b) => a + b, 0);
+    box.append(h("span", { class: "bid-total" },
+      `bids: ${total} for ${game.dealt} tricks (${placed.length} of ${game.players} bid)`));
   }
-  const call = showing.call ? h("span", { class: "call" }, "call: ", callSvg(showing.call),
-    ` ${callWords(showing.call)}`) : "";
-  const reason = showing.winner !== undefined && showing.why
-    ? h("span", { class: "why-text" }, showing.why) : "";
-  clear(why).append(call, reason);
 }
 
 function renderControls() {
   const box = clear($("#controls"));
   const go = game.go;
+  if (elsewhere && !over) {
+    setStatus(elsewhere === "moved" ? "your seat moved to another page"
+      : "this seat is open in another page or tab");
+    const here = h("button", { type: "button", id: "move-here" },
+      elsewhere === "moved" ? "take my seat back to this page" : "move my seat to this page");
+    here.addEventListener("click", moveHere);
+    box.append(here);
+    return;
+  }
   if (replaced && !over) {
     setStatus("your clock ran out: a bot plays your seat until you take it back");
     const back = h("button", { type: "button", id: "take-back" }, "take my seat back");
@@ -462,7 +554,20 @@ function renderControls() {
     : "your play: choose a raised card");
 }
 
+function renderSorts() {
+  // the game's orders for a hand (its facts); the choice is remembered
+  const sorts = game.facts ? game.facts.sorts : [];
+  $("#sort-box").hidden = watching || sorts.length < 2 || !game.hand.length;
+  const select = $("#sort");
+  if (select.options.length !== sorts.length) {
+    clear(select);
+    for (const s of sorts) select.append(h("option", { value: s }, s));
+  }
+  if (sorts.includes(game.sort)) select.value = game.sort;
+}
+
 function renderHand() {
+  renderSorts();
   const box = clear($("#hand"));
   if (watching || game.seat < 0) {
     $("#hand-title").textContent = "";
@@ -487,26 +592,47 @@ function renderHand() {
 }
 
 function renderLog() {
-  const box = clear($("#log-list"));
-  for (const [text, kind] of log.slice(-12)) box.append(h("li", { class: kind }, text));
-  box.scrollTop = box.scrollHeight; // the newest line in view
+  // every line, scrollable over the whole round; the newest in view unless the
+  // person scrolled up to read
+  const box = $("#log-list");
+  const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  if (logDrawn < 0) { clear(box); logDrawn = 0; }
+  const fresh = Math.min(logNoted - logDrawn, log.length);
+  for (const [text, kind] of log.slice(log.length - fresh)) {
+    box.append(h("li", { class: kind }, text));
+  }
+  logDrawn = logNoted;
+  while (box.children.length > LOG_KEEP) box.firstChild.remove();
+  if (atEnd) box.scrollTop = box.scrollHeight;
   const coach = $("#coach");
   coach.textContent = game.coach && game.round === 1 ? game.coach : "";
   coach.hidden = !coach.textContent;
 }
 
 function renderScores() {
+  // the score sheet: per round and seat, bid/took (or tricks) and the points; the totals
   const table = clear($("#scores"));
   if (!game.rounds.length) return;
+  const bids = game.rounds.some((r) => r.bids);
+  table.append(h("caption", {}, bids ? "bid/took, points" : "tricks, points"));
   const head = h("tr", {}, h("th", {}, "round"));
-  for (let s = 0; s < game.players; s += 1) head.append(h("th", {}, game.names[s] || `seat ${s}`));
+  for (let s = 0; s < game.players; s += 1) {
+    head.append(h("th", { class: s === game.seat ? "mine" : "" }, game.short(s)));
+  }
   table.append(h("thead", {}, head));
   const body = h("tbody", {});
   for (const row of game.rounds) {
     const tr = h("tr", {}, h("td", {}, String(row.round)));
-    row.points.forEach((p, s) => tr.append(h("td", {}, `${p > 0 ? "+" : ""}${p} (${row.totals[s]})`)));
+    row.points.forEach((p, s) => {
+      const took = row.bids ? `${row.bids[s]}/${row.tricks[s]}` : String(row.tricks[s]);
+      const made = row.bids && row.bids[s] === row.tricks[s];
+      tr.append(h("td", { class: made ? "made" : "" }, `${took}, ${p > 0 ? "+" : ""}${p}`));
+    });
     body.append(tr);
   }
+  const total = h("tr", { class: "total" }, h("th", {}, "total"));
+  game.totals.forEach((t) => total.append(h("th", {}, String(t))));
+  body.append(total);
   table.append(body);
 }
 
@@ -515,9 +641,17 @@ function renderEnd() {
   if (!game.over) { box.hidden = true; return; }
   box.hidden = false;
   const list = clear($("#standings"));
+  // the outcome, as the server's game-over said it: winners, totals (forfeits go here too)
   for (const [rank, seat] of game.standings()) {
-    list.append(h("li", {}, `${rank}. ${game.label(seat)}: ${game.over.totals[seat]}${game.over.winners.includes(seat) ? " — winner" : ""}`));
+    const won = game.over.winners.includes(seat);
+    const lost = game.outcome && game.outcome.forfeited.includes(seat);
+    const classes = [won ? "winner" : "", seat === game.seat ? "mine" : ""].join(" ").trim();
+    list.append(h("li", { class: classes }, `${rank}. ${game.label(seat)}: ${game.over.totals[seat]}`,
+      won ? h("span", { class: "mark" }, " ★ winner") : "",
+      lost ? h("span", { class: "mark" }, " — forfeited") : "",
+      seat === game.seat ? h("span", { class: "mark" }, won ? " (you won)" : " ← you") : ""));
   }
+  if (game.outcome && game.outcome.text) list.append(h("li", { class: "outcome" }, game.outcome.text));
   $("#record").href = `/api/tables/${number}/record`;
   $("#rematch").hidden = watching || !token;
 }
@@ -532,7 +666,7 @@ async function rematch() {
 }
 
 async function openRules() {
-  const c = game.config || (info ? info : { game: "xactika", mode: "bid" });
+  const c = game.config || info || {};
   await rulesDialog(c);
 }
 
@@ -540,6 +674,7 @@ async function loadInfo() {
   try {
     const tables = await (await fetch("/api/tables")).json();
     info = tables.find((t) => t.id === number) || null;
+    if (info) game.bots = new Set(info.seats.filter((s) => s.bot || s.replaced).map((s) => s.seat));
   } catch (e) {
     info = null;
   }
@@ -561,7 +696,7 @@ async function join() {
     if (body.error) { $("#join-error").textContent = body.error; return; }
     token = body.token;
     store.setItem(seatKey, token);
-    history.replaceState(null, "", `#seat=${token}`);
+    history.replaceState(null, "", location.pathname);
     form.hidden = true;
     connect();
   });
@@ -581,13 +716,40 @@ $("#chat-form").addEventListener("submit", (e) => {
   input.value = "";
 });
 $("#rules-button").addEventListener("click", openRules);
+$("#last-trick").addEventListener("click", () => middle.toggleReview());
+const paceKey = "xactika-pace";
+$("#pace").value = store.getItem(paceKey) || "1200";
+middle.pace = Number(store.getItem(paceKey)) || 1200;
+$("#pace").addEventListener("change", () => {
+  store.setItem(paceKey, $("#pace").value);
+  middle.pace = Number($("#pace").value);
+});
 $("#rematch").addEventListener("click", rematch);
+$("#leave").addEventListener("click", leaveTable);
+game.sort = store.getItem("xactika-sort") || "";
+$("#sort").addEventListener("change", () => {
+  game.sort = $("#sort").value;
+  store.setItem("xactika-sort", game.sort);
+  game.sortHand();
+  render();
+});
+muteSwitch("#mute");
 setInterval(tickClocks, 250);
 setInterval(() => { if (!game.config && !over) loadInfo().then(render); }, 2000);
 setInterval(() => { if (game.config && !over && info && info.clock) loadInfo(); }, 3000);
 
+async function loadGames() {
+  try {
+    game.games = await (await fetch("/api/games")).json();
+  } catch (e) {
+    game.games = [];
+  }
+}
+
 loadInfo().then(render); // the clock's setting: not worth waiting for before sitting down
 if (params.get("name")) store.setItem("xactika-name", name);
-if ((token && name) || watching) connect();
-else join();
-render();
+loadGames().then(() => {
+  if ((token && name) || watching) connect();
+  else join();
+  render();
+});

@@ -23,7 +23,8 @@ export function clear(node) {
 /** The game's rules, from the same texts as the REPL's `rules` (GET /api/rules). */
 export async function rulesDialog(config) {
   const dialog = $("#rules");
-  const query = new URLSearchParams({ game: config.game || "xactika", mode: config.mode || "" });
+  const query = new URLSearchParams({ mode: config.mode || "" });
+  if (config.game) query.set("game", config.game);
   if (config.players) query.set("players", String(config.players));
   const body = await (await fetch(`/api/rules?${query}`)).json();
   const box = clear($("#rules-body"));

@@ -1,0 +1,123 @@
+"""The game's facts a page draws from, so that no script re-derives a rule or names a game.
+
+``/api/games`` lists every registered game as the lobby and the table need it (names,
+modes, players, options); :class:`TableFacts` folds the lines one connection is sent and
+adds a ``say table`` line whenever what a table shows changes: whose turn and what kind
+of move, every hand's size, the stock, the trump, and the seat's own hand in the game's
+orders. It reads only what that connection was sent, so it can never tell more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from xactika.core.bots.levels import LEVEL_NAMES, level_name, people_name
+from xactika.core.engine.table import (
+    PHASE_BID,
+    PHASE_PLAY,
+    Config,
+    Dealt,
+    Event,
+    GameStarted,
+    game_rules,
+    games,
+)
+from xactika.frontends.table.games import presentation
+from xactika.protocol.player.session import SeatTracker
+
+
+def _mode_facts(name: str, mode: str) -> dict[str, Any]:
+    rules = game_rules(name)
+    config = Config(game=name, mode=mode, players=rules.default_players,
+                    rounds=rules.default_rounds, seed=0)
+    return {"id": mode, "name": rules.mode_name(mode), "bidding": rules.has_bidding(config),
+            "hand": rules.hand_size(config), "low_wins": rules.low_wins(config)}
+
+
+def game_facts(name: str) -> dict[str, Any]:
+    """One game as a page needs it: its title, modes (the default first), players,
+    rounds, own options (their type, and the value the form suggests) and its bots'
+    levels as people read them."""
+    rules = game_rules(name)
+    shown = presentation(name)
+    modes = [rules.default_mode, *(m for m in rules.modes if m != rules.default_mode)]
+    suggested = shown.option_suggestions()
+    return {"name": name, "title": shown.title(), "cards": shown.card_face,
+            "calls": shown.has_calls,
+            "modes": [_mode_facts(name, m) for m in modes],
+            "players": {"min": rules.min_players, "max": rules.max_players,
+                        "default": rules.default_players},
+            "rounds": rules.default_rounds,
+            "options": [{"name": key, "type": "int" if kind is int else "text",
+                         "label": suggested.get(key, ("", None))[0] or key,
+                         "suggest": suggested.get(key, ("", None))[1]}
+                        for key, kind in rules.option_types.items()],
+            "sorts": shown.hand_sorts(),
+            "levels": [{"id": str(level), "name": people_name(level_name(level), name)}
+                       for level in LEVEL_NAMES]}
+
+
+def all_games() -> list[dict[str, Any]]:
+    """Every registered game's facts (``/api/games``), the engine's default game first."""
+    first = Config().game
+    return [game_facts(name) for name in sorted(games(), key=lambda n: (n != first, n))]
+
+
+def _text(values: Any) -> str:
+    items = [str(v) for v in values]
+    return ",".join(items) if items else "-"
+
+
+class TableFacts:
+    """Folds one connection's events (a seat's or a spectator's view) into its own
+    tracker, every unseen hand held as that many face-down cards, and says what a table
+    shows when it changes."""
+
+    def __init__(self) -> None:
+        self.tracker: SeatTracker | None = None
+        self.config: Config | None = None
+        self.said = ""
+
+    def after(self, event: Event, seat: int) -> list[str]:
+        """The ``say table`` line after ``event`` (none when nothing shown changed)."""
+        if isinstance(event, GameStarted):
+            self.config = event.config
+            self.tracker = SeatTracker(seat)
+            self.said = ""
+        if self.tracker is None or self.config is None:
+            return []
+        if isinstance(event, Dealt):  # a hidden hand is a full hand of unseen cards
+            size = game_rules(self.config.game).hand_size(self.config, event.round)
+            event = attrs.evolve(event, hands=tuple(
+                h if h is not None else (None,) * size for h in event.hands))
+        self.tracker.apply(event)
+        line = self.line(seat)
+        if line == self.said:
+            return []
+        self.said = line
+        return [line]
+
+    def line(self, seat: int) -> str:
+        assert self.tracker is not None and self.config is not None
+        state = self.tracker.state
+        shown = presentation(self.config.game)
+        move = "-"
+        if state.to_act is not None and state.phase == PHASE_BID:
+            move = "bid"
+        elif state.to_act is not None and state.phase == PHASE_PLAY:
+            move = "play" if state.trick else "lead"
+        turn = "-" if move == "-" else str(state.to_act)
+        hands = state.hands or ()
+        stock = shown.progress(self.config, state).stock if hands else None
+        trump = shown.trump(state) if hands else None
+        words = [f"say table turn={turn} move={move} sizes={_text(map(len, hands))}",
+                 f"stock={'-' if stock is None else stock}",
+                 f"trump={(trump or '-').replace(' ', '-')}"]
+        if 0 <= seat < len(hands):
+            rules = game_rules(self.config.game)
+            for sort, key in shown.hand_sorts_by().items():
+                order = sorted(hands[seat], key=key or rules.sort_key)
+                words.append(f"hand-{sort}={_text(order)}")
+        return " ".join(words)

@@ -1,0 +1,100 @@
+"""The table's facts the page draws from (frontends/web/facts.py): at every step of whole
+games, for a seat and for a spectator, ``say table`` says the true turn, kind of move,
+hand sizes and stock, and the seat's own hand only to that seat."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from xactika.core.engine.table import (
+    PHASE_BID,
+    Bid,
+    Config,
+    Play,
+    legal_actions,
+    new_game,
+    start,
+    step,
+)
+from xactika.core.engine.views import visible
+from xactika.frontends.web.facts import TableFacts, all_games
+
+
+def _fields(line: str) -> dict[str, str]:
+    return dict(w.split("=", 1) for w in line.split()[2:])
+
+
+def _moves(config: Config, seed: int) -> list[tuple[object, list[object]]]:
+    """(state before, events) for each step of a random game."""
+    rng = random.Random(seed)
+    out: list[tuple[object, list[object]]] = [(None, start(config))]
+    state = new_game(config)
+    while not state.over:
+        legal = legal_actions(state)
+        if state.phase == PHASE_BID:
+            command: object = Bid(state.to_act, rng.choice(legal.bids))
+        else:
+            card = rng.choice(legal.cards)
+            command = Play(state.to_act, card, rng.choice(legal.calls(card)))
+        state, events = step(state, command)
+        out.append((state, events))
+    return out
+
+
+@pytest.mark.parametrize(("game", "mode", "players"),
+                         [("xactika", "bid", 4), ("dix", "draw", 2), ("xactika", "win", 10)])
+def test_the_facts_are_the_games_at_every_step(game: str, mode: str, players: int) -> None:
+    config = Config(game=game, mode=mode, players=players, rounds=2, seed=3)
+    for seat in (0, -1):
+        facts = TableFacts()
+        said = ""
+        for state, events in _moves(config, 5):
+            for event in events:
+                for line in facts.after(visible(event, seat), seat):
+                    said = line
+            if state is None:
+                continue
+            f = _fields(said)
+            turn = state.to_act if not state.over and state.to_act is not None else None
+            assert f["turn"] == ("-" if turn is None else str(turn))
+            assert f["sizes"] == ",".join(str(len(h)) for h in state.hands)
+            stock = str(len(state.aside)) if mode == "draw" else "-"
+            assert f["stock"] == stock
+            assert f["trump"] != "-" if game == "dix" else f["trump"] == "-"
+            assert ("hand-value" in f or "hand-suit" in f) == (seat >= 0)
+            if seat >= 0 and state.hands[seat]:
+                own = f.get("hand-value") or f["hand-suit"]
+                assert sorted(own.split(",")) == sorted(str(c) for c in state.hands[seat])
+
+
+def test_every_game_says_its_facts() -> None:
+    found = {g["name"]: g for g in all_games()}
+    assert found["dix"]["players"]["max"] == 2 and found["xactika"]["players"]["max"] == 10
+
+
+def test_a_presentation_without_spoken_names_still_explains(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """A game's presentation written before cards were spoken (``why_won`` without
+    ``spoken``) still gets its why-line on the page, with the cards' text."""
+    from xactika.frontends.table import games as shown_games
+    from xactika.frontends.table import present
+    from xactika.frontends.table.games import Presentation
+
+    class Old(Presentation):
+        def why_won(self, plays: Any, call: Any, winner: int, turned: Any,
+                    names: Any) -> str:
+            return f"{dict(plays)[winner]} wins, said the old way"
+
+    config = Config(game="xactika", mode="win", players=2, rounds=1, seed=3)
+    events = [e for _, step_events in _moves(config, 1) for e in step_events]
+    won = next(i for i, e in enumerate(events) if type(e).__name__ == "TrickWon")
+    spoken = present.why_won(config, events, won, ["a", "b"], spoken=True).text
+    assert spoken.startswith("the ") and " wins" in spoken
+    presentation = shown_games.presentation("xactika")  # registers the games' own
+    monkeypatch.setitem(shown_games._PRESENTATIONS, "xactika", Old("xactika"))
+    text = present.why_won(config, events, won, ["a", "b"], spoken=True).text
+    assert text.endswith(" wins, said the old way")
+    assert presentation is not shown_games.presentation("xactika")

@@ -1,0 +1,122 @@
+"""A person can follow the game: every trick is painted complete (sampled on every
+animation frame of a 3-round game, at both sizes), each round ends in a summary that waits
+for "continue" or a few seconds, the last trick comes back by a button and a key, the bid
+total is in view while bidding, and the final standings mark you and the winner."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from webkit import (
+    DESKTOP,
+    PHONE,
+    XACTIKA_CARD,
+    WebServer,
+    browser_session,
+    click_move,
+    create_table,
+    no_horizontal_scroll,
+    screenshot,
+    server_fixture,
+)
+
+SAMPLER = """() => {
+  window.painted = []; window.summaries = []; window.bidTotals = 0;
+  const tick = () => {
+    const box = document.querySelector('#trick-cards');
+    const id = box.dataset.trick;
+    const players = window.xactikaGame.players;
+    if (id && box.querySelectorAll('figure.played').length === players
+        && box.querySelector('figure.won') && !window.painted.includes(id)) {
+      window.painted.push(id);
+    }
+    const summary = document.querySelector('#summary');
+    if (!summary.hidden) {
+      const title = summary.querySelector('h3').textContent;
+      if (!window.summaries.includes(title)) window.summaries.push(title);
+    }
+    if (document.querySelector('#table-info .bid-total')) window.bidTotals += 1;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+server = server_fixture(23)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from browser_session()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "375x667"])
+def test_every_trick_is_seen_complete(server: WebServer, browser: Any,
+                                      viewport: dict[str, int]) -> None:
+    page = browser.new_page(viewport=viewport)
+    answer = create_table(page, server.url, name="Cy", rounds=3, mode="bid")
+    number, token = answer["table"]["id"], answer["invites"]["0"]
+    page.evaluate("() => localStorage.setItem('xactika-pace', '300')")  # a quick table
+    page.goto(f"{server.url}/table/{number}#seat={token}")
+    page.wait_for_selector("#hand button.card")
+    page.evaluate(SAMPLER)
+    size = f"{viewport['width']}x{viewport['height']}"
+    reviewed = continued = False
+    deadline = time.monotonic() + 120
+    while not page.locator("#end").is_visible():
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if not reviewed and page.evaluate("() => window.xactikaTricksWon.length") >= 2:
+            page.keyboard.press("l")  # the last trick again, by its key
+            assert "the last trick" in page.locator("#trick-title").inner_text()
+            assert page.locator("#trick-cards figure.played").count() == 4
+            assert page.locator("#trick-cards figure.won").count() == 1
+            screenshot(page, f"follow-{size}-last-trick")
+            page.click("#last-trick")  # and back by its button
+            assert "the last trick" not in page.locator("#trick-title").inner_text()
+            reviewed = True
+        won = page.evaluate("() => window.xactikaTricksWon.length")
+        if not continued and won == 7:
+            page.select_option("#pace", "2500")  # slow: time to look at round 1's summary
+        if not continued and won >= 8:
+            page.wait_for_selector("#continue", state="visible", timeout=20_000)
+            screenshot(page, f"follow-{size}-round-summary")
+            no_horizontal_scroll(page)
+            summary = page.locator("#summary").inner_text()
+            assert "round 1 is over" in summary and "made" in summary, summary
+            page.click("#continue")  # the first summary by its button, the others wait
+            assert page.locator("#summary").is_hidden()
+            page.evaluate("() => { window.xactikaMiddle.pace = 300; }")  # quicker than any choice
+            continued = True
+        if not click_move(page):
+            page.wait_for_timeout(20)
+    page.wait_for_function("() => !document.querySelector('#trick-cards').dataset.trick"
+                           " && document.querySelector('#summary').hidden", timeout=20_000)
+    won = page.evaluate("() => window.xactikaTricksWon")
+    painted = page.evaluate("() => window.painted")
+    assert len(won) == 24, won  # 3 rounds of 8 tricks
+    never = [t for t in won if t not in painted]
+    assert never == [], f"{len(never)} of {len(won)} tricks never shown complete: {never}"
+    assert reviewed and continued
+    summaries = page.evaluate("() => window.summaries")
+    assert summaries == [f"round {r} is over" for r in (1, 2, 3)], summaries
+    assert page.evaluate("() => window.bidTotals") > 0  # the bid total while bidding
+    standings = page.locator("#standings")
+    assert standings.locator("li.mine").count() == 1
+    assert "Cy" in standings.locator("li.mine").inner_text()
+    assert standings.locator("li.winner").count() >= 1
+    assert "winner" in standings.locator("li.winner").first.inner_text()
+    sheet = page.locator("#scores tbody tr:not(.total)")
+    assert sheet.count() == 3
+    assert "/" in sheet.first.inner_text()  # bid/took
+    talk = page.locator("#log-list li").all_inner_texts()  # every move, scrollable
+    assert [t for t in talk if XACTIKA_CARD.search(t)] == []  # cards named, never codes
+    assert sum(" leads " in t for t in talk) == 24 and sum(" plays " in t for t in talk) == 72
+    assert sum(" bids " in t for t in talk) == 12
+    assert page.evaluate("() => { const l = document.querySelector('#log-list');"
+                         " return l.scrollHeight > l.clientHeight; }")
+    screenshot(page, f"follow-{size}-end")
+    no_horizontal_scroll(page)
+    page.close()

@@ -1,0 +1,64 @@
+"""The web table's end screen shows the outcome the record writes (issue 30 item 5): a
+person whose clock runs out at a table that forfeits is told so, and nobody's page names
+a forfeited seat the winner. Debian's Chromium under Playwright, a real ``xactika web``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from webkit import (
+    DESKTOP,
+    PHONE,
+    WebServer,
+    browser_session,
+    no_horizontal_scroll,
+    screenshot,
+    web_server,
+)
+
+from xactika.protocol.records.textform import read_record
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    yield from web_server(tmp_path_factory, seed=31)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from browser_session()
+
+
+def test_the_end_screen_marks_the_forfeited_seat_and_the_record_s_winner(
+        server: WebServer, browser: Any) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    ann, watcher = context.new_page(), context.new_page()
+    ann.goto(server.url + "/")
+    answer = ann.evaluate(
+        """async () => (await fetch('/api/tables', {method: 'POST', headers:
+            {'content-type': 'application/json'}, body: JSON.stringify({game: 'xactika',
+            rounds: 1, players: 2, clock: '0.2', on_timeout: 'forfeit',
+            seats: ['open', '2']})})).json()""")
+    assert "error" not in answer, answer
+    number, invites = answer["table"]["id"], answer["invites"]
+    ann.evaluate("() => localStorage.setItem('xactika-name', 'Ann')")
+    watcher.goto(f"{server.url}/table/{number}#watch")
+    ann.goto(f"{server.url}/table/{number}#seat={invites['0']}")  # and never moves
+    watcher.wait_for_selector("#end:not([hidden])", timeout=30_000)
+    standings = watcher.locator("#standings li").all_inner_texts()
+    screenshot(watcher, "outcome-forfeited-1280x800")
+    watcher.set_viewport_size(PHONE)
+    no_horizontal_scroll(watcher)
+    screenshot(watcher, "outcome-forfeited-375x667")
+    ann.wait_for_function(  # the person is told that their seat forfeited
+        "() => document.body.innerText.includes('forfeits (timeout)')", timeout=10_000)
+    context.close()
+    record = read_record(server.out / f"table-{number}.log")
+    assert record.result is not None and "seat 0 (Ann) forfeited" in record.result
+    ann_line = next(line for line in standings if "Ann" in line and "forfeited" in line)
+    assert "winner" not in ann_line, standings  # game-over's winner or not: never shown so
+    assert any("winner" in line for line in standings), standings
+    assert standings[-1].startswith("seat 0 (Ann) forfeited: it cannot win. "), standings
+    assert standings[-1].endswith(" wins."), standings

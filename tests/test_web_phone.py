@@ -1,0 +1,88 @@
+"""The table on a phone: the whole hand in view while bidding and playing at a table of
+ten, key help only where there is a keyboard, and the hand sorted by the game's orders
+(Xactika: value or shape), the choice remembered."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from webkit import (
+    DESKTOP,
+    PHONE,
+    WebServer,
+    browser_session,
+    click_move,
+    create_table,
+    no_horizontal_scroll,
+    screenshot,
+    server_fixture,
+)
+
+IN_VIEW = """() => [...document.querySelectorAll('#hand button.card')].every(c => {
+  const r = c.getBoundingClientRect();
+  return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; })"""
+
+
+server = server_fixture(41)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from browser_session()
+
+
+def test_a_table_of_ten_on_a_phone(server: WebServer, browser: Any) -> None:
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    answer = create_table(page, server.url, name="Hal", seats=["open"] + ["3"] * 9,
+                          clock="none")
+    number, token = answer["table"]["id"], answer["invites"]["0"]
+    page.goto(f"{server.url}/table/{number}#seat={token}")
+    page.wait_for_selector("#controls button.bid")
+    assert page.locator("#hand button.card").count() == 8
+    assert page.evaluate(IN_VIEW), "a card of the hand is out of view while bidding"
+    assert not page.locator(".keys").is_visible()  # no keyboard on a phone
+    page.screenshot(path=str(screenshot(page, "ten-375x667-bid-full").with_name(
+        "ten-375x667-bid.png")))  # what the window shows, and the whole page
+    no_horizontal_scroll(page)
+    played, deadline = 0, time.monotonic() + 90
+    while played < 3:
+        assert time.monotonic() < deadline, "no three plays of ours"
+        if page.locator("#hand button.card.playable").count():
+            assert page.evaluate(IN_VIEW), "a card of the hand is out of view while playing"
+            if played == 0:
+                page.screenshot(path=str(screenshot(page, "ten-375x667-play-full").with_name(
+                    "ten-375x667-play.png")))
+            played += 1
+        if not click_move(page):
+            page.wait_for_timeout(20)
+    no_horizontal_scroll(page)
+    phone.close()
+
+
+def test_key_help_where_there_are_keys_and_the_hand_sorted(server: WebServer,
+                                                           browser: Any) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    answer = create_table(page, server.url, name="Ida", clock="none")
+    number, token = answer["table"]["id"], answer["invites"]["0"]
+    page.goto(f"{server.url}/table/{number}#seat={token}")
+    page.wait_for_selector("#hand button.card")
+    assert page.locator(".keys").is_visible()
+    assert page.locator("#sort option").all_inner_texts() == ["value", "shape"]
+    hand = "() => [...document.querySelectorAll('#hand button.card')].map(c => c.dataset.card)"
+    by_value = page.evaluate(hand)
+    values = [sum(map(int, c)) for c in by_value]
+    assert values == sorted(values)
+    page.select_option("#sort", "shape")
+    by_shape = page.evaluate(hand)
+    assert sorted(by_shape) == sorted(by_value)
+    assert by_shape == sorted(by_shape, key=lambda c: tuple(-int(n) for n in c)
+                              + (sum(map(int, c)),))
+    page.reload()
+    page.wait_for_selector("#hand button.card")
+    assert page.locator("#sort").input_value() == "shape"
+    assert page.evaluate(hand) == by_shape
+    page.close()
