@@ -21,6 +21,7 @@ from xactika.core.games.xactika import DECK, Call, Card, stats_table
 from xactika.frontends.i18n import N_, _, ngettext
 from xactika.frontends.table import present
 from xactika.frontends.table.games import Progress, seat_label
+from xactika.frontends.table.xactika import shape_words
 
 # --------------------------------------------------------------------------- style
 
@@ -227,17 +228,6 @@ class XactikaRenderer(CardRenderer):
     def stats(self, hand: Sequence[Any], seen: Sequence[Any], style: Style,
               size: int | None = None) -> str:
         return xactika_stats(hand, seen, style, size)
-
-
-def shape_words(shape: int, count: int) -> str:
-    """``3 balls`` (German ``3 Kugeln``): a call, or a count of one shape, in words."""
-    if shape == 0:
-        return ngettext("{n} ball", "{n} balls", count).format(n=count)
-    if shape == 1:
-        return ngettext("{n} cube", "{n} cubes", count).format(n=count)
-    if shape == 2:
-        return ngettext("{n} cone", "{n} cones", count).format(n=count)
-    return ngettext("{n} star", "{n} stars", count).format(n=count)
 
 
 SHAPE_NAMES = (N_("balls"), N_("cubes"), N_("cones"), N_("stars"))

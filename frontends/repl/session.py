@@ -21,7 +21,7 @@ from xactika.core.engine.table import Command, Event, TrickWon
 from xactika.core.engine.views import view
 from xactika.frontends import i18n
 from xactika.frontends.cli.invocation import xactika_command
-from xactika.frontends.i18n import N_, _, ngettext, said
+from xactika.frontends.i18n import N_, _, said
 from xactika.frontends.repl import render
 from xactika.frontends.repl.render import Style
 from xactika.frontends.repl.suggest import COMMAND_HELP, Context
@@ -105,7 +105,7 @@ class Session(Table):
         c = self.config
         title = _("{game}: {mode}, {players} players, {length}").format(
             game=said(self.shown.title()), mode=said(self.shown.mode_name(c)),
-            players=c.players, length=game_length(c))
+            players=c.players, length=self.shown.length(c))
         if c.seed is not None and self.show_seed:
             title = _("{title}, seed {seed}").format(title=title, seed=c.seed)
         lines = [
@@ -134,7 +134,7 @@ class Session(Table):
         dealt = (_("{round}, you dealt") if self.names[v.dealer] == "you"
                  else _("{round}, {dealer} dealt"))
         lines = [render.rule(st, dealt.format(
-            round=round_of(self.config, v.round), dealer=self.label(v.dealer)),
+            round=self.shown.round_of(self.config, v.round), dealer=self.label(v.dealer)),
             min(60, size))]
         if v.turned is not None:
             lines.append(render.turned_up(v.turned, st))
@@ -388,22 +388,6 @@ class Session(Table):
         return (_("saved {n} events to {path} (it holds every hand); to continue:").format(
                     n=saved.events, path=saved.path) + "\n"
                 + render.command(f"{xactika_command()} play --load {shlex.quote(path)}"))
-
-
-def game_length(config: Any) -> str:
-    """``8 rounds``, or ``to 50 points`` for a game to a target, in the reader's words."""
-    target = config.option("target")
-    if target is not None:
-        return _("to {n} points").format(n=target)
-    return ngettext("{n} round", "{n} rounds", config.rounds).format(n=config.rounds)
-
-
-def round_of(config: Any, number: int) -> str:
-    """``round 2 of 8``, or ``round 2 to 50 points``, in the reader's words."""
-    target = config.option("target")
-    if target is not None:
-        return _("round {n} to {target} points").format(n=number, target=target)
-    return _("round {n} of {total}").format(n=number, total=config.rounds)
 
 
 def last_trick_won(events: list[Event]) -> int | None:
