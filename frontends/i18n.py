@@ -125,6 +125,36 @@ def choose(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
     return found
 
 
+def from_accept_language(header: str | None) -> str | None:
+    """The best language we have for a browser's ``Accept-Language`` (``de-DE,de;q=0.9,
+    en;q=0.8``), by its weights; None when it names none of ours."""
+    asked: list[tuple[float, int, str]] = []
+    for i, part in enumerate((header or "").split(",")[:20]):
+        tag, _sep, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                continue
+        if tag and tag != "*" and weight > 0:
+            asked.append((-weight, i, tag))
+    for _weight, _i, tag in sorted(asked):
+        found = best(tag)
+        if found is not None:
+            return found
+    return None
+
+
+COOKIE = "xactika_lang"  # the page's remembered language switch
+
+
+def for_request(query: str | None, cookie: str | None, accept: str | None) -> str:
+    """A page's language: ``?lang=`` (the switch), the remembered cookie, the browser's
+    Accept-Language, else English."""
+    return best(query) or best(cookie) or from_accept_language(accept) or SOURCE
+
+
 def current() -> str:
     """The language of the current context."""
     return _language.get()
@@ -168,11 +198,12 @@ def N_(message: str) -> str:
     return message
 
 
-def catalog_json(lang: str) -> dict[str, Any]:
+def catalog_json(lang: str, where: str = "") -> dict[str, Any]:
     """``lang``'s catalog for a web page: ``{"lang", "plural", "messages"}``, where
     ``plural`` is the C expression of the plural form and ``messages`` maps a message
     id (a plural's singular) to its text (a plural's list of forms); untranslated and
-    fuzzy entries are left out, so the page falls back to the English id."""
+    fuzzy entries are left out, so the page falls back to the English id. ``where``:
+    only the messages of files whose path ends so (``.js``: the page's own)."""
     path = catalog_path(lang) if lang != SOURCE else None
     if path is None:
         return {"lang": SOURCE, "plural": "(n != 1)", "messages": {}}
@@ -180,6 +211,8 @@ def catalog_json(lang: str) -> dict[str, Any]:
     messages: dict[str, Any] = {}
     for message in catalog:
         if not message.id or message.fuzzy:
+            continue
+        if where and not any(path.endswith(where) for path, _line in message.locations):
             continue
         if isinstance(message.id, tuple | list):
             forms = list(message.string)
@@ -190,6 +223,6 @@ def catalog_json(lang: str) -> dict[str, Any]:
     return {"lang": lang, "plural": catalog.plural_expr, "messages": messages}
 
 
-__all__ = ["N_", "_", "best", "catalog_json", "catalog_path", "choose", "current",
-           "from_environment", "languages", "ngettext", "said", "set_language", "translator",
-           "using"]
+__all__ = ["COOKIE", "N_", "_", "best", "catalog_json", "catalog_path", "choose",
+           "current", "for_request", "from_accept_language", "from_environment", "languages",
+           "ngettext", "said", "set_language", "translator", "using"]

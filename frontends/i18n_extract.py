@@ -36,8 +36,15 @@ def presentation_texts() -> list[str]:
         add(shown.title())
         add(shown.play_usage())
         add(shown.tutorial_cards)
-        for line in teach.tutorial_intro(config_from_pairs({"game": game}, defaults=True)):
-            add(line)
+        add(shown.tutorial_cards_drawn)
+        for sort in shown.hand_sorts():
+            add(sort)
+        for label, _value in shown.option_suggestions().values():
+            add(label)
+        for spoken in (False, True):
+            config = config_from_pairs({"game": game}, defaults=True)
+            for line in teach.tutorial_intro(config, spoken=spoken):
+                add(line)
         for mode in game_rules(game).modes:
             config = config_from_pairs({"game": game, "mode": mode}, defaults=True)
             add(shown.mode_name(config))
@@ -45,7 +52,8 @@ def presentation_texts() -> list[str]:
             add(shown.mode_line(config))
             add(shown.bidless_name(config))
             add(shown.overview(config))
-            for text in shown.topics(config).values():
+            for key, text in shown.topics(config).items():
+                add(key)  # a heading on the page
                 add(text)
             for text in shown.commands(config, dict(COMMAND_HELP)).values():
                 add(text)

@@ -42,6 +42,7 @@ from starlette.templating import Jinja2Templates
 
 from xactika.core.engine.table import GameOver
 from xactika.frontends.records.replay import Game
+from xactika.frontends.web.lang import install_gettext, page
 from xactika.frontends.web.matchdata import results_view
 from xactika.frontends.web.replaydata import MAX_VIEW_EVENTS, record_view, verdict
 from xactika.protocol.notation.untrusted import escape
@@ -74,6 +75,7 @@ SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "n
                     "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 
 templates = Jinja2Templates(directory=str(HERE / "templates"))  # autoescape on for .html
+install_gettext(templates)
 
 
 class Refused(Exception):
@@ -95,8 +97,8 @@ def _error(exc: Refused) -> JSONResponse:
 
 def _page(request: Request, name: str, context: dict[str, Any], status: int = 200
           ) -> Response:
-    return templates.TemplateResponse(request, name, context, status_code=status,
-                                      headers=SECURITY_HEADERS)
+    return page(templates, request, name, context, status_code=status,
+                headers=SECURITY_HEADERS)
 
 
 def _seat(value: str | None) -> int | None:

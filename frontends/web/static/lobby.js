@@ -1,5 +1,5 @@
 // The lobby: the tables, their seats, names and spectators; create, sit, invite, watch.
-import { $, clear, h } from "./ui.js";
+import { _, $, clear, h } from "./ui.js";
 
 const store = window.localStorage;
 
@@ -12,7 +12,7 @@ function seatRows() {
   clear(box);
   for (let s = 0; s < players; s += 1) {
     const select = h("select", { id: `seat-${s}`, "aria-label": `seat ${s}` });
-    select.append(h("option", { value: "open" }, "open seat (a person)"));
+    select.append(h("option", { value: "open" }, _("open seat (a person)")));
     for (const level of (chosen() || { levels: [] }).levels) {
       select.append(h("option", { value: level.id }, `bot: ${level.name} (level ${level.id})`));
     }
@@ -58,8 +58,9 @@ function clockText() {
 function clockWords(text) {
   const [base, inc] = String(text).split("+").map(Number);
   const min = base / 60;
-  const head = Number.isInteger(min) ? `${min} min` : `${base} s`;
-  return `time per player: ${head}${inc ? ` + ${inc} s a move` : ""}`;
+  const head = Number.isInteger(min) ? _("{n} min", { n: min }) : _("{n} s", { n: base });
+  return inc ? _("time per player: {time} + {inc} s a move", { time: head, inc })
+    : _("time per player: {time}", { time: head });
 }
 
 function tableWords(t) {
@@ -77,7 +78,7 @@ async function refresh() {
     return;
   }
   const list = clear($("#tables"));
-  if (!tables.length) list.append(h("li", {}, "no tables yet: create one below"));
+  if (!tables.length) list.append(h("li", {}, _("no tables yet: create one below")));
   for (const t of tables) {
     const seats = h("ul", { class: "lobby-seats" });
     for (const s of t.seats) {
@@ -86,12 +87,14 @@ async function refresh() {
     }
     const actions = h("p", { class: "actions" });
     if (t.status !== "over" && t.seats.some((s) => s.state === "open")) {
-      actions.append(h("a", { href: `/table/${t.id}`, class: "button" }, "take a seat"), " ");
+      actions.append(h("a", { href: `/table/${t.id}`, class: "button" }, _("take a seat")), " ");
     }
     actions.append(h("a", { href: `/table/${t.id}#watch`, class: "button" }, "watch"));
     list.append(h("li", { class: "lobby-table" },
       h("h3", {}, `table ${t.id}: ${tableWords(t)}`),
-      h("p", {}, `${t.status} · ${t.clock ? clockWords(t.clock) : "no clock"} · ${t.spectators} watching${t.delay ? ` (${t.delay} s delay)` : ""}`),
+      h("p", {}, [t.status, t.clock ? clockWords(t.clock) : _("no clock"), t.delay
+        ? _("{n} watching ({delay} s delay)", { n: t.spectators, delay: t.delay })
+        : _("{n} watching", { n: t.spectators })].join(" · ")),
       seats, actions));
   }
 }
@@ -120,14 +123,14 @@ async function create(e) {
   if (!invites.length) { location.assign(`/table/${id}#watch`); return; }
   const [mySeat, myToken] = invites[0];
   store.setItem(`xactika-seat-${id}`, myToken);
-  out.append(h("p", {}, `table ${id} is ready. You sit at seat ${mySeat}. `,
-    h("a", { href: `/table/${id}#seat=${myToken}`, class: "button", id: "go-to-table" }, "go to the table")));
+  out.append(h("p", {}, _("table {id} is ready. You sit at seat {seat}.", { id, seat: mySeat }) + " ",
+    h("a", { href: `/table/${id}#seat=${myToken}`, class: "button", id: "go-to-table" }, _("go to the table"))));
   if (invites.length > 1) {
-    out.append(h("p", {}, "Private invite links (one a person; whoever opens one takes that seat):"));
+    out.append(h("p", {}, _("Private invite links (one a person; whoever opens one takes that seat):")));
     const list = h("ul", {});
     for (const [seat, token] of invites.slice(1)) {
       const link = `${location.origin}/table/${id}#seat=${token}`;
-      list.append(h("li", {}, `seat ${seat}: `, h("input", { readonly: "", value: link, "aria-label": `invite link for seat ${seat}`, class: "invite" })));
+      list.append(h("li", {}, _("seat {n}:", { n: seat }) + " ", h("input", { readonly: "", value: link, "aria-label": _("invite link for seat {n}", { n: seat }), class: "invite" })));
     }
     out.append(list);
   }
