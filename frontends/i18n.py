@@ -214,12 +214,14 @@ def catalog_json(lang: str, where: str = "") -> dict[str, Any]:
             continue
         if where and not any(path.endswith(where) for path, _line in message.locations):
             continue
+        # a message with a context (pgettext) is keyed as gettext keys it: context EOT id
+        prefix = f"{message.context}\x04" if message.context else ""
         if isinstance(message.id, tuple | list):
             forms = list(message.string)
             if all(forms):
-                messages[message.id[0]] = forms
+                messages[prefix + message.id[0]] = forms
         elif message.string:
-            messages[message.id] = message.string
+            messages[prefix + message.id] = message.string
     return {"lang": lang, "plural": catalog.plural_expr, "messages": messages}
 
 

@@ -34,16 +34,18 @@ def extracted() -> set[object]:
     with (ROOT / "babel.cfg").open() as f:
         method_map, options_map = parse_mapping_cfg(f)
     found: set[object] = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
+    for _file, _line, message, _comments, context in extract_from_dir(
             str(ROOT), method_map, options_map, keywords={
-                "_": None, "N_": None, "ngettext": (1, 2), "gettext": None}):
-        found.add(message)
+                "_": None, "N_": None, "ngettext": (1, 2), "gettext": None,
+                "pgettext": ((1, "c"), 2)}):
+        found.add((context, message if isinstance(message, str) else tuple(message)))
     return found
 
 
 def ids(path: Path) -> set[object]:
     with path.open("rb") as f:
-        return {m.id if isinstance(m.id, str) else tuple(m.id) for m in read_po(f) if m.id}
+        return {(m.context, m.id if isinstance(m.id, str) else tuple(m.id))
+                for m in read_po(f) if m.id}
 
 
 def test_the_template_and_every_catalog_hold_every_extracted_message() -> None:

@@ -156,7 +156,8 @@ class WebApp:
 
     # -- the lobby API
     async def list_tables(self, request: Request) -> Response:
-        return JSONResponse([web.public() for web in self.desk.listed()])
+        with i18n.using(page_language(request)):  # a table's length, in the reader's words
+            return JSONResponse([web.public() for web in self.desk.listed()])
 
     async def _body(self, request: Request) -> dict[str, Any]:
         if not same_origin(request.headers, request.url.scheme):

@@ -1,5 +1,5 @@
 // The lobby: the tables, their seats, names and spectators; create, sit, invite, watch.
-import { _, $, clear, h } from "./ui.js";
+import { _, $, clear, h, ngettext, pgettext } from "./ui.js";
 
 const store = window.localStorage;
 
@@ -11,13 +11,13 @@ function seatRows() {
   const kept = [...box.querySelectorAll("select")].map((s) => s.value);
   clear(box);
   for (let s = 0; s < players; s += 1) {
-    const select = h("select", { id: `seat-${s}`, "aria-label": `seat ${s}` });
+    const select = h("select", { id: `seat-${s}`, "aria-label": _("seat {n}", { n: s }) });
     select.append(h("option", { value: "open" }, _("open seat (a person)")));
     for (const level of (chosen() || { levels: [] }).levels) {
-      select.append(h("option", { value: level.id }, `bot: ${level.name} (level ${level.id})`));
+      select.append(h("option", { value: level.id }, _("bot: {name} (level {n})", { name: level.name, n: level.id })));
     }
     select.value = kept[s] || (s === 0 ? "open" : "3");
-    box.append(h("label", {}, `seat ${s} `, select));
+    box.append(h("label", {}, _("seat {n}", { n: s }) + " ", select));
   }
 }
 
@@ -63,11 +63,16 @@ function clockWords(text) {
     : _("time per player: {time}", { time: head });
 }
 
+// the server's words for a table's and a seat's state, as a person reads them
+const STATES = { waiting: _("waiting for players"), playing: _("playing"), over: _("over"),
+  open: pgettext("seat", "open"), taken: pgettext("seat", "taken"), bot: _("bot") };
+
 function tableWords(t) {
   const g = games.find((x) => x.name === t.game);
   const m = g ? g.modes.find((x) => x.id === t.mode) : null;
-  const length = t.length || `${t.rounds} round${t.rounds === 1 ? "" : "s"}`;
-  return `${g ? g.title : t.game}, ${m ? m.name : t.mode}, ${t.players} players, ${length}`;
+  const length = t.length || ngettext("{n} round", "{n} rounds", t.rounds, { n: t.rounds });
+  return _("{game}: {mode}, {players} players, {length}", { game: g ? g.title : t.game,
+    mode: m ? m.name : t.mode, players: t.players, length });
 }
 
 async function refresh() {
@@ -82,17 +87,18 @@ async function refresh() {
   for (const t of tables) {
     const seats = h("ul", { class: "lobby-seats" });
     for (const s of t.seats) {
-      const text = s.bot ? `${s.name} (bot)` : s.name ? `${s.name} (${s.state})` : s.state;
-      seats.append(h("li", {}, `seat ${s.seat}: ${text}`));
+      const state = STATES[s.state] || s.state;
+      const text = s.bot ? _("{name} (bot)", { name: s.name }) : s.name ? `${s.name} (${state})` : state;
+      seats.append(h("li", {}, _("seat {n}: {name}", { n: s.seat, name: text })));
     }
     const actions = h("p", { class: "actions" });
     if (t.status !== "over" && t.seats.some((s) => s.state === "open")) {
       actions.append(h("a", { href: `/table/${t.id}`, class: "button" }, _("take a seat")), " ");
     }
-    actions.append(h("a", { href: `/table/${t.id}#watch`, class: "button" }, "watch"));
+    actions.append(h("a", { href: `/table/${t.id}#watch`, class: "button" }, _("watch")));
     list.append(h("li", { class: "lobby-table" },
-      h("h3", {}, `table ${t.id}: ${tableWords(t)}`),
-      h("p", {}, [t.status, t.clock ? clockWords(t.clock) : _("no clock"), t.delay
+      h("h3", {}, _("table {id}: {what}", { id: t.id, what: tableWords(t) })),
+      h("p", {}, [STATES[t.status] || t.status, t.clock ? clockWords(t.clock) : _("no clock"), t.delay
         ? _("{n} watching ({delay} s delay)", { n: t.spectators, delay: t.delay })
         : _("{n} watching", { n: t.spectators })].join(" · ")),
       seats, actions));

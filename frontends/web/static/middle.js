@@ -122,7 +122,7 @@ export class Middle {
       showing = item.trick;
       title.textContent = _("trick {n} of round {round}", { n: showing.number, round: showing.round });
     } else {
-      title.textContent = game.trick.length ? `trick ${game.tricksDone + 1}` : "";
+      title.textContent = game.trick.length ? _("trick {n}", { n: game.tricksDone + 1 }) : "";
       if (game.trick.length) showing = { plays: game.trick, call: game.call };
     }
     $("#last-trick").disabled = !game.lastTrick;
@@ -137,7 +137,7 @@ export class Middle {
     for (const [seat, card] of showing.plays) {
       const won = showing.winner === seat;
       box.append(h("figure", { class: won ? "played won" : "played" }, cardSvg(card),
-        h("figcaption", {}, game.label(seat) + (won ? " ✓ wins" : ""))));
+        h("figcaption", {}, won ? _("{who} ✓ wins", { who: game.label(seat) }) : game.label(seat))));
     }
     if (showing.winner !== undefined) {
       box.dataset.trick = `${showing.round}.${showing.number}`;

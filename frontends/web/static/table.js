@@ -539,7 +539,7 @@ function renderControls() {
       else { b.disabled = true; b.classList.add("forbidden"); }
       box.append(b);
     }
-    if (go.options.length <= max) box.append(h("p", { class: "hint" }, `${max - placed} is not allowed: the dealer may not make the bids total ${max}`));
+    if (go.options.length <= max) box.append(h("p", { class: "hint" }, _("{n} is not allowed: the dealer may not make the bids total {max}", { n: max - placed, max })));
     return;
   }
   if (pendingLead) {

@@ -23,6 +23,12 @@ export function _(message, fields) {
   return fill(typeof found === "string" ? found : message, fields);
 }
 
+/** A message in a context (a word that reads two ways in another language). */
+export function pgettext(context, message, fields) {
+  const found = CATALOG.messages[`${context}\u0004${message}`];
+  return fill(typeof found === "string" ? found : message, fields);
+}
+
 /** The form for `n` of a message with a plural, its {fields} filled. */
 export function ngettext(singular, plural, n, fields) {
   const forms = CATALOG.messages[singular];
