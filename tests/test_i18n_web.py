@@ -20,7 +20,7 @@ from webkit import (
     create_table,
     no_horizontal_scroll,
     screenshot,
-    web_server,
+    server_fixture,
 )
 
 from xactika.frontends import i18n
@@ -80,9 +80,7 @@ def test_the_page_strings_come_from_the_same_catalog(client: TestClient) -> None
     assert {m["name"] for m in games[0]["modes"]} == {"High Score", "Low Score", "Ansage"}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    yield from web_server(tmp_path_factory, seed=23)
+server = server_fixture(23)
 
 
 @pytest.fixture(scope="module")

@@ -64,14 +64,15 @@ function clockWords(text) {
 }
 
 // the server's words for a table's and a seat's state, as a person reads them
-const STATES = { waiting: _("waiting for players"), playing: _("playing"), over: _("over"),
-  open: pgettext("seat", "open"), taken: pgettext("seat", "taken"), bot: _("bot") };
+const STATES = { waiting: pgettext("table", "waiting"), playing: pgettext("table", "playing"),
+  over: pgettext("table", "over"), open: pgettext("seat", "open"),
+  taken: pgettext("seat", "taken"), bot: _("bot") };
 
 function tableWords(t) {
   const g = games.find((x) => x.name === t.game);
   const m = g ? g.modes.find((x) => x.id === t.mode) : null;
   const length = t.length || ngettext("{n} round", "{n} rounds", t.rounds, { n: t.rounds });
-  return _("{game}: {mode}, {players} players, {length}", { game: g ? g.title : t.game,
+  return _("{game}, {mode}, {players} players, {length}", { game: g ? g.title : t.game,
     mode: m ? m.name : t.mode, players: t.players, length });
 }
 
