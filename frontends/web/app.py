@@ -33,7 +33,7 @@ from xactika.frontends import i18n
 from xactika.frontends.web.desk import ChatRate, Desk, DeskError, WebTable
 from xactika.frontends.web.facts import all_games
 from xactika.frontends.web.hosting import ABORT, Hosting, Network
-from xactika.frontends.web.lang import install_gettext, page, page_language
+from xactika.frontends.web.lang import catalog, install_gettext, page, page_language
 from xactika.frontends.web.narrate import Narrator, rules_texts
 from xactika.frontends.web.transport import QueueTransport
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
@@ -115,7 +115,7 @@ class WebApp:
             Route("/api/tables/{number:int}/record", self.record),
             Route("/api/rules", self.rules),
             Route("/api/games", self.games),
-            Route("/i18n/{lang}.json", self.catalog),
+            Route("/i18n/{lang}.json", catalog),
             Route("/api/seat", self.seat_action, methods=["POST"]),
             WebSocketRoute("/ws", self.socket),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
@@ -148,11 +148,6 @@ class WebApp:
         with i18n.using(page_language(request)):
             return JSONResponse(all_games())
 
-    async def catalog(self, request: Request) -> Response:
-        """The page's strings in one language, from the same catalog as the Python's."""
-        lang = i18n.best(request.path_params["lang"]) or i18n.SOURCE
-        return JSONResponse(i18n.catalog_json(lang, ".js"),
-                            headers={"Cache-Control": "public, max-age=3600"})
 
     # -- the lobby API
     async def list_tables(self, request: Request) -> Response:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.templating import Jinja2Templates
 
 from xactika.frontends import i18n
@@ -40,3 +40,11 @@ def page(templates: Jinja2Templates, request: Request, name: str,
         response.set_cookie(i18n.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
     response.headers["Vary"] = "Accept-Language, Cookie"
     return response
+
+
+async def catalog(request: Request) -> Response:
+    """``/i18n/LANG.json``: the page's strings in one language, from the same catalog as
+    the Python's (only the messages the scripts ask for)."""
+    lang = i18n.best(request.path_params["lang"]) or i18n.SOURCE
+    return JSONResponse(i18n.catalog_json(lang, ".js"),
+                        headers={"Cache-Control": "public, max-age=3600"})
