@@ -102,7 +102,11 @@ def _play_german(browser: Any, server: WebServer, game: str, viewport: dict[str,
     page = context.new_page()
     seats = ["open", "3"] if game == "dix" else ["open", "3", "3"]
     answer = create_table(page, server.url, name="Anna", game=game, rounds=1, seats=seats)
+    page.reload()  # the lobby lists the new table
+    page.wait_for_selector("#tables li.lobby-table")
     lobby = page.locator("main").inner_text()
+    screenshot(page, f"{name}-lobby")
+    no_horizontal_scroll(page)
     number, token = answer["table"]["id"], answer["invites"]["0"]
     page.goto(f"{server.url}/table/{number}#seat={token}")
     assert page.evaluate("document.documentElement.lang") == "de"

@@ -65,8 +65,9 @@ function clockWords(text) {
 
 // the server's words for a table's and a seat's state, as a person reads them
 const STATES = { waiting: pgettext("table", "waiting"), playing: pgettext("table", "playing"),
-  over: pgettext("table", "over"), open: pgettext("seat", "open"),
-  taken: pgettext("seat", "taken"), bot: _("bot") };
+  over: pgettext("table", "over") };
+const SEAT_STATES = { open: pgettext("seat", "open"), taken: pgettext("seat", "taken"),
+  playing: pgettext("seat", "playing"), bot: _("bot") };
 
 function tableWords(t) {
   const g = games.find((x) => x.name === t.game);
@@ -88,7 +89,7 @@ async function refresh() {
   for (const t of tables) {
     const seats = h("ul", { class: "lobby-seats" });
     for (const s of t.seats) {
-      const state = STATES[s.state] || s.state;
+      const state = SEAT_STATES[s.state] || s.state;
       const text = s.bot ? _("{name} (bot)", { name: s.name }) : s.name ? `${s.name} (${state})` : state;
       seats.append(h("li", {}, _("seat {n}: {name}", { n: s.seat, name: text })));
     }
