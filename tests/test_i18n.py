@@ -172,6 +172,7 @@ def test_a_third_language_is_one_catalog_file(tmp_path: Path,
                      stdin=io.StringIO("quit\n"), stdout=out)
     text = out.getvalue()
     assert code == 0
+    assert i18n.current() == "en"  # the language was the call's, not the caller's
     assert "1 manche" in text  # French plural rule: 1 (and 0) singular
     assert re.search(r"seat 1 \(\w+\) annonce \d", text)  # what fr lacks stays English
     fr = i18n.translator("fr")

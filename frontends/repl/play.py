@@ -154,13 +154,13 @@ def add_lang_option(p: argparse.ArgumentParser) -> None:
                    + " (default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en)")
 
 
-def set_lang(flag: str | None) -> None:
-    """Speak --lang's language (or the environment's) in this context; raises
-    UsageError for a language there is no catalog for."""
+def chosen_lang(flag: str | None) -> str:
+    """--lang's language, else the environment's; raises UsageError for a language there
+    is no catalog for."""
     from xactika.frontends import i18n
 
     try:
-        i18n.set_language(i18n.choose(flag))
+        return i18n.choose(flag)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -561,14 +561,21 @@ def choose_style(args: argparse.Namespace, out: TextIO) -> render.Style:
 def main(argv: Sequence[str], *, stdin: TextIO | None = None,
          stdout: TextIO | None = None) -> int:
     args = build_parser().parse_args(argv)
-    inp = stdin or sys.stdin
-    out = stdout or sys.stdout
-    style = choose_style(args, out)
     try:
-        set_lang(args.lang)
+        lang = chosen_lang(args.lang)
     except UsageError as exc:
         print(f"xactika play: {exc}", file=sys.stderr)
         return 2
+    from xactika.frontends.i18n import using
+
+    with using(lang):  # this call's context only: a caller's language is left as it was
+        return _main(args, stdin=stdin, stdout=stdout)
+
+
+def _main(args: argparse.Namespace, *, stdin: TextIO | None, stdout: TextIO | None) -> int:
+    inp = stdin or sys.stdin
+    out = stdout or sys.stdout
+    style = choose_style(args, out)
     if args.connect is not None:  # a remote seat: the server has the game
         from xactika.frontends.repl.remote import play_remote
 
