@@ -43,6 +43,10 @@ def main() -> int:
                  "static/table.js", "static/style.css"):  # xactika web's package data
         if f"xactika/frontends/web/{page}" not in held:
             bad.append(f"the wheel holds no xactika/frontends/web/{page}")
+    from xactika.frontends.i18n import translator
+
+    if translator("de").gettext("the game is over") == "the game is over":
+        bad.append("the wheel's German catalog is missing or does not load")
     for line in bad:
         print(f"wheel check: {line}", file=sys.stderr)
     print(f"wheel check: {count} modules, license included" if not bad else "wheel check: failed")

@@ -26,6 +26,7 @@ from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.table import Config, Event, game_rules, start
 from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.cli.options import OneLineParser
+from xactika.frontends.i18n import _
 from xactika.frontends.repl import render
 from xactika.frontends.repl.session import (
     BOT,
@@ -112,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--key", default=None, metavar="FILE",
                    help="sign saved games with this private key (default: the user's key, "
                    "made on first use; see xactika keygen)")
+    add_lang_option(p)
     p.add_argument("--ascii", action="store_true", help="7-bit characters only")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colours (auto: on a terminal unless NO_COLOR is set)")
@@ -135,6 +137,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cafile", default=None, metavar="PEM",
                    help="trust this certificate for --connect (implies --tls)")
     return p
+
+
+def add_lang_option(p: argparse.ArgumentParser) -> None:
+    """--lang: the language a person reads (the protocol, records and logs stay English)."""
+    from xactika.frontends.i18n import languages
+
+    p.add_argument("--lang", default=None, metavar="LANG",
+                   help="the language of the game's texts: " + ", ".join(languages())
+                   + " (default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en)")
+
+
+def chosen_lang(flag: str | None) -> str:
+    """--lang's language, else the environment's; raises UsageError for a language there
+    is no catalog for."""
+    from xactika.frontends import i18n
+
+    try:
+        return i18n.choose(flag)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 class UsageError(Exception):
@@ -309,17 +331,25 @@ class Shell:
             self.out.write(render.fit(text, self.session.width) + "\n")
             self.out.flush()
 
+    def ask(self, question: str) -> str:
+        """Read after ``question``, its last line as the prompt: a question wider than the
+        terminal (German words are longer) is wrapped between words, never mid-word."""
+        *head, last = render.fit(question.rstrip(" "), self.columns()).split("\n")
+        if head:
+            self.out.write("\n".join(head) + "\n")
+        return self.read(last + " ")
+
     def confirm_quit(self) -> bool:
         if self.session.over or not self.interactive:
             return True
         try:
-            answer = self.read("leave this unfinished game? it is not saved unless you "
-                               "used 'save FILE' [y/N] ")
+            answer = self.ask(_("leave this unfinished game? it is not saved unless you "
+                                "used 'save FILE' [y/N] "))
         except EOFError:
             return True
         except KeyboardInterrupt:
             return False
-        return answer.strip().lower() in ("y", "yes")
+        return answer.strip().lower() in ("y", "yes", _("y"), _("yes"))
 
     def handover(self, seat: int, *, hide: bool = True) -> bool:
         """Hot-seat: hide the last hand and wait until the next person is at the keys."""
@@ -327,9 +357,10 @@ class Shell:
         try:
             if hide:
                 if self.interactive:
-                    self.read("press Enter to hide your hand and pass the terminal ")
+                    self.ask(_("press Enter to hide your hand and pass the terminal "))
                 self.out.write(self.clear)
-            self.read(f"pass the terminal to {s.label(seat)}; press Enter when ready ")
+            self.ask(_("pass the terminal to {who}; press Enter when ready ").format(
+                who=s.label(seat)))
         except EOFError:
             return False
         except KeyboardInterrupt:
@@ -362,9 +393,11 @@ class Shell:
             told_over = told_over and s.over  # an undo at the end reopens the game
             if s.over and not told_over:
                 told_over = True
-                again = "; 'again' plays the same deals, 'new' a new game" if s.again else ""
-                self.write(f"'scores', 'last' and 'save FILE' still work{again}; Enter, "
-                           "'quit' or Ctrl-D leaves")
+                self.write(_("'scores', 'last' and 'save FILE' still work; 'again' plays the "
+                             "same deals, 'new' a new game; Enter, 'quit' or Ctrl-D leaves")
+                           if s.again else
+                           _("'scores', 'last' and 'save FILE' still work; Enter, 'quit' or "
+                             "Ctrl-D leaves"))
             if not s.over and s.human_to_act is not None:
                 forced = s.play_forced()
                 if forced is not None:
@@ -395,13 +428,13 @@ class Shell:
             try:
                 reply = s.handle(line)
             except KeyboardInterrupt:  # Ctrl-C while bots thought: the game is intact
-                self.write("interrupted")
+                self.write(_("interrupted"))
                 continue
             except Exception as exc:  # a bug must not cost the game
                 if os.environ.get("XACTIKA_DEBUG"):
                     raise
-                self.write(f"internal error ({type(exc).__name__}: {exc}); please report it. "
-                           "'save FILE' keeps the game")
+                self.write(_("internal error ({error}); please report it. 'save FILE' keeps "
+                             "the game").format(error=f"{type(exc).__name__}: {exc}"))
                 continue
             if reply.quit and s.next_game is not None:  # 'again' or 'new' at the end
                 self.write(reply.text)
@@ -426,12 +459,14 @@ def ask_names(session: Session, read: Reader) -> bool:
         name = spec.name
         while not name:
             try:
-                said = read(f"name of the player at seat {seat} (Enter: player{seat + 1}) ")
+                said = read(_("name of the player at seat {seat} (Enter: {default}) ").format(
+                    seat=seat, default=f"player{seat + 1}"))
             except (EOFError, KeyboardInterrupt):
                 return False
             said = "-".join(said.replace(",", " ").split())[:24] or f"player{seat + 1}"
             if said in taken or said in ("you", "human"):
-                print(f"{said!r} is taken: another name, please", file=sys.stderr)
+                print(_("{name} is taken: another name, please").format(name=repr(said)),
+                      file=sys.stderr)
                 continue
             name = said
         taken.add(name)
@@ -521,6 +556,18 @@ def choose_style(args: argparse.Namespace, out: TextIO) -> render.Style:
 def main(argv: Sequence[str], *, stdin: TextIO | None = None,
          stdout: TextIO | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        lang = chosen_lang(args.lang)
+    except UsageError as exc:
+        print(f"xactika play: {exc}", file=sys.stderr)
+        return 2
+    from xactika.frontends.i18n import using
+
+    with using(lang):  # this call's context only: a caller's language is left as it was
+        return _main(args, stdin=stdin, stdout=stdout)
+
+
+def _main(args: argparse.Namespace, *, stdin: TextIO | None, stdout: TextIO | None) -> int:
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
     style = choose_style(args, out)
@@ -601,7 +648,7 @@ def next_game_args(args: argparse.Namespace, session: Session) -> argparse.Names
     ns = build_parser().parse_args([*_settings_flags(config), *_seat_flags(session)])
     ns.seed = config.seed if session.next_game == "same" else None
     for kept in ("no_undo", "auto_play", "hint_bot", "key", "ascii", "color", "history",
-                 "move_timeout"):
+                 "move_timeout", "lang"):
         setattr(ns, kept, getattr(args, kept))
     ns.sandbox = getattr(args, "sandbox", None)
     return ns

@@ -18,6 +18,7 @@ so a transcript is the same every time.
 from __future__ import annotations
 
 import argparse
+import contextvars
 import getpass
 import os
 import shlex
@@ -33,6 +34,7 @@ import attrs
 from xactika.core.bots.agents import Agent, make_agent
 from xactika.core.engine.errors import IllegalCommand, XactikaError
 from xactika.core.engine.table import Command, Event, GameOver, GameStarted, Legal
+from xactika.frontends.i18n import _, ngettext
 from xactika.frontends.repl import render
 from xactika.frontends.repl.session import HUMAN, Reply, SeatSpec, Session
 from xactika.frontends.table import present
@@ -51,7 +53,7 @@ class _Elsewhere:
     """Stands for a seat played at another machine; the server asks it, never we."""
 
     def choose(self, view: Any, legal: Legal) -> Command:
-        raise IllegalCommand("this seat is played elsewhere")
+        raise IllegalCommand(_("this seat is played elsewhere"))
 
 
 def hello_reply(words: list[str], name: str) -> str | None:
@@ -149,7 +151,7 @@ class RemoteSession(Session):
             self.deadline = (time.monotonic() + go.time_ms / 1000
                              if go.time_ms is not None else None)
         elif words[0] == "info":
-            return [self.style.dim("server: " + escape(line[5:], 300))]
+            return [self.style.dim(_("server: {said}").format(said=escape(line[5:], 300)))]
         elif words[0] == wire.RESULT and self.tracker.state.over and not self._ended:
             try:
                 self.outcome = wire.parse_result(words)
@@ -157,7 +159,7 @@ class RemoteSession(Session):
                 return []  # the standings of game-over stand, told at quit
             return self._the_end()
         elif words[0] == wire.QUIT:
-            self.gone = "the server ended the session"
+            self.gone = _("the server ended the session")
             return self._the_end()
         return []
 
@@ -186,12 +188,13 @@ class RemoteSession(Session):
         self._go, self.deadline = None, None
         if REPLACED in str(exc):
             self.replaced = True
-            return ("a bot plays your seat now (your time ran out, or you were away too "
-                    "long): type 'back' to take it back; you play again from your next turn")
+            return _("a bot plays your seat now (your time ran out, or you were away too "
+                     "long): type 'back' to take it back; you play again from your next turn")
         self.gone = str(exc)
         if "says: timeout:" in str(exc):
-            return f"your clock ran out and this table forfeits your seat ({exc})"
-        return f"the connection to the server is lost: {exc}"
+            return _("your clock ran out and this table forfeits your seat ({error})").format(
+                error=exc)
+        return _("the connection to the server is lost: {error}").format(error=exc)
 
     def _took(self, event: Event) -> list[str]:
         """Fold one event of this seat's view, tell the hint bot, and narrate it as the
@@ -213,7 +216,12 @@ class RemoteSession(Session):
     def start_live(self, emit: Callable[[str], None]) -> None:
         """Read the server in a thread from now on; ``emit`` prints above the prompt."""
         self.emit = emit
-        threading.Thread(target=self._pump, name="server-reader", daemon=True).start()
+        self._read_in_thread()
+
+    def _read_in_thread(self) -> None:
+        # in this context's copy: the thread speaks the person's language (i18n.using)
+        threading.Thread(target=contextvars.copy_context().run, args=(self._pump,),
+                         name="server-reader", daemon=True).start()
 
     def _pump(self) -> None:
         emit = self.emit
@@ -234,8 +242,8 @@ class RemoteSession(Session):
                     out.append(self.table(self.seat))
                     self._warn_at(self.deadline)
                 if self.over:
-                    out.append("'scores' and 'last' still work; Enter, 'quit' or Ctrl-D "
-                               "leaves")
+                    out.append(_("'scores' and 'last' still work; Enter, 'quit' or Ctrl-D "
+                                 "leaves"))
             if out:
                 emit("\n".join(out))
 
@@ -246,14 +254,17 @@ class RemoteSession(Session):
         for left in WARNINGS:
             wait = deadline - left - time.monotonic()
             if wait > 0:
-                timer = threading.Timer(wait, self._warn, (left,))
+                timer = threading.Timer(wait, contextvars.copy_context().run,
+                                        (self._warn, left))
                 timer.daemon = True
                 timer.start()
                 self._timers.append(timer)
 
     def _warn(self, left: int) -> None:
         if self._go is not None and self.emit is not None:
-            self.emit(self.style.bold(f"\a{left} seconds left on your clock"))
+            self.emit(self.style.bold("\a" + ngettext(
+                "{n} second left on your clock", "{n} seconds left on your clock", left
+            ).format(n=left)))
 
     def _cancel_warnings(self) -> None:
         timers, self._timers = self._timers, []
@@ -263,17 +274,17 @@ class RemoteSession(Session):
     def clock_text(self) -> str:
         """The toolbar: this seat's bank, counting down on its turn."""
         if self.replaced:
-            return "a bot plays your seat: type 'back' to take it back"
+            return _("a bot plays your seat: type 'back' to take it back")
         if self.gone is not None and not self.tracker.state.over:
-            return "no longer at the table: 'scores' and 'last' still work"
+            return _("no longer at the table: 'scores' and 'last' still work")
         if self.over:
-            return "the game is over"
+            return _("the game is over")
         if self._go is None:
-            return "waiting for the others"
+            return _("waiting for the others")
         if self.deadline is None:
-            return "your turn (no clock)"
+            return _("your turn (no clock)")
         left = max(0.0, self.deadline - time.monotonic())
-        return f"your turn: {_mmss(int(left * 1000))} left on your clock"
+        return _("your turn: {time} left on your clock").format(time=_mmss(int(left * 1000)))
 
     # -- this seat's moves
     def _handle(self, line: str) -> Reply:
@@ -284,26 +295,27 @@ class RemoteSession(Session):
             if (self.human_to_act is None and not self.over and word
                     and word not in ("help", "?", "scores", "score", "last", "rules",
                                      "quit", "exit", "q", "save")):
-                return Reply("not your turn yet: the server asks you when it is"
-                             + (" (type 'back' first)" if self.replaced else ""))
+                return Reply(_("not your turn yet: the server asks you when it is (type "
+                               "'back' first)") if self.replaced else
+                             _("not your turn yet: the server asks you when it is"))
             return super()._handle(line)
 
     def back(self) -> str:
         """Take the seat back from the bot that stands in (connect again with the token)."""
         if not self.replaced:
-            return "your seat is yours: nothing to take back"
+            return _("your seat is yours: nothing to take back")
         try:
             self.remote.connect()
         except (RemoteError, OSError) as exc:
-            return f"cannot take the seat back: {escape(str(exc), 300)}"
+            return _("cannot take the seat back: {error}").format(error=escape(str(exc), 300))
         self.replaced = False
         if self.emit is not None:
-            threading.Thread(target=self._pump, name="server-reader", daemon=True).start()
-        return "you are back: you play again from your next turn"
+            self._read_in_thread()
+        return _("you are back: you play again from your next turn")
 
     def _apply(self, command: Command) -> list[str]:
         if command not in self.legal:
-            raise IllegalCommand("not one of the moves the server offers")
+            raise IllegalCommand(_("not one of the moves the server offers"))
         self.remote.send(wire.answer_line(command, self.rules))
         self._go, self.deadline = None, None
         self._cancel_warnings()
@@ -313,7 +325,7 @@ class RemoteSession(Session):
         """This seat's own view of the game so far, as a record (the others' cards as
         ``?``, no seed): ``replay`` steps through it; the server keeps the whole game."""
         if not path:
-            return "save needs a file name: save FILE"
+            return _("save needs a file name: save FILE")
         from xactika.frontends.cli.invocation import xactika_command
         from xactika.protocol.records.textform import format_record
         from xactika.protocol.records.writing import standard_headers, write_record_file
@@ -327,9 +339,11 @@ class RemoteSession(Session):
         try:
             write_record_file(os.path.expanduser(path), text)
         except OSError as exc:
-            return f"cannot save to {path!r}: {exc.strerror or exc}"
-        return (f"saved {count} events of your view to {path} (the others' cards as the "
-                "game showed them; the server keeps the whole game); step through it:\n"
+            return _("cannot save to {path}: {error}").format(path=repr(path),
+                                                              error=exc.strerror or exc)
+        return (_("saved {n} events of your view to {path} (the others' cards as the game "
+                  "showed them; the server keeps the whole game); step through it:").format(
+                    n=count, path=path) + "\n"
                 + render.command(f"{xactika_command()} replay {shlex.quote(path)}"))
 
     def close(self) -> None:

@@ -17,9 +17,11 @@ from typing import Any
 import attrs
 
 from xactika.core.engine.table import BidMade, Dealt, GameOver, Led, Played, RoundScored, TrickWon
-from xactika.core.games.xactika import DECK, SHAPES, Call, Card, stats_table
+from xactika.core.games.xactika import DECK, Call, Card, stats_table
+from xactika.frontends.i18n import N_, _, ngettext
 from xactika.frontends.table import present
 from xactika.frontends.table.games import Progress, presentation, seat_label
+from xactika.frontends.table.xactika import shape_words
 
 # --------------------------------------------------------------------------- style
 
@@ -170,7 +172,11 @@ class CardRenderer:
 
     def stats(self, hand: Sequence[Any], seen: Sequence[Any], style: Style,
               size: int | None = None) -> str:
-        return "no stats card in this game: 'last' shows the last trick, 'scores' the points"
+        return _("no stats card in this game: 'last' shows the last trick, 'scores' the "
+                 "points")
+
+    def columns_text(self) -> str:
+        return _("pos  card")
 
 
 # Xactika: one symbol and colour per shape, each easy to tell from the others.
@@ -183,6 +189,9 @@ class XactikaRenderer(CardRenderer):
     """``1323  ●   ■■■ ▲▲  ★★★   9``: text, each shape drawn as many times as it counts."""
 
     columns = "pos  card  shapes  value"
+
+    def columns_text(self) -> str:
+        return _("pos  card  shapes  value")
 
     def symbol(self, shape: int, style: Style) -> str:
         return (ASCII_SYMBOLS if style.ascii else SYMBOLS)[shape]
@@ -207,10 +216,11 @@ class XactikaRenderer(CardRenderer):
         if call is None:
             return ""
         run = self.symbol(call.shape, style) * call.count
-        return f"{call.words} ({style.paint(run, SHAPE_COLORS[call.shape])})"
+        drawn = style.paint(run, SHAPE_COLORS[call.shape])
+        return f"{shape_words(call.shape, call.count)} ({drawn})"
 
     def call_words(self, call: Any) -> str:
-        return "" if call is None else str(call.words)
+        return "" if call is None else shape_words(call.shape, call.count)
 
     def value(self, card: Any) -> int | None:
         return int(card.value)
@@ -218,6 +228,9 @@ class XactikaRenderer(CardRenderer):
     def stats(self, hand: Sequence[Any], seen: Sequence[Any], style: Style,
               size: int | None = None) -> str:
         return xactika_stats(hand, seen, style, size)
+
+
+SHAPE_NAMES = (N_("balls"), N_("cubes"), N_("cones"), N_("stars"))
 
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -231,7 +244,7 @@ class SuitRenderer(CardRenderer):
         text = str(card)
         suit = getattr(card, "suit", "")
         if not suit:
-            return style.bold("joker")
+            return style.bold(_("joker"))
         rank = text[:-1].replace("T", "10")
         symbol = "-" + suit if style.ascii else SUIT_SYMBOLS.get(suit, suit)
         return style.paint(rank + symbol, SUIT_COLORS.get(suit, ""))
@@ -243,7 +256,7 @@ class SuitRenderer(CardRenderer):
         return f"{card} ({self.face(card, style)})"
 
 
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 
 
 def turned_up(card: Any, style: Style, game: str) -> str:
@@ -251,11 +264,15 @@ def turned_up(card: Any, style: Style, game: str) -> str:
     else the game says of it (Dix's joker) comes from its presentation."""
     suit = getattr(card, "suit", "")
     if not suit:
-        return f"turned up: the {style.bold('joker')}: no trumps this round"
+        return _("turned up: the {joker}: no trumps this round").format(
+            joker=style.bold(_("joker")))
     face = SuitRenderer().face(card, style)
     note = presentation(game).trump_note(card)
-    return (f"turned up: {card} ({face}): {SUIT_NAMES.get(suit, suit)} are trumps"
-            + (f"; {note}" if note else ""))
+    if not note:
+        return _("turned up: {card} ({face}): {suit} are trumps").format(
+            card=card, face=face, suit=_(SUIT_NAMES.get(suit, suit)))
+    return _("turned up: {card} ({face}): {suit} are trumps; {joker}").format(
+        card=card, face=face, suit=_(SUIT_NAMES.get(suit, suit)), joker=note)
 
 
 CARD_RENDERERS: dict[str, CardRenderer] = {"shapes": XactikaRenderer(), "suits": SuitRenderer()}
@@ -295,7 +312,7 @@ def hand(
                 text = style.dim(strip_ansi(text))
         lines.append(f"{mark} {i:>2}  {text}")
     if not cards:
-        lines.append("  (no cards)")
+        lines.append("  " + _("(no cards)"))
     return "\n".join(lines)
 
 
@@ -319,16 +336,17 @@ def trick(
     Too wide for ``size`` columns, it shortens the seat names, then drops the drawings.
     """
     draw = card_renderer(game)
-    head = f"trick {number}" if number is not None else "trick"
+    head = _("trick {n}").format(n=number) if number is not None else _("trick")
     if not plays:
-        return f"{head}: nobody has played yet"
+        return _("{trick}: nobody has played yet").format(trick=head)
     arrow = "<- " if style.ascii else "← "
-    mark = arrow + ("won" if won else "winning")
-    top = f"{head}: called {draw.call(call, style)}" if call is not None else f"{head}:"
+    mark = arrow + (_("won") if won else _("winning"))
+    top = (_("{trick}: called {call}").format(trick=head, call=draw.call(call, style))
+           if call is not None else f"{head}:")
 
     def layout(level: int, short: bool, off: str) -> list[str]:
         def label(seat: int) -> str:
-            return seat_label(seat, names) if level == 0 else short_label(seat, names, level - 1)
+            return seat_name(seat, names) if level == 0 else short_label(seat, names, level - 1)
         lines = [top]
         wide = max(width(label(seat)) for seat, _ in plays)
         for seat, card in plays:
@@ -341,9 +359,9 @@ def trick(
             lines.append(f"  {pad(label(seat), wide)}  {shown}{note}")
         return lines
 
-    long = "does not show the call"
+    long = _("does not show the call")
     tries = [(0, False, long), (1, False, long), (2, False, long), (3, False, long),
-             (3, True, long), (3, True, "off call")]
+             (3, True, long), (3, True, _("off call"))]
     for level, short, off in tries:
         lines = layout(level, short, off)
         if size is None or all(width(line) <= size for line in lines[1:]):
@@ -358,11 +376,17 @@ def short_label(seat: int, names: Sequence[str], level: int = 0) -> str:
     """
     label = seat_label(seat, names)
     if label == "you" or seat >= len(names):
-        return label if label == "you" else str(seat)
+        return _("you") if label == "you" else str(seat)
     name = names[seat]
     if level >= 2 or not name:
         return str(seat)
     return f"{seat} {name[:4] if level == 1 else name}"
+
+
+def seat_name(seat: int, names: Sequence[str]) -> str:
+    """A seat as a person reads it: ``you`` (translated), else its number and name."""
+    label = seat_label(seat, names)
+    return _("you") if label == "you" else label
 
 
 def _chunks(n: int, fits: Any) -> list[list[int]]:
@@ -423,22 +447,23 @@ def seat_rows(rows: Sequence[tuple[str, Sequence[Any]]], names: Sequence[str],
 def bids(values: Sequence[int | None], names: Sequence[str], taken: Sequence[int],
          size: int | None = None) -> str:
     """The bids (``?`` for not yet), the tricks taken once play starts, and the total."""
-    rows: list[tuple[str, Sequence[Any]]] = [("bid", list(values))]
+    rows: list[tuple[str, Sequence[Any]]] = [(_("bid"), list(values))]
     if taken:
-        rows.append(("taken", list(taken)))
+        rows.append((_("taken"), list(taken)))
     total = sum(b for b in values if b is not None)
-    return seat_rows(rows, names, f"(total {total})", size, f"the bids total {total}")
+    return seat_rows(rows, names, _("(total {n})").format(n=total), size,
+                     _("the bids total {n}").format(n=total))
 
 
 def tricks_taken(taken: Sequence[int], names: Sequence[str], size: int | None = None,
                  points: Sequence[int] | None = None, tens: Sequence[int] | None = None
                  ) -> str:
     """Tricks taken; Dix adds its ten-tricks and the round's running points."""
-    rows: list[tuple[str, Sequence[Any]]] = [("taken", list(taken))]
+    rows: list[tuple[str, Sequence[Any]]] = [(_("taken"), list(taken))]
     if tens is not None:
-        rows.append(("ten-tricks", list(tens)))
+        rows.append((_("ten-tricks"), list(tens)))
     if points is not None:
-        rows.append(("points", [f"{p:+d}" for p in points]))
+        rows.append((_("points"), [f"{p:+d}" for p in points]))
     return seat_rows(rows, names, size=size)
 
 
@@ -448,8 +473,10 @@ def progress(told: Progress, names: Sequence[str], size: int | None = None, *,
     lines = [tricks_taken(told.taken, names, size, points=told.points, tens=told.tens)]
     if stock and told.stock is not None:
         left = told.stock
-        lines.append(f"stock: {left} card{'s' if left != 1 else ''}" + (
-            "; after each trick its winner draws first" if left else "; no more draws"))
+        lines.append(ngettext("stock: {n} card; after each trick its winner draws first",
+                              "stock: {n} cards; after each trick its winner draws first",
+                              left).format(n=left)
+                     if left else _("stock: 0 cards; no more draws"))
     return lines
 
 
@@ -463,9 +490,9 @@ def score_table(scored: Sequence[RoundScored], names: Sequence[str], style: Styl
     Too wide for ``size`` columns, it abbreviates the names, then stacks the seats.
     """
     if not scored:
-        return "no round has been scored yet"
+        return _("no round has been scored yet")
     n = len(scored[0].points)
-    key = "bid/tricks points" if scored[0].bids is not None else "tricks points"
+    key = _("bid/tricks points") if scored[0].bids is not None else _("tricks points")
     col = " | " if style.ascii else " │ "
     sep = "-+-" if style.ascii else "─┼─"
     dash = "-" if style.ascii else "─"
@@ -478,8 +505,8 @@ def score_table(scored: Sequence[RoundScored], names: Sequence[str], style: Styl
                 bid = f"{row.bids[s]}/" if row.bids is not None else ""
                 line.append(f"{bid}{row.tricks[s]} {row.points[s]:+d}")
             cells.append(line)
-        totals = ["total", *(str(scored[-1].totals[s]) for s in seats)]
-        header = ["round", *(short_label(s, names, level) for s in seats)]
+        totals = [_("total"), *(str(scored[-1].totals[s]) for s in seats)]
+        header = [_("round"), *(short_label(s, names, level) for s in seats)]
         sizes = [max(width(c[i]) for c in [*cells, totals, header])
                  for i in range(len(seats) + 1)]
         bar = sep.join(dash * w for w in sizes)
@@ -501,7 +528,7 @@ def score_table(scored: Sequence[RoundScored], names: Sequence[str], style: Styl
     else:
         runs = _chunks(n, lambda run: fits(grid(run, 2)))
         lines = [line for i, run in enumerate(runs) for line in ([""] if i else []) + grid(run, 2)]
-    lines.append(style.dim(f"(each cell: {key})"))
+    lines.append(style.dim(_("(each cell: {key})").format(key=key)))
     return "\n".join(lines)
 
 
@@ -523,18 +550,19 @@ def standings_text(told: present.Standings, names: Sequence[str], style: Style,
     """The standings, and how to play the same deals again: ``again`` (the whole command,
     with the mode, the players and the seats) where it is known, else the seed."""
     order = told.order()
-    lines = ["final standings" + (" (lowest total wins)" if told.low_wins else "") + ":"]
-    size = max(width(seat_label(s, names)) for _, s in order) if order else 0
+    lines = [_("final standings (lowest total wins):") if told.low_wins
+             else _("final standings:")]
+    size = max(width(seat_name(s, names)) for __, s in order) if order else 0
     for rank, seat in order:
-        mark = "  " + style.bold("winner") if seat in told.winners else ""
-        lines.append(f"  {rank:>{len(str(len(order)))}}. {pad(seat_label(seat, names), size)}  "
+        mark = "  " + style.bold(_("winner")) if seat in told.winners else ""
+        lines.append(f"  {rank:>{len(str(len(order)))}}. {pad(seat_name(seat, names), size)}  "
                      f"{told.totals[seat]:>4}{mark}")
     if again is not None:
         # the command on a line of its own: a 128-bit seed must not wrap inside it
-        lines += ["'again' plays the same deals again, 'new' a new game; or later, from a "
-                  "shell:", command(again)]
+        lines += [_("'again' plays the same deals again, 'new' a new game; or later, from "
+                    "a shell:"), command(again)]
     elif told.seed is not None:
-        lines += ["the deals came from a seed; this plays them again:",
+        lines += [_("the deals came from a seed; this plays them again:"),
                   command(f"--seed {told.seed}")]
     return "\n".join(lines)
 
@@ -558,7 +586,7 @@ def narration(items: Sequence[present.Item], names: Sequence[str], game: str, st
         elif isinstance(item, present.Standings):
             lines.append(standings_text(item, names, style, again))
         elif item.kind == "tutorial":
-            lines.append(style.bold(item.text))
+            lines.append(style.bold(_(item.text)))
         else:
             lines.append(item.text)
     return lines
@@ -577,22 +605,25 @@ def xactika_stats(hand: Sequence[Card], seen: Sequence[Card], style: Style,
     full = stats_table(DECK)
     known = set(hand) | set(seen)
     unseen = [c for c in DECK if c not in known]
-    lines = ["stats card (whole deck): value, cards, cards with 1 / 2 / 3 of a given shape"]
-    lines.append("  value  cards    1    2    3")
+    lines = [_("stats card (whole deck): value, cards, cards with 1 / 2 / 3 of a given "
+               "shape")]
+    value_head, cards_head = _("value"), _("cards")
+    lines.append(f"  {value_head:>5}  {cards_head:>5}    1    2    3")
     for value, (count, one, two, three) in full.items():
         lines.append(f"  {value:>5}  {count:>5}  {one:>3}  {two:>3}  {three:>3}")
     draw = XactikaRenderer()
     lines.append("")
-    lines.append(
-        f"not yet seen this round: {len(unseen)} cards (of 81; not in your hand or played)"
-    )
+    lines.append(ngettext(
+        "not yet seen this round: {n} card (of 81; not in your hand or played)",
+        "not yet seen this round: {n} cards (of 81; not in your hand or played)",
+        len(unseen)).format(n=len(unseen)))
     cell = 3 if size is None or size >= 70 else 2  # narrow terminals: tighter columns
     heads = "  ".join(
         style.paint(" ".join(pad(f"{draw.symbol(s, style)}{k}", cell, right=True)
                              for k in (1, 2, 3)), SHAPE_COLORS[s])
         for s in range(4)
     )
-    lines.append(f"  value  cards   {heads}")
+    lines.append(f"  {value_head:>5}  {cards_head:>5}   {heads}")
     for value in full:
         row = [c for c in unseen if c.value == value]
         groups = []
@@ -604,9 +635,9 @@ def xactika_stats(hand: Sequence[Card], seen: Sequence[Card], style: Style,
         " ".join(f"{sum(1 for c in unseen if c.counts[s] == k):>{cell}}" for k in (1, 2, 3))
         for s in range(4)
     )
-    lines.append(f"  {'all':>5}  {len(unseen):>5}   {totals}")
-    lines.append(style.dim("  shapes: " + ", ".join(
-        f"{draw.symbol(s, style)} {SHAPES[s]}" for s in range(4))))
+    lines.append(f"  {_('all'):>5}  {len(unseen):>5}   {totals}")
+    lines.append(style.dim("  " + _("shapes: {list}").format(list=", ".join(
+        f"{draw.symbol(s, style)} {_(SHAPE_NAMES[s])}" for s in range(4)))))
     return fit("\n".join(lines), size)
 
 
@@ -629,35 +660,46 @@ def narrate(
     """
     draw = card_renderer(game)
     if isinstance(event, Dealt):
-        dealer = seat_label(event.dealer, names)
-        return style.bold(f"round {event.round}: {dealer} {'deal' if dealer == 'you' else 'deals'}")
+        if seat_label(event.dealer, names) == "you":
+            return style.bold(_("round {n}: you deal").format(n=event.round))
+        return style.bold(_("round {n}: {who} deals").format(
+            n=event.round, who=seat_label(event.dealer, names)))
     who = seat_label(getattr(event, "seat", 0), names)
     you = who == "you"
     if isinstance(event, BidMade):
-        return f"{who} {'bid' if you else 'bids'} {event.bid}"
+        return (_("you bid {bid}") if you else _("{who} bids {bid}")).format(
+            who=who, bid=event.bid)
     if isinstance(event, Led | Played):
-        lead = isinstance(event, Led)
-        verb = ("lead" if lead else "play") + ("" if you else "s")
         call = getattr(event, "call", None)
+        if isinstance(event, Led) and call is not None:
+            said = _("you lead {card}, calling {call}") if you else _(
+                "{who} leads {card}, calling {call}")
+        elif isinstance(event, Led):
+            said = _("you lead {card}") if you else _("{who} leads {card}")
+        else:
+            said = _("you play {card}") if you else _("{who} plays {card}")
         for shown in (draw.card_short, draw.card_compact):
-            called = f", calling {draw.call(call, style)}" if call is not None else ""
-            line = f"{who} {verb} {shown(event.card, style)}{called}"
+            line = said.format(who=who, card=shown(event.card, style),
+                               call=draw.call(call, style))
             if size is None or width(line) <= size:
                 break
         return line
     if isinstance(event, TrickWon):
-        return style.bold(f"{who} {'win' if you else 'wins'} trick {event.trick}")
+        return style.bold((_("you win trick {n}") if you else _("{who} wins trick {n}")).format(
+            who=who, n=event.trick))
     if isinstance(event, RoundScored):
         pts = ", ".join(
-            f"{seat_label(s, names)} {p:+d}" for s, p in enumerate(event.points)
+            f"{seat_name(s, names)} {p:+d}" for s, p in enumerate(event.points)
         )
-        return f"round {event.round} scored: {pts}"
+        return _("round {n} scored: {points}").format(n=event.round, points=pts)
     if isinstance(event, GameOver):
-        return style.bold("the game is over")
+        return style.bold(_("the game is over"))
     if type(event).__name__ == "Drew":  # Dix: a card from the stock
         if event.card is None:
-            return f"{who} {'draw' if you else 'draws'} a card from the stock (face down)"
-        return f"{who} {'draw' if you else 'draws'} {draw.card_short(event.card, style)}"
+            return (_("you draw a card from the stock (face down)") if you else
+                    _("{who} draws a card from the stock (face down)")).format(who=who)
+        return (_("you draw {card}") if you else _("{who} draws {card}")).format(
+            who=who, card=draw.card_short(event.card, style))
     return None
 
 

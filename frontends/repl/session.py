@@ -19,7 +19,9 @@ import attrs
 from xactika.core.engine.errors import IllegalCommand, XactikaError
 from xactika.core.engine.table import Command, Event, TrickWon
 from xactika.core.engine.views import view
+from xactika.frontends import i18n
 from xactika.frontends.cli.invocation import xactika_command
+from xactika.frontends.i18n import N_, _, said
 from xactika.frontends.repl import render
 from xactika.frontends.repl.render import Style
 from xactika.frontends.repl.suggest import COMMAND_HELP, Context
@@ -43,6 +45,27 @@ class Reply:
     text: str = ""
     moved: bool = False
     quit: bool = False
+
+
+# The engine's refusals are English (the protocol sends them); a person reading another
+# language gets the kind of refusal in words, and the legal moves after it.
+REFUSALS = {
+    "follow": N_("that card does not follow: you must follow if you can"),
+    "call": N_("that call is not one the card can make"),
+    "bid": N_("that bid is not allowed"),
+    "card": N_("that card is not in your hand"),
+    "turn": N_("it is not your turn"),
+    "phase": N_("that move does not fit now"),
+    "over": N_("the game is over"),
+    "illegal": N_("that move is not allowed now"),
+}
+
+
+def refusal(exc: XactikaError) -> str:
+    """Why a move was refused, in the reader's language."""
+    if i18n.current() == i18n.SOURCE or exc.code not in REFUSALS:
+        return str(exc)
+    return _(REFUSALS[exc.code])
 
 
 AGAIN_WORDS = {"again": "same", "rematch": "same", "new": "new"}
@@ -80,17 +103,21 @@ class Session(Table):
 
     def intro(self) -> str:
         c = self.config
-        seed = f", seed {c.seed}" if c.seed is not None and self.show_seed else ""
+        title = _("{game}: {mode}, {players} players, {length}").format(
+            game=said(self.shown.title()), mode=said(self.shown.mode_name(c)),
+            players=c.players, length=self.shown.length(c))
+        if c.seed is not None and self.show_seed:
+            title = _("{title}, seed {seed}").format(title=title, seed=c.seed)
         lines = [
-            self.style.bold(f"{self.shown.title()}: {self.shown.mode_name(c)}, "
-                            f"{c.players} players, {self.shown.length(c)}{seed}"),
-            "seats: " + seats_text(self.seats, self.names),
-            self.shown.mode_line(c),
-            "type 'help' for commands, 'rules' to learn the game; Tab completes"
-            + ("; 'undo' takes back a move" if self.practice else ""),
+            self.style.bold(title),
+            _("seats: {seats}").format(seats=seats_text(self.seats, self.names)),
+            said(self.shown.mode_line(c)),
+            _("type 'help' for commands, 'rules' to learn the game; Tab completes; 'undo' "
+              "takes back a move") if self.practice else
+            _("type 'help' for commands, 'rules' to learn the game; Tab completes"),
         ]
         if self.tutorial:
-            lines += [self.style.bold(text) for text in teach.tutorial_intro(c)]
+            lines += [self.style.bold(said(text)) for text in teach.tutorial_intro(c)]
         return render.fit("\n".join(lines), self.width)
 
     def standings(self) -> str:
@@ -104,8 +131,11 @@ class Session(Table):
         game = self.config.game
         draw = render.card_renderer(game)
         size = self.width
-        lines = [render.rule(st, f"{self.shown.round_of(self.config, v.round)}, "
-                                 f"{self.label(v.dealer)} dealt", min(60, size))]
+        dealt = (_("{round}, you dealt") if self.names[v.dealer] == "you"
+                 else _("{round}, {dealer} dealt"))
+        lines = [render.rule(st, dealt.format(
+            round=self.shown.round_of(self.config, v.round), dealer=self.label(v.dealer)),
+            min(60, size))]
         if v.turned is not None:
             lines.append(render.turned_up(v.turned, st, game))
         if self.rules.has_bidding(self.config):
@@ -127,8 +157,9 @@ class Session(Table):
         legal = self.legal
         order = self.shown_hand(seat)
         marks = legal.cards if legal.seat == seat and legal.kind == "play" else None
-        who = "your" if self.names[seat] == "you" else f"{self.label(seat)}'s"
-        lines.append(st.bold(f"{who} hand") + st.dim(f"  ({draw.columns})"))
+        head = (_("your hand") if self.names[seat] == "you"
+                else _("{who}'s hand").format(who=self.label(seat)))
+        lines.append(st.bold(head) + st.dim(f"  ({draw.columns_text()})"))
         lines.append(render.hand(order, game, st, legal=marks))
         if legal.seat == seat:
             lines.append(self.what_now(seat))
@@ -144,9 +175,10 @@ class Session(Table):
         seat = self.human_to_act if seat is None else seat
         if seat is None:
             return "> "
-        kind = self.legal.kind
+        kind = {"bid": _("bid"), "lead": _("lead"), "play": _("play")}.get(
+            self.legal.kind, self.legal.kind)
         who = "" if self.names[seat] == "you" else f"{self.names[seat]} "
-        coached = "tutorial " if self.tutorial and self.state.round == 1 else ""
+        coached = _("tutorial") + " " if self.tutorial and self.state.round == 1 else ""
         return f"{coached}{who}{kind}> "
 
     def context(self) -> Context:
@@ -215,16 +247,18 @@ class Session(Table):
                 return self.undo(self.humans[0])
             if self.over and self.again is not None and word in AGAIN_WORDS:
                 self.next_game = AGAIN_WORDS[word]
-                return Reply("the same deals again" if self.next_game == "same"
-                             else "a new game", quit=True)
+                return Reply(_("the same deals again") if self.next_game == "same"
+                             else _("a new game"), quit=True)
             remote = getattr(self, "remote", None)  # a seat at a server's table
             if self.over and remote is not None and word in AGAIN_WORDS:
                 from xactika.frontends.net.lobby import rematch_text
 
                 return Reply(rematch_text(remote.host, remote.port, remote.token,
                                           remote.tls is not None))
-            more = ", 'again' plays the same deals, 'new' a new game" if self.again else ""
-            return Reply(f"the game is over: 'save FILE' keeps it{more}; 'quit' leaves")
+            if self.again:
+                return Reply(_("the game is over: 'save FILE' keeps it, 'again' plays the "
+                               "same deals, 'new' a new game; 'quit' leaves"))
+            return Reply(_("the game is over: 'save FILE' keeps it; 'quit' leaves"))
         if word == "stats":
             return Reply(self.stats_text(seat))
         if word == "hint":
@@ -238,14 +272,14 @@ class Session(Table):
         try:
             lines = self._apply(command)
         except IllegalCommand as exc:
-            return Reply(self._refuse(seat, str(exc)))
+            return Reply(self._refuse(seat, refusal(exc)))
         lines += self.advance()
         return Reply("\n".join(lines), moved=True)
 
     def _refuse(self, seat: int, why: str) -> str:
         legal = self.legal_text(seat)
         told = legal.split(":", 1)[0].replace(":", "")  # "legal bids" already said?
-        repeated = not legal or legal in why or (told == "legal bids" and told in why)
+        repeated = not legal or legal in why or (told == _("legal bids") and told in why)
         return render.fit(why + ("" if repeated else f"\n{legal}"), self.width)
 
     # ----------------------------------------------------------------- informational
@@ -256,20 +290,22 @@ class Session(Table):
         if not self.rules.has_bidding(self.config):
             del found["bid"]
         found = self.shown.commands(self.config, found)
+        found = {name: said(text) for name, text in found.items()}
         if not self.practice:
-            found["undo"] += " (not in this game)"
+            found["undo"] = _("{help} (not in this game)").format(help=found["undo"])
         return found
 
     def help_text(self) -> str:
-        lines = ["commands:"]
+        lines = [_("commands:")]
         for name, text in self.commands().items():
             lines.append(f"  {name:<7} {text}")
-        lines += self.shown.help_lines(self.config)
+        lines += [said(line) for line in self.shown.help_lines(self.config)]
         lines += [
-            "'rules' explains the game; 'rules TOPIC' one part of it.",
-            "Tab completes commands, legal cards" + (" and calls" if self.shown.has_calls
-                                                     else "")
-            + ". Ctrl-C clears the line; Ctrl-D or 'quit' leaves.",
+            _("'rules' explains the game; 'rules TOPIC' one part of it."),
+            _("Tab completes commands, legal cards and calls. Ctrl-C clears the line; "
+              "Ctrl-D or 'quit' leaves.") if self.shown.has_calls else
+            _("Tab completes commands and legal cards. Ctrl-C clears the line; Ctrl-D or "
+              "'quit' leaves."),
         ]
         return self._symbols("\n".join(lines))
 
@@ -286,10 +322,10 @@ class Session(Table):
         lines = [render.score_table(self.scored(), self.names, self.style, size)]
         if not self.over and self.state.phase in ("bid", "play"):
             if self.rules.has_bidding(self.config):
-                lines.append(f"round {self.state.round} so far:\n"
+                lines.append(_("round {n} so far:").format(n=self.state.round) + "\n"
                              + render.bids(self.state.bids, self.names, self.state.taken, size))
             else:
-                lines.append(f"round {self.state.round} so far:\n" + "\n".join(
+                lines.append(_("round {n} so far:").format(n=self.state.round) + "\n" + "\n".join(
                     render.progress(self.progress(), self.names, size, stock=False)))
         if self.over:
             lines.append(self.standings())
@@ -298,7 +334,7 @@ class Session(Table):
     def last_text(self) -> str:
         index = last_trick_won(self.events)
         if index is None:
-            return "no trick has been finished yet"
+            return _("no trick has been finished yet")
         why = present.why_won(self.config, self.events, index, self.names)
         return render.trick(why.plays, why.call, self.names, self.config.game, self.style,
                             winning=why.winner, number=why.trick, size=self.width, won=True
@@ -313,9 +349,12 @@ class Session(Table):
     def hint_text(self, seat: int) -> str:
         found = self.hint(seat)
         if found is None:
-            return "no hint bot for this game"
+            return _("no hint bot for this game")
         command, reason = found
-        return "hint: " + self.command_text(seat, command) + (f"  ({reason})" if reason else "")
+        said = self.command_text(seat, command)
+        if reason:
+            return _("hint: {move}  ({reason})").format(move=said, reason=reason)
+        return _("hint: {move}").format(move=said)
 
     def play_forced(self) -> Reply | None:
         """With ``autoplay``, the move of a person who has one legal choice (the last
@@ -326,16 +365,17 @@ class Session(Table):
         command = next(iter(self.legal.commands()))
         said = self.command_text(seat, command)
         lines = self._apply(command) + self.advance()
-        return Reply("\n".join([self.style.dim(f"{said} (your only legal move, played for "
-                                                "you)"), *lines]), moved=True)
+        return Reply("\n".join([self.style.dim(_("{move} (your only legal move, played for "
+                                                  "you)").format(move=said)), *lines]),
+                     moved=True)
 
     def undo(self, seat: int) -> Reply:
         try:
             taken = self.take_back(seat)
         except CannotUndo as exc:
             return Reply(str(exc))
-        return Reply(f"undone: {self.command_text(seat, taken)}; it is your turn again",
-                     moved=True)
+        return Reply(_("undone: {move}; it is your turn again").format(
+            move=self.command_text(seat, taken)), moved=True)
 
     # ----------------------------------------------------------------- records
 
@@ -345,8 +385,8 @@ class Session(Table):
         except SaveError as exc:
             return str(exc)
         # the command on a line of its own, never wrapped, so that it is pasted whole
-        return (f"saved {saved.events} events to {saved.path} (it holds every hand); "
-                "to continue:\n"
+        return (_("saved {n} events to {path} (it holds every hand); to continue:").format(
+                    n=saved.events, path=saved.path) + "\n"
                 + render.command(f"{xactika_command()} play --load {shlex.quote(path)}"))
 
 

@@ -13,20 +13,23 @@ import attrs
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 
+from xactika.frontends.i18n import N_, _
+
 # command word -> what it does (help text and the completion menu's meta column)
+# (English: the commands are typed as they are in every language; translate with _())
 COMMAND_HELP: dict[str, str] = {
-    "play": "play a card: play 3 (its position) or play 1323; a lead adds its call",
-    "bid": "bid a number of tricks: bid 2 (or just 2)",
-    "hint": "ask a bot what it would do, and why",
-    "undo": "take back your last decision (practice games only)",
-    "stats": "the stats card and the cards you have not seen this round",
-    "last": "the last trick",
-    "scores": "the score table",
-    "table": "show the table and your hand again",
-    "save": "save FILE: write the game to a record file",
-    "rules": "how the game is played: rules, or rules TOPIC",
-    "help": "list the commands",
-    "quit": "leave the game",
+    "play": N_("play a card: play 3 (its position) or play 1323; a lead adds its call"),
+    "bid": N_("bid a number of tricks: bid 2 (or just 2)"),
+    "hint": N_("ask a bot what it would do, and why"),
+    "undo": N_("take back your last decision (practice games only)"),
+    "stats": N_("the stats card and the cards you have not seen this round"),
+    "last": N_("the last trick"),
+    "scores": N_("the score table"),
+    "table": N_("show the table and your hand again"),
+    "save": N_("save FILE: write the game to a record file"),
+    "rules": N_("how the game is played: rules, or rules TOPIC"),
+    "help": N_("list the commands"),
+    "quit": N_("leave the game"),
 }
 
 
@@ -75,7 +78,7 @@ def _cards(ctx: Context) -> list[tuple[str, str]]:
 
 
 def _bids(ctx: Context) -> list[tuple[str, str]]:
-    return [(str(b), "tricks") for b in ctx.bids]
+    return [(str(b), _("tricks")) for b in ctx.bids]
 
 
 def _calls(card: str | None, ctx: Context) -> list[tuple[str, str]]:
@@ -91,7 +94,7 @@ def suggest(text: str, ctx: Context) -> list[Suggestion]:
         word = words.pop()
     else:
         word = ""
-    commands = [(c, COMMAND_HELP.get(c, "")) for c in ctx.commands]
+    commands = [(c, _(COMMAND_HELP[c]) if c in COMMAND_HELP else "") for c in ctx.commands]
     if ctx.kind == "bid":
         commands = [c for c in commands if c[0] != "play"]
     elif ctx.kind in ("lead", "play"):
@@ -107,7 +110,7 @@ def suggest(text: str, ctx: Context) -> list[Suggestion]:
         return _matching(word, moves + spaced)
     first = words[0].lower()
     if first == "rules" and len(words) == 1:
-        return _matching(word, [(t, "rules topic") for t in (*ctx.topics, "all")])
+        return _matching(word, [(t, _("rules topic")) for t in (*ctx.topics, "all")])
     if first == "help" and len(words) == 1:
         return _matching(word, commands)
     if first == "bid" and len(words) == 1 and ctx.kind == "bid":

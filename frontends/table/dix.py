@@ -23,6 +23,7 @@ from xactika.core.games.dix import (
     ten_tricks,
     trump_suit,
 )
+from xactika.frontends.i18n import N_, _, ngettext
 from xactika.frontends.table.games import (
     FollowRule,
     Plays,
@@ -74,15 +75,22 @@ _MODES = {
 }
 
 
-_RANK_NAMES = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-               8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
-               14: "ace"}
+# a card's name, whole: German joins suit and rank ("die Herz-Dame"), English does not
+_CARD_NAMES = {2: N_("the two of {suit}"), 3: N_("the three of {suit}"),
+               4: N_("the four of {suit}"), 5: N_("the five of {suit}"),
+               6: N_("the six of {suit}"), 7: N_("the seven of {suit}"),
+               8: N_("the eight of {suit}"), 9: N_("the nine of {suit}"),
+               10: N_("the ten of {suit}"), 11: N_("the jack of {suit}"),
+               12: N_("the queen of {suit}"), 13: N_("the king of {suit}"),
+               14: N_("the ace of {suit}")}
+_SUIT_WORDS = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
+_ONE_OF_SUIT = {"S": N_("spade"), "H": N_("heart"), "D": N_("diamond"), "C": N_("club")}
 
 
 def rank_and_suit(card: Any) -> str:
     """A card of the 52 as a player says it: ``the queen of hearts`` (Oh Hell's too)."""
-    rank = _RANK_NAMES.get(getattr(card, "rank", -1))
-    return f"the {rank} of {_suit(card.suit)}" if rank else str(card)
+    name = _CARD_NAMES.get(getattr(card, "rank", -1))
+    return _(name).format(suit=_suit(card.suit)) if name else str(card)
 
 
 def _by_rank(card: Any) -> Any:
@@ -90,7 +98,8 @@ def _by_rank(card: Any) -> Any:
 
 
 def _suit(suit: str) -> str:
-    return SUIT_NAMES.get(suit, suit)
+    """A suit in the reader's words: ``hearts``."""
+    return _(_SUIT_WORDS[suit]) if suit in _SUIT_WORDS else SUIT_NAMES.get(suit, suit)
 
 
 class DixShown(Presentation):
@@ -115,7 +124,7 @@ class DixShown(Presentation):
     def card_name(self, card: Any) -> str:
         """``the queen of hearts``, ``the joker``."""
         if getattr(card, "is_joker", False):
-            return "the joker"
+            return _("the joker")
         return rank_and_suit(card)
 
     def banner(self, config: Config) -> str:
@@ -145,26 +154,36 @@ class DixShown(Presentation):
         trump = trump_suit(turned)
         led = suit_of(plays[0][1], turned)
         others = [c for s, c in plays if s != winner]
-        joker = (f" (the joker is a trump ranked as {said(turned)})"
-                 if any(getattr(c, "is_joker", False) for _, c in plays) else "")
+        joker = (_(" (the joker is a trump ranked as {card})").format(card=said(turned))
+                 if any(getattr(c, "is_joker", False) for __, c in plays) else "")
         if trump is not None and suit_of(won, turned) == trump and led != trump:
-            why = f"{card} wins: a trump ({_suit(trump)}) beats the {_suit(led)} led{joker}"
+            why = _("{card} wins: a trump ({trump}) beats the {suit} led{joker}").format(
+                card=card, trump=_suit(trump), suit=_suit(led), joker=joker)
         elif all(suit_of(c, turned) == led for c in others):
-            kind = "trump" if led == trump else _suit(led)[:-1] if led else "card"
-            why = f"{card} wins: the higher {kind}{joker}"
+            if led == trump:
+                why = _("{card} wins: the higher trump{joker}")
+            elif led in _ONE_OF_SUIT:
+                why = _("{card} wins: the higher {suit}{joker}")
+            else:
+                why = _("{card} wins: the higher card{joker}")
+            why = why.format(card=card, joker=joker,
+                             suit=_(_ONE_OF_SUIT[led]) if led in _ONE_OF_SUIT else "")
         else:
             off = ", ".join(said(c) for c in others)
             if trump is None:
-                why = f"{card} wins: {off} did not follow {_suit(led)} (no trumps this round)"
+                why = _("{card} wins: {others} did not follow {suit} (no trumps this round)")
             elif led == trump:
-                why = f"{card} wins: a trump was led and {off} is not a trump{joker}"
+                why = _("{card} wins: a trump was led and {others} is not a trump{joker}")
             else:
-                why = f"{card} wins: {off} did not follow {_suit(led)} and is not a trump"
+                why = _("{card} wins: {others} did not follow {suit} and is not a trump")
+            why = why.format(card=card, others=off, suit=_suit(led), joker=joker)
         trick = Trick(None, tuple(plays), winner)
         pips = " + ".join(f"{said(c)} ({c.pips})" if spoken else f"{c} {c.pips}"
-                          for _, c in plays)
+                          for __, c in plays)
         if is_ten_trick(trick):
-            why += f"; ten-trick! pips {pips} = 10: -3 for {seat_label(winner, names)}"
+            who = seat_label(winner, names)
+            why = _("{why}; ten-trick! pips {pips} = 10: -3 for {who}").format(
+                why=why, pips=pips, who=_("you") if who == "you" else who)
         return why
 
     def round_end(self, config: Config, scored: RoundScored, tricks: Sequence[Trick],
@@ -175,20 +194,26 @@ class DixShown(Presentation):
         points = round_points(tricks, config.players)
         parts = []
         for s in range(config.players):
-            ten = f" ({tens[s]} ten-trick{'s' if tens[s] != 1 else ''} at -3)" if tens[s] else ""
-            parts.append(f"{label[s]} took {scored.tricks[s]} "
-                         f"trick{'s' if scored.tricks[s] != 1 else ''}{ten}: {points[s]:+d}")
+            took = (ngettext("you took {n} trick", "you took {n} tricks", scored.tricks[s])
+                    if label[s] == "you" else
+                    ngettext("{who} took {n} trick", "{who} took {n} tricks",
+                             scored.tricks[s])).format(who=label[s], n=scored.tricks[s])
+            if tens[s]:
+                took = ngettext("{took} ({n} ten-trick at -3)", "{took} ({n} ten-tricks at -3)",
+                                tens[s]).format(took=took, n=tens[s])
+            parts.append(f"{took}: {points[s]:+d}")
         best = round_winner(tricks, config.players)
         other = [s for s in range(config.players) if s != best]
         if all(points[best] > points[s] for s in other):
-            why = "more points"
+            why = _("more points")
         elif all(tens[best] < tens[s] for s in other):
-            why = "equal points, fewer ten-tricks"
+            why = _("equal points, fewer ten-tricks")
         else:
-            why = "equal points and ten-tricks, and won the last trick"
-        verb = "win" if label[best] == "you" else "wins"
-        return (f"round {scored.round}: " + "; ".join(parts)
-                + f"\n{label[best]} {verb} the round ({why})")
+            why = _("equal points and ten-tricks, and won the last trick")
+        won = (_("you win the round ({why})") if label[best] == "you" else
+               _("{who} wins the round ({why})")).format(who=label[best], why=why)
+        return _("round {n}: {parts}").format(n=scored.round, parts="; ".join(parts)) + (
+            "\n" + won)
 
     def round_winner(self, config: Config, tricks: Sequence[Trick]) -> int | None:
         return round_winner(tricks, config.players)
@@ -201,19 +226,24 @@ class DixShown(Presentation):
 
     def coach(self, kind: str, follow: FollowRule, suggestion: str = "") -> str:
         if kind == "lead":
-            why = ("you lead: any card. Your opponent must follow its suit if they can. "
-                   "Leading a low card you do not mind losing is safe; a trick whose two "
-                   "cards' pips total ten costs its winner 3 points.")
+            why = _("tutorial: you lead: any card. Your opponent must follow its suit if they "
+                    "can. Leading a low card you do not mind losing is safe; a trick whose two "
+                    "cards' pips total ten costs its winner 3 points.")
         elif follow.can_follow:
-            why = (f"{follow.led} was led and you have {follow.led}, so you must play one "
-                   "(marked with an arrow). Play higher to win the trick, lower to give it "
-                   "away; watch for a pip total of ten (-3 to the winner).")
+            why = _("tutorial: {suit} was led and you have {suit}, so you must play one "
+                    "(marked with an arrow). Play higher to win the trick, lower to give it "
+                    "away; watch for a pip total of ten (-3 to the winner).").format(
+                suit=follow.led)
+        elif follow.trump:
+            why = _("tutorial: you have no {suit}: any card may be played; a trump ({trump}) "
+                    "wins it, anything else loses it.").format(suit=follow.led,
+                                                               trump=follow.trump)
         else:
-            how = (f"a trump ({follow.trump}) wins it, anything else loses it" if follow.trump
-                   else "no trumps this round, so it cannot win")
-            why = f"you have no {follow.led}: any card may be played; {how}."
-        tip = f" The hint bot suggests: {suggestion}." if suggestion else ""
-        return f"tutorial: {why}{tip}"
+            why = _("tutorial: you have no {suit}: any card may be played; no trumps this "
+                    "round, so it cannot win.").format(suit=follow.led)
+        if not suggestion:
+            return why
+        return _("{why} The hint bot suggests: {move}.").format(why=why, move=suggestion)
 
     def progress(self, config: Config, seen: SeatView | State) -> Progress:
         players = config.players
@@ -224,21 +254,23 @@ class DixShown(Presentation):
     def trump(self, state: State) -> str | None:
         """``hearts``, or ``no trumps`` when the joker was turned up."""
         suit = trump_suit(state.turned)
-        return SUIT_NAMES[suit] if suit is not None else "no trumps"
+        return _suit(suit) if suit is not None else _("no trumps")
 
     def follow_rule(self, state: State, seat: int) -> FollowRule:
         trump = trump_suit(state.turned)
-        trump_name = SUIT_NAMES[trump] if trump is not None else None
+        trump_name = _suit(trump) if trump is not None else None
         if not state.trick:
             return FollowRule(False, "", trump_name)
         led = suit_of(state.trick[0][1], state.turned)
         can = any(suit_of(c, state.turned) == led for c in state.hands[seat])
-        return FollowRule(can, SUIT_NAMES.get(led, led), trump_name)
+        return FollowRule(can, _suit(led) if led else "", trump_name)
 
     def cannot_follow(self, follow: FollowRule, call: Any) -> str:
-        then = (f"a trump ({follow.trump}) wins the trick, anything else loses it"
-                if follow.trump is not None else "it cannot win the trick")
-        return f"you have no {follow.led}: play any card; {then}"
+        if follow.trump is not None:
+            return _("you have no {suit}: play any card; a trump ({trump}) wins the trick, "
+                     "anything else loses it").format(suit=follow.led, trump=follow.trump)
+        return _("you have no {suit}: play any card; it cannot win the trick").format(
+            suit=follow.led)
 
     def card_token(self, text: str) -> str:
         return text.upper()
@@ -265,6 +297,11 @@ def joker_place(turned: Any) -> str:
     rank, suit = turned.rank, turned.suit
     below = type(turned)(rank - 1, suit) if rank > LOWEST_RANK else None
     above = type(turned)(rank + 1, suit) if rank < HIGHEST_RANK else None
-    where = (f"between {below} and {above}" if below and above
-             else f"above {below}" if below else f"below {above}")
-    return f"the joker takes {turned}'s place among the trumps, {where}"
+    if below and above:
+        return _("the joker takes {card}'s place among the trumps, between {below} and "
+                 "{above}").format(card=turned, below=below, above=above)
+    if below:
+        return _("the joker takes {card}'s place among the trumps, above {below}").format(
+            card=turned, below=below)
+    return _("the joker takes {card}'s place among the trumps, below {above}").format(
+        card=turned, above=above)

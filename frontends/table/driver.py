@@ -38,6 +38,7 @@ from xactika.core.engine.table import (
     legal_actions,
 )
 from xactika.core.engine.views import SeatView, view, visible
+from xactika.frontends.i18n import _, said
 from xactika.frontends.table import present
 from xactika.frontends.table.games import Presentation, Progress, presentation, seat_label
 from xactika.frontends.table.moves import Moves, command_text
@@ -112,14 +113,14 @@ def load_game(path: str) -> Loaded:
 
     why = unreadable(path)
     if why is not None:
-        raise LoadError(f"cannot read {path}: {why}")
+        raise LoadError(_("cannot read {path}: {why}").format(path=path, why=why))
     try:
         record = read_record(path)
         events = list(record.events)
         check = check_log(events)  # raises InvalidEvent naming the first bad event
         seats = seats_from_headers(record.headers, events[0].config.players)
     except XactikaError as exc:
-        raise LoadError(f"cannot load {path}: {exc}") from None
+        raise LoadError(_("cannot load {path}: {error}").format(path=path, error=exc)) from None
     events += list(check.pending)  # a record cut short after an action: finish its effects
     date = record.header("date")  # older saves wrote +00:00 for Z
     return Loaded(tuple(events), tuple(seats) if seats is not None else None,
@@ -349,8 +350,9 @@ class Table:
         self.seats[seat] = SeatSpec(BOT, "random")
         self.names[seat] = "random"
         self.practice = False
-        return present.Note("fault", f"{old} faulted ({fault.reason}: {fault.detail}); a "
-                                     "random bot takes over the seat")
+        return present.Note("fault", _("{who} faulted ({reason}: {detail}); a random bot "
+                                       "takes over the seat").format(
+            who=old, reason=fault.reason, detail=fault.detail))
 
     # ----------------------------------------------------------------- moves
 
@@ -378,9 +380,10 @@ class Table:
         """Why this game has no undo, or None when it has."""
         if self.practice:
             return None
-        return ("hot-seat games" if self.hot_seat else
-                "games with external bots" if any(s.kind == CMD for s in self.seats) else
-                "this game (--no-undo)")
+        return (_("undo is for practice games only, not hot-seat games") if self.hot_seat
+                else _("undo is for practice games only, not games with external bots")
+                if any(s.kind == CMD for s in self.seats) else
+                _("undo is for practice games only, not this game (--no-undo)"))
 
     def take_back(self, seat: int) -> Command:
         """Undo ``seat``'s last decision of this round and everything after it.
@@ -392,24 +395,26 @@ class Table:
         """
         why = self.why_no_undo()
         if why is not None:
-            raise CannotUndo(f"undo is for practice games only, not {why}")
+            raise CannotUndo(why)
         for i in range(len(self.events) - 1, -1, -1):
             event = self.events[i]
             if isinstance(event, Dealt):
-                raise CannotUndo("nothing to undo: you have not decided anything yet"
+                raise CannotUndo(_("nothing to undo: you have not decided anything yet")
                                  if self.state.round <= 1 else
-                                 "nothing to undo in this round: a round already scored "
-                                 "stays as it was played")
+                                 _("nothing to undo in this round: a round already scored "
+                                   "stays as it was played"))
             if isinstance(event, BidMade | Led | Played) and event.seat == seat:
                 break
         else:
-            raise CannotUndo("nothing to undo: you have not decided anything yet")
+            raise CannotUndo(_("nothing to undo: you have not decided anything yet"))
         shown = next((e for e in self.events[i + 1:]
                       if isinstance(e, Led | Played) and e.seat != seat), None)
         if shown is not None:  # BGA's rule: what another seat showed is not taken back
-            raise CannotUndo(f"undo stops at the first card another seat showed: "
-                             f"{self.label(shown.seat)} played {shown.card} after your "
-                             f"{'bid' if isinstance(event, BidMade) else 'card'}")
+            said = (_("undo stops at the first card another seat showed: {who} played "
+                      "{card} after your bid") if isinstance(event, BidMade) else
+                    _("undo stops at the first card another seat showed: {who} played "
+                      "{card} after your card"))
+            raise CannotUndo(said.format(who=self.label(shown.seat), card=shown.card))
         taken = (Bid(seat, event.bid) if isinstance(event, BidMade)
                  else Play(seat, event.card, getattr(event, "call", None)))
         self.referee = Referee.from_events(self.events[:i], policy=self.referee.policy)
@@ -437,24 +442,27 @@ class Table:
         """The line before the prompt: what may be played now."""
         legal = self.legal
         if legal.kind == "bid":
-            return (f"your bid (legal: {' '.join(map(str, legal.bids))}): "
-                    f"e.g. 'bid {legal.bids[0]}' or just '{legal.bids[0]}'")
+            return _("your bid (legal: {bids}): e.g. 'bid {first}' or just '{first}'").format(
+                bids=" ".join(map(str, legal.bids)), first=legal.bids[0])
         order = self.shown_hand(seat)
         if legal.kind == "lead":
             first = order[0]
+            if legal.calls(first) == (None,):
+                return _("your lead: any card, e.g. 'play 1' or just '1'")
             calls = " ".join(self.rules.format_call(c) for c in legal.calls(first))
-            extra = (f", with a call: e.g. 'play 1 {self.rules.format_call(legal.calls(first)[0])}'"
-                     f" ({first} calls {calls}; the shape alone is enough)"
-                     if legal.calls(first) != (None,) else ", e.g. 'play 1' or just '1'")
-            return f"your lead: any card{extra}"
+            return _("your lead: any card, with a call: e.g. 'play 1 {call}' ({card} calls "
+                     "{calls}; the shape alone is enough)").format(
+                call=self.rules.format_call(legal.calls(first)[0]), card=first, calls=calls)
         positions = " ".join(str(i) for i, c in enumerate(order, 1) if c in set(legal.cards))
         if self.can_follow(seat):
             if len(legal.cards) == len(order):
-                return "you must follow, and every card you hold does: play any of them"
-            some = "position" if len(legal.cards) == 1 else "one of positions"
-            return f"you must follow: play {some} {positions} (marked)"
-        return self.shown.cannot_follow(self.shown.follow_rule(self.state, seat),
-                                        self.state.call)
+                return _("you must follow, and every card you hold does: play any of them")
+            if len(legal.cards) == 1:
+                return _("you must follow: play position {n} (marked)").format(n=positions)
+            return _("you must follow: play one of positions {list} (marked)").format(
+                list=positions)
+        return said(self.shown.cannot_follow(self.shown.follow_rule(self.state, seat),
+                                             self.state.call))
 
     def legal_text(self, seat: int) -> str:
         """The legal moves in words, after a refused one ("" when not ``seat``'s turn)."""
@@ -462,18 +470,20 @@ class Table:
         if legal.seat != seat:
             return ""
         if legal.kind == "bid":
-            return "legal bids: " + " ".join(map(str, legal.bids))
+            return _("legal bids: {list}").format(list=" ".join(map(str, legal.bids)))
         order = self.shown_hand(seat)
-        cards = ", ".join(f"{c} (position {order.index(c) + 1})" for c in legal.cards)
+        cards = ", ".join(_("{card} (position {n})").format(card=c, n=order.index(c) + 1)
+                          for c in legal.cards)
         if legal.kind == "lead":
             card = order[0]
             call = legal.calls(card)[0]
             example = (f"'play 1 {self.rules.format_call(call)}'" if call is not None
                        else "'play 1'")
             if call is None:
-                return "you lead: any card, e.g. " + example
-            return "you lead: any card with one of its calls, e.g. " + example
-        return "legal cards: " + cards
+                return _("you lead: any card, e.g. {example}").format(example=example)
+            return _("you lead: any card with one of its calls, e.g. {example}").format(
+                example=example)
+        return _("legal cards: {list}").format(list=cards)
 
     # ----------------------------------------------------------------- records
 
@@ -492,7 +502,7 @@ class Table:
     def write_record(self, path: str) -> Saved:
         """Write the game, signed, to ``path`` (atomically); raises SaveError."""
         if not path:
-            raise SaveError("save needs a file name: save FILE")
+            raise SaveError(_("save needs a file name: save FILE"))
         from xactika.protocol.records.writing import write_record_file
         from xactika.protocol.trust.signing import KeyFileError, signer_for
 
@@ -500,11 +510,13 @@ class Table:
         try:
             text = self.record_text(signer_for(self.key_file))  # spec/TAMPER.md section 6
         except KeyFileError as exc:
-            raise SaveError(f"cannot save: the signing key: {exc}") from None
+            raise SaveError(_("cannot save: the signing key: {error}").format(error=exc)
+                            ) from None
         try:
             write_record_file(target, text)
         except OSError as exc:
-            raise SaveError(f"cannot save to {path!r}: {exc.strerror or exc}") from None
+            raise SaveError(_("cannot save to {path}: {error}").format(
+                path=repr(path), error=exc.strerror or exc)) from None
         return Saved(path, len(self.events))
 
 

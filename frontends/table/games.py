@@ -19,6 +19,7 @@ import attrs
 from xactika.core.engine.errors import ConfigError
 from xactika.core.engine.table import Config, RoundScored, State, Trick, game_rules
 from xactika.core.engine.views import SeatView
+from xactika.frontends.i18n import _, ngettext
 
 Plays = Sequence[tuple[int, Any]]
 
@@ -88,14 +89,15 @@ class Presentation:
         """How long the game is: ``8 rounds``, or ``to 50 points`` for a target."""
         target = config.option("target")
         if target is not None:
-            return f"to {target} points"
-        return f"{config.rounds} round{'s' if config.rounds != 1 else ''}"
+            return _("to {n} points").format(n=target)
+        return ngettext("{n} round", "{n} rounds", config.rounds).format(n=config.rounds)
 
     def round_of(self, config: Config, round_no: int) -> str:
         """``round 2 of 8``, or ``round 2 to 50 points`` for a game to a target."""
         target = config.option("target")
-        return f"round {round_no} " + (f"to {target} points" if target is not None
-                                        else f"of {config.rounds}")
+        if target is not None:
+            return _("round {n} to {target} points").format(n=round_no, target=target)
+        return _("round {n} of {total}").format(n=round_no, total=config.rounds)
 
     def option_suggestions(self) -> dict[str, tuple[str, Any]]:
         """Per option of the game's (``TrickGame.option_types``): the words a form labels
@@ -123,10 +125,12 @@ class Presentation:
         """A bid or a play in words, its card named as seen: ``play the queen of hearts``."""
         card = getattr(command, "card", None)
         if card is None:
-            return f"bid {getattr(command, 'bid', '')}"
+            return _("bid {bid}").format(bid=getattr(command, "bid", ""))
         call = getattr(command, "call", None)
-        calling = f" calling {self.call_name(call)}" if call is not None else ""
-        return f"play {self.card_name(card)}{calling}"
+        if call is not None:
+            return _("play {card} calling {call}").format(card=self.card_name(card),
+                                                          call=self.call_name(call))
+        return _("play {card}").format(card=self.card_name(card))
 
     # -- teaching
     def topics(self, config: Config) -> dict[str, str]:
@@ -141,7 +145,7 @@ class Presentation:
         """One line: why the trick's winner won it, by the rules as implemented; with
         ``spoken`` its cards are named as a player sees them (:meth:`card_name`), for a
         page that draws the cards, else by their text, as a terminal player types them."""
-        return f"{self.said(dict(plays)[winner], spoken)} wins"
+        return _("{card} wins").format(card=self.said(dict(plays)[winner], spoken))
 
     def said(self, card: Any, spoken: bool) -> str:
         """A card in a sentence: its name (``spoken``) or its text."""
@@ -155,17 +159,20 @@ class Presentation:
             return ""
         # the seat numbers alone: the names are in the score table just below
         label = [seat_label(s, names) for s in range(len(scored.points))]
-        label = [name if name == "you" else f"seat {s}" for s, name in enumerate(label)]
-        made = [f"{label[s]} (bid {scored.bids[s]}: {scored.points[s]:+d})"
+        label = [_("you") if name == "you" else _("seat {n}").format(n=s)
+                 for s, name in enumerate(label)]
+        made = [_("{who} (bid {bid}: {points})").format(
+                    who=label[s], bid=scored.bids[s], points=f"{scored.points[s]:+d}")
                 for s in range(len(label)) if scored.bids[s] == scored.tricks[s]]
-        missed = [f"{label[s]} (bid {scored.bids[s]}, took {scored.tricks[s]}: "
-                  f"{scored.points[s]:+d})" for s in range(len(label))
-                  if scored.bids[s] != scored.tricks[s]]
+        missed = [_("{who} (bid {bid}, took {took}: {points})").format(
+                      who=label[s], bid=scored.bids[s], took=scored.tricks[s],
+                      points=f"{scored.points[s]:+d}")
+                  for s in range(len(label)) if scored.bids[s] != scored.tricks[s]]
         lines = []
         if made:
-            lines.append("made their bid: " + ", ".join(made))
+            lines.append(_("made their bid: {list}").format(list=", ".join(made)))
         if missed:
-            lines.append("missed: " + ", ".join(missed))
+            lines.append(_("missed: {list}").format(list=", ".join(missed)))
         return "\n".join(lines)
 
     def round_winner(self, config: Config, tricks: Sequence[Trick]) -> int | None:
@@ -178,8 +185,11 @@ class Presentation:
 
     def coach(self, kind: str, follow: FollowRule, suggestion: str = "") -> str:
         """The tutorial's line before a move: what to do now and why."""
-        tip = f" The hint bot suggests: {suggestion}." if suggestion else ""
-        return f"tutorial: your {kind}.{tip}"
+        why = {"bid": _("tutorial: your bid."), "lead": _("tutorial: your lead."),
+               "play": _("tutorial: your play.")}.get(kind, f"tutorial: your {kind}.")
+        if not suggestion:
+            return why
+        return _("{why} The hint bot suggests: {move}.").format(why=why, move=suggestion)
 
     # -- the round so far
     def progress(self, config: Config, seen: SeatView | State) -> Progress:
@@ -278,13 +288,16 @@ def seat_label(seat: int, names: Sequence[str]) -> str:
     """``seat 1 (heuristic)``; the one human of a practice game is just ``you``."""
     name = names[seat] if seat < len(names) else ""
     if name == "you":
-        return "you"
-    return f"seat {seat} ({name})" if name else f"seat {seat}"
+        return "you"  # the caller says it in the reader's language (render.seat_name)
+    return (_("seat {n} ({name})").format(n=seat, name=name) if name
+            else _("seat {n}").format(n=seat))
 
 
 def names_text(items: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    return _("{list} and {last}").format(list=", ".join(items[:-1]), last=items[-1])
 
 
 __all__ = ["FollowRule", "Presentation", "Progress", "names_text", "presentation",

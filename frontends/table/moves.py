@@ -14,6 +14,7 @@ import attrs
 
 from xactika.core.engine.errors import ParseError, XactikaError
 from xactika.core.engine.table import Bid, Command, Config, Legal, Play, TrickGame, game_rules
+from xactika.frontends.i18n import SOURCE, _, current, said
 from xactika.frontends.table.games import Presentation, presentation
 
 
@@ -39,21 +40,22 @@ class Moves:
         legal = self.legal
         word = words[0].lower()
         if word == "bid" and not self.rules.has_bidding(self.config):
-            raise ParseError(f"there is no bidding in {self.shown.bidless_name(self.config)}: "
-                             "play a card ('help' says how)")
+            raise ParseError(_("there is no bidding in {game}: play a card ('help' says "
+                               "how)").format(game=said(self.shown.bidless_name(self.config))))
         if word == "bid":
             if len(words) != 2:
-                raise ParseError("bid takes one number: bid 2")
+                raise ParseError(_("bid takes one number: bid 2"))
             return Bid(self.seat, number(words[1]))
         if word == "play":
             if len(words) not in (2, 3):
-                raise ParseError(self.shown.play_usage())
+                raise ParseError(said(self.shown.play_usage()))
             return self.play(words[1], words[2] if len(words) == 3 else None)
         if legal.kind == "bid" and words[0].isdigit() and len(words) == 1:
             return Bid(self.seat, number(words[0]))
         if len(words) <= 2 and (words[0][:1].isdigit() or self.is_card(words[0])):
             return self.play(words[0], words[1] if len(words) == 2 else None)
-        raise ParseError(f"unknown command {words[0]!r}: type 'help' for the commands")
+        raise ParseError(_("unknown command {word}: type 'help' for the commands").format(
+            word=repr(words[0])))
 
     def is_card(self, text: str) -> bool:
         try:
@@ -68,48 +70,55 @@ class Moves:
         if token.isdigit() and len(token) <= 2:
             i = int(token)
             if not 1 <= i <= len(order):
-                raise ParseError(
-                    f"no card at position {i}: your hand has positions 1 to {len(order)}"
-                )
+                raise ParseError(_("no card at position {n}: your hand has positions 1 to "
+                                   "{last}").format(n=i, last=len(order)))
             return order[i - 1]
         try:
             card = self.rules.parse_card(self.shown.card_token(token))
         except (XactikaError, ValueError) as exc:
-            raise ParseError(f"{exc} (or a position 1 to {len(order)} in your hand)") from None
+            if current() != SOURCE:  # the engine's words are English: say it in ours
+                raise ParseError(_("{token} is not a card: type a card's text or a position "
+                                   "1 to {last} in your hand").format(
+                    token=repr(token), last=len(order))) from None
+            raise ParseError(_("{error} (or a position 1 to {last} in your hand)").format(
+                error=exc, last=len(order))) from None
         if card not in order:
-            raise ParseError(f"{card} is not in your hand")
+            raise ParseError(_("{card} is not in your hand").format(card=card))
         return card
 
     def play(self, token: str, call_text: str | None) -> Play:
         legal = self.legal
         if legal.kind == "bid":
-            raise ParseError("it is time to bid, not to play a card")
+            raise ParseError(_("it is time to bid, not to play a card"))
         card = self.card(token)
         if legal.kind != "lead":
             if call_text is not None:
-                raise ParseError("only the leader makes a call: type just the card")
+                raise ParseError(_("only the leader makes a call: type just the card"))
             return Play(self.seat, card)
         options = self.rules.calls_for(card)
         if options == (None,):
             if call_text is not None:
-                raise ParseError(f"{self.shown.title()} has no calls: type just the card")
+                raise ParseError(_("{game} has no calls: type just the card").format(
+                    game=said(self.shown.title())))
             return Play(self.seat, card)
         texts = " ".join(self.rules.format_call(c) for c in options)
         if call_text is None:
-            raise ParseError(
-                f"leading {card} needs a call: one of {texts} (or just the shape, e.g. "
-                f"'play {token} {self.shown.call_example(options)}')".replace(" )", ")")
-            )
+            example = f"play {token} {self.shown.call_example(options)}".rstrip()
+            raise ParseError(_("leading {card} needs a call: one of {calls} (or just the "
+                               "shape, e.g. '{example}')").format(
+                card=card, calls=texts, example=example))
         low = call_text.lower()
         for option in options:
             if low in self.shown.call_aliases(option, self.rules.format_call(option)):
                 return Play(self.seat, card, option)
-        raise ParseError(f"{card} cannot call {call_text!r}: its calls are {texts}")
+        raise ParseError(_("{card} cannot call {call}: its calls are {calls}").format(
+            card=card, call=repr(call_text), calls=texts))
 
 
 def number(text: str) -> int:
     if not text.isdigit():
-        raise ParseError(f"bad bid {text!r}: expected a whole number of tricks")
+        raise ParseError(_("bad bid {text}: expected a whole number of tricks").format(
+            text=repr(text)))
     return int(text)
 
 

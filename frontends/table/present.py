@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from xactika.core.engine.table import Config, Event, GameOver, RoundScored, TrickWon, game_rules
+from xactika.frontends.i18n import _, ngettext
 from xactika.frontends.table import teach
 from xactika.frontends.table.games import Presentation, names_text, presentation, seat_label
 
@@ -156,17 +157,18 @@ def outcome_notes(winners: Sequence[int], forfeited: Sequence[int], names: Seque
     the person's own forfeit first, then the others', then who wins."""
     notes = []
     if seat is not None and seat in forfeited:
-        notes.append("your seat was forfeited: it cannot win, whatever its total")
+        notes.append(_("your seat was forfeited: it cannot win, whatever its total"))
     others = [seat_label(s, names) for s in forfeited if s != seat]
     if others:
-        notes.append(f"{names_text(others)} forfeited: "
-                     + ("it cannot win" if len(others) == 1 else "they cannot win"))
+        notes.append(ngettext("{who} forfeited: it cannot win", "{who} forfeited: they cannot win",
+                              len(others)).format(who=names_text(others)))
     won = [seat_label(s, names) for s in winners]
     if not won:
-        notes.append("nobody wins: every seat forfeited")
+        notes.append(_("nobody wins: every seat forfeited"))
     elif forfeited:
-        notes.append(f"{names_text(won)} " + ("share the win" if len(won) > 1 else
-                                              "win" if won == ["you"] else "wins"))
+        shown = [_("you") if who == "you" else who for who in won]
+        notes.append(_("you win") if won == ["you"] else ngettext(
+            "{who} wins", "{who} share the win", len(won)).format(who=names_text(shown)))
     return notes
 
 

@@ -13,6 +13,7 @@ import attrs
 
 from xactika.core.bots.levels import people_name
 from xactika.core.engine.errors import ParseError
+from xactika.frontends.i18n import _
 
 HUMAN = "human"
 BOT = "bot"
@@ -107,7 +108,11 @@ def seats_text(seats: Sequence[SeatSpec], names: Sequence[str]) -> str:
     """``0 you, 1-6 heuristic (bot)``: a run of seats alike is written once."""
     def kind(s: int) -> str:
         spec = seats[s]
-        return f"{names[s]}" + ("" if spec.kind == HUMAN else f" ({spec.kind})")
+        if spec.kind == HUMAN:
+            return _("you") if names[s] == "you" else names[s]
+        said = {BOT: _("{name} (bot)"), CMD: _("{name} (cmd)"),
+                "remote": _("{name} (remote)")}.get(spec.kind, f"{{name}} ({spec.kind})")
+        return said.format(name=names[s])
 
     parts: list[str] = []
     s = 0

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xactika.core.engine.table import Config, Dealt, Led, Played, RoundScored, Trick, TrickWon
+from xactika.frontends.i18n import N_, _, said
 from xactika.frontends.table.games import presentation
 
 # --------------------------------------------------------------------------- rules
@@ -25,17 +26,21 @@ def mode_text(config: Config) -> str:
 def topics(config: Config) -> dict[str, str]:
     """Topic name -> text, for the game and mode being played, in reading order.
 
-    Each text is one paragraph: the REPL wraps it to the terminal's width.
+    Each text is one paragraph: the REPL wraps it to the terminal's width. The topic
+    names stay as typed; the texts are in the reader's language.
     """
     found = presentation(config.game).topics(config)
-    return {k: " ".join(v.split()) for k, v in found.items()}
+    return {k: said(v) for k, v in found.items()}
 
 
 def overview(config: Config) -> str:
     """The game in a few lines, then the topics to ask for."""
     names = " ".join(topics(config))
-    text = presentation(config.game).overview(config)
-    return f"{text}\nmore: 'rules TOPIC' with TOPIC one of: {names}, all" if names else text
+    text = said(presentation(config.game).overview(config))
+    if not names:
+        return text
+    return text + "\n" + _("more: 'rules TOPIC' with TOPIC one of: {names}, all").format(
+        names=names)
 
 
 ALIASES = {"bidding": "bid", "bids": "bid", "score": "scoring", "points": "scoring",
@@ -55,7 +60,8 @@ def rules_text(config: Config, topic: str = "") -> str:
     key = ALIASES.get(topic, topic)
     if key in found:
         return found[key]
-    return f"no rules topic {topic!r}: try one of {', '.join(found)}, all"
+    return _("no rules topic {topic}: try one of {names}, all").format(
+        topic=repr(topic), names=", ".join(found))
 
 
 # --------------------------------------------------------------------------- tricks
@@ -99,13 +105,16 @@ def round_end(config: Config, scored: RoundScored, tricks: Sequence[Trick],
 
 # --------------------------------------------------------------------------- the tutorial
 
-TUTORIAL_INTRO = (
+# English, as every constant here: shown through _() in the reader's language
+TUTORIAL_INTRO = N_(
     "tutorial: a guided first round. Before each of your moves a 'tutorial:' line says "
     "what to do and why, and what the hint bot would play; type that or your own move. "
     "After round 1 the game goes on as a normal game."
 )
+N_("tutorial: a guided first round. Before each of your moves a 'tutorial:' line says "
+   "what to do and why, and what the hint bot would play; type that or your own move.")
 
-TUTORIAL_DONE = (
+TUTORIAL_DONE = N_(
     "tutorial: that was the guided round; from here it is a normal game. 'hint' suggests "
     "a move, 'rules' explains any part, 'undo' takes a move back."
 )

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from xactika.core.engine.table import Config, State, game_rules
 from xactika.core.games.xactika import SHAPE_TOKENS, SHAPES, Call
+from xactika.frontends.i18n import _, ngettext
 from xactika.frontends.table.games import (
     FollowRule,
     Plays,
@@ -100,16 +101,15 @@ class XactikaShown(Presentation):
         return {"value": None, "shape": _by_shape}
 
     def call_name(self, call: Any) -> str:
-        return str(getattr(call, "words", call))
+        return shape_words(call.shape, call.count) if isinstance(call, Call) else str(call)
 
     def card_name(self, card: Any) -> str:
         """``the 9 (1 ball, 3 cubes, 2 cones, 3 stars)``: its value and shapes, as seen."""
         counts = getattr(card, "counts", None)
         if counts is None:
             return str(card)
-        shapes = ", ".join(f"{n} {SHAPES[i] if n != 1 else SHAPES[i][:-1]}"
-                           for i, n in enumerate(counts))
-        return f"the {card.value} ({shapes})"
+        shapes = ", ".join(shape_words(i, n) for i, n in enumerate(counts))
+        return _("the {value} ({shapes})").format(value=card.value, shapes=shapes)
 
     def banner(self, config: Config) -> str:
         return _BANNERS.get(config.mode, config.mode)
@@ -140,23 +140,27 @@ class XactikaShown(Presentation):
         card = dict(plays)[winner]
         named = self.said(card, spoken)
         if not isinstance(call, Call):
-            return f"{named} wins"
+            return _("{card} wins").format(card=named)
+        words = shape_words(call.shape, call.count)
         showing = [(s, c) for s, c in plays if c.shows(call)]
         ties = [self.said(c, spoken) for s, c in showing
                 if s != winner and c.value == card.value]
         if len(showing) == 1:
-            why = f"{named} wins: the only card showing {call.words}"
+            why = _("{card} wins: the only card showing {call}").format(card=named, call=words)
         elif ties:
-            why = (f"{named} wins: it ties {names_text(ties)} at {card.value} showing "
-                   f"{call.words}, and the later card wins ties")
+            why = _("{card} wins: it ties {others} at {value} showing {call}, and the later "
+                    "card wins ties").format(card=named, others=names_text(ties),
+                                             value=card.value, call=words)
         else:
-            why = f"{named} wins: the highest card showing {call.words} ({card.value})"
+            why = _("{card} wins: the highest card showing {call} ({value})").format(
+                card=named, call=words, value=card.value)
         # a spoken name says the value already
-        higher = [self.said(c, spoken) if spoken else f"{c} ({c.value})" for _, c in plays
+        higher = [self.said(c, spoken) if spoken else f"{c} ({c.value})" for __, c in plays
                   if not c.shows(call) and c.value >= card.value]
         if higher:
-            verb = "does" if len(higher) == 1 else "do"
-            why += f"; {names_text(higher)} {verb} not show the call"
+            why = ngettext("{why}; {cards} does not show the call",
+                           "{why}; {cards} do not show the call", len(higher)).format(
+                why=why, cards=names_text(higher))
         return why
 
     def tells_round_points(self, config: Config) -> bool:
@@ -164,27 +168,30 @@ class XactikaShown(Presentation):
 
     def coach(self, kind: str, follow: FollowRule, suggestion: str = "") -> str:
         if kind == "bid":
-            why = ("first everyone bids how many of the 8 tricks they will take; you score "
-                   "only if you take exactly that many. Count cards that should win: values "
-                   "11-12, and shapes others rarely show. As dealer you may not make the bids "
-                   "total 8.")
+            why = _("tutorial: first everyone bids how many of the 8 tricks they will take; "
+                    "you score only if you take exactly that many. Count cards that should "
+                    "win: values 11-12, and shapes others rarely show. As dealer you may not "
+                    "make the bids total 8.")
         elif kind == "lead":
-            why = ("you lead: play any card and call one of its shapes with its count (e.g. "
-                   "'2 st' = 2 stars). Others must play a card showing exactly that if they "
-                   "can; the highest value showing the call wins, ties to the later card.")
+            why = _("tutorial: you lead: play any card and call one of its shapes with its "
+                    "count (e.g. '2 st' = 2 stars). Others must play a card showing exactly "
+                    "that if they can; the highest value showing the call wins, ties to the "
+                    "later card.")
         elif follow.can_follow:
-            why = (f"the call is {follow.led} and some of your cards show it (marked with an "
-                   "arrow): you must play one. The highest value showing the call wins; ties "
-                   "go to the card played later.")
+            why = _("tutorial: the call is {call} and some of your cards show it (marked with "
+                    "an arrow): you must play one. The highest value showing the call wins; "
+                    "ties go to the card played later.").format(call=follow.led)
         else:
-            why = (f"none of your cards shows {follow.led}, so you may play any card, and it "
-                   "cannot win the trick: a good moment to get rid of a card you do not want.")
-        tip = f" The hint bot suggests: {suggestion}." if suggestion else ""
-        return f"tutorial: {why}{tip}"
+            why = _("tutorial: none of your cards shows {call}, so you may play any card, and "
+                    "it cannot win the trick: a good moment to get rid of a card you do not "
+                    "want.").format(call=follow.led)
+        if not suggestion:
+            return why
+        return _("{why} The hint bot suggests: {move}.").format(why=why, move=suggestion)
 
     def follow_rule(self, state: State, seat: int) -> FollowRule:
         call = state.call
-        words = str(getattr(call, "words", ""))
+        words = shape_words(call.shape, call.count) if isinstance(call, Call) else ""
         can = bool(state.trick) and isinstance(call, Call) and any(
             c.shows(call) for c in state.hands[seat])
         return FollowRule(can, words)
@@ -217,6 +224,17 @@ class XactikaShown(Presentation):
             "cards: balls ● (o), cubes ■ (#), cones ▲ (^), stars ★ (*); each drawn as "
             "many times as it counts, then the value.",
         ]
+
+
+def shape_words(shape: int, count: int) -> str:
+    """``3 balls`` (German ``3 Kugeln``): a call, or a count of one shape, in words."""
+    if shape == 0:
+        return ngettext("{n} ball", "{n} balls", count).format(n=count)
+    if shape == 1:
+        return ngettext("{n} cube", "{n} cubes", count).format(n=count)
+    if shape == 2:
+        return ngettext("{n} cone", "{n} cones", count).format(n=count)
+    return ngettext("{n} star", "{n} stars", count).format(n=count)
 
 
 register_presentation(XactikaShown())

@@ -29,9 +29,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import Config, game_rules
+from xactika.frontends import i18n
 from xactika.frontends.web.desk import ChatRate, Desk, DeskError, WebTable
 from xactika.frontends.web.facts import all_games
 from xactika.frontends.web.hosting import ABORT, Hosting, Network
+from xactika.frontends.web.lang import catalog, install_gettext, page, page_language
 from xactika.frontends.web.narrate import Narrator, rules_texts
 from xactika.frontends.web.transport import QueueTransport
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
@@ -102,6 +104,7 @@ class WebApp:
         self.tcp = tcp
         self.tcp_address: tuple[str, int] | None = None
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
+        install_gettext(self.templates)
         routes: list[BaseRoute] = [
             Route("/", self.lobby_page),
             Route("/table/{number:int}", self.table_page),
@@ -111,7 +114,8 @@ class WebApp:
             Route("/api/rematch", self.rematch, methods=["POST"]),
             Route("/api/tables/{number:int}/record", self.record),
             Route("/api/rules", self.rules),
-            Route("/api/games", lambda request: JSONResponse(all_games())),
+            Route("/api/games", self.games),
+            Route("/i18n/{lang}.json", catalog),
             Route("/api/seat", self.seat_action, methods=["POST"]),
             WebSocketRoute("/ws", self.socket),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
@@ -134,15 +138,21 @@ class WebApp:
     # -- pages
     async def lobby_page(self, request: Request) -> Response:
         viewers = any(getattr(r, "path", "") == "/replay" for r in self.app.routes)
-        return self.templates.TemplateResponse(request, "lobby.html", {"viewers": viewers})
+        return page(self.templates, request, "lobby.html", {"viewers": viewers})
 
     async def table_page(self, request: Request) -> Response:
         number = request.path_params["number"]
-        return self.templates.TemplateResponse(request, "table.html", {"number": number})
+        return page(self.templates, request, "table.html", {"number": number})
+
+    async def games(self, request: Request) -> Response:
+        with i18n.using(page_language(request)):
+            return JSONResponse(all_games())
+
 
     # -- the lobby API
     async def list_tables(self, request: Request) -> Response:
-        return JSONResponse([web.public() for web in self.desk.listed()])
+        with i18n.using(page_language(request)):  # a table's length, in the reader's words
+            return JSONResponse([web.public() for web in self.desk.listed()])
 
     async def _body(self, request: Request) -> dict[str, Any]:
         if not same_origin(request.headers, request.url.scheme):
@@ -222,7 +232,8 @@ class WebApp:
             game_rules(config.game).validate(config)
         except (XactikaError, ValueError, KeyError, TypeError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
-        return JSONResponse(rules_texts(config))
+        with i18n.using(page_language(request)):
+            return JSONResponse(rules_texts(config))
 
     # -- the WebSocket
     async def socket(self, websocket: WebSocket) -> None:
@@ -230,7 +241,9 @@ class WebApp:
             await websocket.close(code=1008)
             return
         await websocket.accept()
-        await Connection(self, websocket).run()
+        # the connection's tasks copy this context: its narration is in its reader's language
+        with i18n.using(page_language(websocket)):
+            await Connection(self, websocket).run()
 
 
 def _client(request: Request) -> str:

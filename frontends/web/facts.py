@@ -24,6 +24,7 @@ from xactika.core.engine.table import (
     game_rules,
     games,
 )
+from xactika.frontends.i18n import said
 from xactika.frontends.table.games import presentation
 from xactika.protocol.player.session import SeatTracker
 
@@ -32,7 +33,7 @@ def _mode_facts(name: str, mode: str) -> dict[str, Any]:
     rules = game_rules(name)
     config = Config(game=name, mode=mode, players=rules.default_players,
                     rounds=rules.default_rounds, seed=0)
-    return {"id": mode, "name": rules.mode_name(mode), "bidding": rules.has_bidding(config),
+    return {"id": mode, "name": said(rules.mode_name(mode)), "bidding": rules.has_bidding(config),
             "hand": rules.hand_size(config), "low_wins": rules.low_wins(config)}
 
 
@@ -44,19 +45,20 @@ def game_facts(name: str) -> dict[str, Any]:
     shown = presentation(name)
     modes = [rules.default_mode, *(m for m in rules.modes if m != rules.default_mode)]
     suggested = shown.option_suggestions()
-    return {"name": name, "title": shown.title(), "cards": shown.card_face,
+    return {"name": name, "title": said(shown.title()), "cards": shown.card_face,
             "calls": shown.has_calls,
             "modes": [_mode_facts(name, m) for m in modes],
             "players": {"min": rules.min_players, "max": rules.max_players,
                         "default": rules.default_players},
             "rounds": rules.default_rounds,
             "options": [{"name": key, "type": "int" if kind is int else "text",
-                         "label": (suggested.get(key, ("", None))[0]
-                                   or f"{key}: {rules.option_help.get(key, kind.__name__)}"),
+                         "label": said(suggested.get(key, ("", None))[0]
+                                       or f"{key}: {rules.option_help.get(key, kind.__name__)}"),
                          "suggest": suggested.get(key, ("", None))[1],
                          "choices": list(rules.option_choices.get(key, ()))}
                         for key, kind in rules.option_types.items()],
             "sorts": shown.hand_sorts(),
+            "sortNames": {sort: said(sort) for sort in shown.hand_sorts()},
             "levels": [{"id": str(level), "name": people_name(level_name(level), name)}
                        for level in LEVEL_NAMES]}
 

@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from xactika.core.bots.agents import make_agent
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.table import Config, Event, GameStarted, game_rules
+from xactika.frontends import i18n
+from xactika.frontends.i18n import _
 from xactika.frontends.table import present, teach
 from xactika.frontends.table.games import presentation
 from xactika.frontends.table.present import Note, RoundOutcome, WhyWon, narrate
@@ -76,7 +78,8 @@ class Narrator:
         follow = shown.follow_rule(state, self.seat)
         said = []
         if go.kind == "play" and follow.can_follow:
-            said.append(f"say dim you must follow the lead ({follow.led}) and you can")
+            said.append("say dim " + _("you must follow the lead ({call}) and you can").format(
+                call=follow.led))
         if self.tutorial and state.round == 1:
             rules = game_rules(self.config.game)
             legal = wire.legal_from_go(go, self.seat, rules)
@@ -108,9 +111,9 @@ class Narrator:
         assert self.config is not None
         said = self.facts.after(event, self.seat)
         if isinstance(event, GameStarted) and self.tutorial and self.seat >= 0:
-            said += [f"say coach {_one_line(p)}"
+            said += [f"say coach {_one_line(i18n.said(p))}"
                      for p in teach.tutorial_intro(self.config, spoken=True)]
-        names = [n or f"seat {i}" for i, n in enumerate(self.names())]
+        names = [n or _("seat {n}").format(n=i) for i, n in enumerate(self.names())]
         for item in narrate(self.config, self.events, len(self.events) - 1, names,
                             tutorial=self.tutorial and self.seat >= 0, spoken=True):
             if isinstance(item, WhyWon):
@@ -130,7 +133,7 @@ class Narrator:
             outcome = wire.parse_result(words)
         except wire.WireError:
             return []
-        names = [n or f"seat {i}" for i, n in enumerate(self.names())]
+        names = [n or _("seat {n}").format(n=i) for i, n in enumerate(self.names())]
         if len(names) != len(outcome.totals):
             names = [f"seat {i}" for i in range(len(outcome.totals))]
         if self.seat >= 0:
@@ -143,8 +146,10 @@ class Narrator:
 
 def rules_texts(config: Config) -> dict[str, object]:
     """The ``rules`` texts and the tutorial's intro for the page (``/api/rules``)."""
-    return {"overview": teach.overview(config), "topics": teach.topics(config),
-            "tutorial": teach.tutorial_intro(config, spoken=True),
-            "title": presentation(config.game).title(),
-            "mode": presentation(config.game).mode_name(config),
-            "banner": teach.mode_text(config)}
+    topics = teach.topics(config)
+    return {"overview": teach.overview(config), "topics": topics,
+            "headings": {key: i18n.said(key) for key in topics},  # typed in the REPL
+            "tutorial": [i18n.said(p) for p in teach.tutorial_intro(config, spoken=True)],
+            "title": i18n.said(presentation(config.game).title()),
+            "mode": i18n.said(presentation(config.game).mode_name(config)),
+            "banner": i18n.said(teach.mode_text(config))}

@@ -24,6 +24,7 @@ from xactika.core.engine.table import (
     game_rules,
 )
 from xactika.core.engine.views import view, visible
+from xactika.frontends.i18n import _, said
 from xactika.frontends.records.replay import Cursor, Game, where
 from xactika.frontends.repl import render
 from xactika.frontends.table import present
@@ -57,9 +58,9 @@ def record_view(g: Game, seat: int | None) -> dict[str, Any]:
     scored = [e for e in g.events if isinstance(e, RoundScored)]
     return {
         "game": config.game,
-        "title": shown.title(),
+        "title": said(shown.title()),
         "mode": config.mode,
-        "mode_name": shown.mode_name(config),
+        "mode_name": said(shown.mode_name(config)),
         "players": config.players,
         "names": names,
         "labels": [seat_label(s, names) for s in range(config.players)],
@@ -124,10 +125,13 @@ def _told(event: Any, names: list[str], config: Any) -> str:
     card = getattr(event, "card", None)
     if isinstance(event, Led | Played) and card is not None:
         shown = presentation(config.game)
-        verb = "leads" if isinstance(event, Led) else "plays"
         call = getattr(event, "call", None)
-        calling = f", calling {shown.call_name(call)}" if call is not None else ""
-        return f"{seat_label(event.seat, names)} {verb} {shown.card_name(card)}{calling}"
+        if isinstance(event, Led) and call is not None:
+            said_ = _("{who} leads {card}, calling {call}")
+        else:
+            said_ = _("{who} leads {card}") if isinstance(event, Led) else _("{who} plays {card}")
+        return said_.format(who=seat_label(event.seat, names), card=shown.card_name(card),
+                            call=shown.call_name(call) if call is not None else "")
     text = str(render.narrate(event, names, config.game, render.PLAIN, mode=config.mode))
     if card is not None:  # another event with a card (Dix's draws): its name for its text
         draw = render.card_renderer(config.game)

@@ -41,7 +41,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from xactika.core.engine.table import GameOver
+from xactika.frontends import i18n
 from xactika.frontends.records.replay import Game
+from xactika.frontends.web.lang import catalog, install_gettext, page, page_language
 from xactika.frontends.web.matchdata import results_view
 from xactika.frontends.web.replaydata import MAX_VIEW_EVENTS, record_view, verdict
 from xactika.protocol.notation.untrusted import escape
@@ -74,6 +76,7 @@ SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "n
                     "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 
 templates = Jinja2Templates(directory=str(HERE / "templates"))  # autoescape on for .html
+install_gettext(templates)
 
 
 class Refused(Exception):
@@ -95,8 +98,8 @@ def _error(exc: Refused) -> JSONResponse:
 
 def _page(request: Request, name: str, context: dict[str, Any], status: int = 200
           ) -> Response:
-    return templates.TemplateResponse(request, name, context, status_code=status,
-                                      headers=SECURITY_HEADERS)
+    return page(templates, request, name, context, status_code=status,
+                headers=SECURITY_HEADERS)
 
 
 def _seat(value: str | None) -> int | None:
@@ -334,7 +337,8 @@ def viewer_routes(viewer: Viewer) -> list[BaseRoute]:
             name = request.query_params.get("file", "")
             seat = _seat(request.query_params.get("seat"))
             lines = await run_in_threadpool(viewer.read_folder_file, name)
-            data = await run_in_threadpool(viewer.record, lines, name, seat, own=False)
+            with i18n.using(page_language(request)):  # the narration in the reader's words
+                data = await run_in_threadpool(viewer.record, lines, name, seat, own=False)
         except Refused as exc:
             return _error(exc)
         return _json(data)
@@ -348,7 +352,8 @@ def viewer_routes(viewer: Viewer) -> list[BaseRoute]:
                 lines = list(bounded_lines(io.BytesIO(body)))
             except RecordError as exc:
                 raise Refused(413, str(exc)) from None
-            data = await run_in_threadpool(viewer.record, lines, name, seat, own=True)
+            with i18n.using(page_language(request)):
+                data = await run_in_threadpool(viewer.record, lines, name, seat, own=True)
         except Refused as exc:
             return _error(exc)
         return _json(data)
@@ -371,6 +376,7 @@ def viewer_routes(viewer: Viewer) -> list[BaseRoute]:
         Route("/replay/api/record", record_api),
         Route("/replay/api/upload", upload_api, methods=["POST"]),
         Route("/match", match_page),
+        Route("/i18n/{lang}.json", catalog),  # the scripts' words (also where it stands alone)
     ]
 
 

@@ -1,7 +1,7 @@
 // Your turn while the tab is hidden: the title says so and a short tone sounds (made
 // with WebAudio, unless muted; the switch is remembered). Back in view, the title is the
 // page's again.
-import { $ } from "./ui.js";
+import { _, $ } from "./ui.js";
 
 const store = window.localStorage;
 const MUTE = "xactika-mute";
@@ -11,7 +11,7 @@ let title = document.title;
 export function alertTurn() {
   if (!document.hidden) return;
   if (!document.title.startsWith("▶")) title = document.title;
-  document.title = `▶ your turn · ${title}`;
+  document.title = "▶ " + _("your turn") + " · " + title;
   window.xactikaAlerts = (window.xactikaAlerts || 0) + 1; // the tests read these counts
   if (store.getItem(MUTE) === "1") return;
   try {

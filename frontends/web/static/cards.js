@@ -4,15 +4,25 @@
 // playing card, rank and suit, red or black; JK is the joker. Every card has an
 // accessible name: "value 8: 2 balls, 1 cube, 3 cones, 2 stars", "ten of diamonds".
 
+import { _, ngettext } from "./ui.js";
+
 const NS = "http://www.w3.org/2000/svg";
 export const SHAPES = ["ball", "cube", "cone", "star"];
 export const SHAPE_TOKENS = ["ba", "cu", "co", "st"];
 const SHAPE_COLOURS = ["#c0392b", "#2364aa", "#1e8449", "#b9770e"];
-const RANKS = { "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
-  "7": "seven", "8": "eight", "9": "nine", T: "ten", J: "jack", Q: "queen", K: "king",
-  A: "ace" };
-const SUITS = { S: ["spades", "\u2660", false], H: ["hearts", "\u2665", true],
-  D: ["diamonds", "\u2666", true], C: ["clubs", "\u2663", false] };
+// the words in the page's language (ui.js has loaded the catalog before this runs)
+const RANKS = { "2": _("two"), "3": _("three"), "4": _("four"), "5": _("five"), "6": _("six"),
+  "7": _("seven"), "8": _("eight"), "9": _("nine"), T: _("ten"), J: _("jack"), Q: _("queen"),
+  K: _("king"), A: _("ace") };
+const SUITS = { S: [_("spades"), "\u2660", false], H: [_("hearts"), "\u2665", true],
+  D: [_("diamonds"), "\u2666", true], C: [_("clubs"), "\u2663", false] };
+// "2 balls", "1 cube": one message a shape, its plural by the catalog's rule
+const SHAPE_WORDS = [
+  (n) => ngettext("{n} ball", "{n} balls", n, { n }),
+  (n) => ngettext("{n} cube", "{n} cubes", n, { n }),
+  (n) => ngettext("{n} cone", "{n} cones", n, { n }),
+  (n) => ngettext("{n} star", "{n} stars", n, { n }),
+];
 
 function el(name, attrs) {
   const node = document.createElementNS(NS, name);
@@ -52,26 +62,24 @@ export function counts(card) {
 export function callWords(call) {
   const m = /^([1-3])(ba|cu|co|st)/.exec(call || "");
   if (!m) return call || "";
-  const n = Number(m[1]);
-  const shape = SHAPES[SHAPE_TOKENS.indexOf(m[2])];
-  return `${n} ${shape}${n === 1 ? "" : "s"}`;
+  return SHAPE_WORDS[SHAPE_TOKENS.indexOf(m[2])](Number(m[1]));
 }
 
 /** The card's accessible name, as a person would read the physical card. */
 export function cardLabel(card) {
-  if (card === "?" || !card) return "a face-down card";
+  if (card === "?" || !card) return _("a face-down card");
   if (plain()) return card;
   if (isXactika(card)) {
     const c = counts(card);
     const value = c.reduce((a, b) => a + b, 0);
-    const parts = c.map((n, i) => `${n} ${SHAPES[i]}${n === 1 ? "" : "s"}`);
-    return `value ${value}: ${parts.join(", ")}`;
+    const parts = c.map((n, i) => SHAPE_WORDS[i](n));
+    return _("value {value}: {shapes}", { value, shapes: parts.join(", ") });
   }
-  if (card === "JK") return "the joker";
+  if (card === "JK") return _("the joker");
   const suit = SUITS[card.slice(-1)];
   const rank = RANKS[card.slice(0, -1)];
   if (!suit || !rank) return card;
-  return `${rank} of ${suit[0]}`;
+  return _("{rank} of {suit}", { rank, suit: suit[0] });
 }
 
 function shape(kind, cx, cy, r, colour) {

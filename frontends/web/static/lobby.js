@@ -1,5 +1,5 @@
 // The lobby: the tables, their seats, names and spectators; create, sit, invite, watch.
-import { $, clear, h } from "./ui.js";
+import { _, $, clear, h, ngettext, pgettext } from "./ui.js";
 
 const store = window.localStorage;
 
@@ -11,13 +11,13 @@ function seatRows() {
   const kept = [...box.querySelectorAll("select")].map((s) => s.value);
   clear(box);
   for (let s = 0; s < players; s += 1) {
-    const select = h("select", { id: `seat-${s}`, "aria-label": `seat ${s}` });
-    select.append(h("option", { value: "open" }, "open seat (a person)"));
+    const select = h("select", { id: `seat-${s}`, "aria-label": _("seat {n}", { n: s }) });
+    select.append(h("option", { value: "open" }, _("open seat (a person)")));
     for (const level of (chosen() || { levels: [] }).levels) {
-      select.append(h("option", { value: level.id }, `bot: ${level.name} (level ${level.id})`));
+      select.append(h("option", { value: level.id }, _("bot: {name} (level {n})", { name: level.name, n: level.id })));
     }
     select.value = kept[s] || (s === 0 ? "open" : "3");
-    box.append(h("label", {}, `seat ${s} `, select));
+    box.append(h("label", {}, _("seat {n}", { n: s }) + " ", select));
   }
 }
 
@@ -63,15 +63,23 @@ function clockText() {
 function clockWords(text) {
   const [base, inc] = String(text).split("+").map(Number);
   const min = base / 60;
-  const head = Number.isInteger(min) ? `${min} min` : `${base} s`;
-  return `time per player: ${head}${inc ? ` + ${inc} s a move` : ""}`;
+  const head = Number.isInteger(min) ? _("{n} min", { n: min }) : _("{n} s", { n: base });
+  return inc ? _("time per player: {time} + {inc} s a move", { time: head, inc })
+    : _("time per player: {time}", { time: head });
 }
+
+// the server's words for a table's and a seat's state, as a person reads them
+const STATES = { waiting: pgettext("table", "waiting"), playing: pgettext("table", "playing"),
+  over: pgettext("table", "over") };
+const SEAT_STATES = { open: pgettext("seat", "open"), taken: pgettext("seat", "taken"),
+  playing: pgettext("seat", "playing"), bot: _("bot") };
 
 function tableWords(t) {
   const g = games.find((x) => x.name === t.game);
   const m = g ? g.modes.find((x) => x.id === t.mode) : null;
-  const length = t.length || `${t.rounds} round${t.rounds === 1 ? "" : "s"}`;
-  return `${g ? g.title : t.game}, ${m ? m.name : t.mode}, ${t.players} players, ${length}`;
+  const length = t.length || ngettext("{n} round", "{n} rounds", t.rounds, { n: t.rounds });
+  return _("{game}, {mode}, {players} players, {length}", { game: g ? g.title : t.game,
+    mode: m ? m.name : t.mode, players: t.players, length });
 }
 
 async function refresh() {
@@ -82,21 +90,24 @@ async function refresh() {
     return;
   }
   const list = clear($("#tables"));
-  if (!tables.length) list.append(h("li", {}, "no tables yet: create one below"));
+  if (!tables.length) list.append(h("li", {}, _("no tables yet: create one below")));
   for (const t of tables) {
     const seats = h("ul", { class: "lobby-seats" });
     for (const s of t.seats) {
-      const text = s.bot ? `${s.name} (bot)` : s.name ? `${s.name} (${s.state})` : s.state;
-      seats.append(h("li", {}, `seat ${s.seat}: ${text}`));
+      const state = SEAT_STATES[s.state] || s.state;
+      const text = s.bot ? _("{name} (bot)", { name: s.name }) : s.name ? `${s.name} (${state})` : state;
+      seats.append(h("li", {}, _("seat {n}: {name}", { n: s.seat, name: text })));
     }
     const actions = h("p", { class: "actions" });
     if (t.status !== "over" && t.seats.some((s) => s.state === "open")) {
-      actions.append(h("a", { href: `/table/${t.id}`, class: "button" }, "take a seat"), " ");
+      actions.append(h("a", { href: `/table/${t.id}`, class: "button" }, _("take a seat")), " ");
     }
-    actions.append(h("a", { href: `/table/${t.id}#watch`, class: "button" }, "watch"));
+    actions.append(h("a", { href: `/table/${t.id}#watch`, class: "button" }, _("watch")));
     list.append(h("li", { class: "lobby-table" },
-      h("h3", {}, `table ${t.id}: ${tableWords(t)}`),
-      h("p", {}, `${t.status} · ${t.clock ? clockWords(t.clock) : "no clock"} · ${t.spectators} watching${t.delay ? ` (${t.delay} s delay)` : ""}`),
+      h("h3", {}, _("table {id}: {what}", { id: t.id, what: tableWords(t) })),
+      h("p", {}, [STATES[t.status] || t.status, t.clock ? clockWords(t.clock) : _("no clock"), t.delay
+        ? _("{n} watching ({delay} s delay)", { n: t.spectators, delay: t.delay })
+        : _("{n} watching", { n: t.spectators })].join(" · ")),
       seats, actions));
   }
 }
@@ -125,14 +136,14 @@ async function create(e) {
   if (!invites.length) { location.assign(`/table/${id}#watch`); return; }
   const [mySeat, myToken] = invites[0];
   store.setItem(`xactika-seat-${id}`, myToken);
-  out.append(h("p", {}, `table ${id} is ready. You sit at seat ${mySeat}. `,
-    h("a", { href: `/table/${id}#seat=${myToken}`, class: "button", id: "go-to-table" }, "go to the table")));
+  out.append(h("p", {}, _("table {id} is ready. You sit at seat {seat}.", { id, seat: mySeat }) + " ",
+    h("a", { href: `/table/${id}#seat=${myToken}`, class: "button", id: "go-to-table" }, _("go to the table"))));
   if (invites.length > 1) {
-    out.append(h("p", {}, "Private invite links (one a person; whoever opens one takes that seat):"));
+    out.append(h("p", {}, _("Private invite links (one a person; whoever opens one takes that seat):")));
     const list = h("ul", {});
     for (const [seat, token] of invites.slice(1)) {
       const link = `${location.origin}/table/${id}#seat=${token}`;
-      list.append(h("li", {}, `seat ${seat}: `, h("input", { readonly: "", value: link, "aria-label": `invite link for seat ${seat}`, class: "invite" })));
+      list.append(h("li", {}, _("seat {n}:", { n: seat }) + " ", h("input", { readonly: "", value: link, "aria-label": _("invite link for seat {n}", { n: seat }), class: "invite" })));
     }
     out.append(list);
   }

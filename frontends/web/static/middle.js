@@ -2,7 +2,7 @@
 // why-line for the table's pace, and each round's summary. The page only ever shows
 // later what it was sent; nothing here waits before a move goes to the server.
 import { callSvg, callWords, cardSvg } from "./cards.js";
-import { $, clear, h } from "./ui.js";
+import { _, $, clear, h } from "./ui.js";
 
 const SUMMARY_PACES = 5; // a round's summary stays this many paces, or until "continue"
 const HURRIED = 400; // ms a finished trick stays when the person is asked for a card
@@ -117,16 +117,16 @@ export class Middle {
     let showing = null;
     if (this.reviewing && game.lastTrick) {
       showing = game.lastTrick;
-      title.textContent = `the last trick (${showing.number}): press l or the button to go back`;
+      title.textContent = _("the last trick ({n}): press l or the button to go back", { n: showing.number });
     } else if (item) {
       showing = item.trick;
-      title.textContent = `trick ${showing.number} of round ${showing.round}`;
+      title.textContent = _("trick {n} of round {round}", { n: showing.number, round: showing.round });
     } else {
-      title.textContent = game.trick.length ? `trick ${game.tricksDone + 1}` : "";
+      title.textContent = game.trick.length ? _("trick {n}", { n: game.tricksDone + 1 }) : "";
       if (game.trick.length) showing = { plays: game.trick, call: game.call };
     }
     $("#last-trick").disabled = !game.lastTrick;
-    $("#last-trick").textContent = this.reviewing ? "back to the table" : "last trick";
+    $("#last-trick").textContent = this.reviewing ? _("back to the table") : _("last trick");
     this.paintTrick(box, showing);
   }
 
@@ -137,7 +137,7 @@ export class Middle {
     for (const [seat, card] of showing.plays) {
       const won = showing.winner === seat;
       box.append(h("figure", { class: won ? "played won" : "played" }, cardSvg(card),
-        h("figcaption", {}, game.label(seat) + (won ? " ✓ wins" : ""))));
+        h("figcaption", {}, won ? _("{who} ✓ wins", { who: game.label(seat) }) : game.label(seat))));
     }
     if (showing.winner !== undefined) {
       box.dataset.trick = `${showing.round}.${showing.number}`;
@@ -147,7 +147,7 @@ export class Middle {
         if (shown[shown.length - 1] !== id) shown.push(id);
       }
     }
-    const call = showing.call ? h("span", { class: "call" }, "call: ", callSvg(showing.call),
+    const call = showing.call ? h("span", { class: "call" }, _("call:") + " ", callSvg(showing.call),
       ` ${callWords(showing.call)}`) : "";
     const reason = showing.winner !== undefined && showing.why
       ? h("span", { class: "why-text" }, showing.why) : "";
@@ -158,23 +158,23 @@ export class Middle {
     const game = this.game;
     const { row } = item;
     clear(box).hidden = false;
-    box.append(h("h3", {}, `round ${row.round} is over`));
-    const head = h("tr", {}, h("th", {}, "seat"));
-    if (row.bids) head.append(h("th", {}, "bid"));
-    head.append(h("th", {}, "tricks"), h("th", {}, "points"), h("th", {}, "total"));
+    box.append(h("h3", {}, _("round {n} is over", { n: row.round })));
+    const head = h("tr", {}, h("th", {}, _("seat")));
+    if (row.bids) head.append(h("th", {}, _("bid")));
+    head.append(h("th", {}, _("tricks")), h("th", {}, _("points")), h("th", {}, _("total")));
     const body = h("tbody", {});
     row.points.forEach((points, seat) => {
       const made = row.bids && row.bids[seat] === row.tricks[seat];
       const tr = h("tr", { class: seat === game.seat ? "mine" : "" },
         h("th", {}, game.short(seat)));
-      if (row.bids) tr.append(h("td", {}, `${row.bids[seat]}${made ? " ✓ made" : " ✗"}`));
+      if (row.bids) tr.append(h("td", {}, made ? _("{bid} ✓ made", { bid: row.bids[seat] }) : `${row.bids[seat]} ✗`));
       tr.append(h("td", {}, String(row.tricks[seat])),
         h("td", {}, `${points > 0 ? "+" : ""}${points}`), h("td", {}, String(row.totals[seat])));
       body.append(tr);
     });
     box.append(h("div", { class: "sheet-box" }, h("table", { class: "sheet" }, h("thead", {}, head), body)));
     for (const text of item.said) box.append(h("p", { class: "said" }, text));
-    const go = h("button", { type: "button", id: "continue" }, "continue");
+    const go = h("button", { type: "button", id: "continue" }, _("continue"));
     go.addEventListener("click", () => this.dismiss());
     box.append(go);
   }

@@ -3,6 +3,7 @@
 // as markup, so a name from a record is always shown as text. The address names the
 // position (?file= or ?upload=, &seat=, &e= the 1-based event), so a reload shows it.
 import { cardSvg, cardLabel, callSvg, callWords } from "./cards.js";
+import { _ } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "xactika-upload:";
@@ -39,7 +40,7 @@ async function fetchRecord(source, seat) {
   } else {
     const body = sessionStorage.getItem(STORE + source.upload);
     if (body === null) {
-      throw new Error(`the uploaded file ${source.upload} is no longer in this tab: upload it again`);
+      throw new Error(_("the uploaded file {name} is no longer in this tab: upload it again", { name: source.upload }));
     }
     const name = `name=${encodeURIComponent(source.upload)}`;
     response = await fetch(`/replay/api/upload?${name}${q ? "&" : ""}${q}`, {
@@ -49,9 +50,9 @@ async function fetchRecord(source, seat) {
   try {
     data = await response.json();
   } catch (err) {
-    throw new Error(`the server answered ${response.status} without a record`);
+    throw new Error(_("the server answered {status} without a record", { status: response.status }));
   }
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  if (!response.ok) throw new Error(data.error || _("the server answered {status}", { status: response.status }));
   return data;
 }
 
@@ -98,14 +99,14 @@ const after = (list) => list.find((i) => i > st.pos);
 const before = (list) => list.filter((i) => i < st.pos).pop();
 
 const moves = {
-  next: () => moveTo(st.pos + 1, "at the last event"),
-  prev: () => moveTo(st.pos - 1, "at the first event"),
+  next: () => moveTo(st.pos + 1, _("at the last event")),
+  prev: () => moveTo(st.pos - 1, _("at the first event")),
   first: () => moveTo(0),
   last: () => moveTo(st.data.events.length - 1),
-  nextTrick: () => moveTo(after(st.data.tricks), "no trick after this one"),
-  prevTrick: () => moveTo(before(st.data.tricks), "no trick before this one"),
-  nextRound: () => moveTo(after(st.data.rounds), "this is the last round"),
-  prevRound: () => moveTo(before(st.data.rounds), "this is the first round"),
+  nextTrick: () => moveTo(after(st.data.tricks), _("no trick after this one")),
+  prevTrick: () => moveTo(before(st.data.tricks), _("no trick before this one")),
+  nextRound: () => moveTo(after(st.data.rounds), _("this is the last round")),
+  prevRound: () => moveTo(before(st.data.rounds), _("this is the first round")),
 };
 
 function nextView() {
@@ -138,7 +139,7 @@ function onKey(event) {
 
 function setupSeats() {
   const sel = $("seat");
-  sel.replaceChildren(node("option", "everyone (omniscient)"));
+  sel.replaceChildren(node("option", _("everyone (omniscient)")));
   sel.firstChild.value = "all";
   st.data.labels.forEach((label, s) => {
     const o = node("option", label);
@@ -163,11 +164,11 @@ function drawVerdict() {
   const v = st.data.audit;
   const box = $("verdict");
   box.className = `verdict ${v.good ? "good" : "bad"}`;
-  box.replaceChildren(node("strong", `audit: ${v.summary}`));
+  box.replaceChildren(node("strong", _("audit: {summary}", { summary: v.summary })));
   const facts = node("ul");
   for (const fact of [v.chain, v.commitment, v.signature]) facts.append(node("li", fact));
   for (const p of v.problems) facts.append(node("li", p, "problem"));
-  if (v.more_problems) facts.append(node("li", `... and ${v.more_problems} more problems`));
+  if (v.more_problems) facts.append(node("li", _("... and {n} more problems", { n: v.more_problems })));
   box.append(facts);
 }
 
@@ -177,7 +178,7 @@ function drawBoard(ev) {
   const d = st.data;
   if (ev.turned) {
     const t = node("div", null, "turned");
-    t.append(node("span", "turned up: "), cardSvg(ev.turned, {}));
+    t.append(node("span", _("turned up:") + " "), cardSvg(ev.turned, {}));
     board.append(t);
   }
   if (ev.bids || (ev.taken && !ev.progress)) {  // Dix's progress tells the tricks taken
@@ -188,13 +189,13 @@ function drawBoard(ev) {
     table.append(head);
     if (ev.bids) {
       const tr = node("tr");
-      tr.append(node("th", "bid"));
+      tr.append(node("th", _("bid")));
       ev.bids.forEach((b) => tr.append(node("td", b === null ? "-" : b)));
       table.append(tr);
     }
     if (ev.taken) {
       const tr = node("tr");
-      tr.append(node("th", "taken"));
+      tr.append(node("th", _("taken")));
       ev.taken.forEach((b) => tr.append(node("td", b)));
       table.append(tr);
     }
@@ -204,18 +205,18 @@ function drawBoard(ev) {
   if (ev.trick) {
     const t = ev.trick;
     const box = node("div", null, "trick");
-    const title = node("p", `trick ${t.number}`);
+    const title = node("p", t.call ? _("{trick}: called {call}", { trick: _("trick {n}", { n: t.number }), call: callWords(t.call) || t.call }) + " "
+      : _("trick {n}", { n: t.number }));
     if (t.call) {
-      title.append(`: called ${callWords(t.call) || t.call} `);
       title.append(callSvg(t.call));
     }
     box.append(title);
     const row = node("ul", null, "cards");
-    row.setAttribute("aria-label", `trick ${t.number}`);
+    row.setAttribute("aria-label", _("trick {n}", { n: t.number }));
     for (const [seat, card] of t.plays) {
       const li = node("li", null, seat === t.winner ? "winner" : "");
       li.append(cardSvg(card));
-      const mark = seat === t.winner ? (t.won ? " (won)" : " (winning)") : "";
+      const mark = seat === t.winner ? " (" + (t.won ? _("won") : _("winning")) + ")" : "";
       li.append(node("span", `${d.labels[seat]}${mark}`, "who"));
       li.setAttribute("aria-label", `${d.labels[seat]}: ${cardLabel(card)}${mark}`);
       row.append(li);
@@ -236,8 +237,8 @@ function drawHands(ev) {
     if (h.cards === null) {
       div.append(node("h4", `${label}: ${h.count} card${h.count === 1 ? "" : "s"} (hidden)`));
     } else {
-      div.append(node("h4", `${label}'s hand`));
-      div.append(h.cards.length ? cards(h.cards, `${label}'s hand`) : node("p", "(no cards)"));
+      div.append(node("h4", _("{who}'s hand", { who: label })));
+      div.append(h.cards.length ? cards(h.cards, _("{who}'s hand", { who: label })) : node("p", _("(no cards)")));
     }
     box.append(div);
   }
@@ -248,12 +249,12 @@ function drawScores(ev) {
   const rows = d.scored.slice(0, ev.scored);
   const box = $("scores");
   if (!rows.length) {
-    box.replaceChildren(node("p", "no round has been scored yet"));
+    box.replaceChildren(node("p", _("no round has been scored yet")));
     return;
   }
   const table = node("table");
   const head = node("tr");
-  head.append(node("th", "round"));
+  head.append(node("th", _("round")));
   d.labels.forEach((l) => head.append(node("th", l, "name")));
   table.append(head);
   for (const r of rows) {
@@ -266,17 +267,18 @@ function drawScores(ev) {
     table.append(tr);
   }
   const total = node("tr", null, "total");
-  total.append(node("th", "total"));
+  total.append(node("th", _("total")));
   rows[rows.length - 1].totals.forEach((t) => total.append(node("td", t)));
   table.append(total);
-  box.replaceChildren(table, node("p", `each cell: ${d.has_bids ? "bid/" : ""}tricks points`, "dim"));
+  const key = d.has_bids ? _("bid/tricks points") : _("tricks points");
+  box.replaceChildren(table, node("p", _("(each cell: {key})", { key }), "dim"));
 }
 
 function show() {
   const d = st.data;
   const ev = d.events[st.pos];
-  $("title").textContent = `${d.name}: ${d.title}, ${d.mode_name}, ${d.players} players`;
-  $("pos").textContent = `event ${st.pos + 1} of ${d.events.length}`;
+  $("title").textContent = _("{name}: {game}, {mode}, {players} players", { name: d.name, game: d.title, mode: d.mode_name, players: d.players });
+  $("pos").textContent = _("event {n} of {total}", { n: st.pos + 1, total: d.events.length });
   $("message").textContent = "";
   $("where").textContent = ev.where;
   $("line").textContent = ev.line;
@@ -290,8 +292,8 @@ function show() {
   $("standings").hidden = !ev.standings;
   $("standings").textContent = ev.standings || "";
   let note = "";
-  if (st.pos === d.events.length - 1 && d.problem) note = `the record stops following the rules here: ${d.problem}`;
-  else if (st.pos === d.events.length - 1 && !d.finished) note = "the record ends here: the game is unfinished";
+  if (st.pos === d.events.length - 1 && d.problem) note = _("the record stops following the rules here: {problem}", { problem: d.problem });
+  else if (st.pos === d.events.length - 1 && !d.finished) note = _("the record ends here: the game is unfinished");
   $("note").hidden = !note;
   $("note").textContent = note;
   drawVerdict();

@@ -4,7 +4,7 @@ import { alertTurn, muteSwitch } from "./alert.js";
 import { callSvg, callWords, cardLabel, cardSvg, setFace } from "./cards.js";
 import { Game } from "./game.js";
 import { Middle } from "./middle.js";
-import { h, $, clear, rulesDialog } from "./ui.js";
+import { _, h, $, clear, ngettext, rulesDialog } from "./ui.js";
 
 const root = $("#table");
 const number = Number(root.dataset.number);
@@ -53,7 +53,7 @@ function connect() {
     retry = 0;
     if (token) send(`seat ${token}`);
     else send(`watch ${number}${name ? ` name=${safeName(name)}` : ""}`);
-    setStatus("connected");
+    setStatus(_("connected"));
   });
   socket.addEventListener("message", (message) => {
     frames.push(message.data);
@@ -65,7 +65,7 @@ function connect() {
     socket = null;
     if (over || replaced || elsewhere) { render(); return; }
     retry += 1;
-    setStatus("connection lost: reconnecting...");
+    setStatus(_("connection lost: reconnecting..."));
     setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
   });
 }
@@ -143,10 +143,14 @@ function event(words) {
     $("#keys-calls").hidden = !(game.facts && game.facts.calls);
   }
   const f = Object.fromEntries(words.slice(3).map((w) => w.split("=")));
-  if (kind === "bid") note(`${game.label(Number(f.seat))} bids ${f.bid}`);
-  if (kind === "lead" || kind === "play") {
-    const calling = f.call && f.call !== "-" ? ` calling ${callWords(f.call)}` : "";
-    note(`${game.label(Number(f.seat))} ${kind === "lead" ? "leads" : "plays"} ${cardLabel(f.card)}${calling}`);
+  const who = game.label(Number(f.seat));
+  if (kind === "bid") note(_("{who} bids {bid}", { who, bid: f.bid }));
+  if (kind === "lead" && f.call && f.call !== "-") {
+    note(_("{who} leads {card}, calling {call}", { who, card: cardLabel(f.card), call: callWords(f.call) }));
+  } else if (kind === "lead") {
+    note(_("{who} leads {card}", { who, card: cardLabel(f.card) }));
+  } else if (kind === "play") {
+    note(_("{who} plays {card}", { who, card: cardLabel(f.card) }));
   }
   if (["lead", "play", "bid"].includes(kind) && Number(f.seat) === game.seat && clickAt !== null) {
     const since = clickAt; // measured once the page shows it: the next frame after render
@@ -154,7 +158,7 @@ function event(words) {
     requestAnimationFrame(() => window.xactikaTimes.push(performance.now() - since));
   }
   if (kind === "lead" || kind === "play" || kind === "bid") game.go = null;
-  if (kind === "deal") note(`round ${game.round}: ${game.label(game.dealer)} deals`);
+  if (kind === "deal") note(_("round {n}: {who} deals", { n: game.round, who: game.label(game.dealer) }));
   if (kind === "game-over") over = true;
 }
 
@@ -179,7 +183,7 @@ function say(kind, words) {
   } else if (kind === "note") {
     note(text, "coach");
   } else if (kind === "chat-refused") {
-    chat("", "(not sent: wait a moment)");
+    chat("", _("(not sent: wait a moment)"));
   } else if (kind === "result") { // the record's outcome: a forfeited seat never wins
     const seats = (w) => (w.split("=")[1] === "-" ? [] : w.split("=")[1].split(",").map(Number));
     game.outcome = { winners: seats(words[0]), forfeited: seats(words[1]),
@@ -205,7 +209,7 @@ async function seatAction(action) {
 }
 
 async function moveHere() {
-  setStatus("moving your seat to this page...");
+  setStatus(_("moving your seat to this page..."));
   if (!(await seatAction("move"))) return;
   elsewhere = "";
   busyTries = BUSY_TRIES; // the seat is free now: a refusal means someone else took it
@@ -216,7 +220,7 @@ async function leaveTable() {
   const button = $("#leave");
   if (!button.dataset.sure) { // a second click, so that one slip does not leave
     button.dataset.sure = "1";
-    button.textContent = "really leave? a bot plays your seat";
+    button.textContent = _("really leave? a bot plays your seat");
     return;
   }
   if (game.config && !over && !(await seatAction("leave"))) return;
@@ -226,7 +230,7 @@ async function leaveTable() {
 
 function takeBack() {
   replaced = false;
-  setStatus("taking your seat back...");
+  setStatus(_("taking your seat back..."));
   connect();
 }
 
@@ -234,27 +238,27 @@ function error(text) {
   if (/^replaced/.test(text)) { // the server keeps the seat for its token: no retry now
     replaced = true;
     game.go = null; // the stand-in answers it now
-    note("your clock ran out: a bot plays your seat until you take it back", "error");
+    note(_("your clock ran out: a bot plays your seat until you take it back"), "error");
     return;
   }
   if (/already connected/.test(text)) {
     if (busyTries < BUSY_TRIES) { busyTries += 1; return; } // a reloaded page's old socket
     elsewhere = "open"; // another page holds the seat: say so, offer to move it, no retry
-    setStatus("this seat is open in another page or tab");
+    setStatus(_("this seat is open in another page or tab"));
     return;
   }
   if (/^moved/.test(text)) {
     elsewhere = "moved";
     game.go = null;
-    note("your seat moved to another page", "error");
+    note(_("your seat moved to another page"), "error");
     return;
   }
   if (/unknown token|is over|forfeited/.test(text)) {
     over = /is over/.test(text);
     if (!over) { store.removeItem(seatKey); token = null; }
   }
-  setStatus(`server: ${text}`);
-  note(`server: ${text}`, "error");
+  setStatus(_("server: {said}", { said: text }));
+  note(_("server: {said}", { said: text }), "error");
 }
 
 function note(text, kind) {
@@ -369,9 +373,9 @@ function render() {
   renderScores();
   renderEnd();
   const mode = game.modeFacts ? game.modeFacts.name : game.config ? game.config.mode : "";
-  const banner = game.config ? `${game.title} · ${mode} · round ${game.round || 1} of ${
-    game.config.rounds}` : `table ${number}`;
-  $("#banner").textContent = watching ? `${banner} · watching` : banner;
+  const banner = game.config ? [game.title, mode, _("round {n} of {total}", {
+    n: game.round || 1, total: game.config.rounds })].join(" · ") : _("table {number}", { number });
+  $("#banner").textContent = watching ? banner + " · " + _("watching") : banner;
 }
 
 function renderWaiting(box) {
@@ -379,16 +383,17 @@ function renderWaiting(box) {
   const missing = [];
   for (const s of info.seats) {
     const mine = s.seat === game.seat;
-    const who = mine ? `${name || "you"} (you)` : s.bot ? `${s.name} (bot)`
-      : s.state === "playing" ? s.name || "a person" : "open: waiting for a person";
-    if (!mine && !s.bot && s.state !== "playing") missing.push(`seat ${s.seat}`);
+    const who = mine ? _("{name} (you)", { name: name || _("you") })
+      : s.bot ? _("{name} (bot)", { name: s.name })
+      : s.state === "playing" ? s.name || _("a person") : _("open: waiting for a person");
+    if (!mine && !s.bot && s.state !== "playing") missing.push(_("seat {n}", { n: s.seat }));
     box.append(h("li", { class: s.seat === game.seat ? "seat mine" : "seat" },
-      h("span", { class: "seat-name" }, `seat ${s.seat}`), h("span", {}, who)));
+      h("span", { class: "seat-name" }, _("seat {n}", { n: s.seat })), h("span", {}, who)));
   }
   if (!socket) {
-    setStatus(token ? "you are invited: your name, then sit down" : "take a seat or watch");
+    setStatus(token ? _("you are invited: your name, then sit down") : _("take a seat or watch"));
   } else if (!watching && missing.length) {
-    setStatus(`waiting for ${missing.join(", ")}: send them their invite link`);
+    setStatus(_("waiting for {seats}: send them their invite link", { seats: missing.join(", ") }));
   }
 }
 
@@ -403,20 +408,21 @@ function renderSeats() {
   }
   for (let seat = 0; seat < game.players; seat += 1) {
     const parts = [];
-    if (game.hasBids) parts.push(`bid ${game.bids[seat] ?? "–"}`);
-    parts.push(`took ${game.taken[seat] ?? 0}`);
-    parts.push(`total ${game.totals[seat] ?? 0}`);
+    if (game.hasBids) parts.push(_("bid {n}", { n: game.bids[seat] ?? "–" }));
+    parts.push(_("took {n}", { n: game.taken[seat] ?? 0 }));
+    parts.push(_("total {n}", { n: game.totals[seat] ?? 0 }));
     const size = game.sizes[seat] ?? 0;
-    if (!game.hand.length || seat !== game.seat) parts.push(`${size} card${size === 1 ? "" : "s"}`);
+    if (!game.hand.length || seat !== game.seat) parts.push(ngettext("{n} card", "{n} cards", size, { n: size }));
     const classes = ["seat"];
     if (seat === acting) classes.push("turn");
     if (seat === game.seat) classes.push("mine");
     box.append(h("li", { class: classes.join(" "), "data-seat": seat },
       // the marks first, as badges, where a narrow seat cuts its name short
       h("span", { class: "seat-name" },
-        game.bots.has(seat) ? h("span", { class: "badge", title: "a bot plays this seat" }, "bot") : "",
-        seat === game.dealer ? h("span", { class: "badge dealer", title: "the dealer" }, "dealer") : "",
-        `seat ${seat}: ${game.names[seat] || ""}${seat === game.seat ? " (you)" : ""}`),
+        game.bots.has(seat) ? h("span", { class: "badge", title: _("a bot plays this seat") }, _("bot")) : "",
+        seat === game.dealer ? h("span", { class: "badge dealer", title: _("the dealer") }, _("dealer")) : "",
+        seat === game.seat ? _("seat {n}: {name} (you)", { n: seat, name: game.names[seat] || "" })
+          : _("seat {n}: {name}", { n: seat, name: game.names[seat] || "" })),
       h("span", { class: "seat-score" }, parts.join(" · ")),
       h("span", { class: "clock", "data-seat": seat }, "")));
   }
@@ -442,7 +448,7 @@ function tickClocks() {
       continue;
     }
     if (!mine && s.replaced) {
-      node.textContent = "out of time: a bot plays";
+      node.textContent = _("out of time: a bot plays");
       node.classList.add("out");
       continue;
     }
@@ -452,8 +458,8 @@ function tickClocks() {
       if (!mine) left -= (performance.now() - turnSince) / 1000;
       else warn(left);
     }
-    node.textContent = `clock ${clockText(left)}`;
-    node.setAttribute("aria-label", `${game.label(seat)}: ${clockText(left)} left on the clock`);
+    node.textContent = _("clock {time}", { time: clockText(left) });
+    node.setAttribute("aria-label", _("{who}: {time} left on the clock", { who: game.label(seat), time: clockText(left) }));
     node.classList.toggle("low", left <= 20);
   }
 }
@@ -464,8 +470,8 @@ function warn(left) {
   for (const at of WARNINGS) {
     if (game.go.time / 1000 > at && left <= at && left > 0 && !warned.has(at)) {
       warned.add(at);
-      note(`${at} seconds left on your clock`, "error");
-      setStatus(`hurry: ${Math.ceil(left)} seconds left on your clock`);
+      note(ngettext("{n} second left on your clock", "{n} seconds left on your clock", at, { n: at }), "error");
+      setStatus(_("hurry: {n} seconds left on your clock", { n: Math.ceil(left) }));
       renderLog();
     }
   }
@@ -475,17 +481,19 @@ function renderInfo() {
   // what a table always shows: the trump (and the card turned up) and the stock
   const box = clear($("#table-info"));
   if (!game.config || game.over) return;
-  if (game.trump) box.append(h("span", {}, `trump: ${game.trump}`));
+  if (game.trump) box.append(h("span", {}, _("trump: {suit}", { suit: game.trump })));
   if (game.turned) {
-    box.append(h("span", { class: "turned" }, "turned up: ", cardSvg(game.turned, { width: 22 }),
+    box.append(h("span", { class: "turned" }, _("turned up:") + " ", cardSvg(game.turned, { width: 22 }),
       ` ${cardLabel(game.turned)}`));
   }
-  if (game.stock !== null) box.append(h("span", {}, `stock: ${game.stock} card${game.stock === 1 ? "" : "s"}`));
+  if (game.stock !== null) box.append(h("span", {}, ngettext("stock: {n} card", "stock: {n} cards", game.stock, { n: game.stock })));
   if (game.hasBids && game.bids.some((b) => b === null)) { // the bid total while bidding
     const placed = game.bids.filter((b) => b !== null);
     const total = placed.reduce((a, b) => a + b, 0);
     box.append(h("span", { class: "bid-total" },
-      `bids: ${total} for ${game.dealt} trick${game.dealt === 1 ? "" : "s"} (${placed.length} of ${game.players} bid)`));
+      ngettext("bids: {total} for {tricks} trick ({placed} of {players} bid)",
+        "bids: {total} for {tricks} tricks ({placed} of {players} bid)", game.dealt,
+        { total, tricks: game.dealt, placed: placed.length, players: game.players })));
   }
 }
 
@@ -493,65 +501,65 @@ function renderControls() {
   const box = clear($("#controls"));
   const go = game.go;
   if (elsewhere && !over) {
-    setStatus(elsewhere === "moved" ? "your seat moved to another page"
-      : "this seat is open in another page or tab");
+    setStatus(elsewhere === "moved" ? _("your seat moved to another page")
+      : _("this seat is open in another page or tab"));
     const here = h("button", { type: "button", id: "move-here" },
-      elsewhere === "moved" ? "take my seat back to this page" : "move my seat to this page");
+      elsewhere === "moved" ? _("take my seat back to this page") : _("move my seat to this page"));
     here.addEventListener("click", moveHere);
     box.append(here);
     return;
   }
   if (replaced && !over) {
-    setStatus("your clock ran out: a bot plays your seat until you take it back");
-    const back = h("button", { type: "button", id: "take-back" }, "take my seat back");
+    setStatus(_("your clock ran out: a bot plays your seat until you take it back"));
+    const back = h("button", { type: "button", id: "take-back" }, _("take my seat back"));
     back.addEventListener("click", takeBack);
     box.append(back);
     return;
   }
   if (watching) {
-    setStatus(over ? "the game is over" : "watching: only public cards are shown");
+    setStatus(over ? _("the game is over") : _("watching: only public cards are shown"));
     return;
   }
-  if (over) { setStatus("the game is over"); return; }
+  if (over) { setStatus(_("the game is over")); return; }
   if (!go) {
     const acting = game.toAct();
     if (!game.config) return; // renderWaiting said it
-    setStatus(acting === null ? "waiting" : acting === game.seat ? "your turn"
-      : `waiting for ${game.label(acting)}`);
+    setStatus(acting === null ? _("waiting") : acting === game.seat ? _("your turn")
+      : _("waiting for {who}", { who: game.label(acting) }));
     return;
   }
   if (go.kind === "bid") {
-    setStatus("your bid: how many tricks will you take?");
+    setStatus(_("your bid: how many tricks will you take?"));
     const max = game.hand.length;
     const placed = game.bids.reduce((a, b) => a + (b ?? 0), 0);
     for (let n = 0; n <= max; n += 1) {
       const ok = go.options.includes(String(n));
-      const why = ok ? `bid ${n}` : `you deal, and the bids may not total ${max}: the others bid ${placed}`;
+      const why = ok ? _("bid {n}", { n }) : _("you deal, and the bids may not total {max}: the others bid {placed}", { max, placed });
       const b = h("button", { type: "button", class: "bid", "aria-label": ok ? `bid ${n}` : `bid ${n}: not allowed, ${why}`,
         title: why }, String(n));
       if (ok) b.addEventListener("click", () => bid(n));
       else { b.disabled = true; b.classList.add("forbidden"); }
       box.append(b);
     }
-    if (go.options.length <= max) box.append(h("p", { class: "hint" }, `${max - placed} is not allowed: the dealer may not make the bids total ${max}`));
+    if (go.options.length <= max) box.append(h("p", { class: "hint" }, _("{n} is not allowed: the dealer may not make the bids total {max}", { n: max - placed, max })));
     return;
   }
   if (pendingLead) {
-    setStatus(`lead ${cardLabel(pendingLead)}: which call?`);
+    setStatus(_("lead {card}: which call?", { card: cardLabel(pendingLead) }));
     game.callsOf(pendingLead).forEach((call, i) => {
-      const b = h("button", { type: "button", class: "call-choice", "aria-label": `call ${callWords(call)} (${i + 1})` },
+      const b = h("button", { type: "button", class: "call-choice", "aria-label": _("call {call} ({n})", { call: callWords(call), n: i + 1 }) },
         `${i + 1}`, callSvg(call), ` ${callWords(call)}`);
       b.addEventListener("click", () => play(pendingLead, call));
       box.append(b);
     });
-    const cancel = h("button", { type: "button", class: "cancel" }, "cancel (Esc)");
+    const cancel = h("button", { type: "button", class: "cancel" }, _("cancel (Esc)"));
     cancel.addEventListener("click", () => { pendingLead = null; render(); });
     box.append(cancel);
     return;
   }
   const calls = go.options.some((o) => o.includes(":"));
-  setStatus(go.kind === "lead" ? `your lead: choose a card${calls ? ", then its call" : ""}`
-    : "your play: choose a raised card");
+  setStatus(go.kind === "lead" ? (calls ? _("your lead: choose a card, then its call")
+    : _("your lead: choose a card")) : _("your play: choose a raised card"));
 }
 
 function renderSorts() {
@@ -561,7 +569,8 @@ function renderSorts() {
   const select = $("#sort");
   if (select.options.length !== sorts.length) {
     clear(select);
-    for (const s of sorts) select.append(h("option", { value: s }, s));
+    const named = game.facts.sortNames || {};
+    for (const s of sorts) select.append(h("option", { value: s }, named[s] || s));
   }
   if (sorts.includes(game.sort)) select.value = game.sort;
 }
@@ -573,12 +582,13 @@ function renderHand() {
     $("#hand-title").textContent = "";
     return;
   }
-  $("#hand-title").textContent = game.hand.length ? "your hand" : "";
+  $("#hand-title").textContent = game.hand.length ? _("your hand") : "";
   game.hand.forEach((card, i) => {
     const ok = game.playable(card);
     const asked = game.go && game.go.kind !== "bid";
-    const reason = !asked || ok ? "" : game.dim || "you may not play this card now";
-    const label = `${i + 1}: ${cardLabel(card)}${reason ? ` (not playable: ${reason})` : ""}`;
+    const reason = !asked || ok ? "" : game.dim || _("you may not play this card now");
+    const label = reason ? _("{n}: {card} (not playable: {why})", { n: i + 1, card: cardLabel(card), why: reason })
+      : `${i + 1}: ${cardLabel(card)}`;
     const b = h("button", { type: "button", class: `card${ok ? " playable" : ""}${asked && !ok ? " dimmed" : ""}${pendingLead === card ? " chosen" : ""}`,
       "aria-label": label, title: reason || cardLabel(card), "data-card": card }, cardSvg(card),
     h("span", { class: "pos" }, String(i + 1)));
@@ -614,8 +624,8 @@ function renderScores() {
   const table = clear($("#scores"));
   if (!game.rounds.length) return;
   const bids = game.rounds.some((r) => r.bids);
-  table.append(h("caption", {}, bids ? "bid/took, points" : "tricks, points"));
-  const head = h("tr", {}, h("th", {}, "round"));
+  table.append(h("caption", {}, bids ? _("bid/took, points") : _("tricks, points")));
+  const head = h("tr", {}, h("th", {}, _("round")));
   for (let s = 0; s < game.players; s += 1) {
     head.append(h("th", { class: s === game.seat ? "mine" : "" }, game.short(s)));
   }
@@ -630,7 +640,7 @@ function renderScores() {
     });
     body.append(tr);
   }
-  const total = h("tr", { class: "total" }, h("th", {}, "total"));
+  const total = h("tr", { class: "total" }, h("th", {}, _("total")));
   game.totals.forEach((t) => total.append(h("th", {}, String(t))));
   body.append(total);
   table.append(body);
@@ -647,9 +657,9 @@ function renderEnd() {
     const lost = game.outcome && game.outcome.forfeited.includes(seat);
     const classes = [won ? "winner" : "", seat === game.seat ? "mine" : ""].join(" ").trim();
     list.append(h("li", { class: classes }, `${rank}. ${game.label(seat)}: ${game.over.totals[seat]}`,
-      won ? h("span", { class: "mark" }, " ★ winner") : "",
-      lost ? h("span", { class: "mark" }, " — forfeited") : "",
-      seat === game.seat ? h("span", { class: "mark" }, won ? " (you won)" : " ← you") : ""));
+      won ? h("span", { class: "mark" }, " ★ " + _("winner")) : "",
+      lost ? h("span", { class: "mark" }, " — " + _("forfeited")) : "",
+      seat === game.seat ? h("span", { class: "mark" }, won ? " " + _("(you won)") : " ← " + _("you")) : ""));
   }
   if (game.outcome && game.outcome.text) list.append(h("li", { class: "outcome" }, game.outcome.text));
   $("#record").href = `/api/tables/${number}/record`;
@@ -684,7 +694,7 @@ async function join() {
   const form = $("#join");
   form.hidden = false;
   $("#join-name").value = name;
-  if (token) $("#join-take").textContent = "sit down";
+  if (token) $("#join-take").textContent = _("sit down");
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     name = $("#join-name").value.trim();

@@ -1,4 +1,41 @@
 // Small DOM helpers shared by the pages: text is always textContent, never markup.
+// And the page's words: `_("your turn")`, `ngettext("{n} card", "{n} cards", n, { n })`,
+// in the page's language (<html lang>), from the same gettext catalog as the server's
+// (GET /i18n/LANG.json, extracted by Babel from this file's calls; English: the ids).
+
+const LANG = document.documentElement.lang || "en";
+const CATALOG = LANG === "en" ? { messages: {}, plural: "(n != 1)" }
+  : await fetch(`/i18n/${encodeURIComponent(LANG)}.json`).then((r) => r.json())
+    .catch(() => ({ messages: {}, plural: "(n != 1)" }));
+// the catalogs' plural rules, without eval (the page's CSP forbids it)
+const PLURALS = { "(n != 1)": (n) => Number(n !== 1), "(n > 1)": (n) => Number(n > 1),
+  "0": () => 0 };
+const pluralIndex = PLURALS[CATALOG.plural] || PLURALS["(n != 1)"];
+
+function fill(text, fields) {
+  return fields ? text.replace(/\{(\w+)\}/g, (all, key) => (key in fields ? String(fields[key]) : all))
+    : text;
+}
+
+/** A message in the page's language, its {fields} filled. */
+export function _(message, fields) {
+  const found = CATALOG.messages[message];
+  return fill(typeof found === "string" ? found : message, fields);
+}
+
+/** A message in a context (a word that reads two ways in another language). */
+export function pgettext(context, message, fields) {
+  const found = CATALOG.messages[`${context}\u0004${message}`];
+  return fill(typeof found === "string" ? found : message, fields);
+}
+
+/** The form for `n` of a message with a plural, its {fields} filled. */
+export function ngettext(singular, plural, n, fields) {
+  const forms = CATALOG.messages[singular];
+  const text = Array.isArray(forms) ? forms[pluralIndex(n)] ?? forms[forms.length - 1]
+    : n === 1 ? singular : plural;
+  return fill(text, fields);
+}
 
 export function $(selector) {
   return document.querySelector(selector);
@@ -33,7 +70,7 @@ export async function rulesDialog(config) {
   } else {
     box.append(h("h2", {}, `${body.title}: ${body.mode}`), h("p", {}, body.banner));
     for (const [topic, text] of Object.entries(body.topics)) {
-      box.append(h("h3", {}, topic), h("p", {}, text));
+      box.append(h("h3", {}, (body.headings || {})[topic] || topic), h("p", {}, text));
     }
   }
   if (!dialog.open) dialog.showModal();

@@ -1,0 +1,73 @@
+"""A Babel extractor for the texts each game's presentation gives (babel.cfg).
+
+A presentation's titles, modes, rules topics and help lines are English texts built from
+a game and its mode; the frontends show them through ``_()``. Babel finds ``_("...")``
+literals only, so this extractor asks every registered presentation for its texts, for
+each of its modes, as the frontends show them (whitespace folded), and adds them to the
+ordinary Python extraction of the file it is pointed at (games.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Mapping
+from typing import Any
+
+
+def presentation_texts() -> list[str]:
+    """Every fixed text the presentations give, each once, in a stable order."""
+    from xactika.core.engine.table import game_rules, games
+    from xactika.frontends.repl.suggest import COMMAND_HELP
+    from xactika.frontends.table import teach
+    from xactika.frontends.table.games import FollowRule, Presentation, presentation
+    from xactika.protocol.notation.text import config_from_pairs
+
+    found: dict[str, None] = {}
+
+    def add(text: str) -> None:
+        text = " ".join(text.split())
+        if text and any(ch.isalpha() for ch in text):
+            found[text] = None
+
+    base = Presentation("any")  # what a game that does not say otherwise says
+    for call in (None, object()):
+        add(base.cannot_follow(FollowRule(False), call))
+    for game in sorted(games()):
+        shown = presentation(game)
+        add(shown.title())
+        add(shown.play_usage())
+        add(shown.tutorial_cards)
+        add(shown.tutorial_cards_drawn)
+        for sort in shown.hand_sorts():
+            add(sort)
+        for label, _value in shown.option_suggestions().values():
+            add(label)
+        for spoken in (False, True):
+            config = config_from_pairs({"game": game}, defaults=True)
+            for line in teach.tutorial_intro(config, spoken=spoken):
+                add(line)
+        for mode in game_rules(game).modes:
+            config = config_from_pairs({"game": game, "mode": mode}, defaults=True)
+            add(shown.mode_name(config))
+            add(shown.banner(config))
+            add(shown.mode_line(config))
+            add(shown.bidless_name(config))
+            add(shown.overview(config))
+            for key, text in shown.topics(config).items():
+                add(key)  # a heading on the page
+                add(text)
+            for text in shown.commands(config, dict(COMMAND_HELP)).values():
+                add(text)
+            for text in shown.help_lines(config):
+                add(text)
+    return list(found)
+
+
+def extract_presentation(fileobj: Any, keywords: Mapping[str, Any],
+                         comment_tags: Collection[str], options: Any
+                         ) -> Iterator[tuple[int, Any, Any, Any]]:
+    """Babel's extractor interface: the file's own ``_()`` texts, then the presentations'."""
+    from babel.messages.extract import extract_python
+
+    yield from extract_python(fileobj, keywords, comment_tags, options)
+    for text in presentation_texts():
+        yield 0, "_", text, ["a game's presentation (frontends/table)"]
