@@ -170,6 +170,7 @@ def test_a_remote_game_saves_the_seats_own_view_and_replay_steps_through_it(
     rules = game_rules("xactika")
     for event in seen[1:]:
         session.take(format_event(event, rules))
+    session.take("quit")  # the server ends the seat's session after game-over
     assert session.over
     path = Path(str(tmp_path)) / "mine.log"
     said = session.handle(f"save {path}").text

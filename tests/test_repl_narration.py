@@ -19,14 +19,15 @@ from xactika.protocol.records.textform import format_record, read_record
 
 
 class FakeServer:
-    """A remote seat's connection: event lines of a finished game, then nothing."""
+    """A remote seat's connection: event lines of a finished game, then ``quit``, as a
+    server ends a seat's session (the standings wait for its result or quit)."""
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         self.sent: list[str] = []
 
     def readline(self) -> str:
-        return self.lines.pop(0)
+        return self.lines.pop(0) if self.lines else "quit"
 
     def send(self, line: str) -> None:
         self.sent.append(line)
