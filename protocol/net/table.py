@@ -676,9 +676,18 @@ class Table:
             self._keep_seat(seat)
 
     def _write_record(self, started: dt.datetime) -> None:
-        """The record, written whole beside its name and renamed (protocol/records/writing.py)."""
+        """The record, written whole beside its name and renamed (protocol/records/writing.py).
+
+        The journal is put on disk first: a kill after the record takes its name and
+        before the journal notes the table over resumes the very game the record holds,
+        which writes the same record again (no twin). Its last move's rows were written
+        but not yet committed (the links commit them as they flush), so a record ahead
+        of the journal was followed, after a kill, by a resumed game that ended otherwise
+        (its people asked again, stand-ins, faults) and a ``table-N.2.log``."""
         if self.out is None:
             return
+        if self.journal is not None:
+            self.journal.sync()
         headers = standard_headers(
             self.config, self.names(), date=started, event="xactika serve",
             extra=[("kinds", ",".join(s.kind for s in self.seats)),
