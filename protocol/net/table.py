@@ -76,6 +76,7 @@ HUMAN, BOT = "human", "bot"
 REPLACED, RECLAIMED = "replaced:", "reclaimed"  # journal rows of a person's stand-in
 ON_TIMEOUT = ("bot", "forfeit")
 FINISH_STEP = 0.02  # seconds between two moves of a game every seat has forfeited
+SENT_WAIT = 2.0  # seconds the end waits for its last lines to leave before it is journalled
 
 
 @attrs.frozen
@@ -451,15 +452,16 @@ class Table:
         finally:
             outcome = self.outcome() if ended else None
             result = () if outcome is None else (format_result(outcome),)
-            for s in self.seats:
-                if s.link is not None:
-                    if ended:
-                        s.link.send(*result, "quit")
-                    s.link.finish(LinkDown("game over" if ended else "server closing"))
+            told = [s.link for s in self.seats if s.link is not None]
+            for link in told:
+                if ended:
+                    link.send(*result, "quit")
+                link.finish(LinkDown("game over" if ended else "server closing"))
             for link in list(self.observers):
                 link.send(*result)
                 link.finish(LinkDown("game over"))
-            if ended and self.journal is not None:  # once the last lines are handed over
+            if ended and self.journal is not None:  # once the last lines are out
+                await _sent(told)
                 self.journal.over(self.id, str(self.record) if self.record else None)
             self.over.set()
             if self.on_over is not None:
@@ -739,6 +741,17 @@ class Table:
     def totals(self) -> tuple[int, ...]:
         last = self.events[-1] if self.events else None
         return last.totals if isinstance(last, GameOver) else ()
+
+
+async def _sent(links: Sequence[Link]) -> None:
+    """Wait (``SENT_WAIT`` at most) until the seats' last lines, the result and
+    ``quit``, have left the process. The journal forgets the table's tokens once it is
+    over: a kill before a seat had its ``quit`` (the web's messages go out from a queue)
+    left a person who came back with ``unknown token`` and no end of their game."""
+    if links:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(
+                *(link.transport.closed_and_sent() for link in links)), SENT_WAIT)
 
 
 def _catch_up(agent: StandIn, seat: int, events: Sequence[Event], at: int) -> None:
