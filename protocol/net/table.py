@@ -67,7 +67,7 @@ from xactika.protocol.player.wire import (
 )
 from xactika.protocol.records.textform import forfeited, format_record, result_winners
 from xactika.protocol.records.writing import standard_headers, write_new_record
-from xactika.protocol.trust.signing import Signer
+from xactika.protocol.trust.signing import ID_HEADER, Signer, new_record_id
 from xactika.protocol.trust.tamper import commit_config
 
 log = logging.getLogger(__name__)
@@ -142,6 +142,9 @@ class Table:
         self.out = out
         self.signer = signer  # signs the record (spec/TAMPER.md section 6) when given
         self.record: Path | None = None
+        # the signed record's ``id`` (spec/TAMPER.md): journalled with the table, so the
+        # record written again after a kill is the same file, not a twin
+        self.record_id = new_record_id()
         self.on_over = on_over
         self.over = asyncio.Event()
         self.latencies: list[float] = []  # seconds from go to answer, for the load bench
@@ -167,6 +170,7 @@ class Table:
         fields["config"] = " ".join(format_config(self.config))  # with nonce and commit
         pace = self.settings.pace
         fields["pace"] = "off" if pace is None else pace.text()
+        fields["record_id"] = self.record_id
         return fields
 
     @classmethod
@@ -177,11 +181,14 @@ class Table:
         events; every seat is away, with its grace counted from now."""
         fields = dict(saved.settings)
         config = config_from_pairs(split_pairs(str(fields.pop("config")).split()))
+        record_id = fields.pop("record_id", None)
         known = attrs.fields_dict(TableSettings)
         fields["pace"] = parse_pace(str(fields.get("pace", "off")))
         settings = TableSettings(config, **{k: v for k, v in fields.items() if k in known})
         table = cls(saved.id, settings, out, on_over, signer)
         table.config = config  # committed already: the seed's nonce is the journal's
+        if record_id:  # a journal from before ids were kept: a new one
+            table.record_id = str(record_id)
         table.observer_token, table.observer_key = "", saved.observer
         now = time.monotonic()
         table.seats = []
@@ -680,12 +687,13 @@ class Table:
     def _write_record(self, started: dt.datetime) -> None:
         """The record, written whole beside its name and renamed (protocol/records/writing.py).
 
-        The journal is put on disk first: a kill after the record takes its name and
-        before the journal notes the table over resumes the very game the record holds,
-        which writes the same record again (no twin). Its last move's rows were written
-        but not yet committed (the links commit them as they flush), so a record ahead
-        of the journal was followed, after a kill, by a resumed game that ended otherwise
-        (its people asked again, stand-ins, faults) and a ``table-N.2.log``."""
+        Its content is a function of the journalled game, so that a kill after the record
+        takes its name and before the journal notes the table over writes the very same
+        record again (no ``table-N.2.log`` twin): the signed record's ``id`` is the
+        table's, journalled (a fresh random one each time made every rewrite differ),
+        and the journal is put on disk first (the last move's rows were written but not
+        yet committed: a record ahead of the journal could be followed, after a kill, by
+        a resumed game that ended otherwise)."""
         if self.out is None:
             return
         if self.journal is not None:
@@ -702,6 +710,8 @@ class Table:
         headers += [("fault", f"{seat} {reason}: {' '.join(detail.split())}")
                     for seat, reason, detail in self.faults if seat >= 0]
         headers += self._played_by()
+        if self.signer is not None:  # kept (and the signer header put after it)
+            headers.append((ID_HEADER, self.record_id))
         self.out.mkdir(parents=True, exist_ok=True)
         self.record = Path(write_new_record(  # never over a record (its number is new)
             self.out, f"table-{self.id}", format_record(headers, self.events,
