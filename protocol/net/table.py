@@ -467,12 +467,15 @@ class Table:
             for link in list(self.observers):
                 link.send(*result)
                 link.finish(LinkDown("game over"))
-            if ended and self.journal is not None:  # once the last lines are out
-                await _sent(told)
-                self.journal.over(self.id, str(self.record) if self.record else None)
-            self.over.set()
-            if self.on_over is not None:
-                self.on_over(self)
+            try:
+                if ended and self.journal is not None:
+                    await _sent(told)
+            finally:  # once the last lines are out (or the server closes meanwhile)
+                if ended and self.journal is not None:
+                    self.journal.over(self.id, str(self.record) if self.record else None)
+                self.over.set()
+                if self.on_over is not None:
+                    self.on_over(self)
 
     async def _play(self) -> None:
         if self.referee is None:  # a new game (a restored one goes on where it stood)
