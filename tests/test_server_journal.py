@@ -297,3 +297,61 @@ def _restart_copy(out: Path) -> tuple[list[int], list[str], int]:
     copy = out.with_name(out.name + "-copy")
     shutil.copytree(out, copy)
     return _restart(copy)
+
+
+def test_a_kill_right_after_the_record_finds_the_same_game_and_writes_no_twin(
+        tmp_path: Path) -> None:
+    """The record is written at the game's end, before the journal notes the table over; a
+    kill in between is resumed from the journal. The journal on disk when the record took
+    its name (a copy of its files, as SIGKILL leaves them: what is not committed is lost)
+    must hold the whole game and the signed record's ``id``, so the resumed table writes
+    the same record again and no ``table-1.2.log`` appears (test_web_crash.py found one
+    about once in six runs: each writing drew a new random ``id``)."""
+    import datetime as dt
+    import shutil
+
+    from xactika.protocol.trust.signing import write_key
+
+    out, kept = tmp_path / "out", tmp_path / "on-disk"
+    signer = write_key(tmp_path / "key.pem")
+    journal = Journal.open(out)
+    table = Table(1, table_settings({"players": "2", "rounds": "1", "seed": "6"}), out,
+                  signer=signer)
+    table.journalled(journal)
+    table.started_at = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+    journal.started(1, table.started_at.isoformat())
+    table.referee = Referee.new(table.config, policy=table._fallback())
+    table.events = table.referee.events
+    rules = game_rules("xactika")
+    while (turn := table.referee.turn()) is not None:  # as _play journals each move
+        go = format_go(turn.legal, rules, 1000)
+        table.referee.submit(parse_answer(first_option(go), turn.legal, rules))
+        table._keep_events()
+    import xactika.protocol.records.writing as writing
+    write = writing.write_record_file
+
+    def write_then_kill(*args: object, **kwargs: object) -> None:
+        """SIGKILL once the record has its name: the journal's files as they are now."""
+        write(*args, **kwargs)  # type: ignore[arg-type]
+        kept.mkdir()
+        for name in ("journal.sqlite", "journal.sqlite-wal"):
+            shutil.copy(out / name, kept / name)
+
+    try:
+        writing.write_record_file = write_then_kill  # type: ignore[assignment]
+        table._write_record(table.started_at)
+    finally:
+        writing.write_record_file = write
+    journal.close()
+    assert sorted(p.name for p in out.glob("table-*")) == ["table-1.log"]
+    again = Journal.open(kept)
+    try:
+        [saved] = again.unfinished()
+        resumed = Table.restore(saved, again, out, signer=signer)
+        assert resumed.events == table.events  # the whole game, as the record has it
+        resumed._write_record(resumed.started_at or dt.datetime.now(dt.UTC))
+    finally:
+        again.close()
+    assert sorted(p.name for p in out.glob("table-*")) == ["table-1.log"]
+    assert resumed.record == out / "table-1.log"
+    assert ("id", table.record_id) in read_record(out / "table-1.log").headers

@@ -292,6 +292,7 @@ class Connection:
             with contextlib.suppress(BaseException):
                 await serving
             sending.cancel()
+            self.transport.gone()
             if self.web is not None:
                 self.web.listeners.discard(self._hear)
                 if self.watching:

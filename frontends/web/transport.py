@@ -44,6 +44,7 @@ class QueueTransport:
         self._pending = 0
         self.closed = False
         self.full = asyncio.Event()
+        self._taken = asyncio.Event()  # the peer's side took the close: all before it sent
 
     # -- the peer's side
     def feed(self, text: str) -> bool:
@@ -78,7 +79,13 @@ class QueueTransport:
         self._out.popleft()
         if data is not None:
             self._pending -= len(data)
+        else:
+            self._taken.set()
         return data
+
+    def gone(self) -> None:
+        """The peer's side stopped taking messages (the connection ended)."""
+        self._taken.set()
 
     # -- the Link's side (protocol/net/link.py, Transport)
     async def readline(self) -> bytes:
@@ -119,6 +126,12 @@ class QueueTransport:
             self._out.append((time.monotonic() + self.delay, None))
             self._ready.set()
 
+    async def closed_and_sent(self) -> None:
+        """Once the peer's side has sent every message before the close (each one
+        ``outgoing`` returned, awaited by its sender before it asks for the next), or
+        has stopped (``gone``)."""
+        await self._taken.wait()
+
 
 # --------------------------------------------------------------------------- built-in bots
 
@@ -147,5 +160,6 @@ async def run_bot(accept: Callable[[Link, str], Awaitable[None]], token: str, ag
                     transport.feed(answer + "\n")
     finally:
         transport.end()
+        transport.gone()
         with contextlib.suppress(Exception):
             await serving

@@ -95,6 +95,11 @@ class Transport(Protocol):
 
     def close(self) -> None: ...
 
+    async def closed_and_sent(self) -> None:
+        """Return once the transport is closed and what was written before has left the
+        process (to the peer's socket), or the peer is gone."""
+        ...
+
 
 class StreamTransport:
     """A TCP or TLS connection: asyncio's streams."""
@@ -114,6 +119,10 @@ class StreamTransport:
 
     def close(self) -> None:
         self.writer.close()
+
+    async def closed_and_sent(self) -> None:
+        with contextlib.suppress(Exception):  # asyncio flushes the buffer, then closes
+            await self.writer.wait_closed()
 
 
 class LinkFault(Exception):

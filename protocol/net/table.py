@@ -67,7 +67,7 @@ from xactika.protocol.player.wire import (
 )
 from xactika.protocol.records.textform import forfeited, format_record, result_winners
 from xactika.protocol.records.writing import standard_headers, write_new_record
-from xactika.protocol.trust.signing import Signer
+from xactika.protocol.trust.signing import ID_HEADER, Signer, new_record_id
 from xactika.protocol.trust.tamper import commit_config
 
 log = logging.getLogger(__name__)
@@ -76,6 +76,7 @@ HUMAN, BOT = "human", "bot"
 REPLACED, RECLAIMED = "replaced:", "reclaimed"  # journal rows of a person's stand-in
 ON_TIMEOUT = ("bot", "forfeit")
 FINISH_STEP = 0.02  # seconds between two moves of a game every seat has forfeited
+SENT_WAIT = 2.0  # seconds the end waits for its last lines to leave before it is journalled
 
 
 @attrs.frozen
@@ -141,6 +142,9 @@ class Table:
         self.out = out
         self.signer = signer  # signs the record (spec/TAMPER.md section 6) when given
         self.record: Path | None = None
+        # the signed record's ``id`` (spec/TAMPER.md): journalled with the table, so the
+        # record written again after a kill is the same file, not a twin
+        self.record_id = new_record_id()
         self.on_over = on_over
         self.over = asyncio.Event()
         self.latencies: list[float] = []  # seconds from go to answer, for the load bench
@@ -166,6 +170,7 @@ class Table:
         fields["config"] = " ".join(format_config(self.config))  # with nonce and commit
         pace = self.settings.pace
         fields["pace"] = "off" if pace is None else pace.text()
+        fields["record_id"] = self.record_id
         return fields
 
     @classmethod
@@ -176,11 +181,14 @@ class Table:
         events; every seat is away, with its grace counted from now."""
         fields = dict(saved.settings)
         config = config_from_pairs(split_pairs(str(fields.pop("config")).split()))
+        record_id = fields.pop("record_id", None)
         known = attrs.fields_dict(TableSettings)
         fields["pace"] = parse_pace(str(fields.get("pace", "off")))
         settings = TableSettings(config, **{k: v for k, v in fields.items() if k in known})
         table = cls(saved.id, settings, out, on_over, signer)
         table.config = config  # committed already: the seed's nonce is the journal's
+        if record_id:  # a journal from before ids were kept: a new one
+            table.record_id = str(record_id)
         table.observer_token, table.observer_key = "", saved.observer
         now = time.monotonic()
         table.seats = []
@@ -451,19 +459,23 @@ class Table:
         finally:
             outcome = self.outcome() if ended else None
             result = () if outcome is None else (format_result(outcome),)
-            for s in self.seats:
-                if s.link is not None:
-                    if ended:
-                        s.link.send(*result, "quit")
-                    s.link.finish(LinkDown("game over" if ended else "server closing"))
+            told = [s.link for s in self.seats if s.link is not None]
+            for link in told:
+                if ended:
+                    link.send(*result, "quit")
+                link.finish(LinkDown("game over" if ended else "server closing"))
             for link in list(self.observers):
                 link.send(*result)
                 link.finish(LinkDown("game over"))
-            if ended and self.journal is not None:  # once the last lines are handed over
-                self.journal.over(self.id, str(self.record) if self.record else None)
-            self.over.set()
-            if self.on_over is not None:
-                self.on_over(self)
+            try:
+                if ended and self.journal is not None:
+                    await _sent(told)
+            finally:  # once the last lines are out (or the server closes meanwhile)
+                if ended and self.journal is not None:
+                    self.journal.over(self.id, str(self.record) if self.record else None)
+                self.over.set()
+                if self.on_over is not None:
+                    self.on_over(self)
 
     async def _play(self) -> None:
         if self.referee is None:  # a new game (a restored one goes on where it stood)
@@ -676,9 +688,19 @@ class Table:
             self._keep_seat(seat)
 
     def _write_record(self, started: dt.datetime) -> None:
-        """The record, written whole beside its name and renamed (protocol/records/writing.py)."""
+        """The record, written whole beside its name and renamed (protocol/records/writing.py).
+
+        Its content is a function of the journalled game, so that a kill after the record
+        takes its name and before the journal notes the table over writes the very same
+        record again (no ``table-N.2.log`` twin): the signed record's ``id`` is the
+        table's, journalled (a fresh random one each time made every rewrite differ),
+        and the journal is put on disk first (the last move's rows were written but not
+        yet committed: a record ahead of the journal could be followed, after a kill, by
+        a resumed game that ended otherwise)."""
         if self.out is None:
             return
+        if self.journal is not None:
+            self.journal.sync()
         headers = standard_headers(
             self.config, self.names(), date=started, event="xactika serve",
             extra=[("kinds", ",".join(s.kind for s in self.seats)),
@@ -691,6 +713,8 @@ class Table:
         headers += [("fault", f"{seat} {reason}: {' '.join(detail.split())}")
                     for seat, reason, detail in self.faults if seat >= 0]
         headers += self._played_by()
+        if self.signer is not None:  # kept (and the signer header put after it)
+            headers.append((ID_HEADER, self.record_id))
         self.out.mkdir(parents=True, exist_ok=True)
         self.record = Path(write_new_record(  # never over a record (its number is new)
             self.out, f"table-{self.id}", format_record(headers, self.events,
@@ -730,6 +754,17 @@ class Table:
     def totals(self) -> tuple[int, ...]:
         last = self.events[-1] if self.events else None
         return last.totals if isinstance(last, GameOver) else ()
+
+
+async def _sent(links: Sequence[Link]) -> None:
+    """Wait (``SENT_WAIT`` at most) until the seats' last lines, the result and
+    ``quit``, have left the process. The journal forgets the table's tokens once it is
+    over: a kill before a seat had its ``quit`` (the web's messages go out from a queue)
+    left a person who came back with ``unknown token`` and no end of their game."""
+    if links:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(
+                *(link.transport.closed_and_sent() for link in links)), SENT_WAIT)
 
 
 def _catch_up(agent: StandIn, seat: int, events: Sequence[Event], at: int) -> None:
