@@ -262,3 +262,18 @@ def test_a_hand_edited_results_file_makes_a_shorter_table() -> None:
     assert [r["name"] for r in view["ratings"]] == ["r"]
     assert view["terminations"] == "normal 2" and view["faults"] == []
     assert results_view([])["bots"] == [] and elo_lines(None) == []
+
+
+def test_the_match_viewer_in_german(client: TestClient) -> None:
+    """Issue 32: the match viewer's own words come from the catalog (the bots' names, the
+    Elo line and the manifest verdict are the runner's and the auditor's, as in a terminal)."""
+    page = client.get("/match", params={"dir": "m1"},
+                      headers={"accept-language": "de-DE,de;q=0.9"}).text
+    assert '<html lang="de">' in page
+    for german in ("Die Mittelwerte jedes Bots, darunter ihre 95-%-Intervalle",
+                   "Siegesanteil", "mittlerer Rang", "Spiele auf", "Spielenden:"):
+        assert german in page, german
+    for english in ("Each bot's means", "win share", "mean rank", "games on", "Terminations"):
+        assert english not in page, english
+    listing = client.get("/match", headers={"accept-language": "de"}).text
+    assert "Beendete Matches auf diesem Server" in listing
