@@ -11,27 +11,25 @@ from typing import Any
 from xactika.core.engine.table import game_rules, games
 
 
-def whole_number(text: str) -> int:
-    """An argparse type: a whole number, 0 or more, with a clear error otherwise."""
+def _at_least(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected {least} or more, not {value}")
     return value
+
+
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number, 0 or more, with a clear error otherwise."""
+    return _at_least(text, 0)
 
 
 def counting_number(text: str) -> int:
     """An argparse type for counts that cannot be 0 (rounds, players): 1 or more, so
     that the error names what is accepted and 0 is never suggested."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
-    return value
+    return _at_least(text, 1)
 
 
 def _listed(items: list[str]) -> str:
