@@ -95,14 +95,11 @@ def same_origin(headers: Any, scheme: str) -> bool:
 class WebApp:
     """The pages, the lobby API and the WebSocket over one table server."""
 
-    def __init__(self, server: Server, *, tcp: tuple[str, int] | None = None,
-                 extra_routes: list[BaseRoute] | None = None, seed: int | None = None,
+    def __init__(self, server: Server, *, extra_routes: list[BaseRoute] | None = None,
                  bound: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
                  trusted_proxies: Sequence[Network] = ()) -> None:
         self.server = server
-        self.desk = Desk(server, seed)
-        self.tcp = tcp
-        self.tcp_address: tuple[str, int] | None = None
+        self.desk = Desk(server)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         install_gettext(self.templates)
         routes: list[BaseRoute] = [
@@ -126,10 +123,7 @@ class WebApp:
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        if self.tcp is not None:  # TCP seats for bots, beside the web for people
-            self.tcp_address = await self.server.start(*self.tcp)
-            print(f"table server on {self.tcp_address[0]}:{self.tcp_address[1]} (tcp); "
-                  f"admin token={self.server.admin_token}", flush=True)
+        # the TCP seats and the seeds are the server's, set up by serve.py before this
         try:
             yield
         finally:
@@ -410,11 +404,10 @@ def viewer_routes(server: Server) -> list[BaseRoute]:
     return list(viewer.viewer_routes(viewer.Viewer(server.out, keys)))
 
 
-def create_app(server: Server, *, tcp: tuple[str, int] | None = None,
-               seed: int | None = None, bound: str = "127.0.0.1",
+def create_app(server: Server, *, bound: str = "127.0.0.1",
                allowed_hosts: Sequence[str] = (),
                trusted_proxies: Sequence[Network] = ()) -> WebApp:
     """The application: the lobby, the tables and, when present, the viewers; served under
     the names ``bound``, ``localhost`` and ``allowed_hosts`` (hosting.py)."""
-    return WebApp(server, tcp=tcp, extra_routes=viewer_routes(server), seed=seed,
-                  bound=bound, allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies)
+    return WebApp(server, extra_routes=viewer_routes(server), bound=bound,
+                  allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies)

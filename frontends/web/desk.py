@@ -110,13 +110,9 @@ def web_name(text: object) -> str:
 class Desk:
     """The web's view of the server's lobby tables: their bots, chat and spectators."""
 
-    def __init__(self, server: Server, seed: int | None = None) -> None:
+    def __init__(self, server: Server) -> None:
         self.server = server
         self.lobby = server.lobby
-        if seed is not None and server.seed_for is None:  # as serve derives them
-            from xactika.frontends.net.serve import table_seed
-
-            server.seed_for = lambda k: table_seed(seed, k)
         self.tables: dict[int, WebTable] = {}
 
     def create(self, request: dict[str, Any], address: str) -> tuple[WebTable, dict[int, str]]:
