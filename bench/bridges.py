@@ -38,7 +38,7 @@ from collections.abc import Callable
 
 from xactika.core import Config, RandomAgent, legal_actions, new_game, step
 from xactika.core.bots.agents import self_play
-from xactika.core.engine.table import Bid, Play
+from xactika.core.engine.api import Bid, Play
 
 PLAYERS = 4
 ROUNDS = 8

@@ -15,7 +15,7 @@ Measured 2026-11-23 on the 2-core machine under load (load average 6 to 10), CPU
 What the engine still pays, measured by ``-X importtime`` and a profile of the import:
 attrs itself (``import attrs`` alone about 1.3x the bare start: inspect, platform), the
 code attrs compiles for each class (about 40% of the import: 39 classes in core/engine/,
-32 in protocol/referee/session.py), and hashlib, secrets, tempfile, shutil, bz2 and lzma from
+32 in protocol/referee/sansio.py), and hashlib, secrets, tempfile, shutil, bz2 and lzma from
 protocol/trust/tamper.py and protocol/trust/signing.py, used only once a game starts or a key is
 written.
 

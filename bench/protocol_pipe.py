@@ -8,7 +8,7 @@ plays them:
   reading up to its final line before the next (what an interactive controller does);
 - ``pipe pipelined``: the same, but writing every command of a game at once and then
   reading all the answers (the protocol answers in order, so a scripted controller may);
-- ``session in-process``: the same lines fed to ``Session.feed`` in this process, the
+- ``session in-process``: the same lines fed to ``RefereeSession.feed`` in this process, the
   same answers produced, no pipe: **the peer the target is set against**, since the
   pipe is what this benchmark measures;
 - ``core in-process``: the same moves as ``step(state, command)`` calls on core objects,
@@ -31,8 +31,8 @@ import time
 from collections.abc import Callable
 
 from xactika.core import Bid, Config, RandomAgent, legal_actions, new_game, step, view
-from xactika.core.engine.table import Command
-from xactika.protocol.referee.session import FINAL_WORDS, Session
+from xactika.core.engine.api import Command
+from xactika.protocol.referee.sansio import FINAL_WORDS, RefereeSession
 
 CONFIG = Config(mode="bid", players=4, rounds=8, seed=1)
 NEWGAME = "newgame mode=bid players=4 rounds=8 seed=1"
@@ -65,7 +65,7 @@ def core_games(commands: list[Command], games: int) -> None:
 
 
 def session_games(lines: list[str], games: int) -> None:
-    session = Session()
+    session = RefereeSession()
     for _ in range(games):
         session.feed(NEWGAME)
         for line in lines:

@@ -71,7 +71,7 @@ from collections.abc import Callable
 from functools import partial
 
 from xactika.core import Config, RandomAgent, legal_actions, new_game, step
-from xactika.core.engine.table import Bid, Play
+from xactika.core.engine.api import Bid, Play
 
 PLAYERS = 4
 TRICKS = 8

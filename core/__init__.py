@@ -10,21 +10,7 @@ from typing import TYPE_CHECKING, Any
 from xactika.core import games as _games  # noqa: F401  (registers every game)
 
 # isort: split
-from xactika.core.engine.errors import (
-    BadBid,
-    BadCall,
-    ConfigError,
-    GameIsOver,
-    IllegalCommand,
-    InvalidEvent,
-    MustFollow,
-    NotInHand,
-    NotYourTurn,
-    ParseError,
-    WrongPhase,
-    XactikaError,
-)
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Bid,
     BidMade,
     Command,
@@ -52,6 +38,20 @@ from xactika.core.engine.table import (
     replay,
     start,
     step,
+)
+from xactika.core.engine.errors import (
+    BadBid,
+    BadCall,
+    ConfigError,
+    GameIsOver,
+    IllegalCommand,
+    InvalidEvent,
+    MustFollow,
+    NotInHand,
+    NotYourTurn,
+    ParseError,
+    WrongPhase,
+    XactikaError,
 )
 from xactika.core.engine.views import SeatView, view, visible
 from xactika.core.games.xactika import CALLS, DECK, SHAPES, Call, Card, Xactika, stats_table

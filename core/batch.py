@@ -37,8 +37,7 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from xactika.core.engine.rng import deal_key, shuffled
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Bid,
     BidMade,
     Command,
@@ -60,6 +59,7 @@ from xactika.core.engine.table import (
     start,
     step,
 )
+from xactika.core.engine.rng import deal_key, shuffled
 from xactika.core.games.xactika import (
     CALLS,
     DECK,

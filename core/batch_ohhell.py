@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from xactika.core.batch import _whole_numbers, draw, draw_one, shuffle_orders
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Bid,
     Config,
     Event,

@@ -4,7 +4,7 @@ A presentation's titles, modes, rules topics and help lines are English texts bu
 a game and its mode; the frontends show them through ``_()``. Babel finds ``_("...")``
 literals only, so this extractor asks every registered presentation for its texts, for
 each of its modes, as the frontends show them (whitespace folded), and adds them to the
-ordinary Python extraction of the file it is pointed at (games.py).
+ordinary Python extraction of the file it is pointed at (presentation.py).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 
 def presentation_texts() -> list[str]:
     """Every fixed text the presentations give, each once, in a stable order."""
-    from xactika.core.engine.table import game_rules, games
+    from xactika.core.engine.api import game_rules, games
+    from xactika.frontends.people import teach
+    from xactika.frontends.people.presentation import FollowRule, Presentation, presentation
     from xactika.frontends.repl.suggest import COMMAND_HELP
-    from xactika.frontends.table import teach
-    from xactika.frontends.table.games import FollowRule, Presentation, presentation
     from xactika.protocol.notation.text import config_from_pairs
 
     found: dict[str, None] = {}
@@ -70,4 +70,4 @@ def extract_presentation(fileobj: Any, keywords: Mapping[str, Any],
 
     yield from extract_python(fileobj, keywords, comment_tags, options)
     for text in presentation_texts():
-        yield 0, "_", text, ["a game's presentation (frontends/table)"]
+        yield 0, "_", text, ["a game's presentation (frontends/people)"]

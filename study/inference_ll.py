@@ -30,7 +30,7 @@ from xactika.core import Config, legal_actions, new_game, step, view
 from xactika.core.bots.heuristic import HeuristicAgent
 from xactika.core.bots.infer import Evidence, load
 from xactika.core.bots.sampler import Deal, DealSampler, hidden_of
-from xactika.core.engine.table import Bid, Command, Play, State
+from xactika.core.engine.api import Bid, Command, Play, State
 
 
 def position(seed: int, mode: str, eps: float, players: int = 4

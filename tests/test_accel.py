@@ -31,10 +31,7 @@ from xactika.core.accel import (  # noqa: E402
 from xactika.core.accel import play as accel_play  # noqa: E402
 from xactika.core.batch import BatchResult  # noqa: E402
 from xactika.core.batch import simulate as numpy_simulate  # noqa: E402
-from xactika.core.engine.check import command_of  # noqa: E402
-from xactika.core.engine.encoding import Encoding  # noqa: E402
-from xactika.core.engine.errors import IllegalCommand  # noqa: E402
-from xactika.core.engine.table import (  # noqa: E402
+from xactika.core.engine.api import (  # noqa: E402
     Command,
     Config,
     Event,
@@ -45,6 +42,9 @@ from xactika.core.engine.table import (  # noqa: E402
     start,
     step,
 )
+from xactika.core.engine.check import command_of  # noqa: E402
+from xactika.core.engine.encoding import Encoding  # noqa: E402
+from xactika.core.engine.errors import IllegalCommand  # noqa: E402
 
 MODES = ("win", "lose", "bid")
 PLAYERS = range(2, 11)

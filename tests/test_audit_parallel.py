@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from xactika.core.bots.agents import RandomAgent, self_play
-from xactika.core.engine.table import Config
+from xactika.core.engine.api import Config
 from xactika.frontends.parallel import Backend
 from xactika.frontends.records.audit import BATCH, Job, Pool, audit_job, reports
 from xactika.protocol.records.textform import format_record

@@ -20,7 +20,7 @@ pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 
 from xactika.core import Config, legal_actions, view  # noqa: E402
-from xactika.core.engine.table import State  # noqa: E402
+from xactika.core.engine.api import State  # noqa: E402
 from xactika.frontends.bridges.openspiel import seed_actions  # noqa: E402
 from xactika.frontends.bridges.pettingzoo import env  # noqa: E402
 from xactika.protocol.player.host import play_game  # noqa: E402

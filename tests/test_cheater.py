@@ -14,7 +14,7 @@ from xactika.core.bots.heuristic import HeuristicAgent
 from xactika.core.bots.search import INDEX
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.match.tournament import MatchError, parse_bot
-from xactika.frontends.repl.session import parse_seat_spec
+from xactika.frontends.repl.shell import parse_seat_spec
 from xactika.frontends.stdio import bot
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"

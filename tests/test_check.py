@@ -7,8 +7,8 @@ import pytest
 
 from xactika.core import Config, InvalidEvent, RandomAgent
 from xactika.core.bots.agents import self_play
+from xactika.core.engine.api import BidMade, Led, Played, RoundScored, TrickWon
 from xactika.core.engine.check import LogCheck, check_log
-from xactika.core.engine.table import BidMade, Led, Played, RoundScored, TrickWon
 
 
 def _game(mode: str = "bid", players: int = 4, seed: int = 3) -> list:

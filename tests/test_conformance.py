@@ -34,13 +34,13 @@ from xactika.core import (
     start,
 )
 from xactika.core.bots.agents import make_agent, self_play
-from xactika.core.engine import table
+from xactika.core.engine import api
 from xactika.core.engine.rng import deal_key, shuffled
+from xactika.frontends.people.seats import default_names
 from xactika.frontends.records.replay import Cursor, Game, screen
 from xactika.frontends.repl.render import strip_ansi
-from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
+from xactika.frontends.repl.shell import BOT, HUMAN, SeatSpec, Shell
 from xactika.frontends.stdio import selfplay
-from xactika.frontends.table.seats import default_names
 from xactika.protocol.records.textform import read_record
 from xactika.protocol.trust.audit import OK, audit_file
 from xactika.protocol.trust.signing import write_key
@@ -96,7 +96,7 @@ class Tiny(TrickGame):
 @pytest.fixture
 def tiny(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     game = Tiny()
-    monkeypatch.setitem(table._GAMES, game.name, game)
+    monkeypatch.setitem(api._GAMES, game.name, game)
     yield game.name
 
 
@@ -161,7 +161,7 @@ def _selfplay_and_audit(game: str, tmp: Path) -> tuple[list[str], Path]:
 
 def _repl(config: Config) -> list[str]:
     specs = [SeatSpec(HUMAN)] + [SeatSpec(BOT, "random")] * (config.players - 1)
-    session = Session(start(config), specs, lambda s: make_agent("random", 100 + s),
+    session = Shell(start(config), specs, lambda s: make_agent("random", 100 + s),
                       make_hint=lambda s: make_agent("random", 7 + s), practice=True)
     said = [session.intro(), *session.advance(), session.help_text()]
     said += [session.handle(line).text for line in ("rules", "rules all")]
@@ -265,7 +265,7 @@ def test_a_plug_in_presentation_registered_first_leaves_the_built_ins_found() ->
     """A fresh process: a plug-in registers its presentation before anything asks for
     one, and every built-in game is still told as itself."""
     code = ("from xactika.core import games\n"
-            "from xactika.frontends.table.games import Presentation, presentation, "
+            "from xactika.frontends.people.presentation import Presentation, presentation, "
             "register_presentation\n"
             "register_presentation(Presentation('plug-in'))\n"
             "print(' '.join(type(presentation(g)).__name__ for g in games()))\n")

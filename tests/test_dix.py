@@ -30,8 +30,8 @@ from xactika.core import (
     view,
     visible,
 )
+from xactika.core.engine.api import Dealt, Event
 from xactika.core.engine.check import check_log
-from xactika.core.engine.table import Dealt, Event
 from xactika.core.games.dix import DECK, JOKER, DixCard, Drew, round_winner, stock_size
 from xactika.protocol.notation.text import format_event, parse_event
 

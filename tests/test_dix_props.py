@@ -27,7 +27,7 @@ from xactika.core import (
     view,
     visible,
 )
-from xactika.core.engine.table import Event
+from xactika.core.engine.api import Event
 from xactika.core.games.dix import DECK, DixCard, Drew
 from xactika.protocol.notation.text import format_event, parse_event
 

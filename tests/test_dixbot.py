@@ -36,7 +36,7 @@ from xactika.core.bots.agents import (
     self_play,
 )
 from xactika.core.bots.dixbot import DixHeuristicAgent, knowledge, lead_swing, solve
-from xactika.core.engine.table import Command, Event
+from xactika.core.engine.api import Command, Event
 from xactika.core.games.dix import DECK, DixCard
 
 

@@ -23,7 +23,7 @@ import xactika.protocol.trust.fastaudit as fastaudit
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
 from xactika.core.bots.heuristic import HeuristicAgent
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     BidMade,
     Event,
     Led,

@@ -10,12 +10,12 @@ import shlex
 import attrs
 import pytest
 
-from xactika.core.engine.table import Dealt
+from xactika.core.engine.api import Dealt
 from xactika.frontends.repl import play, render
-from xactika.frontends.repl.session import Session
+from xactika.frontends.repl.shell import Shell
 
 
-def setup(*argv: str) -> Session:
+def setup(*argv: str) -> Shell:
     args = play.build_parser().parse_args(list(argv))
     session = play.setup(args, render.PLAIN)
     session.autoplay = args.auto_play
@@ -23,7 +23,7 @@ def setup(*argv: str) -> Session:
     return session
 
 
-def hint_line(session: Session) -> str:
+def hint_line(session: Shell) -> str:
     seat = session.human_to_act
     assert seat is not None
     found = session.hint(seat)
@@ -31,7 +31,7 @@ def hint_line(session: Session) -> str:
     return session.command_text(seat, found[0])
 
 
-def finish(session: Session) -> str:
+def finish(session: Shell) -> str:
     said = "\n".join(session.advance())
     while not session.over:
         reply = session.handle(hint_line(session))
@@ -40,12 +40,12 @@ def finish(session: Session) -> str:
     return said
 
 
-def settings(session: Session) -> object:
+def settings(session: Shell) -> object:
     """The game's settings; each game commits to its seed with a fresh nonce."""
     return attrs.evolve(session.config, nonce=None, commit=None)
 
 
-def deals(session: Session) -> list[object]:
+def deals(session: Shell) -> list[object]:
     return [e for e in session.events if isinstance(e, Dealt)]
 
 
@@ -75,16 +75,16 @@ def test_the_end_offers_the_command_that_plays_the_same_deals_again(
 
 def test_again_and_new_at_the_end_play_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """``play.main`` plays the same deals after 'again' and fresh ones after 'new'."""
-    played: list[Session] = []
+    played: list[Shell] = []
     answers = iter(["again", "new", ""])
 
-    def run(shell: play.Shell) -> int:
+    def run(shell: play.Loop) -> int:
         finish(shell.session)
         played.append(shell.session)
         assert shell.session.handle(next(answers) or "quit").quit
         return 0
 
-    monkeypatch.setattr(play.Shell, "run", run)
+    monkeypatch.setattr(play.Loop, "run", run)
     code = play.main(["--players", "3", "--rounds", "1", "--seed", "11"],
                      stdin=io.StringIO(""), stdout=io.StringIO())
     assert code == 0 and len(played) == 3
@@ -131,7 +131,7 @@ def test_the_shell_never_asks_for_a_forced_move() -> None:
         return hint_line(session)
 
     out = io.StringIO()
-    assert play.Shell(session, read, out, interactive=False).run() == 0
+    assert play.Loop(session, read, out, interactive=False).run() == 0
     assert session.over and asked and min(asked) > 1
     assert "(your only legal move, played for you)" in out.getvalue()
 
@@ -155,9 +155,9 @@ def test_a_remote_game_saves_the_seats_own_view_and_replay_steps_through_it(
 
     from xactika.core import Config, RandomAgent, visible
     from xactika.core.bots.agents import self_play
-    from xactika.core.engine.table import GameStarted, game_rules
+    from xactika.core.engine.api import GameStarted, game_rules
     from xactika.frontends.records import replay
-    from xactika.frontends.repl.remote import RemoteSession
+    from xactika.frontends.repl.remote import RemoteShell
     from xactika.protocol.notation.text import format_event
 
     config = Config(mode="bid", players=3, rounds=1, seed=4)
@@ -165,7 +165,7 @@ def test_a_remote_game_saves_the_seats_own_view_and_replay_steps_through_it(
     seen = [visible(e, 1) for e in events]
     started = seen[0]
     assert isinstance(started, GameStarted)
-    session = RemoteSession(_Remote(), 1, started, names=["ann", "bob", "cy"],  # type: ignore[arg-type]
+    session = RemoteShell(_Remote(), 1, started, names=["ann", "bob", "cy"],  # type: ignore[arg-type]
                             player="Bea")
     rules = game_rules("xactika")
     for event in seen[1:]:

@@ -35,7 +35,7 @@ from xactika.protocol.records.textform import (
     format_record,
     read_record,
 )
-from xactika.protocol.referee.session import FINAL_WORDS, Session
+from xactika.protocol.referee.sansio import FINAL_WORDS, RefereeSession
 from xactika.protocol.trust.audit import UNREADABLE, audit_file
 
 CLI = [sys.executable, "-m", "xactika.frontends.cli"]
@@ -49,8 +49,8 @@ UNICODE_BLANKS = ["\xa0", "\u3000", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1
 XACTIKA_CARDS = [f"{a}{b}{c}{d}" for a in "123" for b in "123" for c in "123" for d in "123"]
 
 
-def session(**kw: object) -> Session:
-    return Session(clock=lambda: CLOCK, seeds=lambda: 7, nonces=lambda: "0" * 32,
+def session(**kw: object) -> RefereeSession:
+    return RefereeSession(clock=lambda: CLOCK, seeds=lambda: 7, nonces=lambda: "0" * 32,
                    **kw)  # type: ignore[arg-type]
 
 
@@ -274,7 +274,7 @@ def test_reload_never_truncates_the_record(tmp_path: Path,
         seen.append(len(now))
 
     monkeypatch.setattr(os, "fsync", watching)
-    s = Session(files=tmp_path, record=path, fsync=True)
+    s = RefereeSession(files=tmp_path, record=path, fsync=True)
     assert s.feed("load F.log")[-1] == "ok load"
     assert len(seen) >= 2 and seen[0] == len(original)  # the old file until the rename
     assert path.stat().st_ino != inode  # replaced by rename, not rewritten
@@ -302,9 +302,9 @@ def test_kill_9_during_reload_loses_nothing(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- --seat oracles
 
 
-def seat_and_referee(seed: int, newgame: str) -> tuple[Session, Session]:
-    seat = Session(seat=0, seeds=lambda: seed, nonces=lambda: "0" * 32)
-    ref = Session(seeds=lambda: seed, nonces=lambda: "0" * 32)
+def seat_and_referee(seed: int, newgame: str) -> tuple[RefereeSession, RefereeSession]:
+    seat = RefereeSession(seat=0, seeds=lambda: seed, nonces=lambda: "0" * 32)
+    ref = RefereeSession(seeds=lambda: seed, nonces=lambda: "0" * 32)
     for s in (seat, ref):
         assert s.feed(newgame)[-1] == "ok newgame"
     return seat, ref
@@ -337,7 +337,8 @@ def test_a_move_out_of_turn_gets_the_same_answer() -> None:
     assert seat.feed("bid 2 1") == seat.feed(f"play 2 {card}")
 
 
-def pipe_events(seat: Session, ref: Session, until: type, *, owed: bool) -> Iterator[object]:
+def pipe_events(seat: RefereeSession, ref: RefereeSession, until: type, *,
+                owed: bool) -> Iterator[object]:
     """Send the referee's actions to the seat session as event lines, as a controller
     piping moves would, leaving the derived events owed; yield derived ``until`` events."""
     while not ref.state.over:
@@ -359,7 +360,7 @@ def pipe_events(seat: Session, ref: Session, until: type, *, owed: bool) -> Iter
 def test_event_errors_do_not_show_the_next_deal() -> None:
     """Before: an own-seat event where the next deal was owed answered 'expected
     Dealt(... hands=<both hands> ...)', unredacted because the submitted seat was 0."""
-    from xactika.core.engine.table import Dealt
+    from xactika.core.engine.api import Dealt
 
     seat, ref = seat_and_referee(9, "newgame players=2 rounds=2")
     deal = next(e for e in pipe_events(seat, ref, Dealt, owed=True)

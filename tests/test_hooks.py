@@ -29,7 +29,7 @@ from xactika.core import (
     start,
 )
 from xactika.core.bots.agents import self_play
-from xactika.core.engine import table
+from xactika.core.engine import api
 from xactika.core.engine.rng import deal_key, shuffled
 from xactika.protocol.notation.text import event_kind, format_event, parse_event
 from xactika.protocol.records.jsonl import event_from_json, event_to_json
@@ -108,7 +108,7 @@ class OhHell(TrickGame):
 def ohhell(monkeypatch: pytest.MonkeyPatch) -> Iterator[TrickGame]:
     """Oh Hell registered for one test, as its module would register it."""
     game = OhHell()
-    monkeypatch.setitem(table._GAMES, game.name, game)
+    monkeypatch.setitem(api._GAMES, game.name, game)
     yield game
 
 

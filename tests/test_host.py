@@ -96,7 +96,7 @@ def test_view_events_fold_back_to_the_view_without_other_hands() -> None:
     state, seat = midgame(seed=8, moves=16)
     seen = view(state, seat)
     events = view_events(seen)
-    from xactika.core.engine.table import replay
+    from xactika.core.engine.api import replay
 
     rebuilt = view(replay(events), seat)
     # the seat's own fold cannot count the others' hands; all else is the view

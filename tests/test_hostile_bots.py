@@ -219,7 +219,7 @@ def test_a_nul_in_a_crashing_bots_stderr_is_escaped_and_resume_survives(
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
 def test_the_repl_reports_a_seat_that_closed_its_input_once_and_plays_on(sandbox: str) -> None:
-    from xactika.core.engine.table import Bid
+    from xactika.core.engine.api import Bid
     from xactika.core.games.xactika import SHAPE_TOKENS
     from xactika.frontends.repl import play
     from xactika.frontends.repl.render import PLAIN

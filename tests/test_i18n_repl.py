@@ -16,7 +16,7 @@ from xactika.core import Config, start
 from xactika.core.bots.agents import make_agent
 from xactika.frontends import i18n
 from xactika.frontends.repl import play, render
-from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
+from xactika.frontends.repl.shell import BOT, HUMAN, SeatSpec, Shell
 
 # Words that only English sentences have (German shares "in", "so", "an", "will").
 ENGLISH = set("""
@@ -53,11 +53,11 @@ def german() -> Iterator[None]:
 
 
 def play_german(game: str, mode: str, players: int, rounds: int, width: int,
-                seed: int = 11) -> tuple[Session, list[str]]:
+                seed: int = 11) -> tuple[Shell, list[str]]:
     """A whole game through the shell, typed as a person would, laid out ``width`` wide."""
     config = Config(game=game, mode=mode, players=players, rounds=rounds, seed=seed)
     specs = [SeatSpec(HUMAN)] + [SeatSpec(BOT, "random")] * (players - 1)
-    session = Session(start(config), specs, lambda s: make_agent("random", seed * 10 + s,
+    session = Shell(start(config), specs, lambda s: make_agent("random", seed * 10 + s,
                                                                  game=game),
                       make_hint=lambda s: make_agent("random", 7 + s, game=game),
                       style=render.Style(color=False))
@@ -85,7 +85,7 @@ def play_german(game: str, mode: str, players: int, rounds: int, width: int,
         command = next(iter(legal.commands()))
         return session.command_text(seat, command)
 
-    play.Shell(session, read, out, interactive=True, clear="",
+    play.Loop(session, read, out, interactive=True, clear="",
                columns=lambda: width).run()
     return session, out.getvalue().split("\n")
 

@@ -17,7 +17,7 @@ from xactika.core.bots.heuristic import HeuristicAgent
 from xactika.core.bots.infer import Evidence, Model, SeatMix, load
 from xactika.core.bots.sampler import DealSampler, hidden_of
 from xactika.core.bots.search import StrongAgent
-from xactika.core.engine.table import State
+from xactika.core.engine.api import State
 from xactika.core.engine.views import SeatView
 
 

@@ -28,7 +28,7 @@ MAY_IMPORT = {"core": {"core"}, "protocol": {"core", "protocol"},
 KNOWN_CYCLES: list[frozenset[str]] = []
 
 # A game's own code may name it: its rules (core/games/) and any module named after it,
-# such as its presentation (frontends/table/dix.py).
+# such as its presentation (frontends/people/dix.py).
 GAME_FOLDERS = ("core/games/",)
 # Modules that still compare a game's name to a literal, and how many times. Issue 23
 # shrinks this: a file with fewer comparisons than allowed fails until its entry shrinks.
@@ -283,12 +283,12 @@ def test_a_planted_cycle_is_found(planted: Path) -> None:
     assert cycles(import_graph(planted)) == []
     errors = planted / "core/engine/errors.py"
     errors.write_text(errors.read_text() + "\nfrom xactika.core.engine import views\n")
-    (cycle,) = cycles(import_graph(planted))  # views imports table, which needs errors
-    assert {"xactika.core.engine.errors", "xactika.core.engine.table",
+    (cycle,) = cycles(import_graph(planted))  # views imports api, which needs errors
+    assert {"xactika.core.engine.errors", "xactika.core.engine.api",
             "xactika.core.engine.views"} <= cycle
     lazy = planted / "core/engine/rng.py"  # an import inside a function is no cycle
     lazy.write_text(lazy.read_text() + "\n\ndef late() -> None:\n"
-                    "    from xactika.core.engine import table  # noqa: F401\n")
+                    "    from xactika.core.engine import api  # noqa: F401\n")
     assert len(cycles(import_graph(planted))) == 1
 
 

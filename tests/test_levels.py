@@ -19,7 +19,7 @@ from xactika.core.bots.agents import Agent, agent_names, make_agent, self_play
 from xactika.core.bots.heuristic import HeuristicAgent
 from xactika.core.bots.levels import FlawedAgent, Flaws, make_level, softmax_pick
 from xactika.core.bots.search import StrongAgent
-from xactika.core.engine.table import State
+from xactika.core.engine.api import State
 from xactika.frontends.match.tournament import parse_bot
 from xactika.frontends.repl import play
 

@@ -16,7 +16,7 @@ from netkit import Client, LiveServer
 from webkit import WebServer
 from websockets.sync.client import connect
 
-from xactika.frontends.web.desk import Desk, web_name
+from xactika.frontends.web.lobby import WebLobby, web_name
 from xactika.protocol.net.lobby import LobbyError, check_name
 from xactika.protocol.player import wire
 
@@ -100,12 +100,12 @@ def test_handshake_names_that_look_alike_are_told_apart(live: LiveServer) -> Non
 
 def test_the_web_desk_renames_a_look_alike_of_a_name_at_the_table(live: LiveServer) -> None:
     async def make() -> list[str]:
-        desk = Desk(live.server)
-        web, _ = desk.create({"players": 3, "rounds": 1, "seats": ["open", "open", "open"],
+        lobby = WebLobby(live.server)
+        web, _ = lobby.create({"players": 3, "rounds": 1, "seats": ["open", "open", "open"],
                               "name": "ann"}, "192.0.2.1")
         names = []
         for given in ["ＡＮＮ", "Ann\u200b"]:
-            seat, _ = desk.take(web.table.id, None, given, "192.0.2.2")
+            seat, _ = lobby.take(web.table.id, None, given, "192.0.2.2")
             names.append(web.table.seats[seat].name)
         return names
 

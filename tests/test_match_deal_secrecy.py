@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from xactika.core.engine.table import Dealt, GameStarted
+from xactika.core.engine.api import Dealt, GameStarted
 from xactika.frontends.match import runner as match
 from xactika.frontends.match.sandbox import UNSANDBOXED, bwrap_works
 from xactika.frontends.match.tournament import MATCH_SEED_BITS, deal_seed

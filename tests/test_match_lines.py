@@ -14,7 +14,7 @@ import pytest
 
 from xactika.core import Config
 from xactika.core.bots.agents import RandomAgent, self_play
-from xactika.core.engine.table import Dealt, GameOver, GameStarted
+from xactika.core.engine.api import Dealt, GameOver, GameStarted
 from xactika.frontends.match import runner as match
 from xactika.frontends.match.game import GamePlayer, MatchSettings, public_event, seat_event
 from xactika.frontends.match.tournament import parse_bot, schedule, seeded_deals

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from xactika.core.bots.agents import RandomAgent, self_play
-from xactika.core.engine.table import Config, Event
+from xactika.core.engine.api import Config, Event
 from xactika.frontends.match import runner as match
 from xactika.frontends.records import audit as audit_cli
 from xactika.protocol.records.textform import format_record

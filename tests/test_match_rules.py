@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from xactika.core.engine.table import game_rules, start
+from xactika.core.engine.api import game_rules, start
 from xactika.frontends.match.tournament import (
     Fault,
     MatchError,

@@ -1,14 +1,14 @@
 """A ``PlayerSession`` with ``RandomAgent`` does not fold events into a view it never reads
-(protocol/player/session.py): same answers as a session that folds, and a bad event line still gets
-its info. (``xactika bot random`` itself answers from the go line: protocol/player/lean.py,
+(protocol/player/agentside.py): same answers as a session that folds, and a bad event line
+still gets its info. (``xactika bot random`` itself answers from the go line: protocol/player/lean.py,
 tests/test_startup.py.)"""
 
 from __future__ import annotations
 
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
+from xactika.protocol.player.agentside import PlayerSession
 from xactika.protocol.player.process import LoopbackPlayer, ProcessAgent
-from xactika.protocol.player.session import PlayerSession
 
 
 class FoldingRandom(RandomAgent):

@@ -16,8 +16,8 @@ import pytest
 from xactika.core import Config, Dealt, Led, Played, RandomAgent, game_rules, games
 from xactika.core.bots.agents import self_play
 from xactika.protocol.notation.text import format_event
+from xactika.protocol.player.agentside import PlayerSession
 from xactika.protocol.player.process import MAX_LINE, LoopbackPlayer, ProcessAgent
-from xactika.protocol.player.session import PlayerSession
 from xactika.protocol.trust.tamper import commit_config
 
 _SPLIT = re.compile(r"[ =,:/|;]")

@@ -18,8 +18,8 @@ import pytest
 from xactika.core import Command, Config, Legal, SeatView
 from xactika.core.bots.agents import self_play
 from xactika.protocol.notation.text import config_from_pairs
+from xactika.protocol.player.agentside import PlayerSession
 from xactika.protocol.player.process import LoopbackPlayer, ProcessAgent
-from xactika.protocol.player.session import PlayerSession
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "PLAYER.md"
 BLOCK = re.compile(r"^```transcript (.*?)\n(.*?)^```$", re.S | re.M)

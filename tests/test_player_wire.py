@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from netkit import Client, LiveServer, first_option, in_thread, play_first
 
 from xactika.core import Config, RandomAgent, game_rules, games, legal_actions, start, step
+from xactika.core.engine.api import Legal, TrickGame, new_game
 from xactika.core.engine.errors import ParseError
-from xactika.core.engine.table import Legal, TrickGame, new_game
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.player import wire
+from xactika.protocol.player.agentside import PlayerSession
 from xactika.protocol.player.lean import LeanRandomSession
 from xactika.protocol.player.process import LoopbackPlayer
-from xactika.protocol.player.session import PlayerSession
 from xactika.protocol.player.wire import Go, Handshake, Hello, WireError
 from xactika.protocol.records.textform import read_record
 

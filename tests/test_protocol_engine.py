@@ -12,7 +12,7 @@ from pathlib import Path
 from xactika.core import Bid, Config, RandomAgent, legal_actions, view
 from xactika.core.bots.agents import self_play
 from xactika.protocol.records.textform import format_record, read_record
-from xactika.protocol.referee.session import FINAL_WORDS, Session
+from xactika.protocol.referee.sansio import FINAL_WORDS, RefereeSession
 
 ENGINE = [sys.executable, "-m", "xactika.frontends.cli", "engine"]
 NONCE = "5" * 32  # fixed, so the engine and an in-process reference commit alike
@@ -58,7 +58,7 @@ def command_for(state: object, cmd: object) -> str:
 
 def scripted_moves(config: Config, seed: int) -> list[str]:
     """The command lines of a whole random game, computed in-process."""
-    ref = Session(seeds=lambda: 0)
+    ref = RefereeSession(seeds=lambda: 0)
     ref.feed("newgame " + " ".join(f"{k}={v}" for k, v in (
         ("mode", config.mode), ("players", config.players), ("rounds", config.rounds),
         ("seed", config.seed))))
@@ -125,7 +125,7 @@ def test_kill_9_loses_nothing_and_load_continues(tmp_path: Path) -> None:
     config = Config(mode="bid", players=4, rounds=2, seed=23)
     moves = scripted_moves(config, 40)
     newgame = f"newgame mode=bid players=4 rounds=2 seed=23 nonce={NONCE}"
-    reference = Session(seeds=lambda: 0)
+    reference = RefereeSession(seeds=lambda: 0)
     reference.feed(newgame)
     for line in moves:
         reference.feed(line)
@@ -143,7 +143,7 @@ def test_kill_9_loses_nothing_and_load_continues(tmp_path: Path) -> None:
     saved = read_record(path)
     assert saved.events == reference.log[: len(saved.events)]
     printed_through = half  # every command above was answered, so all its events are on disk
-    before = Session(seeds=lambda: 0)
+    before = RefereeSession(seeds=lambda: 0)
     before.feed(newgame)
     for line in moves[:printed_through]:
         before.feed(line)
@@ -168,7 +168,7 @@ def test_kill_9_mid_stream_leaves_a_loadable_prefix(tmp_path: Path) -> None:
     config = Config(mode="win", players=3, rounds=3, seed=31)
     moves = scripted_moves(config, 9)
     newgame = f"newgame mode=win players=3 rounds=3 seed=31 nonce={NONCE}"
-    reference = Session(seeds=lambda: 0)
+    reference = RefereeSession(seeds=lambda: 0)
     reference.feed(newgame)
     for line in moves:
         reference.feed(line)
@@ -186,7 +186,7 @@ def test_kill_9_mid_stream_leaves_a_loadable_prefix(tmp_path: Path) -> None:
     saved = read_record(path)
     assert 2 <= len(saved.events) <= len(reference.log)
     assert saved.events == reference.log[: len(saved.events)]
-    resumed = Session(files=tmp_path)
+    resumed = RefereeSession(files=tmp_path)
     assert resumed.feed("load busy.log")[-1] == "ok load"
     assert resumed.log == reference.log[: len(resumed.log)]
 

@@ -15,7 +15,7 @@ from xactika.core import Bid, game_rules, legal_actions, replay, step
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.notation.untrusted import is_safe
 from xactika.protocol.records.textform import MAX_LINE
-from xactika.protocol.referee.session import FINAL_WORDS, USAGE, Session
+from xactika.protocol.referee.sansio import FINAL_WORDS, USAGE, RefereeSession
 
 WORDS = [*USAGE, "BID", "Play", "go", "event", "ok", "error", "readyok", "x"]
 # what str.splitlines() or str.split() treats as a break or a blank, and other controls
@@ -42,7 +42,7 @@ def command_line(state: object, cmd: object) -> str:
 class SessionMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
-        self.session = Session(clock=lambda: "2026-01-01T00:00:00Z", seeds=lambda: 5,
+        self.session = RefereeSession(clock=lambda: "2026-01-01T00:00:00Z", seeds=lambda: 5,
                                nonces=lambda: "0" * 32)
 
     @initialize(seat=st.none() | st.integers(0, 2), players=st.integers(2, 4),

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from xactika.core import Bid, legal_actions
-from xactika.protocol.referee.session import Session
+from xactika.protocol.referee.sansio import RefereeSession
 
 XACTIKA_CARD = re.compile(r"(?<![0-9])[123]{4}(?![0-9])")
 NOT_CARDS = ("commit=", "nonce=", "seed=", "h=")  # hex and numbers, not cards
@@ -60,7 +60,7 @@ def command_for(state: object, cmd: object) -> str:
 
 def referee(game: str, mode: str, players: int, seat: int, seed: int) -> int:
     rng = random.Random(seed)
-    s = Session(seat=seat, seeds=lambda: seed)
+    s = RefereeSession(seat=seat, seeds=lambda: seed)
     watcher = Watcher(seat, DIX_CARD if game == "dix" else XACTIKA_CARD)
     lines = 0
 
@@ -114,7 +114,7 @@ def test_dix_seat_view_never_leaks(seed: int) -> None:
 def test_the_watcher_catches_a_leak() -> None:
     """The check itself must be able to fail: the omniscient view shows other hands."""
     watcher = Watcher(0, XACTIKA_CARD)
-    s = Session(seeds=lambda: 1)
+    s = RefereeSession(seeds=lambda: 1)
     out = s.feed("newgame players=3 rounds=1")
     with pytest.raises(AssertionError):
         for line in out:

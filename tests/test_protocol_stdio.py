@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from xactika.protocol.records.textform import MAX_LINE
-from xactika.protocol.referee.session import Session
+from xactika.protocol.referee.sansio import RefereeSession
 from xactika.protocol.referee.stdio import serve
 
 
@@ -19,7 +19,7 @@ class CountingOut(io.BytesIO):
 
 def run(data: bytes) -> tuple[list[str], int]:
     out = CountingOut()
-    assert serve(Session(seeds=lambda: 1), io.BytesIO(data), out) == 0
+    assert serve(RefereeSession(seeds=lambda: 1), io.BytesIO(data), out) == 0
     return out.getvalue().decode().splitlines(), out.flushes
 
 

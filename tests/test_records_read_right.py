@@ -15,7 +15,7 @@ import pytest
 
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
-from xactika.core.engine.table import Dealt, RoundScored, TrickWon, game_rules
+from xactika.core.engine.api import Dealt, RoundScored, TrickWon, game_rules
 from xactika.frontends.records import replay
 from xactika.frontends.repl.play import _load as play_load
 from xactika.protocol.notation.text import format_event
@@ -27,7 +27,7 @@ from xactika.protocol.records.textform import (
     read_record,
     result_line,
 )
-from xactika.protocol.referee.session import Session
+from xactika.protocol.referee.sansio import RefereeSession
 from xactika.protocol.trust.audit import OK, UNREADABLE, audit_file
 from xactika.protocol.trust.tamper import commit_config, sign_record
 
@@ -57,7 +57,7 @@ def test_every_reader_takes_jsonl_by_content(files: tuple[Path, Path, str]) -> N
     events, _, _ = play_load(str(as_json))
     assert events == list(want.events)
     # the engine's load, inside its files folder
-    engine = Session(files=as_json.parent)
+    engine = RefereeSession(files=as_json.parent)
     assert engine.feed(f"load {as_json.name}")[-1] == "ok load"
     assert tuple(engine.log) == want.events
     # audit: the same verdict, the same chain head as the text form
@@ -169,8 +169,8 @@ def test_the_date_is_when_the_game_started_in_the_z_form(
 
     from xactika.core import start
     from xactika.core.bots.agents import make_agent
-    from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec
-    from xactika.frontends.repl.session import Session as Repl
+    from xactika.frontends.repl.shell import BOT, HUMAN, SeatSpec
+    from xactika.frontends.repl.shell import Shell as Repl
 
     clock = [1_700_000_000.0]
     real = time.gmtime
@@ -211,7 +211,7 @@ def test_a_finished_record_ends_with_its_result_and_audit_checks_it(tmp_path: Pa
     jsonl = text_to_jsonl(lines)
     assert '{"type":"result","text":"seat ' in jsonl
     assert read_record_text(jsonl).result == want
-    engine = Session()
+    engine = RefereeSession()
     answers = [engine.feed(line)[-1] for line in lines]
     assert answers[-1] == "ok result" and all(a.startswith("ok") for a in answers)
     assert engine.feed("newgame players=2 rounds=1 seed=1")[-1] == "ok newgame"

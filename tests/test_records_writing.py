@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from xactika.core.engine.table import Config
+from xactika.core.engine.api import Config
 from xactika.protocol.records.writing import standard_headers, write_record_file
 
 

@@ -18,7 +18,7 @@ from xactika.frontends.match import runner as match
 from xactika.frontends.net import serve
 from xactika.frontends.records import audit as audit_cli
 from xactika.protocol.records.textform import MAX_LINE
-from xactika.protocol.referee.session import Session
+from xactika.protocol.referee.sansio import RefereeSession
 from xactika.protocol.trust.signing import KeyFileError, load_signer, write_key
 
 # --------------------------------------------------------------------------- keys
@@ -53,7 +53,7 @@ def test_match_refuses_such_a_key_in_one_line_and_makes_no_folder(
 
 def recorded(tmp_path: Path, header_bytes: int) -> tuple[list[str], Path]:
     """A game whose record got one header line of ``header_bytes`` bytes, if accepted."""
-    s = Session(files=tmp_path)
+    s = RefereeSession(files=tmp_path)
     line = "header k " + "v" * (header_bytes - len("header k "))
     said = s.feed(line)
     s.feed("newgame game=xactika players=2 rounds=1 seed=1")
@@ -75,13 +75,13 @@ def test_the_engine_records_only_header_lines_its_reader_takes(
 
 @pytest.mark.parametrize("line", [b"# a\rb\n", b"#a\rb\r\n", b"  # x\ry", "# a\rb"])
 def test_a_comment_holding_a_cr_gets_no_answer(line: str | bytes) -> None:
-    s = Session()
+    s = RefereeSession()
     assert s.feed(line) == []
     assert s.feed("isready") == ["readyok"]
 
 
 def test_a_command_holding_a_cr_is_still_refused() -> None:
-    assert Session().feed(b"isready\rquit\n")[-1].startswith("error syntax ")
+    assert RefereeSession().feed(b"isready\rquit\n")[-1].startswith("error syntax ")
 
 
 # --------------------------------------------------------------------------- serve

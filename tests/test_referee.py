@@ -9,6 +9,17 @@ import pytest
 from readme_blocks import readme_block
 
 from xactika.core.bots.agents import RandomAgent
+from xactika.core.engine.api import (
+    Bid,
+    Command,
+    Config,
+    Event,
+    Legal,
+    legal_actions,
+    replay,
+    start,
+    step,
+)
 from xactika.core.engine.errors import GameIsOver, IllegalCommand, NotYourTurn
 from xactika.core.engine.referee import (
     Fault,
@@ -21,17 +32,6 @@ from xactika.core.engine.referee import (
     Turn,
     run,
     run_async,
-)
-from xactika.core.engine.table import (
-    Bid,
-    Command,
-    Config,
-    Event,
-    Legal,
-    legal_actions,
-    replay,
-    start,
-    step,
 )
 from xactika.core.engine.views import SeatView, view, visible
 

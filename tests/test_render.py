@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from xactika.core import DECK, Card, Config, start, stats_table
 from xactika.core.bots.agents import make_agent
-from xactika.core.engine.table import BidMade, Dealt, Led, Played, RoundScored, TrickWon
+from xactika.core.engine.api import BidMade, Dealt, Led, Played, RoundScored, TrickWon
 from xactika.core.games.xactika import Call
 from xactika.frontends.repl import render
 from xactika.frontends.repl.render import PLAIN, Style, strip_ansi
-from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
+from xactika.frontends.repl.shell import BOT, HUMAN, SeatSpec, Shell
 
 COLOR = Style(color=True)
 ASCII = Style(color=False, ascii=True)
@@ -158,21 +158,21 @@ def test_narration_is_public_and_conjugates_for_you() -> None:
 
 
 @pytest.fixture
-def session() -> Session:
+def session() -> Shell:
     seats = [SeatSpec(HUMAN)] + [SeatSpec(BOT, "random")] * 3
-    s = Session(start(Config(mode="bid", players=4, rounds=2, seed=3)), seats,
+    s = Shell(start(Config(mode="bid", players=4, rounds=2, seed=3)), seats,
                 lambda seat: make_agent("random", 3000 + seat))
     s.advance()
     s.handle("2")
     return s
 
 
-def test_turn_table_snapshot(session: Session, snapshot: object) -> None:
+def test_turn_table_snapshot(session: Shell, snapshot: object) -> None:
     """The whole screen a player sees on a turn, plain style (open the .ambr to review)."""
     assert session.table(0) == snapshot
 
 
-def test_turn_table_ascii_has_no_unicode(session: Session) -> None:
+def test_turn_table_ascii_has_no_unicode(session: Shell) -> None:
     session.style = ASCII
     assert session.table(0).isascii()
     assert session.handle("stats").text.isascii()

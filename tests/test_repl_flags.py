@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from xactika.core.engine.table import Dealt, Led, Played, RoundScored
+from xactika.core.engine.api import Dealt, Led, Played, RoundScored
 from xactika.frontends.repl import play, render
-from xactika.frontends.repl.session import Session
+from xactika.frontends.repl.shell import Shell
 
 
-def setup(*argv: str) -> Session:
+def setup(*argv: str) -> Shell:
     return play.setup(play.build_parser().parse_args(list(argv)), render.PLAIN)
 
 
@@ -55,7 +55,7 @@ def test_the_command_to_continue_is_never_wrapped(tmp_path: Path) -> None:
     session = setup("--seed", "2", "--rounds", "1")
     session.width = 60
     out = io.StringIO()
-    shell = play.Shell(session, play.pipe_reader(io.StringIO(f"save {path}\n"), out), out,
+    shell = play.Loop(session, play.pipe_reader(io.StringIO(f"save {path}\n"), out), out,
                        interactive=False, columns=lambda: 60)
     assert shell.run() == 0
     lines = out.getvalue().splitlines()

@@ -9,11 +9,11 @@ import re
 
 from xactika.core import Config
 from xactika.core.bots.agents import make_agent, self_play
-from xactika.core.engine.table import GameStarted, RoundScored, TrickWon, game_rules
+from xactika.core.engine.api import GameStarted, RoundScored, TrickWon, game_rules
 from xactika.core.engine.views import visible
 from xactika.frontends.records.replay import Cursor, Game, screen
 from xactika.frontends.repl import render
-from xactika.frontends.repl.remote import RemoteSession
+from xactika.frontends.repl.remote import RemoteShell
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.records.textform import format_record, read_record
 
@@ -44,7 +44,7 @@ def test_the_remote_repl_says_why_each_trick_was_won() -> None:
     started = seen[0]
     assert isinstance(started, GameStarted)
     server = FakeServer([format_event(e, rules) for e in seen[1:]])
-    session = RemoteSession(server, seat, started, width=80)  # type: ignore[arg-type]
+    session = RemoteShell(server, seat, started, width=80)  # type: ignore[arg-type]
     lines = "\n".join(session.advance()).splitlines()
     assert session.over
     won = [e for e in events if isinstance(e, TrickWon)]

@@ -15,18 +15,18 @@ from prompt_toolkit.output import DummyOutput
 
 from xactika.core import Bid, Config, start
 from xactika.core.bots.agents import make_agent
+from xactika.core.engine.api import GameOver
 from xactika.core.engine.check import check_log
-from xactika.core.engine.table import GameOver
 from xactika.core.games.xactika import SHAPE_TOKENS
 from xactika.frontends.repl import play
-from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
+from xactika.frontends.repl.shell import BOT, HUMAN, SeatSpec, Shell
 
 
 def new_session(seed: int, mode: str, rounds: int, seats: list[SeatSpec] | None = None
-                ) -> Session:
+                ) -> Shell:
     config = Config(mode=mode, players=4, rounds=rounds, seed=seed)
     specs = seats or [SeatSpec(HUMAN)] + [SeatSpec(BOT, "heuristic")] * 3
-    return Session(start(config), specs,
+    return Shell(start(config), specs,
                    lambda s: make_agent(specs[s].name, seed * 1000 + s),
                    make_hint=lambda s: make_agent("heuristic", s))
 
@@ -63,7 +63,7 @@ def piped() -> Iterator[PipeInput]:
         yield pipe
 
 
-def run_prompt(session: Session, keys: str | list[str]) -> tuple[int, str]:
+def run_prompt(session: Shell, keys: str | list[str]) -> tuple[int, str]:
     """Run the shell on keystrokes. With a list, a chunk ending in Tab waits (in a
     feeder thread) until the completion has landed in the line before the next chunk."""
     out = io.StringIO()
@@ -86,7 +86,7 @@ def run_prompt(session: Session, keys: str | list[str]) -> tuple[int, str]:
 
         feeder = threading.Thread(target=feed, daemon=True)
         feeder.start()
-        code = play.Shell(session, read, out, interactive=True).run()
+        code = play.Loop(session, read, out, interactive=True).run()
         feeder.join(5)
     return code, out.getvalue()
 

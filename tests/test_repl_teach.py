@@ -13,29 +13,29 @@ from hypothesis import strategies as st
 
 from xactika.core import Config, start
 from xactika.core.bots.agents import make_agent
-from xactika.core.engine.table import RoundScored, Trick, TrickWon, game_rules, replay
+from xactika.core.engine.api import RoundScored, Trick, TrickWon, game_rules, replay
 from xactika.core.games.dix import DixCard, Drew, is_ten_trick, round_points
 from xactika.core.games.xactika import Call, Card
+from xactika.frontends.people import teach
 from xactika.frontends.repl import render
 from xactika.frontends.repl.render import PLAIN, Style
-from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
-from xactika.frontends.table import teach
+from xactika.frontends.repl.shell import BOT, HUMAN, SeatSpec, Shell
 
 COLOR = Style(color=True)
 
 
 def session(game: str = "xactika", mode: str = "bid", players: int = 4, *, seed: int = 1,
             rounds: int = 1, width: int = 80, style: Style = PLAIN, names: str = "heuristic",
-            tutorial: bool = False) -> Session:
+            tutorial: bool = False) -> Shell:
     config = Config(game=game, mode=mode, players=players, rounds=rounds, seed=seed)
     seats = [SeatSpec(HUMAN)] + [SeatSpec(BOT, names)] * (players - 1)
-    return Session(start(config), seats,
+    return Shell(start(config), seats,
                    lambda s: make_agent("heuristic", seed * 1000 + s, game=game),
                    make_hint=lambda s: make_agent("heuristic", 99, game=game),
                    width=width, style=style, tutorial=tutorial)
 
 
-def play_out(s: Session, extra: Sequence[str] = ()) -> list[str]:
+def play_out(s: Shell, extra: Sequence[str] = ()) -> list[str]:
     """Every text a player is shown in a whole game, moves made by the hint bot."""
     shown = [s.intro(), *s.advance()]
     while not s.over:

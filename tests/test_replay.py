@@ -11,7 +11,7 @@ import pytest
 
 from xactika.core import Config, RandomAgent, RoundScored, TrickWon
 from xactika.core.bots.agents import self_play
-from xactika.core.engine.table import Dealt, replay
+from xactika.core.engine.api import Dealt, replay
 from xactika.frontends.records.replay import (
     Cursor,
     Game,

@@ -33,7 +33,7 @@ def seen_as(record_events: list, seat: int) -> list[str]:
     out = []
     for event in record_events:
         if rules is None:
-            from xactika.core.engine.table import game_rules
+            from xactika.core.engine.api import game_rules
 
             rules = game_rules(event.config.game)
         out.append(format_event(visible(event, seat), rules))
@@ -48,7 +48,7 @@ def unseen_cards(lines: list[str], record_events: list, seat: int) -> list[str]:
     """Cards in ``seat``'s event lines that it could not know yet, found without
     ``visible``: a line may name the seat's own cards (dealt or drawn), the turned-up
     card and cards already played, and nothing else of the deck."""
-    from xactika.core.engine.table import Dealt, Led, Played, game_rules
+    from xactika.core.engine.api import Dealt, Led, Played, game_rules
     from xactika.core.games.dix import Drew
 
     deck = {str(c) for c in game_rules(record_events[0].config.game).deck}

@@ -26,9 +26,9 @@ from pathlib import Path
 import attrs
 import pytest
 
+from xactika.core.engine.api import game_rules
 from xactika.core.engine.events import GameOver
 from xactika.core.engine.referee import FaultPolicy, Referee
-from xactika.core.engine.table import game_rules
 from xactika.core.engine.views import visible
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.player.wire import format_go, parse_answer

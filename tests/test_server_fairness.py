@@ -19,7 +19,7 @@ from test_server_people import go_time, last_seq, person
 from xactika.core.bots.agents import make_agent
 from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, run_async
 from xactika.frontends.repl import render
-from xactika.frontends.repl.remote import RemoteSession
+from xactika.frontends.repl.remote import RemoteShell
 from xactika.frontends.web.narrate import Narrator
 from xactika.protocol.net import thinking
 from xactika.protocol.net.clock import Clock, Pace
@@ -194,10 +194,10 @@ class _Said:
 
 
 def repl_text(lines: list[str], seat: int) -> list[str]:
-    """What ``play --connect`` prints for a seat's lines (RemoteSession, as it reads)."""
+    """What ``play --connect`` prints for a seat's lines (RemoteShell, as it reads)."""
     first = next(n for n, x in enumerate(lines) if " game-started " in x)
     started = parse_event(lines[first], None)
-    session = RemoteSession(_Said(), seat, started, names=["Ann", "first"],  # type: ignore[arg-type]
+    session = RemoteShell(_Said(), seat, started, names=["Ann", "first"],  # type: ignore[arg-type]
                             style=render.Style(color=False))
     out = []
     for line in lines[first + 1:]:

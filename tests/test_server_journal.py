@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from netkit import Client, LiveServer, first_option, in_thread, play_first
 
+from xactika.core.engine.api import game_rules
 from xactika.core.engine.referee import Faulted, FaultPolicy, Referee
-from xactika.core.engine.table import game_rules
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import token_key
 from xactika.protocol.net.server import TokenBook

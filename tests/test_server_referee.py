@@ -7,9 +7,9 @@ from pathlib import Path
 
 from netkit import Client, LiveServer, first_option, in_thread, play_first
 
+from xactika.core.engine.api import GameOver
 from xactika.core.engine.check import check_log
 from xactika.core.engine.referee import Fault
-from xactika.core.engine.table import GameOver
 from xactika.protocol.net.link import Limits
 from xactika.protocol.records.textform import read_record
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from netkit import Client, LiveServer, Proxy, first_option, in_thread, play_first
 
+from xactika.core.engine.api import game_rules
 from xactika.core.engine.check import check_log
-from xactika.core.engine.table import game_rules
 from xactika.core.engine.views import visible
 from xactika.protocol.net.link import PUBLIC
 from xactika.protocol.net.lobby import LobbyPolicy

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from xactika.core.bots.agents import RandomAgent, self_play
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Config,
     Event,
     GameOver,
@@ -29,7 +29,7 @@ from xactika.frontends.records import audit as audit_cli
 from xactika.frontends.records import keygen
 from xactika.protocol.records.jsonl import jsonl_to_text, read_jsonl, record_to_jsonl, text_to_jsonl
 from xactika.protocol.records.textform import RecordWriter, format_record, read_record
-from xactika.protocol.referee.session import Session
+from xactika.protocol.referee.sansio import RefereeSession
 from xactika.protocol.trust.audit import BAD_SIGNATURE, OK, UNTRUSTED, VERIFIED, audit_lines
 from xactika.protocol.trust.signing import (
     Signer,
@@ -232,7 +232,7 @@ def test_record_writer_signs_at_game_over_and_unfinished_records_at_close(
 
 def test_the_engine_signs_its_record_and_reads_signed_records(tmp_path: Path) -> None:
     path = tmp_path / "e.log"
-    session = Session(record=path, signer=lambda: HONEST)
+    session = RefereeSession(record=path, signer=lambda: HONEST)
     text = format_record(headers(), game(11), signer=HONEST)
     for line in text.splitlines():
         answer = session.feed(line)
@@ -382,9 +382,9 @@ def test_keygen_and_audit_from_a_shell(tmp_path: Path) -> None:
 
 
 def test_the_repl_save_is_signed_by_its_key(tmp_path: Path) -> None:
-    from xactika.core.engine.table import start
-    from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec
-    from xactika.frontends.repl.session import Session as Repl
+    from xactika.core.engine.api import start
+    from xactika.frontends.repl.shell import BOT, HUMAN, SeatSpec
+    from xactika.frontends.repl.shell import Shell as Repl
 
     key = tmp_path / "ref.key"
     signer = write_key(key)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from xactika.protocol.referee.session import Session
+from xactika.protocol.referee.sansio import RefereeSession
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "PROTOCOL.md"
 BLOCK = re.compile(r"^```transcript\n(.*?)^```$", re.S | re.M)
@@ -19,7 +19,7 @@ def transcripts() -> list[str]:
 
 def run(block: str) -> tuple[list[str], list[str]]:
     """(expected, actual) lines: input lines are echoed so both sides interleave."""
-    session = Session(clock=lambda: "2026-01-01T00:00:00Z", seeds=lambda: 42,
+    session = RefereeSession(clock=lambda: "2026-01-01T00:00:00Z", seeds=lambda: 42,
                       nonces=lambda: "0" * 32)
     expected = block.splitlines()
     actual: list[str] = []

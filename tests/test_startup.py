@@ -11,12 +11,12 @@ import pytest
 from xactika.core import Config, RandomAgent, game_rules, games
 from xactika.core.bots.agents import agent_factory, self_play
 from xactika.frontends.stdio.bot import build_parser, plain_args
+from xactika.protocol.player.agentside import PlayerSession
 from xactika.protocol.player.lean import LeanRandomSession
 from xactika.protocol.player.process import LoopbackPlayer, ProcessAgent
-from xactika.protocol.player.session import PlayerSession
 
 HEAVY = (
-    "xactika.core", "attrs", "attr", "xactika.protocol.player.session",
+    "xactika.core", "attrs", "attr", "xactika.protocol.player.agentside",
     "xactika.protocol.notation.text",
 )
 # Runs ``python -m xactika.frontends.cli ARGS...`` as the match runner does, and names on
@@ -59,7 +59,7 @@ def test_the_random_bot_process_plays_without_importing_the_core() -> None:
 def test_the_engine_answers_readyok_without_the_bots() -> None:
     lines, modules = run_cli("engine", script="isready\n")
     assert lines == ["readyok"]
-    assert "xactika.protocol.referee.session" in modules
+    assert "xactika.protocol.referee.sansio" in modules
     assert under(modules, "xactika.core.bots") == []
 
 
@@ -71,7 +71,7 @@ def test_the_core_loads_the_bots_and_seed_hashing_only_when_used() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60, check=True).stdout.splitlines()
     modules = set(out[0].split())
-    assert "xactika.core.engine.table" in modules
+    assert "xactika.core.engine.api" in modules
     assert under(modules, "xactika.core.bots", "hashlib", "secrets") == []
     assert out[1] == "True"
 

@@ -33,7 +33,7 @@ from xactika.core import (
     new_game,
     step,
 )
-from xactika.core.engine.table import Legal, Trick, TrickWon, _check, fast_constructor, fast_new
+from xactika.core.engine.api import Legal, Trick, TrickWon, _check, fast_constructor, fast_new
 
 
 def _fresh(card: Card) -> Card:

@@ -9,7 +9,7 @@ from prompt_toolkit.document import Document
 
 from xactika.core import Config, start
 from xactika.core.bots.agents import make_agent
-from xactika.frontends.repl.session import BOT, HUMAN, SeatSpec, Session
+from xactika.frontends.repl.shell import BOT, HUMAN, SeatSpec, Shell
 from xactika.frontends.repl.suggest import (
     COMMAND_HELP,
     Context,
@@ -106,10 +106,10 @@ def test_save_completes_paths(tmp_path: object) -> None:
     assert [c.text for c in got] == ["one.rec"]
 
 
-def _session(seed: int) -> Session:
+def _session(seed: int) -> Shell:
     seats = [SeatSpec(HUMAN)] + [SeatSpec(BOT, "random")] * 3
     config = Config(mode="bid", players=4, rounds=1, seed=seed)
-    return Session(start(config), seats, lambda s: make_agent("random", seed + s),
+    return Shell(start(config), seats, lambda s: make_agent("random", seed + s),
                    make_hint=lambda s: make_agent("random", seed))
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from xactika.core import Config, GameOver, GameStarted, ParseError, RandomAgent, game_rules
 from xactika.core.bots.agents import self_play
-from xactika.core.engine.table import Dealt, replay
+from xactika.core.engine.api import Dealt, replay
 from xactika.core.engine.views import view, visible
 from xactika.protocol.notation.text import format_event, parse_event
 from xactika.protocol.records.textform import RecordWriter, format_record, read_record

@@ -29,12 +29,12 @@ from webkit import (
 )
 
 from xactika.core import Config, game_rules
-from xactika.core.engine import table
+from xactika.core.engine import api
 
 # ``xactika web`` with the tiny game registered first (it lives only in the tests)
 TINY_WEB = ["-c", f"import sys; sys.path.insert(0, {str(ROOT / 'tests')!r}); "
             "from test_conformance import Tiny; "
-            "from xactika.core.engine.table import register_game; register_game(Tiny()); "
+            "from xactika.core.engine.api import register_game; register_game(Tiny()); "
             "from xactika.frontends.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 server = server_fixture(11, TINY_WEB)
@@ -48,7 +48,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def registered(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tiny game in this process too (what it has is asked of it)."""
-    monkeypatch.setitem(table._GAMES, Tiny.name, Tiny())
+    monkeypatch.setitem(api._GAMES, Tiny.name, Tiny())
 
 
 def _facts(page: Any) -> dict[str, Any]:

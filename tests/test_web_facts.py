@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     PHASE_BID,
     Bid,
     Config,
@@ -79,9 +79,9 @@ def test_a_presentation_without_spoken_names_still_explains(monkeypatch: pytest.
                                                             ) -> None:
     """A game's presentation written before cards were spoken (``why_won`` without
     ``spoken``) still gets its why-line on the page, with the cards' text."""
-    from xactika.frontends.table import games as shown_games
-    from xactika.frontends.table import present
-    from xactika.frontends.table.games import Presentation
+    from xactika.frontends.people import games as shown_games
+    from xactika.frontends.people import narration
+    from xactika.frontends.people.presentation import Presentation
 
     class Old(Presentation):
         def why_won(self, plays: Any, call: Any, winner: int, turned: Any,
@@ -91,10 +91,10 @@ def test_a_presentation_without_spoken_names_still_explains(monkeypatch: pytest.
     config = Config(game="xactika", mode="win", players=2, rounds=1, seed=3)
     events = [e for _, step_events in _moves(config, 1) for e in step_events]
     won = next(i for i, e in enumerate(events) if type(e).__name__ == "TrickWon")
-    spoken = present.why_won(config, events, won, ["a", "b"], spoken=True).text
+    spoken = narration.why_won(config, events, won, ["a", "b"], spoken=True).text
     assert spoken.startswith("the ") and " wins" in spoken
     presentation = shown_games.presentation("xactika")  # registers the games' own
     monkeypatch.setitem(shown_games._PRESENTATIONS, "xactika", Old("xactika"))
-    text = present.why_won(config, events, won, ["a", "b"], spoken=True).text
+    text = narration.why_won(config, events, won, ["a", "b"], spoken=True).text
     assert text.endswith(" wins, said the old way")
     assert presentation is not shown_games.presentation("xactika")

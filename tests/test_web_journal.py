@@ -267,7 +267,7 @@ def test_a_game_is_journalled_over_only_once_its_quit_has_left(tmp_path: Path) -
     from xactika.frontends.web.transport import QueueTransport, run_bot
     from xactika.protocol.net.link import Limits, Link
     from xactika.protocol.net.server import Server
-    from xactika.protocol.player.session import PlayerSession
+    from xactika.protocol.player.agentside import PlayerSession
 
     async def run() -> tuple[list[int], list[int], bool]:
         journal = Journal.open(tmp_path)

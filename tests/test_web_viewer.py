@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from webviewer_kit import XSS, build, event_lines
 
-from xactika.core.engine.table import Dealt, game_rules
+from xactika.core.engine.api import Dealt, game_rules
 from xactika.core.engine.views import visible
 from xactika.frontends.web.viewer import CSP, viewer_app
 from xactika.protocol.notation.text import format_event

@@ -18,7 +18,7 @@ import pytest
 from webkit import browser_session
 from webviewer_kit import XSS, build, event_lines
 
-from xactika.core.engine.table import Dealt, TrickWon
+from xactika.core.engine.api import Dealt, TrickWon
 from xactika.frontends.web.viewer import viewer_app
 from xactika.protocol.records.textform import read_record
 from xactika.protocol.trust.signing import load_public_keys

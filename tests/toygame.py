@@ -13,9 +13,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from xactika.core.engine.api import Config, Dealt, State, TrickGame, register_game
 from xactika.core.engine.errors import ConfigError, ParseError
 from xactika.core.engine.rng import deal_key, shuffled
-from xactika.core.engine.table import Config, Dealt, State, TrickGame, register_game
 
 DECK = tuple(range(1, 31))
 HAND = 4

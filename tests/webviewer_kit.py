@@ -10,7 +10,7 @@ from pathlib import Path
 
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import self_play
-from xactika.core.engine.table import Event
+from xactika.core.engine.api import Event
 from xactika.protocol.records.jsonl import text_to_jsonl
 from xactika.protocol.records.textform import format_record
 from xactika.protocol.trust.signing import Signer, write_key

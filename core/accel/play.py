@@ -42,7 +42,7 @@ from xactika.core.accel.rules import (
 )
 from xactika.core.batch import _NTH as batch_NTH
 from xactika.core.batch import BatchResult, _whole_numbers
-from xactika.core.engine.table import Config, PresetDeal
+from xactika.core.engine.api import Config, PresetDeal
 from xactika.core.games.xactika import DECK, card_sort_key
 
 

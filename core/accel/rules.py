@@ -17,8 +17,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from xactika.core.batch import COUNTS, SHOWS, VALUES
+from xactika.core.engine.api import Bid, Config, Play
 from xactika.core.engine.encoding import Encoding
-from xactika.core.engine.table import Bid, Config, Play
 from xactika.core.games.xactika import CALLS, DECK, HAND_SIZE, TRICKS_PER_ROUND
 
 Array = jax.Array
@@ -188,7 +188,7 @@ def random_action(key: Array, mask: Array) -> Array:
 
 def check_settings(mode: str, players: int, rounds: int, dealer: int) -> None:
     """The settings as the core checks them (the same one-line errors)."""
-    from xactika.core.engine.table import game_rules
+    from xactika.core.engine.api import game_rules
 
     game_rules("xactika").validate(Config(mode=mode, players=players, rounds=rounds,
                                           dealer=dealer, seed=0))

@@ -8,8 +8,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Protocol
 
-from xactika.core.engine.referee import FaultPolicy, Referee, Turn, run
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Bid,
     Command,
     Config,
@@ -19,6 +18,7 @@ from xactika.core.engine.table import (
     Play,
     State,
 )
+from xactika.core.engine.referee import FaultPolicy, Referee, Turn, run
 from xactika.core.engine.views import SeatView, view, visible
 
 
@@ -53,7 +53,7 @@ class RandomAgent:
 
     def choose(self, view: SeatView | None, legal: Legal) -> Command:
         """From ``legal`` alone: the view is never read, so a protocol session need not
-        fold the game's events into one for this agent (protocol/player/session.py)."""
+        fold the game's events into one for this agent (protocol/player/agentside.py)."""
         if legal.seat is None:
             raise ValueError("nobody may act")
         if legal.kind == "bid":

@@ -29,7 +29,7 @@ from math import comb
 import attrs
 
 from xactika.core.bots.agents import Hands, register_agent, register_redeal
-from xactika.core.engine.table import Command, Legal, Play, State
+from xactika.core.engine.api import Command, Legal, Play, State
 from xactika.core.engine.views import SeatView, view
 from xactika.core.games.dix import DECK, DIX, DixCard, beats, suit_of, trump_suit
 

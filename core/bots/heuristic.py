@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import attrs
 
 from xactika.core.bots.agents import register_agent
-from xactika.core.engine.table import Bid, Command, Legal, Play, game_rules
+from xactika.core.engine.api import Bid, Command, Legal, Play, game_rules
 from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import DECK, XACTIKA, Call, Card
 

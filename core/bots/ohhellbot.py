@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 
 from xactika.core.bots.agents import Hands, register_agent, register_redeal
-from xactika.core.engine.table import Bid, Command, Legal, Play, State
+from xactika.core.engine.api import Bid, Command, Legal, Play, State
 from xactika.core.engine.views import SeatView, view
 from xactika.core.games.dix import DixCard
 from xactika.core.games.ohhell import DECK, OHHELL, beats, points, trump_suit

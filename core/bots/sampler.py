@@ -29,7 +29,7 @@ import attrs
 
 from xactika.core.bots.agents import Hands, register_redeal
 from xactika.core.bots.heuristic import knowledge
-from xactika.core.engine.table import State
+from xactika.core.engine.api import State
 from xactika.core.engine.views import SeatView, view
 from xactika.core.games.xactika import XACTIKA, Call, Card
 

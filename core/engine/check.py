@@ -12,8 +12,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.errors import IllegalCommand, InvalidEvent, XactikaError
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     EMPTY,
     Bid,
     BidMade,
@@ -30,6 +29,7 @@ from xactika.core.engine.table import (
     game_rules,
     step,
 )
+from xactika.core.engine.errors import IllegalCommand, InvalidEvent, XactikaError
 
 
 def command_of(event: Event) -> Command | None:

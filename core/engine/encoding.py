@@ -25,7 +25,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.table import Bid, Command, Config, Legal, Play, TrickGame, game_rules
+from xactika.core.engine.api import Bid, Command, Config, Legal, Play, TrickGame, game_rules
 from xactika.core.engine.views import SeatView
 
 

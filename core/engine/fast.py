@@ -1,6 +1,6 @@
 """Fast builders for the frozen attrs classes the referee makes on every move.
 
-Moved out of core/engine/table.py: :func:`fast_constructor` for states and events,
+Moved out of core/engine/api.py: :func:`fast_constructor` for states and events,
 :func:`fast_new` for commands (bench/random_play.py has the numbers).
 """
 

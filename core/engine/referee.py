@@ -25,8 +25,7 @@ from typing import Protocol
 
 import attrs
 
-from xactika.core.engine.errors import IllegalCommand
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Command,
     Config,
     Event,
@@ -38,6 +37,7 @@ from xactika.core.engine.table import (
     start,
     step,
 )
+from xactika.core.engine.errors import IllegalCommand
 from xactika.core.engine.views import SeatView, view, visible
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Card,
     Config,
     Dealt,

@@ -13,9 +13,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from xactika.core.engine.errors import ConfigError, InvalidEvent, MustFollow, ParseError
-from xactika.core.engine.rng import deal_key, shuffled
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     PHASE_PLAY,
     Config,
     Dealt,
@@ -26,6 +24,8 @@ from xactika.core.engine.table import (
     register_evolver,
     register_game,
 )
+from xactika.core.engine.errors import ConfigError, InvalidEvent, MustFollow, ParseError
+from xactika.core.engine.rng import deal_key, shuffled
 from xactika.core.engine.views import SeatView, visible
 
 SUITS = ("S", "H", "D", "C")

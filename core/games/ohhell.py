@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from xactika.core.engine.errors import ConfigError, MustFollow, ParseError
-from xactika.core.engine.rng import deal_key, shuffled
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Config,
     Dealt,
     State,
     TrickGame,
     register_game,
 )
+from xactika.core.engine.errors import ConfigError, MustFollow, ParseError
+from xactika.core.engine.rng import deal_key, shuffled
 from xactika.core.games.dix import DECK as DIX_DECK
 from xactika.core.games.dix import SUIT_NAMES, DixCard, card_sort_key, sort_hand
 

@@ -9,9 +9,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.errors import ConfigError, MustFollow, ParseError
-from xactika.core.engine.rng import deal_key, shuffled
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Config,
     Dealt,
     State,
@@ -19,6 +17,8 @@ from xactika.core.engine.table import (
     new_dealt,
     register_game,
 )
+from xactika.core.engine.errors import ConfigError, MustFollow, ParseError
+from xactika.core.engine.rng import deal_key, shuffled
 
 SHAPES = ("balls", "cubes", "cones", "stars")
 SHAPE_TOKENS = ("ba", "cu", "co", "st")

@@ -41,8 +41,7 @@ import numpy as np
 import pyspiel
 
 from xactika.core.bots.agents import Agent, make_agent, redeal
-from xactika.core.engine.encoding import Encoding
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Config,
     Event,
     GameStarted,
@@ -55,6 +54,7 @@ from xactika.core.engine.table import (
     start,
     step,
 )
+from xactika.core.engine.encoding import Encoding
 from xactika.core.engine.views import view, visible
 from xactika.protocol.notation.text import format_event
 

@@ -31,8 +31,7 @@ import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from xactika.core.engine.encoding import Encoding
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Config,
     RoundScored,
     State,
@@ -41,6 +40,7 @@ from xactika.core.engine.table import (
     new_game,
     step,
 )
+from xactika.core.engine.encoding import Encoding
 from xactika.core.engine.views import view
 from xactika.frontends.repl import render
 

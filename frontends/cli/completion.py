@@ -128,14 +128,14 @@ def _bot_specs() -> tuple[str, ...]:
 
 def _modes() -> tuple[str, ...]:
     import xactika.core  # noqa: F401  (registers the games)
-    from xactika.core.engine.table import game_rules, games
+    from xactika.core.engine.api import game_rules, games
 
     return tuple(dict.fromkeys(m for g in games() for m in game_rules(g).modes))
 
 
 def _games() -> tuple[str, ...]:
     import xactika.core  # noqa: F401  (registers the games)
-    from xactika.core.engine.table import games
+    from xactika.core.engine.api import games
 
     return games()
 

@@ -19,9 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xactika.core.bots.agents import RandomAgent
-from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Bid,
     Command,
     Config,
@@ -31,6 +29,8 @@ from xactika.core.engine.table import (
     game_rules,
     games,
 )
+from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run
 from xactika.core.engine.views import visible
 from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.match.tournament import MatchError, parse_seconds

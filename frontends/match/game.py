@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from xactika.core.bots.agents import RandomAgent
-from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Command,
     Config,
     Event,
     GameOver,
     game_rules,
 )
+from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run
 from xactika.core.engine.views import visible
 from xactika.frontends.match.sandbox import (
     Sandbox,

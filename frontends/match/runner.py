@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from xactika.core.bots.agents import agent_names
-from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     game_rules,
 )
+from xactika.core.engine.errors import XactikaError
 from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.match.game import GamePlayer, MatchSettings, Played, Runner
 from xactika.frontends.match.report import (

@@ -26,8 +26,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.errors import ConfigError, ParseError, XactikaError
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Config,
     GameOver,
     GameStarted,
@@ -36,6 +35,7 @@ from xactika.core.engine.table import (
     TrickGame,
     game_rules,
 )
+from xactika.core.engine.errors import ConfigError, ParseError, XactikaError
 from xactika.frontends.match.stats import (
     Estimate,
     HeadToHead,

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Sequence
 from typing import IO
 
-from xactika.core.engine.table import Config, GameOver, GameStarted, TrickGame, game_rules
+from xactika.core.engine.api import Config, GameOver, GameStarted, TrickGame, game_rules
 from xactika.frontends.net.options import (
     TOKEN_ENV,
     OneLineParser,
@@ -134,8 +134,8 @@ def relay(seat: RemoteSeat, argv: Sequence[str], name: str | None = None) -> int
 def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> int:
     """Follow a table as an observer, told in the REPL's words (public events only);
     ``opening`` replaces ``observe TOKEN`` (the lobby's ``lobby``, ``watch N``)."""
+    from xactika.frontends.people.narration import outcome_notes
     from xactika.frontends.repl import render
-    from xactika.frontends.table.present import outcome_notes
     from xactika.protocol.net.remote import LineSocket
     from xactika.protocol.notation.text import parse_event
 

@@ -17,9 +17,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.check import LogCheck
-from xactika.core.engine.errors import InvalidEvent, XactikaError
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Dealt,
     Event,
     GameOver,
@@ -29,12 +27,14 @@ from xactika.core.engine.table import (
     TrickWon,
     game_rules,
 )
+from xactika.core.engine.check import LogCheck
+from xactika.core.engine.errors import InvalidEvent, XactikaError
 from xactika.core.engine.views import view, visible
 from xactika.frontends.cli.options import OneLineParser
+from xactika.frontends.people import narration
+from xactika.frontends.people.driver import unreadable
+from xactika.frontends.people.presentation import presentation
 from xactika.frontends.repl import render
-from xactika.frontends.table import present
-from xactika.frontends.table.driver import unreadable
-from xactika.frontends.table.games import presentation
 from xactika.protocol.records.games import find_part, is_games_file
 from xactika.protocol.records.textform import Record, RecordError, read_record
 
@@ -86,7 +86,7 @@ class Game:
     def _of_view(cls, record: Record, seat: int) -> Game:
         """One seat's view, folded as that seat saw it (the others' hands unseen): a view
         has no seed, so the rules cannot be checked again, only shown."""
-        from xactika.protocol.player.session import SeatTracker
+        from xactika.protocol.player.agentside import SeatTracker
 
         tracker = SeatTracker(seat)
         states: list[State] = []
@@ -303,9 +303,9 @@ def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
     told = render.narrate(event, names, game, style, mode=config.mode)
     lines.append(told if told is not None else _describe(event))
     # what the REPL says after the event too: why a trick was won, the round's outcome
-    said = present.narrate(config, g.events[: c.pos + 1], c.pos, names)
+    said = narration.narrate(config, g.events[: c.pos + 1], c.pos, names)
     lines += render.narration([item for item in said
-                               if isinstance(item, present.WhyWon | present.RoundOutcome)],
+                               if isinstance(item, narration.WhyWon | narration.RoundOutcome)],
                               names, game, style)
     if state.round:
         if state.turned is not None:

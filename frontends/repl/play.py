@@ -1,6 +1,6 @@
 """``xactika play``: play at the terminal against built-in bots, bot programs or friends.
 
-The game itself is a :class:`~xactika.frontends.repl.session.Session` (pure); this
+The game itself is a :class:`~xactika.frontends.repl.shell.Shell` (pure); this
 module parses the flags, builds the seats and runs the read-print loop, with
 prompt_toolkit on a terminal and plain line reading otherwise (pipes, CI).
 
@@ -21,29 +21,29 @@ from typing import Any, TextIO
 
 from xactika.core.bots.agents import Agent, agent_names, make_agent
 from xactika.core.bots.levels import LEVEL_NAMES
+from xactika.core.engine.api import Config, Event, game_rules, start
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.rng import fresh_seed
-from xactika.core.engine.table import Config, Event, game_rules, start
 from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.cli.options import OneLineParser
 from xactika.frontends.i18n import _
-from xactika.frontends.repl import render
-from xactika.frontends.repl.session import (
-    BOT,
-    CMD,
-    HUMAN,
-    SeatSpec,
-    Session,
-    parse_seat_spec,
-)
-from xactika.frontends.table.driver import LoadError, load_game
-from xactika.frontends.table.flags import (
+from xactika.frontends.people.driver import LoadError, load_game
+from xactika.frontends.people.flags import (
     add_option_flags,
     counting_number,
     default_help,
     modes_help,
     option_pairs,
     whole_number,
+)
+from xactika.frontends.repl import render
+from xactika.frontends.repl.shell import (
+    BOT,
+    CMD,
+    HUMAN,
+    SeatSpec,
+    Shell,
+    parse_seat_spec,
 )
 from xactika.protocol.trust.tamper import commit_config
 
@@ -250,7 +250,7 @@ def _sandbox(args: argparse.Namespace, seats: Sequence[SeatSpec]) -> Any:
     return box
 
 
-def setup(args: argparse.Namespace, style: render.Style) -> Session:
+def setup(args: argparse.Namespace, style: render.Style) -> Shell:
     """The session the flags ask for; raises UsageError or XactikaError."""
     if args.load is not None:
         clashing = [f"--{k}" for k in ("game", "mode", "players", "rounds", "dealer", "seed",
@@ -283,7 +283,7 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
         raise UsageError("no seat is human: give one with --seat N=human (or run selfplay)")
     hint = args.hint_bot or default_bot()
     base = config.seed or 0
-    session = Session(
+    session = Shell(
         events, seats, _agent_factory(seats, config, args.move_timeout, _sandbox(args, seats)),
         make_hint=lambda seat: make_agent(hint, base * 1000 + 500 + seat, game=config.game),
         style=style, practice=not args.no_undo,
@@ -310,10 +310,10 @@ def setup(args: argparse.Namespace, style: render.Style) -> Session:
 Reader = Callable[[str], str]  # prompt -> line; EOFError on end of input, Ctrl-C raises
 
 
-class Shell:
+class Loop:
     """The read-print loop around a session, the same with a terminal or a pipe."""
 
-    def __init__(self, session: Session, read: Reader, out: TextIO, *,
+    def __init__(self, session: Shell, read: Reader, out: TextIO, *,
                  interactive: bool, clear: str = CLEAR,
                  columns: Callable[[], int] | None = None,
                  live: Callable[[], None] | None = None) -> None:
@@ -449,7 +449,7 @@ class Shell:
                 shown = None
 
 
-def ask_names(session: Session, read: Reader) -> bool:
+def ask_names(session: Shell, read: Reader) -> bool:
     """Hot-seat: ask each person without a name for one, once, before the game (so every
     prompt, line and record says who); two people are never given one name. False when
     the input ended."""
@@ -501,7 +501,7 @@ class PromptReader:
     that follows the session as a thread changes it (what to type, the clock in the
     toolbar), redrawn four times a second."""
 
-    def __init__(self, session: Session, history: Path | None, *, live: bool = False,
+    def __init__(self, session: Shell, history: Path | None, *, live: bool = False,
                  **kwargs: Any) -> None:
         self.session = session
         self.live = live
@@ -539,7 +539,7 @@ class PromptReader:
                                   bottom_toolbar=lambda: session.clock_text())
 
 
-def prompt_reader(session: Session, history: Path | None, **kwargs: Any) -> PromptReader:
+def prompt_reader(session: Shell, history: Path | None, **kwargs: Any) -> PromptReader:
     return PromptReader(session, history, **kwargs)
 
 
@@ -592,7 +592,7 @@ def _main(args: argparse.Namespace, *, stdin: TextIO | None, stdout: TextIO | No
                 read = pipe_reader(inp, out)
             if session.hot_seat and args.load is None and not ask_names(session, read):
                 return 0
-            code = Shell(session, read, out, interactive=interactive,
+            code = Loop(session, read, out, interactive=interactive,
                          clear=CLEAR if out.isatty() else "\n" * 3).run()
         finally:
             session.close()
@@ -601,7 +601,7 @@ def _main(args: argparse.Namespace, *, stdin: TextIO | None, stdout: TextIO | No
         args = next_game_args(args, session)
 
 
-def _seat_flags(session: Session) -> list[str]:
+def _seat_flags(session: Shell) -> list[str]:
     """The seats as flags that seat them again: ``--bots NAME`` for the usual table (you,
     then one bot everywhere else), else ``--seat N=SPEC`` each."""
     seats = session.seats
@@ -629,7 +629,7 @@ def _settings_flags(config: Config) -> list[str]:
     return flags
 
 
-def again_command(args: argparse.Namespace, session: Session) -> str | None:
+def again_command(args: argparse.Namespace, session: Shell) -> str | None:
     """The shell command that plays this game's deals again with the same seats (None
     for deals fixed by hand, which no seed gives)."""
     config = session.config
@@ -641,7 +641,7 @@ def again_command(args: argparse.Namespace, session: Session) -> str | None:
     return " ".join([xactika_command(), "play", *map(shlex.quote, flags)])
 
 
-def next_game_args(args: argparse.Namespace, session: Session) -> argparse.Namespace:
+def next_game_args(args: argparse.Namespace, session: Shell) -> argparse.Namespace:
     """The flags of the next game: this one's settings and seats, its seed for 'again'
     or a fresh one for 'new' (a loaded game's too; the tutorial is not repeated)."""
     config = session.config

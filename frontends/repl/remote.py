@@ -1,16 +1,16 @@
 """``xactika play --connect HOST:PORT --token-file F``: a person in a remote seat, same REPL.
 
 The table server is the referee; here the person's seat speaks the player protocol
-(spec/PLAYER.md) like a bot would, and :class:`RemoteSession` is a
-:class:`~xactika.frontends.repl.session.Session` whose state is folded from the seat's
-own event lines (:class:`~xactika.protocol.player.session.SeatTracker`) and whose moves go to the
+(spec/PLAYER.md) like a bot would, and :class:`RemoteShell` is a
+:class:`~xactika.frontends.repl.shell.Shell` whose state is folded from the seat's
+own event lines (:class:`~xactika.protocol.player.agentside.SeatTracker`) and whose moves go to the
 server. What is legal comes from the server's ``go`` line. Nothing hidden ever reaches
 this process: the server sends only what this seat may see.
 
 The seat says it is a person (``hello 1 name=Ann kind=human``), so the server times it
 with the table's bank and sends every event as it happens. On a terminal a thread reads
 the server and prints each event at once while the prompt stays usable
-(:meth:`RemoteSession.start_live`); the prompt's toolbar counts the bank down, with a
+(:meth:`RemoteShell.start_live`); the prompt's toolbar counts the bank down, with a
 warning at 20 and at 5 seconds. A pipe reads the server only when it waits for its turn,
 so a transcript is the same every time.
 """
@@ -32,12 +32,12 @@ from urllib.parse import unquote
 import attrs
 
 from xactika.core.bots.agents import Agent, make_agent
+from xactika.core.engine.api import Command, Event, GameOver, GameStarted, Legal
 from xactika.core.engine.errors import IllegalCommand, XactikaError
-from xactika.core.engine.table import Command, Event, GameOver, GameStarted, Legal
 from xactika.frontends.i18n import _, ngettext
+from xactika.frontends.people import narration
 from xactika.frontends.repl import render
-from xactika.frontends.repl.session import HUMAN, Reply, SeatSpec, Session
-from xactika.frontends.table import present
+from xactika.frontends.repl.shell import HUMAN, Reply, SeatSpec, Shell
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
 from xactika.protocol.notation.text import parse_event
 from xactika.protocol.notation.untrusted import escape
@@ -72,14 +72,14 @@ def newgame_names(words: list[str], players: int) -> list[str] | None:
     return names if len(names) == players else None
 
 
-class RemoteSession(Session):
-    """A Session for one seat of a server's table: events in from the server, moves out."""
+class RemoteShell(Shell):
+    """A Shell for one seat of a server's table: events in from the server, moves out."""
 
     def __init__(self, remote: RemoteSeat, seat: int, started: GameStarted, *,
                  make_hint: Callable[[int], Agent | None] | None = None,
                  names: list[str] | None = None, player: str = "human",
                  **kwargs: Any) -> None:
-        from xactika.protocol.player.session import SeatTracker
+        from xactika.protocol.player.agentside import SeatTracker
 
         players = started.config.players
         seats = [SeatSpec(HUMAN) if s == seat else SeatSpec(REMOTE, REMOTE)
@@ -99,7 +99,7 @@ class RemoteSession(Session):
         self._go: Legal | None = None
         # the end: the server's result (a forfeited seat never wins), after game-over
         self.outcome: wire.Outcome | None = None
-        self._standings: present.Standings | None = None  # game-over's, until the result
+        self._standings: narration.Standings | None = None  # game-over's, until the result
         self._ended = False  # the result (or quit) came after game-over
         shown = list(names) if names is not None else [REMOTE] * players
         shown[seat] = "you"
@@ -172,11 +172,11 @@ class RemoteSession(Session):
         standings = self.final_standings()
         lines = self.lay_out([standings])
         if self.outcome is not None:
-            lines += [self.style.bold(note) for note in present.outcome_notes(
+            lines += [self.style.bold(note) for note in narration.outcome_notes(
                 self.outcome.winners, self.outcome.forfeited, self.names, self.seat)]
         return lines
 
-    def final_standings(self) -> present.Standings:
+    def final_standings(self) -> narration.Standings:
         """game-over's standings, with the winners of the server's result once known."""
         standings = super().final_standings()
         if self.outcome is not None and len(self.outcome.totals) == len(standings.totals):
@@ -207,9 +207,9 @@ class RemoteSession(Session):
                 self._tell(seat, agent, [event])
         items = self.narrate(len(self.events) - 1)
         if isinstance(event, GameOver):  # the standings wait for the server's result
-            self._standings = next((i for i in items if isinstance(i, present.Standings)),
+            self._standings = next((i for i in items if isinstance(i, narration.Standings)),
                                    self.final_standings())
-            items = [i for i in items if not isinstance(i, present.Standings)]
+            items = [i for i in items if not isinstance(i, narration.Standings)]
         return self.lay_out(items)
 
     # -- live: a thread reads the server
@@ -403,7 +403,7 @@ def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
                 style: render.Style) -> int:
     """The REPL in a remote seat: connect, wait for the game, then the usual loop."""
     from xactika.frontends.net.options import token_from
-    from xactika.frontends.repl.play import Shell, default_bot, history_path, pipe_reader
+    from xactika.frontends.repl.play import Loop, default_bot, history_path, pipe_reader
     from xactika.frontends.repl.play import prompt_reader as make_reader
 
     try:
@@ -425,14 +425,14 @@ def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
         return 1
     hint = args.hint_bot or default_bot()
     game = started.config.game
-    session = RemoteSession(
+    session = RemoteShell(
         remote, seat, started, style=style, names=names, player=name,
         make_hint=lambda s: make_agent(hint, 500 + s, game=game),
     )
     try:
         interactive = inp.isatty() and out.isatty()
         if not interactive:
-            return Shell(session, pipe_reader(inp, out), out, interactive=False).run()
+            return Loop(session, pipe_reader(inp, out), out, interactive=False).run()
         from prompt_toolkit.patch_stdout import patch_stdout
 
         read = make_reader(session, history_path(args.history), live=True)
@@ -440,7 +440,7 @@ def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
             def emit(text: str) -> None:
                 print(render.fit(text, session.width), flush=True)
 
-            return Shell(session, read, sys.stdout, interactive=True,
+            return Loop(session, read, sys.stdout, interactive=True,
                          live=lambda: session.start_live(emit)).run()
     finally:
         session.close()

@@ -16,12 +16,12 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.table import BidMade, Dealt, GameOver, Led, Played, RoundScored, TrickWon
+from xactika.core.engine.api import BidMade, Dealt, GameOver, Led, Played, RoundScored, TrickWon
 from xactika.core.games.xactika import DECK, Call, Card, stats_table
 from xactika.frontends.i18n import N_, _, ngettext
-from xactika.frontends.table import present
-from xactika.frontends.table.games import Progress, presentation, seat_label
-from xactika.frontends.table.xactika import shape_words
+from xactika.frontends.people.narration import Item, RoundOutcome, Scores, Standings, Told, WhyWon
+from xactika.frontends.people.presentation import Progress, presentation, seat_label
+from xactika.frontends.people.xactika import shape_words
 
 # --------------------------------------------------------------------------- style
 
@@ -541,11 +541,11 @@ def standings(
     low_wins: bool = False,
 ) -> str:
     """Best first; shared places get the same rank; a tie the game broke is not shared."""
-    return standings_text(present.Standings(tuple(totals), tuple(winners), low_wins),
+    return standings_text(Standings(tuple(totals), tuple(winners), low_wins),
                           names, style)
 
 
-def standings_text(told: present.Standings, names: Sequence[str], style: Style,
+def standings_text(told: Standings, names: Sequence[str], style: Style,
                    again: str | None = None) -> str:
     """The standings, and how to play the same deals again: ``again`` (the whole command,
     with the mode, the players and the seats) where it is known, else the seed."""
@@ -567,23 +567,23 @@ def standings_text(told: present.Standings, names: Sequence[str], style: Style,
     return "\n".join(lines)
 
 
-def narration(items: Sequence[present.Item], names: Sequence[str], game: str, style: Style,
+def narration(items: Sequence[Item], names: Sequence[str], game: str, style: Style,
               size: int | None = None, again: str | None = None) -> list[str]:
     """The narration laid out for a terminal: one text (maybe several lines) an item."""
     lines: list[str] = []
     for item in items:
-        if isinstance(item, present.Told):
+        if isinstance(item, Told):
             text = narrate(item.event, names, game, style, size=size)
             if text is not None:
                 lines.append(text)
-        elif isinstance(item, present.WhyWon):
+        elif isinstance(item, WhyWon):
             lines.append(style.dim("  " + item.text))
-        elif isinstance(item, present.RoundOutcome):
+        elif isinstance(item, RoundOutcome):
             if item.text:
                 lines.append(item.text)
-        elif isinstance(item, present.Scores):
+        elif isinstance(item, Scores):
             lines.append(score_table(item.scored, names, style, size))
-        elif isinstance(item, present.Standings):
+        elif isinstance(item, Standings):
             lines.append(standings_text(item, names, style, again))
         elif item.kind == "tutorial":
             lines.append(style.bold(_(item.text)))

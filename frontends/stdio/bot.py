@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import BinaryIO
 
-    from xactika.protocol.player.session import PlayerSession
+    from xactika.protocol.player.agentside import PlayerSession
 
 
 def build_parser(list_names: bool = True) -> argparse.ArgumentParser:
@@ -76,7 +76,7 @@ def main(argv: Sequence[str]) -> int:
         session: PlayerSession | LeanRandomSession = LeanRandomSession(seed, name)
         return serve(session, sys.stdin.buffer, sys.stdout.buffer)
     from xactika.core.bots.agents import make_agent
-    from xactika.protocol.player.session import PlayerSession
+    from xactika.protocol.player.agentside import PlayerSession
 
     try:
         agent = make_agent(name, seed)

@@ -50,7 +50,7 @@ def main(argv: Sequence[str]) -> int:
             return 2
         seat, record, fsync, key = args.seat, args.record, args.fsync, args.key
         files = args.files
-    from xactika.protocol.referee.session import Session
+    from xactika.protocol.referee.sansio import RefereeSession
     from xactika.protocol.referee.stdio import serve
     from xactika.protocol.trust.signing import KeyFileError, load_signer, signer_for
 
@@ -61,7 +61,7 @@ def main(argv: Sequence[str]) -> int:
             print(f"xactika engine: --key: {exc}", file=sys.stderr)
             return 2
     try:
-        session = Session(seat=seat, record=record, fsync=fsync,
+        session = RefereeSession(seat=seat, record=record, fsync=fsync,
                           signer=lambda: signer_for(key), files=files,
                           lock_view=seat is not None)
     except OSError as exc:

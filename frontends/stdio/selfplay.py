@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 from xactika.core import RandomAgent, XactikaError, game_rules
 from xactika.core.bots.agents import self_play
+from xactika.core.engine.api import Config, Event
 from xactika.core.engine.rng import fresh_seed
-from xactika.core.engine.table import Config, Event
-from xactika.frontends.table.flags import (
+from xactika.frontends.people.flags import (
     add_option_flags,
     counting_number,
     default_help,

@@ -27,13 +27,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from xactika.core.engine.api import Config, game_rules
 from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.table import Config, game_rules
 from xactika.frontends import i18n
-from xactika.frontends.web.desk import ChatRate, Desk, DeskError, WebTable
 from xactika.frontends.web.facts import all_games
 from xactika.frontends.web.hosting import ABORT, Hosting, Network
 from xactika.frontends.web.lang import catalog, install_gettext, page, page_language
+from xactika.frontends.web.lobby import ChatRate, WebLobby, WebLobbyError, WebTable
 from xactika.frontends.web.narrate import Narrator, rules_texts
 from xactika.frontends.web.transport import QueueTransport
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
@@ -99,7 +99,7 @@ class WebApp:
                  bound: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
                  trusted_proxies: Sequence[Network] = ()) -> None:
         self.server = server
-        self.desk = Desk(server)
+        self.lobby = WebLobby(server)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         install_gettext(self.templates)
         routes: list[BaseRoute] = [
@@ -146,26 +146,26 @@ class WebApp:
     # -- the lobby API
     async def list_tables(self, request: Request) -> Response:
         with i18n.using(page_language(request)):  # a table's length, in the reader's words
-            return JSONResponse([web.public() for web in self.desk.listed()])
+            return JSONResponse([web.public() for web in self.lobby.listed()])
 
     async def _body(self, request: Request) -> dict[str, Any]:
         if not same_origin(request.headers, request.url.scheme):
-            raise DeskError("requests must come from this site's pages")
+            raise WebLobbyError("requests must come from this site's pages")
         data = await request.body()
         if len(data) > MAX_BODY:
-            raise DeskError("request too large")
+            raise WebLobbyError("request too large")
         try:
             body = json.loads(data or b"{}")
         except ValueError:
-            raise DeskError("the request is not JSON") from None
+            raise WebLobbyError("the request is not JSON") from None
         if not isinstance(body, dict):
-            raise DeskError("the request is not a JSON object")
+            raise WebLobbyError("the request is not a JSON object")
         return body
 
     async def create_table(self, request: Request) -> Response:
         try:
-            web, invites = self.desk.create(await self._body(request), _client(request))
-        except DeskError as exc:
+            web, invites = self.lobby.create(await self._body(request), _client(request))
+        except WebLobbyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"table": web.public(),
                              "invites": {str(k): v for k, v in invites.items()}})
@@ -174,41 +174,41 @@ class WebApp:
         try:
             body = await self._body(request)
             seat = body.get("seat")
-            found = self.desk.take(request.path_params["number"],
+            found = self.lobby.take(request.path_params["number"],
                                    int(seat) if seat not in (None, "") else None,
                                    body.get("name"), _client(request))
-        except (DeskError, ValueError, TypeError) as exc:
+        except (WebLobbyError, ValueError, TypeError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"seat": found[0], "token": found[1]})
 
     async def rematch(self, request: Request) -> Response:
         try:
             body = await self._body(request)
-            number, token = await self.desk.rematch(str(body.get("token", "")),
+            number, token = await self.lobby.rematch(str(body.get("token", "")),
                                                     _client(request))
-        except DeskError as exc:
+        except WebLobbyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"table": number, "token": token})
 
     async def seat_action(self, request: Request) -> Response:
-        """``move`` a seat to the asking page, or ``leave`` a game in play (desk.py)."""
+        """``move`` a seat to the asking page, or ``leave`` a game in play (lobby.py)."""
         try:
             body = await self._body(request)
             token, action = str(body.get("token", "")), body.get("action")
             if action == "move":
-                seat = await self.desk.move(token)
+                seat = await self.lobby.move(token)
             elif action == "leave":
-                seat = self.desk.leave(token)
+                seat = self.lobby.leave(token)
             else:
-                raise DeskError("action is move or leave")
-        except DeskError as exc:
+                raise WebLobbyError("action is move or leave")
+        except WebLobbyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"seat": seat})
 
     async def record(self, request: Request) -> Response:
         try:
-            web = self.desk.get(request.path_params["number"])
-        except DeskError as exc:
+            web = self.lobby.get(request.path_params["number"])
+        except WebLobbyError as exc:
             return PlainTextResponse(str(exc), status_code=404)
         path = web.table.record
         if not web.table.over.is_set() or path is None:
@@ -351,8 +351,8 @@ class Connection:
         ``seat TOKEN`` finds the table for the chat and the narration."""
         if words[0] == "watch" and len(words) >= 2 and words[1].isdigit():
             try:
-                self.web = self.app.desk.get(int(words[1][:9]))
-            except DeskError:
+                self.web = self.app.lobby.get(int(words[1][:9]))
+            except WebLobbyError:
                 return "observe -"  # refused by the server like any wrong token
             name = next((w[5:] for w in words[2:] if w.startswith("name=")), "")
             self.who = f"{clean_name(bot_name(name))[:24] if name else 'someone'}(watching)"
@@ -362,7 +362,7 @@ class Connection:
             self._join()
             return f"observe {self.web.table.observer_token}"
         if words[0] == "seat" and len(words) >= 2:
-            found = self.app.desk.seat_of(words[1])
+            found = self.app.lobby.seat_of(words[1])
             if found is not None:
                 self.web, seat = found
                 self.who = f"seat{seat}"
@@ -390,7 +390,7 @@ class Connection:
         if who.startswith("seat") and who[4:].isdigit():
             seat = int(who[4:])
             who = self.web.names()[seat] or who
-        self.app.desk.say(self.web, who, text)
+        self.app.lobby.say(self.web, who, text)
 
 
 def viewer_routes(server: Server) -> list[BaseRoute]:

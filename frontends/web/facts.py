@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from xactika.core.bots.levels import LEVEL_NAMES, level_name, people_name
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     PHASE_BID,
     PHASE_PLAY,
     Config,
@@ -25,8 +25,8 @@ from xactika.core.engine.table import (
     games,
 )
 from xactika.frontends.i18n import said
-from xactika.frontends.table.games import presentation
-from xactika.protocol.player.session import SeatTracker
+from xactika.frontends.people.presentation import presentation
+from xactika.protocol.player.agentside import SeatTracker
 
 
 def _mode_facts(name: str, mode: str) -> dict[str, Any]:

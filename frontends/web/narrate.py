@@ -1,8 +1,8 @@
 """The REPL's narration for a browser: ``say`` lines computed from what the seat was sent.
 
 The page tells why a trick was won, how a round ended and (in the tutorial) what to do
-now, in the same words as the REPL, because both take them from frontends/table
-(``present.narrate``, the game's presentation, ``teach``). A :class:`Narrator` watches
+now, in the same words as the REPL, because both take them from frontends/people
+(``narration.narrate``, the game's presentation, ``teach``). A :class:`Narrator` watches
 the lines one connection is sent (the seat's own view, or the public one) and adds its
 ``say`` lines after them (spec/WEB.md), so it can never tell more than those lines did.
 """
@@ -13,17 +13,17 @@ import logging
 from collections.abc import Callable, Sequence
 
 from xactika.core.bots.agents import make_agent
+from xactika.core.engine.api import Config, Event, GameStarted, game_rules
 from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.table import Config, Event, GameStarted, game_rules
 from xactika.frontends import i18n
 from xactika.frontends.i18n import _
-from xactika.frontends.table import present, teach
-from xactika.frontends.table.games import presentation
-from xactika.frontends.table.present import Note, RoundOutcome, WhyWon, narrate
+from xactika.frontends.people import narration, teach
+from xactika.frontends.people.narration import Note, RoundOutcome, WhyWon, narrate
+from xactika.frontends.people.presentation import presentation
 from xactika.frontends.web.facts import TableFacts
 from xactika.protocol.notation.text import parse_event
 from xactika.protocol.player import wire
-from xactika.protocol.player.session import SeatTracker
+from xactika.protocol.player.agentside import SeatTracker
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ class Narrator:
             names = [f"seat {i}" for i in range(len(outcome.totals))]
         if self.seat >= 0:
             names[self.seat] = "you"
-        notes = present.outcome_notes(outcome.winners, outcome.forfeited, names,
+        notes = narration.outcome_notes(outcome.winners, outcome.forfeited, names,
                                       self.seat if self.seat >= 0 else None)
         seats = wire.format_result(outcome).split()[1:3]  # winners=, forfeited=
         return [" ".join(["say", "result", *seats, *(_one_line(n) + "." for n in notes)])]

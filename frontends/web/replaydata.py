@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     GameOver,
     Led,
     Played,
@@ -25,10 +25,10 @@ from xactika.core.engine.table import (
 )
 from xactika.core.engine.views import view, visible
 from xactika.frontends.i18n import _, said
+from xactika.frontends.people import narration
+from xactika.frontends.people.presentation import presentation, seat_label
 from xactika.frontends.records.replay import Cursor, Game, where
 from xactika.frontends.repl import render
-from xactika.frontends.table import present
-from xactika.frontends.table.games import presentation, seat_label
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.trust.audit import (
     BAD_SIGNATURE,
@@ -90,9 +90,9 @@ def _position(g: Game, pos: int, seat: int | None, names: list[str], rules: Any,
     told = _told(event, names, config)
     said = []  # what the REPL says after the event: why a trick was won, a round's outcome
     if isinstance(raw, TrickWon):
-        said.append(present.why_won(config, g.events, pos, names, spoken=True).text)
+        said.append(narration.why_won(config, g.events, pos, names, spoken=True).text)
     elif isinstance(raw, RoundScored):
-        said.append(present.round_outcome(config, g.events, pos, names).text)
+        said.append(narration.round_outcome(config, g.events, pos, names).text)
     out: dict[str, Any] = {
         "line": format_event(event, rules),
         "kind": type(raw).__name__,

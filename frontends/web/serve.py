@@ -153,7 +153,7 @@ async def _serve(args: argparse.Namespace) -> int:
         tcp = await server.start(args.host, args.tcp_port) if args.tcp_port is not None \
             else None
         restored = server.restore()  # the tables a crash interrupted, their bots again
-        web.desk.resume(restored)
+        web.lobby.resume(restored)
         guessable = seed_note(seed)  # standard error, before the address is known
         if guessable is not None:
             print(guessable, file=sys.stderr, flush=True)

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 
 from xactika.core.bots.agents import make_agent
 from xactika.protocol.net.link import Limits, Link
-from xactika.protocol.player.session import PlayerSession
+from xactika.protocol.player.agentside import PlayerSession
 
 log = logging.getLogger(__name__)
 

@@ -40,7 +40,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from xactika.core.engine.table import GameOver
+from xactika.core.engine.api import GameOver
 from xactika.frontends import i18n
 from xactika.frontends.records.replay import Game
 from xactika.frontends.web.lang import catalog, install_gettext, page, page_language

@@ -187,7 +187,7 @@ class Lobby:
     def open_table(self, pairs: dict[str, str], address: str, admin: bool,
                    seats: str | None = None) -> Table:
         """A new lobby table from checked ``KEY=VALUE`` settings, within the limits: what
-        ``create`` does, callable in the process (the web's lobby, frontends/web/desk.py).
+        ``create`` does, callable in the process (the web's lobby, frontends/web/lobby.py).
         ``seats`` (``human,human,bot``) seats the server's bots where it says."""
         try:
             settings = self.server.settings(pairs)

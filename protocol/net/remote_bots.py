@@ -23,7 +23,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, TextIO
 
-from xactika.core.engine.table import Command, Legal, TrickGame
+from xactika.core.engine.api import Command, Legal, TrickGame
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.remote import parse_address
 from xactika.protocol.net.server import Failures, TokenBook

@@ -23,6 +23,15 @@ from urllib.parse import quote
 import attrs
 
 from xactika.core.bots.agents import RandomAgent, make_agent
+from xactika.core.engine.api import (
+    Command,
+    Config,
+    Event,
+    GameOver,
+    State,
+    game_rules,
+    legal_actions,
+)
 from xactika.core.engine.errors import ParseError, XactikaError
 from xactika.core.engine.fold import evolve, replay
 from xactika.core.engine.referee import (
@@ -34,15 +43,6 @@ from xactika.core.engine.referee import (
     run_async,
 )
 from xactika.core.engine.rng import fresh_seed
-from xactika.core.engine.table import (
-    Command,
-    Config,
-    Event,
-    GameOver,
-    State,
-    game_rules,
-    legal_actions,
-)
 from xactika.core.engine.views import view, visible
 from xactika.protocol.net.clock import Bank, Clock, Pace, parse_pace
 from xactika.protocol.net.journal import SEAT_FIELDS, Journal, SavedTable

@@ -24,7 +24,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from xactika.core.bots.agents import RandomAgent
-from xactika.core.engine.table import Command, Legal
+from xactika.core.engine.api import Command, Legal
 from xactika.core.engine.views import SeatView
 
 log = logging.getLogger(__name__)

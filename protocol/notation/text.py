@@ -12,8 +12,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.errors import ParseError
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     BidMade,
     Config,
     Dealt,
@@ -28,6 +27,7 @@ from xactika.core.engine.table import (
     game_rules,
     games,
 )
+from xactika.core.engine.errors import ParseError
 
 HIDDEN = "?"
 NONE = "-"

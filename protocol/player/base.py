@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import NoReturn, Self
 
+from xactika.core.engine.api import Command, Event, GameStarted, Legal, TrickGame, game_rules
 from xactika.core.engine.errors import ParseError
-from xactika.core.engine.table import Command, Event, GameStarted, Legal, TrickGame, game_rules
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.faults import BotError, BotIllegalMove, BotProtocolError

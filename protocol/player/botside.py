@@ -2,7 +2,7 @@
 
 :class:`BotSide` reads a line, answers ``hello`` and ``isready``, notes ``quit`` and the
 seat of ``newgame``, and turns a line it cannot follow into an ``info`` line, never an
-exception. Its subclasses decide the rest: ``PlayerSession`` (session.py) folds the
+exception. Its subclasses decide the rest: ``PlayerSession`` (agentside.py) folds the
 events for any core agent, ``LeanRandomSession`` (lean.py) answers from the ``go`` line
 alone. Standard library only (with wire.py), so the lean bot still starts without the core.
 """

@@ -27,9 +27,7 @@ from typing import Any, Self
 import attrs
 
 from xactika.core.bots.agents import Agent, make_agent, self_play
-from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.rng import fresh_seed
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Bid,
     BidMade,
     Command,
@@ -46,6 +44,8 @@ from xactika.core.engine.table import (
     legal_actions,
     replay,
 )
+from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.views import SeatView, view, visible
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.process import (

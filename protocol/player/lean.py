@@ -5,7 +5,7 @@ so a bot that chooses at random needs no rules, no events folded and no card par
 reads its lines with wire.py and BotSide (botside.py), as PlayerSession does, and imports
 nothing else but the standard library (no ``xactika.core``, no attrs), because a match
 starts a fresh bot process per seat and game and the core's imports were most of that
-start (issue 15). ``xactika.protocol.player.session.PlayerSession`` with ``RandomAgent`` stays the
+start (issue 15). ``xactika.protocol.player.agentside.PlayerSession`` with ``RandomAgent`` stays the
 reference: this session draws from the same ``random.Random`` in the same order over the
 same options, so a seed gives the same answers (tests/test_startup.py checks it). The
 calls it draws from are those offered with the card, which a host lists in full (the

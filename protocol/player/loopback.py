@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xactika.core.engine.table import Command, Event, GameStarted, Legal, TrickGame, game_rules
+from xactika.core.engine.api import Command, Event, GameStarted, Legal, TrickGame, game_rules
 from xactika.core.engine.views import SeatView, visible
 from xactika.protocol.player.base import LineHook, PlayerBase
 from xactika.protocol.player.faults import BotTimeout

@@ -20,7 +20,7 @@ TYPE_CHECKING = False  # as typing's, which the lean bot does not load; mypy rea
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from xactika.core.engine.table import Command, Legal, TrickGame
+    from xactika.core.engine.api import Command, Legal, TrickGame
 
 PROTOCOL_VERSION = 1
 """The player protocol's version: the host says ``hello 1``, the bot answers it back."""
@@ -278,7 +278,7 @@ def format_go(legal: Legal, rules: TrickGame, time_ms: int | None = None) -> str
 
 def legal_from_go(go: Go, seat: int, rules: TrickGame) -> Legal:
     """The Legal a ``go`` offers ``seat``; the rules read its cards (ParseError if not)."""
-    from xactika.core.engine.table import Legal
+    from xactika.core.engine.api import Legal
 
     if go.kind == "bid":
         return Legal(seat, "bid", bids=go.bids())
@@ -312,8 +312,8 @@ def answer_line(command: Command, rules: TrickGame) -> str:
 
 def parse_answer(line: str, legal: Legal, rules: TrickGame) -> Command:
     """The command a ``bid``/``play`` answer names; ParseError says why it is not legal."""
+    from xactika.core.engine.api import Bid, Play
     from xactika.core.engine.errors import ParseError
-    from xactika.core.engine.table import Bid, Play
 
     words = line.split()
     seat = legal.seat if legal.seat is not None else -1

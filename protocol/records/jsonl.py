@@ -21,8 +21,8 @@ import attrs
 import cattrs
 from cattrs.strategies import configure_tagged_union
 
+from xactika.core.engine.api import Config, Event, GameStarted, PresetDeal, TrickGame, game_rules
 from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.table import Config, Event, GameStarted, PresetDeal, TrickGame, game_rules
 from xactika.protocol.notation import text as T
 from xactika.protocol.notation.untrusted import escape, is_safe
 from xactika.protocol.records.textform import (

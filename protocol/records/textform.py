@@ -17,8 +17,8 @@ from typing import IO, TYPE_CHECKING, Any, TextIO
 
 import attrs
 
+from xactika.core.engine.api import Event, GameOver, GameStarted, TrickGame, game_rules
 from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.table import Event, GameOver, GameStarted, TrickGame, game_rules
 from xactika.protocol.notation.text import format_event, parse_event
 from xactika.protocol.notation.untrusted import escape, is_safe
 from xactika.protocol.records.writing import DATE_FORMAT, Staged, write_record_file

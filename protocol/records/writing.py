@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TextIO
 
-from xactika.core.engine.table import Config
+from xactika.core.engine.api import Config
 
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # the ``date`` header: UTC to the second
 

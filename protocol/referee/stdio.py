@@ -1,4 +1,4 @@
-"""The thin loop: byte lines from a stream into a Session, its answers out, flushed.
+"""The thin loop: byte lines from a stream into a RefereeSession, its answers out, flushed.
 
 Reading is bounded: a line longer than the limit is consumed and discarded in chunks,
 so a flood cannot exhaust memory, and the session reports it as ``error toolong``.
@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import BinaryIO
 
 from xactika.protocol.records.textform import MAX_LINE
-from xactika.protocol.referee.session import Session
+from xactika.protocol.referee.sansio import RefereeSession
 
 
-def serve(session: Session, stdin: BinaryIO, stdout: BinaryIO) -> int:
+def serve(session: RefereeSession, stdin: BinaryIO, stdout: BinaryIO) -> int:
     """Run until ``quit`` or end of input; returns the exit status."""
     chunk = MAX_LINE + 3  # the longest line with its "\r\n", plus one byte to tell
     try:

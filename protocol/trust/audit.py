@@ -19,9 +19,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.check import LogCheck
-from xactika.core.engine.errors import InvalidEvent, XactikaError
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Config,
     Dealt,
     Event,
@@ -31,6 +29,8 @@ from xactika.core.engine.table import (
     TrickGame,
     game_rules,
 )
+from xactika.core.engine.check import LogCheck
+from xactika.core.engine.errors import InvalidEvent, XactikaError
 from xactika.protocol.notation.text import event_kind, parse_event
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.records.files import RecordTooLarge, bounded_lines, open_regular

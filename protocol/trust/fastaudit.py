@@ -32,8 +32,8 @@ import io
 from binascii import hexlify
 from collections.abc import Collection
 
+from xactika.core.engine.api import Config, GameStarted, game_rules
 from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.table import Config, GameStarted, game_rules
 from xactika.core.games.xactika import DECK, TRICKS_PER_ROUND, XACTIKA, bid_points
 from xactika.protocol.notation.text import format_event, parse_event
 from xactika.protocol.records.files import bounded_lines, open_regular

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from xactika.core.engine.table import Config
+from xactika.core.engine.api import Config
 from xactika.protocol.notation.text import CHAIN_PREFIX
 
 CHAIN_DOMAIN = b"xactika-chain/1\n"

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from xactika.core.bots.agents import RandomAgent, self_play
-from xactika.core.engine.table import Config, GameOver, Played, legal_actions, replay, step
+from xactika.core.engine.api import Config, GameOver, Played, legal_actions, replay, step
 from xactika.protocol.records.textform import format_record, read_record
 from xactika.protocol.trust.audit import OK, audit_lines
 from xactika.protocol.trust.tamper import commit_config

@@ -32,7 +32,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.table import Config, Dealt, GameOver, GameStarted, Led, Played, game_rules
+from xactika.core.engine.api import Config, Dealt, GameOver, GameStarted, Led, Played, game_rules
 from xactika.protocol.notation.text import parse_event
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from xactika.core.engine.table import Config, RoundScored, State, Trick
+from xactika.core.engine.api import Config, RoundScored, State, Trick
 from xactika.core.engine.views import SeatView
 from xactika.core.games.dix import (
     SUIT_NAMES,
@@ -24,7 +24,7 @@ from xactika.core.games.dix import (
     trump_suit,
 )
 from xactika.frontends.i18n import N_, _, ngettext
-from xactika.frontends.table.games import (
+from xactika.frontends.people.presentation import (
     FollowRule,
     Plays,
     Presentation,

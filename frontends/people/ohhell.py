@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from xactika.core.engine.table import Config, State
+from xactika.core.engine.api import Config, State
 from xactika.core.games.ohhell import (
     BONUS,
     MODE_NAMES,
@@ -18,8 +18,8 @@ from xactika.core.games.ohhell import (
     top_of,
     trump_suit,
 )
-from xactika.frontends.table.dix import rank_and_suit
-from xactika.frontends.table.games import (
+from xactika.frontends.people.dix import rank_and_suit
+from xactika.frontends.people.presentation import (
     FollowRule,
     Plays,
     Presentation,

@@ -15,17 +15,7 @@ from typing import Any
 import attrs
 
 from xactika.core import __version__
-from xactika.core.engine.check import LogCheck, command_of
-from xactika.core.engine.errors import (
-    ConfigError,
-    IllegalCommand,
-    InvalidEvent,
-    ParseError,
-    WrongPhase,
-    XactikaError,
-)
-from xactika.core.engine.rng import fresh_seed
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     EMPTY,
     Bid,
     Command,
@@ -40,6 +30,16 @@ from xactika.core.engine.table import (
     start,
     step,
 )
+from xactika.core.engine.check import LogCheck, command_of
+from xactika.core.engine.errors import (
+    ConfigError,
+    IllegalCommand,
+    InvalidEvent,
+    ParseError,
+    WrongPhase,
+    XactikaError,
+)
+from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.views import visible
 from xactika.protocol.notation.text import (
     config_from_pairs,
@@ -236,7 +236,7 @@ def advance(check: LogCheck, state: State, event: Event) -> tuple[LogCheck, Stat
     return check, live, new
 
 
-class Session:
+class RefereeSession:
     """Feed it lines; it returns the lines to send, the last one always final.
 
     ``seat`` runs the session as that seat's view (``None``: omniscient). ``record``

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from xactika.core.engine.table import Config, State, game_rules
+from xactika.core.engine.api import Config, State, game_rules
 from xactika.core.games.xactika import SHAPE_TOKENS, SHAPES, Call
 from xactika.frontends.i18n import _, ngettext
-from xactika.frontends.table.games import (
+from xactika.frontends.people.presentation import (
     FollowRule,
     Plays,
     Presentation,

@@ -1,4 +1,4 @@
-"""A game for people with no terminal (frontends/table): the driver and its narration.
+"""A game for people with no terminal (frontends/people): the driver and its narration.
 
 The driver plays whole games from typed moves and returns what happened as values: no
 colour, no widths, and nothing a seat may not see. What a game says is asked of its
@@ -14,27 +14,27 @@ from test_hooks import OhHell
 
 from xactika.core import Config, start
 from xactika.core.bots.agents import make_agent
-from xactika.core.engine import table as engine
+from xactika.core.engine import api as engine
+from xactika.core.engine.api import Dealt, GameOver, RoundScored, TrickGame, TrickWon
 from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.table import Dealt, GameOver, RoundScored, TrickGame, TrickWon
 from xactika.core.games.dix import Drew
+from xactika.frontends.people import narration, teach
+from xactika.frontends.people.driver import Driver
+from xactika.frontends.people.presentation import presentation
+from xactika.frontends.people.seats import BOT, HUMAN, SeatSpec
 from xactika.frontends.repl.render import PLAIN
-from xactika.frontends.repl.session import Session
-from xactika.frontends.table import present, teach
-from xactika.frontends.table.driver import Table
-from xactika.frontends.table.games import presentation
-from xactika.frontends.table.seats import BOT, HUMAN, SeatSpec
+from xactika.frontends.repl.shell import Shell
 
 
 def table(game: str = "xactika", mode: str = "bid", players: int = 4, *, seed: int = 1,
-          rounds: int = 2, bot: str = "heuristic") -> Table:
+          rounds: int = 2, bot: str = "heuristic") -> Driver:
     config = Config(game=game, mode=mode, players=players, rounds=rounds, seed=seed)
     seats = [SeatSpec(HUMAN)] + [SeatSpec(BOT, bot)] * (players - 1)
-    return Table(start(config), seats, lambda s: make_agent(bot, seed * 1000 + s, game=game),
+    return Driver(start(config), seats, lambda s: make_agent(bot, seed * 1000 + s, game=game),
                  make_hint=lambda s: make_agent(bot, 99, game=game))
 
 
-def play_out(t: Table) -> list[present.Item]:
+def play_out(t: Driver) -> list[narration.Item]:
     """A whole game, the person's moves typed as the hint bot would type them."""
     items = t.run_bots()
     while not t.over:
@@ -46,7 +46,7 @@ def play_out(t: Table) -> list[present.Item]:
     return items
 
 
-def texts(items: list[present.Item]) -> list[str]:
+def texts(items: list[narration.Item]) -> list[str]:
     return [getattr(item, "text", "") for item in items]
 
 
@@ -55,16 +55,16 @@ def texts(items: list[present.Item]) -> list[str]:
 def test_a_whole_game_is_narrated_as_values(game: str, mode: str, players: int) -> None:
     t = table(game, mode, players)
     items = play_out(t)
-    told = [item.event for item in items if isinstance(item, present.Told)]
-    why = [item for item in items if isinstance(item, present.WhyWon)]
+    told = [item.event for item in items if isinstance(item, narration.Told)]
+    why = [item for item in items if isinstance(item, narration.WhyWon)]
     won = [e for e in t.events if isinstance(e, TrickWon)]
     assert [(w.trick, w.winner) for w in why] == [(e.trick, e.seat) for e in won]
     assert all(w.text.startswith(f"{dict(w.plays)[w.winner]} wins") for w in why)
     rounds = [e for e in t.events if isinstance(e, RoundScored)]
-    outcomes = [item for item in items if isinstance(item, present.RoundOutcome)]
+    outcomes = [item for item in items if isinstance(item, narration.RoundOutcome)]
     assert [o.scored for o in outcomes] == rounds
-    assert [len(s.scored) for s in items if isinstance(s, present.Scores)] == [1, 2]
-    assert isinstance(items[-1], present.Standings)
+    assert [len(s.scored) for s in items if isinstance(s, narration.Scores)] == [1, 2]
+    assert isinstance(items[-1], narration.Standings)
     assert items[-1].winners == next(e for e in t.events if isinstance(e, GameOver)).winners
     assert any(isinstance(e, GameOver) for e in told)
     if game == "dix":  # the round's winner and why, in words
@@ -76,7 +76,7 @@ def test_a_whole_game_is_narrated_as_values(game: str, mode: str, players: int) 
 def test_the_narration_shows_a_seat_only_what_it_may_see() -> None:
     t = table("dix", "draw", 2)
     items = play_out(t)
-    told = [item.event for item in items if isinstance(item, present.Told)]
+    told = [item.event for item in items if isinstance(item, narration.Told)]
     deals = [e for e in told if isinstance(e, Dealt)]
     assert deals and all(e.hands[1] is None and e.aside is None for e in deals)
     draws = [e for e in told if isinstance(e, Drew)]
@@ -114,7 +114,7 @@ def test_a_third_game_is_played_and_taught_as_itself(ohhell: TrickGame) -> None:
     """No presentation registered: the plain default, never Xactika's texts."""
     config = Config(game=ohhell.name, mode="standard", players=4, rounds=3, seed=11)
     seats = [SeatSpec(HUMAN)] + [SeatSpec(BOT, "random")] * 3
-    s = Session(start(config), seats, lambda seat: make_agent("random", seat),
+    s = Shell(start(config), seats, lambda seat: make_agent("random", seat),
                 make_hint=lambda seat: make_agent("random", 50 + seat), style=PLAIN)
     shown = [s.intro(), *s.advance()]
     while not s.over:

@@ -1,11 +1,11 @@
 """A game for people, with no terminal: seats, bots acting, moves as typed, undo, hints,
 saving, and the narration of what happened.
 
-:class:`Table` holds one game's event log and seats. Bots act inside it until a person
-must decide (:meth:`Table.run_bots`), a person's move goes through :meth:`Table.move`
-(the words they typed) or :meth:`Table.apply` (a command), and each returns what
+:class:`Driver` holds one game's event log and seats. Bots act inside it until a person
+must decide (:meth:`Driver.run_bots`), a person's move goes through :meth:`Driver.move`
+(the words they typed) or :meth:`Driver.apply` (a command), and each returns what
 happened as narration values (:mod:`.present`). It draws nothing: the REPL
-(``frontends/repl/session.py``) lays it out for a terminal, a web table as HTML.
+(``frontends/repl/shell.py``) lays it out for a terminal, a web table as HTML.
 Everything a person is shown comes from their own :func:`view` or from public events,
 never from the omniscient state.
 """
@@ -20,9 +20,7 @@ from typing import Any
 import attrs
 
 from xactika.core.bots.agents import Agent
-from xactika.core.engine.errors import IllegalCommand, XactikaError
-from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     Bid,
     BidMade,
     Command,
@@ -37,12 +35,14 @@ from xactika.core.engine.table import (
     TrickGame,
     legal_actions,
 )
+from xactika.core.engine.errors import IllegalCommand, XactikaError
+from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn
 from xactika.core.engine.views import SeatView, view, visible
 from xactika.frontends.i18n import _, said
-from xactika.frontends.table import present
-from xactika.frontends.table.games import Presentation, Progress, presentation, seat_label
-from xactika.frontends.table.moves import Moves, command_text
-from xactika.frontends.table.seats import (
+from xactika.frontends.people import narration
+from xactika.frontends.people.moves import Moves, command_text
+from xactika.frontends.people.presentation import Presentation, Progress, presentation, seat_label
+from xactika.frontends.people.seats import (
     BOT,
     CMD,
     HUMAN,
@@ -135,7 +135,7 @@ class Saved:
     events: int
 
 
-class Table:
+class Driver:
     """One game at a table: the event log, the seats, and the bots at the seats not human.
 
     ``make_agent(seat)`` builds a fresh bot for a bot seat (used again after an undo,
@@ -182,7 +182,7 @@ class Table:
                       else default_names(self.seats, self.config.game))
         self.agents: dict[int, Agent] = {}
         self.hints: dict[int, Agent | None] = {}
-        self.faults: list[present.Item] = []
+        self.faults: list[narration.Item] = []
         self._build_agents()
 
     # ----------------------------------------------------------------- set-up
@@ -194,9 +194,9 @@ class Table:
         self.hints = {s: (self._make_hint(s) if self._make_hint else None) for s in self.humans}
         self.faults = self._tell_all(self.events)  # told by the next run_bots()
 
-    def _tell_all(self, events: Sequence[Event]) -> list[present.Item]:
+    def _tell_all(self, events: Sequence[Event]) -> list[narration.Item]:
         """Tell every bot ``events``; a bot program that faults is replaced, said once."""
-        faults: list[present.Item] = []
+        faults: list[narration.Item] = []
         for seat, agent in [*self.agents.items(), *self.hints.items()]:
             if agent is None:
                 continue
@@ -282,14 +282,14 @@ class Table:
         """The round so far: tricks taken and the game's own counts (Dix's points)."""
         return self.shown.progress(self.config, self.state if seen is None else seen)
 
-    def final_standings(self) -> present.Standings:
-        return present.standings(self.config, self.state.totals, self.events)
+    def final_standings(self) -> narration.Standings:
+        return narration.standings(self.config, self.state.totals, self.events)
 
     # ----------------------------------------------------------------- the game loop
     # The one referee loop (core/engine/referee.py) keeps the state, the log, the faults
     # and the stand-ins; here bots are asked until a person must decide.
 
-    def run_bots(self) -> list[present.Item]:
+    def run_bots(self) -> list[narration.Item]:
         """Let bots act until a human must decide or the game ends; narrate it."""
         items, self.faults = self.faults, []
         while (turn := self.referee.turn()) is not None and turn.seat not in self.humans:
@@ -314,16 +314,16 @@ class Table:
             return Faulted(str(reason), str(exc))
         return command
 
-    def apply(self, command: Command) -> list[present.Item]:
+    def apply(self, command: Command) -> list[narration.Item]:
         """Play a person's ``command`` (raises IllegalCommand, state unchanged); narrate it."""
         return self._told(self.referee.submit(command))
 
-    def _told(self, new: list[Event]) -> list[present.Item]:
+    def _told(self, new: list[Event]) -> list[narration.Item]:
         """Tell the bots a move's events; narrate them."""
         items = self._tell_all(new)
         return items + self.narrate(len(self.events) - len(new))
 
-    def move(self, seat: int, text: str) -> list[present.Item]:
+    def move(self, seat: int, text: str) -> list[narration.Item]:
         """A person's move as typed, then the bots until a person must decide again.
 
         Raises :class:`XactikaError` (a ParseError or IllegalCommand) with a sentence
@@ -332,16 +332,16 @@ class Table:
         command = self.moves(seat).parse(text.split())
         return self.apply(command) + self.run_bots()
 
-    def narrate(self, first: int) -> list[present.Item]:
+    def narrate(self, first: int) -> list[narration.Item]:
         """The narration of ``events[first:]`` as the person here may see it: their own
         draws, never a bot's; in a hot-seat game only what is public (the next person
         reads it)."""
         viewer = self.humans[0] if len(self.humans) == 1 else -1
-        return present.narrate(self.config, self.events, first, self.names,
+        return narration.narrate(self.config, self.events, first, self.names,
                                shown=lambda event: visible(event, viewer),
                                tutorial=self.tutorial)
 
-    def _replace_bot(self, seat: int, fault: Faulted) -> present.Note:
+    def _replace_bot(self, seat: int, fault: Faulted) -> narration.Note:
         """A failed external bot gives its seat to a built-in one so the game goes on."""
         old = self.label(seat)
         self.close_one(seat)
@@ -350,7 +350,7 @@ class Table:
         self.seats[seat] = SeatSpec(BOT, "random")
         self.names[seat] = "random"
         self.practice = False
-        return present.Note("fault", _("{who} faulted ({reason}: {detail}); a random bot "
+        return narration.Note("fault", _("{who} faulted ({reason}: {detail}); a random bot "
                                        "takes over the seat").format(
             who=old, reason=fault.reason, detail=fault.detail))
 
@@ -520,5 +520,14 @@ class Table:
         return Saved(path, len(self.events))
 
 
-__all__ = ["AgentFactory", "CannotUndo", "LoadError", "Loaded", "SaveError", "Saved", "Table",
-           "load_game", "unreadable"]
+__all__ = [
+    "AgentFactory",
+    "CannotUndo",
+    "Driver",
+    "LoadError",
+    "Loaded",
+    "SaveError",
+    "Saved",
+    "load_game",
+    "unreadable",
+]

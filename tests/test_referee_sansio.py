@@ -10,19 +10,19 @@ from xactika.core import Config, RandomAgent, game_rules, legal_actions, replay,
 from xactika.core.bots.agents import self_play
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.records.textform import format_record, read_record
-from xactika.protocol.referee.session import FINAL_WORDS, Session
+from xactika.protocol.referee.sansio import FINAL_WORDS, RefereeSession
 from xactika.protocol.trust.tamper import commit_config, commitment
 
 CLOCK = "2026-01-01T00:00:00Z"
 NONCE = "0" * 32
 
 
-def session(**kw: object) -> Session:
-    return Session(clock=lambda: CLOCK, seeds=lambda: 42, nonces=lambda: NONCE,
+def session(**kw: object) -> RefereeSession:
+    return RefereeSession(clock=lambda: CLOCK, seeds=lambda: 42, nonces=lambda: NONCE,
                    **kw)  # type: ignore[arg-type]
 
 
-def answer(s: Session, line: str | bytes) -> list[str]:
+def answer(s: RefereeSession, line: str | bytes) -> list[str]:
     out = s.feed(line)
     assert out, f"no answer to {line!r}"
     finals = [o for o in out if o.split(" ", 1)[0] in FINAL_WORDS]
@@ -30,13 +30,13 @@ def answer(s: Session, line: str | bytes) -> list[str]:
     return out
 
 
-def ok(s: Session, line: str) -> list[str]:
+def ok(s: RefereeSession, line: str) -> list[str]:
     out = answer(s, line)
     assert out[-1].startswith("ok "), out[-1]
     return out[:-1]
 
 
-def error(s: Session, line: str | bytes, code: str) -> str:
+def error(s: RefereeSession, line: str | bytes, code: str) -> str:
     before = (s.game, s.pending_headers, s.seat)
     out = answer(s, line)
     assert len(out) == 1 and out[0].startswith(f"error {code} "), out
@@ -54,7 +54,7 @@ def command_text(cmd: object, rules: object) -> str:
     return f"play {cmd.seat} {cmd.card}{tail}"  # type: ignore[attr-defined]
 
 
-def play_through(s: Session, seed: int, limit: int | None = None) -> None:
+def play_through(s: RefereeSession, seed: int, limit: int | None = None) -> None:
     """Drive the session's game with random legal commands, as a controller would."""
     agents = [RandomAgent(seed + i) for i in range(s.state.config.players)]
     n = 0

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xactika.core.engine.table import Config, Dealt, Led, Played, RoundScored, Trick, TrickWon
+from xactika.core.engine.api import Config, Dealt, Led, Played, RoundScored, Trick, TrickWon
 from xactika.frontends.i18n import N_, _, said
-from xactika.frontends.table.games import presentation
+from xactika.frontends.people.presentation import presentation
 
 # --------------------------------------------------------------------------- rules
 

@@ -8,8 +8,8 @@ import pytest
 
 from xactika.core import Bid, Command, Config, Legal, RandomAgent, SeatView, game_rules, games
 from xactika.core.bots.agents import self_play
+from xactika.protocol.player.agentside import PlayerSession
 from xactika.protocol.player.process import LoopbackPlayer, ProcessAgent
-from xactika.protocol.player.session import PlayerSession
 
 XACTIKA = game_rules("xactika")
 

@@ -1,9 +1,9 @@
 """A game at the terminal: player commands in, text laid out for the terminal out.
 
-``xactika play`` drives one :class:`Session`: it reads a line, calls :meth:`Session.handle`
+``xactika play`` drives one :class:`Shell`: it reads a line, calls :meth:`Shell.handle`
 and prints the reply. The game itself is the UI-free driver
-(:class:`~xactika.frontends.table.driver.Table`): seats, bots acting, moves, undo,
-hints, saving and the narration as values. A Session adds only the terminal: the
+(:class:`~xactika.frontends.people.driver.Driver`): seats, bots acting, moves, undo,
+hints, saving and the narration as values. A Shell adds only the terminal: the
 commands people type, and every text laid out by :mod:`.render` to the terminal's width.
 A test can play a whole game by calling ``handle`` alone.
 """
@@ -16,18 +16,15 @@ from typing import Any
 
 import attrs
 
+from xactika.core.engine.api import Command, Event, TrickWon
 from xactika.core.engine.errors import IllegalCommand, XactikaError
-from xactika.core.engine.table import Command, Event, TrickWon
 from xactika.core.engine.views import view
 from xactika.frontends import i18n
 from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.i18n import N_, _, said
-from xactika.frontends.repl import render
-from xactika.frontends.repl.render import Style
-from xactika.frontends.repl.suggest import COMMAND_HELP, Context
-from xactika.frontends.table import present, teach
-from xactika.frontends.table.driver import AgentFactory, CannotUndo, SaveError, Table
-from xactika.frontends.table.seats import (
+from xactika.frontends.people import narration, teach
+from xactika.frontends.people.driver import AgentFactory, CannotUndo, Driver, SaveError
+from xactika.frontends.people.seats import (
     BOT,
     CMD,
     HUMAN,
@@ -36,6 +33,9 @@ from xactika.frontends.table.seats import (
     seats_from_headers,
     seats_text,
 )
+from xactika.frontends.repl import render
+from xactika.frontends.repl.render import Style
+from xactika.frontends.repl.suggest import COMMAND_HELP, Context
 
 
 @attrs.frozen
@@ -72,7 +72,7 @@ AGAIN_WORDS = {"again": "same", "rematch": "same", "new": "new"}
 """What a person types at the end of a game for another: the same deals, or new ones."""
 
 
-class Session(Table):
+class Shell(Driver):
     """One game at the terminal: the driver's game, laid out to ``width`` columns."""
 
     def __init__(self, events: Any, seats: Any, make_agent: AgentFactory, *,
@@ -86,7 +86,7 @@ class Session(Table):
 
     # ----------------------------------------------------------------- narration
 
-    def lay_out(self, items: list[present.Item]) -> list[str]:
+    def lay_out(self, items: list[narration.Item]) -> list[str]:
         """Narration values as terminal lines, each fitted to the width."""
         lines = render.narration(items, self.names, self.config.game, self.style, self.width,
                                  self.again)
@@ -335,7 +335,7 @@ class Session(Table):
         index = last_trick_won(self.events)
         if index is None:
             return _("no trick has been finished yet")
-        why = present.why_won(self.config, self.events, index, self.names)
+        why = narration.why_won(self.config, self.events, index, self.names)
         return render.trick(why.plays, why.call, self.names, self.config.game, self.style,
                             winning=why.winner, number=why.trick, size=self.width, won=True
                             ) + "\n" + why.text
@@ -398,5 +398,5 @@ def last_trick_won(events: list[Event]) -> int | None:
     return None
 
 
-__all__ = ["BOT", "CMD", "HUMAN", "Reply", "SeatSpec", "Session", "parse_seat_spec",
+__all__ = ["BOT", "CMD", "HUMAN", "Reply", "SeatSpec", "Shell", "parse_seat_spec",
            "seats_from_headers"]

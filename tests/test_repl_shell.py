@@ -13,18 +13,18 @@ import pytest
 
 from xactika.core import Bid, Config, start
 from xactika.core.bots.agents import agent_names, make_agent
+from xactika.core.engine.api import BidMade, GameOver, Led, Played
 from xactika.core.engine.check import check_log
 from xactika.core.engine.errors import ParseError
-from xactika.core.engine.table import BidMade, GameOver, Led, Played
 from xactika.core.games.xactika import SHAPE_TOKENS
 from xactika.frontends.repl import play
 from xactika.frontends.repl.render import strip_ansi
-from xactika.frontends.repl.session import (
+from xactika.frontends.repl.shell import (
     BOT,
     CMD,
     HUMAN,
     SeatSpec,
-    Session,
+    Shell,
     parse_seat_spec,
     seats_from_headers,
 )
@@ -36,18 +36,18 @@ CARD = re.compile(r"\b[1-3]{4}\b")
 def make_session(
     *, seed: int = 3, rounds: int = 1, mode: str = "bid", players: int = 4,
     seats: Sequence[SeatSpec] | None = None, practice: bool = True,
-) -> Session:
+) -> Shell:
     config = Config(mode=mode, players=players, rounds=rounds, seed=seed)
     specs = list(seats) if seats else (
         [SeatSpec(HUMAN)] + [SeatSpec(BOT, "random")] * (players - 1)
     )
-    return Session(
+    return Shell(
         start(config), specs, lambda s: make_agent(specs[s].name, seed * 1000 + s),
         make_hint=lambda s: make_agent("random", 7 + s), practice=practice,
     )
 
 
-def typed(session: Session, seat: int) -> str:
+def typed(session: Shell, seat: int) -> str:
     """The hint bot's move, typed the ways a person would: a position, a shape."""
     found = session.hint(seat)
     assert found is not None
@@ -60,7 +60,7 @@ def typed(session: Session, seat: int) -> str:
     return f"{pos} {SHAPE_TOKENS[command.call.shape]}"
 
 
-def play_to_end(session: Session) -> list[str]:
+def play_to_end(session: Shell) -> list[str]:
     out = [*session.advance()]
     while not session.over:
         seat = session.human_to_act
@@ -174,7 +174,7 @@ def test_undo_goes_back_to_the_previous_decision_until_another_seat_shows_a_card
     as on Board Game Arena, undo stops at the first card another seat showed."""
     specs = [SeatSpec(HUMAN)] + [SeatSpec(BOT, "random")] * 3
     config = Config(mode="bid", players=4, rounds=1, seed=3, dealer=3)  # seat 0 bids first
-    session = Session(start(config), specs, lambda s: make_agent("random", 3000 + s),
+    session = Shell(start(config), specs, lambda s: make_agent("random", 3000 + s),
                       make_hint=lambda s: make_agent("random", 7 + s))
     session.advance()
     assert "nothing to undo" in session.handle("undo").text
@@ -267,7 +267,7 @@ def test_save_writes_a_record_that_loads_and_plays_on(tmp_path: Path) -> None:
     assert events == session.events
     assert started == record.header("date") == session.started  # when it began, kept
     assert seats == session.seats
-    again = Session(events, seats, lambda s: make_agent("random", s),
+    again = Shell(events, seats, lambda s: make_agent("random", s),
                     make_hint=lambda s: make_agent("random", s))
     play_to_end(again)
     assert again.over and check_log(again.events).complete
@@ -340,10 +340,10 @@ def test_a_crashing_bot_program_is_replaced_and_the_game_goes_on(tmp_path: Path)
 # --------------------------------------------------------------------------- the shell
 
 
-def run_shell(session: Session, lines: str, *, interactive: bool = False) -> tuple[int, str]:
+def run_shell(session: Shell, lines: str, *, interactive: bool = False) -> tuple[int, str]:
     out = io.StringIO()
     read = play.pipe_reader(io.StringIO(lines), out)
-    code = play.Shell(session, read, out, interactive=interactive, clear="<CLEAR>\n").run()
+    code = play.Loop(session, read, out, interactive=interactive, clear="<CLEAR>\n").run()
     return code, out.getvalue()
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from xactika.core.engine.table import game_rules, games
+from xactika.core.engine.api import game_rules, games
 
 
 def _at_least(text: str, least: int) -> int:

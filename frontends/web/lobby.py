@@ -24,7 +24,7 @@ from xactika.core.bots.agents import agent_names
 from xactika.core.bots.levels import people_name
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.net.options import DEFAULT_CLOCK  # serve's, when the form gives none
-from xactika.frontends.table.games import presentation
+from xactika.frontends.people.presentation import presentation
 from xactika.protocol.net.link import LinkDown
 from xactika.protocol.net.lobby import NAME_MAX, Hosted, LobbyError
 from xactika.protocol.net.server import Server
@@ -44,7 +44,7 @@ LEVELS = {"1": "strong:1", "2": "strong:2", "3": "strong:3", "4": "strong:4",
           "5": "strong:5", "random": "random"}
 
 
-class DeskError(XactikaError):
+class WebLobbyError(XactikaError):
     """A lobby request that cannot be done: its message is shown as it is."""
 
 
@@ -107,7 +107,7 @@ def web_name(text: object) -> str:
     return name.strip("-")[:NAME_MAX] or "player"
 
 
-class Desk:
+class WebLobby:
     """The web's view of the server's lobby tables: their bots, chat and spectators."""
 
     def __init__(self, server: Server) -> None:
@@ -130,18 +130,18 @@ class Desk:
         try:
             delay = float(request.get("delay") or 0)
         except (TypeError, ValueError):
-            raise DeskError("delay is seconds") from None
+            raise WebLobbyError("delay is seconds") from None
         if not 0 <= delay <= 600:
-            raise DeskError("delay is 0 to 600 seconds")
+            raise WebLobbyError("delay is 0 to 600 seconds")
         try:
             players = self.server.settings(pairs).config.players  # checked before any table
         except (XactikaError, ValueError, KeyError, TypeError) as exc:
-            raise DeskError(escape(str(exc), 200)) from None
+            raise WebLobbyError(escape(str(exc), 200)) from None
         kinds = self._kinds(request.get("seats"), players)
         try:
             table = self.lobby.open_table(pairs, address, admin=False)
         except LobbyError as exc:
-            raise DeskError(str(exc)) from None
+            raise WebLobbyError(str(exc)) from None
         hosted = self.lobby.hosted[table.id]
         web = WebTable(hosted, kinds, delay, bool(request.get("tutorial")))
         self.tables[table.id] = web
@@ -153,7 +153,7 @@ class Desk:
                                 admin=False)
             except LobbyError as exc:
                 self._close(web)
-                raise DeskError(str(exc)) from None
+                raise WebLobbyError(str(exc)) from None
             if not request.get("name"):  # the page's hello names the seat
                 table.seats[opened[0]].name = ""
         self._keep(web)
@@ -216,7 +216,7 @@ class Desk:
     def _kinds(self, seats: object, players: int) -> list[str]:
         given = seats if isinstance(seats, list) else ["open"] + ["3"] * (players - 1)
         if len(given) != players:
-            raise DeskError(f"{players} players need {players} seats, not {len(given)}")
+            raise WebLobbyError(f"{players} players need {players} seats, not {len(given)}")
         kinds = []
         for spec in given:
             spec = str(spec)
@@ -227,7 +227,8 @@ class Desk:
             elif spec in agent_names():
                 kinds.append(spec)
             else:
-                raise DeskError(f"a seat is 'open' or a bot level 1-5, not {escape(spec, 30)!r}")
+                raise WebLobbyError(
+                    f"a seat is 'open' or a bot level 1-5, not {escape(spec, 30)!r}")
         return kinds
 
     async def _bot(self, web: WebTable, seat: int, agent: str) -> None:
@@ -252,7 +253,7 @@ class Desk:
         if web is None:
             web = next((w for w in self.listed() if w.table.id == number), None)
         if web is None:
-            raise DeskError(f"no table {number}")
+            raise WebLobbyError(f"no table {number}")
         return web
 
     def take(self, number: int, seat: int | None, name: object, address: str) -> tuple[int, str]:
@@ -262,7 +263,7 @@ class Desk:
             taken = self.lobby.take(web.hosted, self._free_name(web, name), seat, address,
                                     admin=False)
         except LobbyError as exc:
-            raise DeskError(str(exc)) from None
+            raise WebLobbyError(str(exc)) from None
         if not name:  # the page's hello names the seat
             web.table.seats[taken].name = ""
         if not web.table.seats[taken].token:  # restored: the journal knew its hash only
@@ -301,9 +302,9 @@ class Desk:
         web, seat = self._held(token)
         table = web.table
         if not table.started or table.over.is_set():
-            raise DeskError("only a game in play can be left; before it starts, just go")
+            raise WebLobbyError("only a game in play can be left; before it starts, just go")
         if web.kinds[seat] != "open":
-            raise DeskError("that seat is a bot's")
+            raise WebLobbyError("that seat is a bot's")
         table._replace(seat, "left", "left the table")  # the table's stand-in, for good
         return seat
 
@@ -311,7 +312,7 @@ class Desk:
         """The seat a page's token holds (a restored seat's own token is "": never that)."""
         found = self.seat_of(token) if token else None
         if found is None:
-            raise DeskError("unknown token")
+            raise WebLobbyError("unknown token")
         return found
 
     def seat_of(self, token: str) -> tuple[WebTable, int] | None:
@@ -328,11 +329,11 @@ class Desk:
         the web's bots sit again in theirs; the asker's seat there."""
         found = self.seat_of(token)
         if found is not None and found[0].kinds[found[1]] != "open":
-            raise DeskError("that seat is a bot's")
+            raise WebLobbyError("that seat is a bot's")
         try:
             new, seat = await self.lobby.next_table(token, address, admin=False)
         except LobbyError as exc:
-            raise DeskError(str(exc)) from None
+            raise WebLobbyError(str(exc)) from None
         if new.id not in self.tables:
             old = found[0] if found is not None else None
             web = WebTable(self.lobby.hosted[new.id],
@@ -372,4 +373,4 @@ class ChatRate:
         return True
 
 
-__all__ = ["ChatRate", "Desk", "DeskError", "WebTable"]
+__all__ = ["ChatRate", "WebLobby", "WebLobbyError", "WebTable"]

@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 
 import attrs
 
+from xactika.core.engine.api import Config, RoundScored, State, Trick, game_rules
 from xactika.core.engine.errors import ConfigError
-from xactika.core.engine.table import Config, RoundScored, State, Trick, game_rules
 from xactika.core.engine.views import SeatView
 from xactika.frontends.i18n import _, ngettext
 

@@ -16,8 +16,7 @@ from typing import Any
 import attrs
 
 from xactika.core.bots.agents import Agent, RandomAgent
-from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.table import (
+from xactika.core.engine.api import (
     EMPTY,
     Bid,
     Dealt,
@@ -29,6 +28,7 @@ from xactika.core.engine.table import (
     evolve,
     game_rules,
 )
+from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.views import SeatView, view
 from xactika.protocol.notation.text import parse_event
 from xactika.protocol.player import wire

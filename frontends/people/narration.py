@@ -17,10 +17,10 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.table import Config, Event, GameOver, RoundScored, TrickWon, game_rules
+from xactika.core.engine.api import Config, Event, GameOver, RoundScored, TrickWon, game_rules
 from xactika.frontends.i18n import _, ngettext
-from xactika.frontends.table import teach
-from xactika.frontends.table.games import Presentation, names_text, presentation, seat_label
+from xactika.frontends.people import teach
+from xactika.frontends.people.presentation import Presentation, names_text, presentation, seat_label
 
 
 @attrs.frozen

@@ -12,10 +12,10 @@ from typing import Any
 
 import attrs
 
+from xactika.core.engine.api import Bid, Command, Config, Legal, Play, TrickGame, game_rules
 from xactika.core.engine.errors import ParseError, XactikaError
-from xactika.core.engine.table import Bid, Command, Config, Legal, Play, TrickGame, game_rules
 from xactika.frontends.i18n import SOURCE, _, current, said
-from xactika.frontends.table.games import Presentation, presentation
+from xactika.frontends.people.presentation import Presentation, presentation
 
 
 @attrs.frozen
