@@ -1,8 +1,12 @@
 """The player protocol's lines (spec/PLAYER.md), formatted and parsed in one place.
 
 Every side of the protocol (the bot side: PlayerSession and the lean random bot; the host
-side: bot processes, remote bots, the table server's seats; the REPL in a remote seat)
-writes and reads its lines here, so a line has one spelling and one reading. The text
+side: bot processes, remote bots, the table server's seats; the REPL in a remote seat,
+``connect``'s relay, the web's narrator) writes and reads its lines here, so a line has
+one spelling and one reading: :func:`parse` turns a line into a typed value (``Go``,
+``EventLine``, ``Answer``, ``ServerError``...), as lila-ws's ``ClientOut.parse`` or h11's
+readers do, and every reader matches on its type (``match wire.parse(line): case Go():``),
+never on the line's first word (tests/test_wire_lines.py holds every module to it). The text
 forms import only the standard library, because ``xactika bot random`` must start
 without the core (tests/test_startup.py); the few functions that build core values
 (``legal_from_go``, ``parse_answer``) import it when called. Event lines are the referee
