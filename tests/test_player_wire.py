@@ -94,13 +94,12 @@ def test_go_from_a_legal_and_every_answer_round_trip(game: str, mode: str, playe
 def test_event_lines_give_their_sequence_and_kind() -> None:
     opening = start(Config(players=2, seed=1))
     for event in opening:
-        words = format_event(event, game_rules("xactika")).split()
-        assert wire.event_seq(words) == event.seq
-    assert wire.event_kind(format_event(opening[0]).split()) == "game-started"
-    words = "event 12 play seat=0 card=1123".split()
-    assert (wire.event_seq(words), wire.event_kind(words)) == (12, "play")
-    assert wire.event_seq("event x play".split()) is None
-    assert wire.event_seq("newgame seat=0".split()) is None
+        line = format_event(event, game_rules("xactika"))
+        assert wire.parse(line) == wire.EventLine(event.seq, event.kind, line)
+    line = "event 12 play seat=0 card=1123"
+    assert wire.parse(line) == wire.EventLine(12, "play", line)
+    assert not isinstance(wire.read("event x play"), wire.EventLine)
+    assert wire.parse("newgame seat=0") == wire.NewGame(0)
 
 
 def test_info_is_one_line_whatever_it_says() -> None:

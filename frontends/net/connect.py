@@ -28,16 +28,8 @@ from xactika.frontends.net.options import (
 )
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import (
-    MAX_LINE,
-    QUIT,
-    RESULT,
-    Outcome,
-    WireError,
-    bot_name,
-    first_word,
-    parse_result,
-)
+from xactika.protocol.player import wire
+from xactika.protocol.player.wire import MAX_LINE, Outcome, bot_name
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,8 +68,10 @@ def _pump_bot(out: IO[bytes], seat: RemoteSeat, name: str | None = None) -> None
                 seat.abandon()
             return
         line = raw.decode("utf-8", "replace").rstrip("\r\n")
-        if name is not None and first_word(line) == "hello":
-            line = renamed(line, name)
+        if name is not None:
+            match wire.read(line):
+                case wire.Hello() | wire.Malformed(wanted=wire.Hello):
+                    line = renamed(line, name)
         seat.send(line)
 
 
@@ -110,7 +104,7 @@ def relay(seat: RemoteSeat, argv: Sequence[str], name: str | None = None) -> int
                 print("xactika connect: the bot exited", file=sys.stderr)
                 code = 1
                 break
-            if first_word(line) == QUIT:
+            if isinstance(wire.read(line), wire.Quit):
                 break
     except RemoteError as exc:
         print(f"xactika connect: {exc}", file=sys.stderr)
@@ -167,23 +161,24 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
 
     try:
         while (line := sock.readline()) is not None:
-            if line.startswith("error "):
-                print(f"xactika connect: {escape(line[6:], 300)}", file=sys.stderr)
-                return 1
-            if first_word(line) == RESULT and over is not None:
-                try:
-                    outcome = parse_result(line.split())
-                except WireError:
+            match wire.read(line):
+                case wire.ServerError(why):
+                    print(f"xactika connect: {escape(why, 300)}", file=sys.stderr)
+                    return 1
+                case wire.Outcome() as outcome if over is not None:
+                    standings(outcome)
+                    over = None
                     continue
-                standings(outcome)
-                over = None
-                continue
-            if not line.startswith("event "):
-                if line.startswith("watching table="):
-                    table = line.split("=", 1)[1]
-                if line != "lobby ok":
-                    print(escape(line, 200))
-                continue
+                case wire.Malformed(wanted=wire.Outcome) if over is not None:
+                    continue
+                case wire.EventLine() | wire.Malformed(wanted=wire.EventLine):
+                    pass  # told below (a malformed one fails there, as it always did)
+                case other:
+                    if isinstance(other, wire.Watching):
+                        table = other.table
+                    if line != "lobby ok":
+                        print(escape(line, 200))
+                    continue
             event = parse_event(line, rules)
             if isinstance(event, GameStarted):  # who plays what
                 config = event.config

@@ -27,6 +27,7 @@ from xactika.frontends.net.options import (
 from xactika.frontends.repl import render
 from xactika.protocol.net.remote import LineSocket, client_context, parse_address
 from xactika.protocol.notation.untrusted import escape
+from xactika.protocol.player.wire import ServerError, read
 from xactika.protocol.trust.signing import config_dir
 
 PROG = "xactika lobby"
@@ -81,8 +82,9 @@ class Lobby:
         line = self.sock.readline(30.0)
         if line is None:
             raise LobbyFailure("the server closed the connection")
-        if line.startswith("error "):
-            raise LobbyFailure(escape(line[6:], 300))
+        match read(line):
+            case ServerError(why):
+                raise LobbyFailure(escape(why, 300))
         return line
 
     def ask(self, line: str) -> str:

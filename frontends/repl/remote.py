@@ -56,16 +56,18 @@ class _Elsewhere:
         raise IllegalCommand(_("this seat is played elsewhere"))
 
 
-def hello_reply(words: list[str], name: str) -> str | None:
-    """A person's answers to ``hello`` (with ``kind=human``) and ``isready``."""
-    if words[:1] == ["hello"]:
-        return wire.format_hello(wire.Hello(name=name, kind=HUMAN))
-    return wire.standard_reply(words, name)
+def hello_reply(message: wire.Msg, name: str) -> str | None:
+    """A person's answers to ``hello`` (with ``kind=human``, whatever version it says)
+    and ``isready``."""
+    match message:
+        case wire.Hello() | wire.Malformed(wanted=wire.Hello):
+            return wire.format_hello(wire.Hello(name=name, kind=HUMAN))
+    return wire.standard_reply(message, name)
 
 
-def newgame_names(words: list[str], players: int) -> list[str] | None:
+def newgame_names(newgame: wire.NewGame, players: int) -> list[str] | None:
     """The seats' names of a person's ``newgame ... names=`` (percent-quoted), if any."""
-    field = wire.fields_of(words[1:]).get("names")
+    field = newgame.fields.get("names")
     if not field:
         return None
     names = [escape(unquote(n), 40) for n in field.split(",")]
@@ -135,33 +137,32 @@ class RemoteShell(Shell):
 
     def take(self, line: str) -> list[str]:
         """One line from the server: answered, folded and narrated (what to print)."""
-        words = line.split()
-        if not words:
-            return []
-        reply = hello_reply(words, self.player)
+        message = wire.read(line)
+        reply = hello_reply(message, self.player)
         if reply is not None:
             self.remote.send(reply)
-        elif words[0] == "event":
-            return self._took(parse_event(line, self.tracker.rules))
-        elif words[0] == "go":
-            assert self.tracker.rules is not None
-            go = wire.parse_go(words)
-            self._go = wire.legal_from_go(go, self.seat, self.tracker.rules)
-            self.bank_ms = go.time_ms
-            self.deadline = (time.monotonic() + go.time_ms / 1000
-                             if go.time_ms is not None else None)
-        elif words[0] == "info":
-            return [self.style.dim(_("server: {said}").format(said=escape(line[5:], 300)))]
-        elif words[0] == wire.RESULT and self.tracker.state.over and not self._ended:
-            try:
-                self.outcome = wire.parse_result(words)
-            except wire.WireError:
-                return []  # the standings of game-over stand, told at quit
-            return self._the_end()
-        elif words[0] == wire.QUIT:
-            self.gone = _("the server ended the session")
-            return self._the_end()
-        return []
+            return []
+        ending = self.tracker.state.over and not self._ended
+        match message:
+            case wire.EventLine() | wire.Malformed(wanted=wire.EventLine):
+                return self._took(parse_event(line, self.tracker.rules))  # ParseError if bad
+            case wire.Go() as go:
+                assert self.tracker.rules is not None
+                self._go = wire.legal_from_go(go, self.seat, self.tracker.rules)
+                self.bank_ms = go.time_ms
+                self.deadline = (time.monotonic() + go.time_ms / 1000
+                                 if go.time_ms is not None else None)
+            case wire.Malformed(wanted=wire.Go, why=why):
+                raise wire.WireError(why)
+            case wire.Info(said):
+                return [self.style.dim(_("server: {said}").format(said=escape(said, 300)))]
+            case wire.Outcome() as outcome if ending:
+                self.outcome = outcome
+                return self._the_end()
+            case wire.Quit():
+                self.gone = _("the server ended the session")
+                return self._the_end()
+        return []  # a result that does not read: game-over's standings stand, told at quit
 
     def _the_end(self) -> list[str]:
         """The final standings as the table's record counts them (a forfeited seat never
@@ -364,20 +365,24 @@ def join(remote: RemoteSeat, out: TextIO, name: str = "human"
     out.flush()
     seat: int | None = None
     names: list[str] | None = None
-    newgame: list[str] = []
+    newgame = wire.NewGame(0)
     while True:
-        words = remote.readline().split()
-        reply = hello_reply(words, name)
+        line = remote.readline()
+        message = wire.read(line)
+        reply = hello_reply(message, name)
         if reply is not None:
             remote.send(reply)
-        elif words[:1] == ["newgame"]:
-            seat = wire.parse_newgame(words)
-            newgame = words
-        elif words[:1] == ["event"] and seat is not None:
-            event = parse_event(" ".join(words), None)
-            if isinstance(event, GameStarted):
-                names = newgame_names(newgame, event.config.players)
-                return seat, event, names
+            continue
+        match message:
+            case wire.NewGame() as newgame:
+                seat = newgame.seat
+            case wire.Malformed(wanted=wire.NewGame, why=why):
+                raise wire.WireError(why)
+            case wire.EventLine() | wire.Malformed(wanted=wire.EventLine) if seat is not None:
+                event = parse_event(line, None)
+                if isinstance(event, GameStarted):
+                    names = newgame_names(newgame, event.config.players)
+                    return seat, event, names
 
 
 def default_name() -> str:

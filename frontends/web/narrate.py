@@ -63,10 +63,11 @@ class Narrator:
         return "".join(line + "\n" for line in out)
 
     def _before(self, line: str) -> list[str]:
-        if not line.startswith("go ") or self.tracker is None or self.config is None:
+        go = wire.read(line)
+        if not isinstance(go, wire.Go) or self.tracker is None or self.config is None:
             return []
         try:
-            return self._coach(wire.parse_go(line.split()))
+            return self._coach(go)
         except (XactikaError, ValueError, KeyError, IndexError, TypeError):
             return []
 
@@ -89,18 +90,19 @@ class Narrator:
         return said
 
     def _after(self, line: str) -> list[str]:
-        words = line.split()
-        if words[0] == wire.RESULT:
-            return self._result(words)
-        if words[0] == "newgame":
-            self.seat = wire.parse_newgame(words)
-            self.tracker = SeatTracker(self.seat)
-            self.events = []
-            return []
-        if words[0] != "event":
-            return []
-        if self.config is None and words[2:3] != ["game-started"]:
-            return []  # resumed mid-game (``seat TOKEN resume=N``): nothing to narrate from
+        match wire.parse(line):  # a malformed line is logged by annotate, and still goes
+            case wire.Outcome() as outcome:
+                return self._result(outcome)
+            case wire.NewGame(seat):
+                self.seat = seat
+                self.tracker = SeatTracker(self.seat)
+                self.events = []
+                return []
+            case wire.EventLine(kind=kind):
+                if self.config is None and kind != "game-started":
+                    return []  # resumed mid-game (``seat TOKEN resume=N``): nothing to narrate
+            case _:
+                return []
         rules = game_rules(self.config.game) if self.config is not None else None
         event = parse_event(line, rules)
         if isinstance(event, GameStarted):
@@ -126,13 +128,9 @@ class Narrator:
         return said
 
 
-    def _result(self, words: list[str]) -> list[str]:
+    def _result(self, outcome: wire.Outcome) -> list[str]:
         """The server's outcome (its record's ``result``: a forfeited seat never wins) as
         the page's end screen shows it: ``say result winners=<s> forfeited=<s> <text>``."""
-        try:
-            outcome = wire.parse_result(words)
-        except wire.WireError:
-            return []
         names = [n or _("seat {n}").format(n=i) for i, n in enumerate(self.names())]
         if len(names) != len(outcome.totals):
             names = [f"seat {i}" for i in range(len(outcome.totals))]

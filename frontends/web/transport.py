@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from xactika.core.bots.agents import make_agent
 from xactika.protocol.net.link import Limits, Link
 from xactika.protocol.player.agentside import PlayerSession
+from xactika.protocol.player.wire import Go, read
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +153,7 @@ async def run_bot(accept: Callable[[Link, str], Awaitable[None]], token: str, ag
             if data is None:
                 break
             for line in data.decode("utf-8").splitlines():
-                if line.startswith("go "):
+                if isinstance(read(line), Go):  # a move may think: never on the event loop
                     answers = await asyncio.to_thread(session.feed, line)
                 else:
                     answers = session.feed(line)

@@ -19,10 +19,7 @@ from typing import Protocol
 
 import attrs
 
-from xactika.protocol.player.wire import (
-    MAX_LINE,
-    MAX_LINES,
-)
+from xactika.protocol.player.wire import MAX_LINE, MAX_LINES, is_info
 
 log = logging.getLogger(__name__)
 
@@ -217,8 +214,7 @@ class Link:
                     self.finish(LinkDown("closed the connection"))
                     return
                 self._count()
-                words = line.split(maxsplit=1)
-                if not words or words[0] == "info":
+                if not line.strip() or is_info(line):
                     continue  # blank lines and notes for humans are never answers
                 self._lines.put_nowait(line)
         except LinkFault as fault:

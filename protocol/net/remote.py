@@ -16,7 +16,8 @@ import time
 
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import ANSWERS, MAX_LINE, QUIT, event_seq, first_word
+from xactika.protocol.player import wire
+from xactika.protocol.player.wire import MAX_LINE
 
 
 class RemoteError(XactikaError):
@@ -144,9 +145,10 @@ class RemoteSeat:
         except OSError as exc:
             sock.close()
             raise RemoteError(f"{self.host}:{self.port}: {exc}") from None
-        if first is None or not first.startswith("seated "):
+        answer = wire.read(first) if first is not None else None
+        if first is None or not isinstance(answer, wire.Seated):
             sock.close()
-            why = first[6:] if first and first.startswith("error ") else "closed the connection"
+            why = answer.text if isinstance(answer, wire.ServerError) else "closed the connection"
             if first is None and self.tls is None:
                 why += " (if it is a TLS server, add --tls or --cafile)"
             raise RemoteError(f"the server refused the seat: {escape(why, 200)}")
@@ -168,22 +170,20 @@ class RemoteSeat:
                     raise RemoteError("the server closed the connection after quit")
                 self._reconnect()
                 continue
-            if line.startswith("error "):
-                self.close()
-                raise RemoteError(f"the server says: {escape(line[6:], 300)}")
-            word = first_word(line)
-            if word == "go" and self._asked_already(line):
-                continue
-            if word == "event":
-                seq = event_seq(line.split())
-                if seq is not None:
+            match wire.read(line):
+                case wire.ServerError(why):
+                    self.close()
+                    raise RemoteError(f"the server says: {escape(why, 300)}")
+                case wire.Go() | wire.Malformed(wanted=wire.Go) if self._asked_already(line):
+                    continue
+                case wire.EventLine(seq):
                     self.last_seq = seq
-            elif word == "newgame":
-                self.last_seq = 0
-                with self._lock:
-                    self._go = None
-            elif word == QUIT:
-                self.finished = True
+                case wire.NewGame() | wire.Malformed(wanted=wire.NewGame):
+                    self.last_seq = 0
+                    with self._lock:
+                        self._go = None
+                case wire.Quit():
+                    self.finished = True
             return line
 
     def _asked_already(self, go: str) -> bool:
@@ -220,8 +220,7 @@ class RemoteSeat:
     def send(self, line: str) -> None:
         with self._lock:
             sock = self._sock
-            if self._go is not None and self._answered_on is None \
-                    and first_word(line) in ANSWERS:
+            if self._go is not None and self._answered_on is None and wire.is_answer(line):
                 self._answered_on = self._gen if sock is not None else -1
         if sock is None:
             return

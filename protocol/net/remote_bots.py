@@ -28,9 +28,10 @@ from xactika.protocol.net.link import Limits
 from xactika.protocol.net.remote import parse_address
 from xactika.protocol.net.server import Failures, TokenBook
 from xactika.protocol.notation.untrusted import escape
+from xactika.protocol.player import wire
 from xactika.protocol.player.base import LineHook, PlayerBase
 from xactika.protocol.player.faults import BotCrashed, BotProtocolError, BotTimeout
-from xactika.protocol.player.wire import MAX_LINE, MAX_LINES, QUIT, event_seq, is_info
+from xactika.protocol.player.wire import MAX_LINE, MAX_LINES, QUIT
 
 log = logging.getLogger(__name__)
 
@@ -97,10 +98,11 @@ class SeatListener:
                 if not more or len(line) + len(more) > MAX_LINE + 1:
                     break
                 line += more
-            words = line.decode("utf-8", "replace").split()
-            resume = _resume(words[2:])
-            token = (self._book.get(words[1]) if words[:1] == ["seat"] and len(words) in (2, 3)
-                     and (len(words) == 2 or resume is not None) else None)
+            match wire.read(line.decode("utf-8", "replace").rstrip("\r\n")):
+                case wire.TakeSeat(said, resume):
+                    token = self._book.get(said)
+                case _:
+                    token, resume = None, None
             if token is None:
                 if line.endswith(b"\n"):
                     why = "unknown token"
@@ -148,14 +150,10 @@ class SeatListener:
                 _close(waiting.get_nowait()[0])
 
 
-def _resume(rest: Sequence[str]) -> int | None:
-    """``resume=SEQ`` as the only field after the token, else None."""
-    if len(rest) != 1:
-        return None
-    key, _, value = rest[0].partition("=")
-    if key == "resume" and value.isascii() and value.isdigit() and len(value) < 10:
-        return int(value)
-    return None
+def _seq(line: str) -> int:
+    """The sequence number of one of the event lines kept for a come back."""
+    message = wire.read(line)
+    return message.seq if isinstance(message, wire.EventLine) else 0
 
 
 class RemotePlayer(PlayerBase):
@@ -247,7 +245,7 @@ class RemotePlayer(PlayerBase):
         """Take the bot's new connection (``resume=SEQ``) within the grace period and
         send what it missed: the events after SEQ, then the pending request again."""
         assert self.listener is not None
-        last = max((event_seq(line.split()) or 0 for line in self._game), default=0)
+        last = max((_seq(line) for line in self._game), default=0)
         deadline = time.monotonic() + self.grace
         while (left := deadline - time.monotonic()) > 0:
             got = self.listener.take(self.token, left)
@@ -262,7 +260,7 @@ class RemotePlayer(PlayerBase):
                 # SEQ is not of this game (it dropped as this game began): all of it
                 lines = [self._newgame, *self._game]
             else:
-                lines = [ln for ln in self._game if (event_seq(ln.split()) or 0) > resume]
+                lines = [ln for ln in self._game if _seq(ln) > resume]
             lines += [self._pending] if self._pending else []
             try:
                 conn[0].settimeout(self.move_timeout or 10.0)
@@ -301,11 +299,15 @@ class RemotePlayer(PlayerBase):
         self._pending = line
 
     def _write(self, line: str, limit: float | None = None) -> None:
-        newgame = line.startswith("newgame")
-        if newgame:
-            self._game, self._newgame, self._newgame_sent = [], line, False
-        elif line.startswith("event "):
-            self._game.append(line)
+        match wire.read(line):  # our own lines: what a bot that comes back is sent again
+            case wire.NewGame():
+                newgame = True
+                self._game, self._newgame, self._newgame_sent = [], line, False
+            case wire.EventLine():
+                newgame = False
+                self._game.append(line)
+            case _:
+                newgame = False
         conn = self._conn
         if conn is None:
             if self._away:
@@ -352,7 +354,7 @@ class RemotePlayer(PlayerBase):
                     return
                 if not text.strip():
                     continue
-                if is_info(text):
+                if wire.is_info(text):
                     log.info("%s: %s", self.name, escape(text, 200))
                     continue
                 put("line", text, "")

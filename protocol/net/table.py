@@ -5,6 +5,7 @@ limit per ``go`` (``move_timeout``); a person (``hello 1 name=Ann kind=human``) 
 bank (``TableSettings.clock``, protocol/net/clock.py). A person whose bank runs out is
 replaced by a built-in bot of the table's level until they take the seat back with its
 token (``on_timeout="bot"``), or forfeits (``"forfeit"``); bots forfeit as in a match.
+The settings and seats a table keeps are protocol/net/seating.py's (re-exported here).
 """
 
 from __future__ import annotations
@@ -42,11 +43,19 @@ from xactika.core.engine.referee import (
     Turn,
     run_async,
 )
-from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.views import view, visible
-from xactika.protocol.net.clock import Bank, Clock, Pace, parse_pace
+from xactika.protocol.net.clock import Bank, parse_pace
 from xactika.protocol.net.journal import SEAT_FIELDS, Journal, SavedTable
 from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token, token_key
+from xactika.protocol.net.seating import BOT as BOT
+from xactika.protocol.net.seating import HUMAN as HUMAN
+from xactika.protocol.net.seating import ON_TIMEOUT as ON_TIMEOUT
+from xactika.protocol.net.seating import RECLAIMED as RECLAIMED
+from xactika.protocol.net.seating import REPLACED as REPLACED
+from xactika.protocol.net.seating import Seat as Seat
+from xactika.protocol.net.seating import TableSettings as TableSettings
+from xactika.protocol.net.seating import header_name, new_seat, seat_fields
+from xactika.protocol.net.seating import table_settings as table_settings
 from xactika.protocol.net.thinking import think
 from xactika.protocol.notation.text import (
     config_from_pairs,
@@ -62,6 +71,7 @@ from xactika.protocol.player.wire import (
     format_info,
     format_newgame,
     format_result,
+    is_answer,
     name_key,
     parse_answer,
 )
@@ -72,53 +82,8 @@ from xactika.protocol.trust.tamper import commit_config
 
 log = logging.getLogger(__name__)
 
-HUMAN, BOT = "human", "bot"
-REPLACED, RECLAIMED = "replaced:", "reclaimed"  # journal rows of a person's stand-in
-ON_TIMEOUT = ("bot", "forfeit")
 FINISH_STEP = 0.02  # seconds between two moves of a game every seat has forfeited
 SENT_WAIT = 2.0  # seconds the end waits for its last lines to leave before it is journalled
-
-
-@attrs.frozen
-class TableSettings:
-    """One table's game and clocks: bots' per move, people's a bank (``clock``)."""
-
-    config: Config
-    move_timeout: float = 10.0  # a bot seat's limit per go, in seconds
-    startup_timeout: float = 10.0  # hello and isready of a joining seat
-    grace: float = 30.0  # seconds a dropped seat has to reconnect
-    clock: Clock | None = None  # a person's time bank; None: people are not timed
-    on_timeout: str = attrs.field(default="bot", validator=attrs.validators.in_(ON_TIMEOUT))
-    level: int = attrs.field(default=3, validator=attrs.validators.in_(range(1, 6)))
-    # how a table with people shows the game (clock.py); None: instant (the library's
-    # default; serve's --pace gives its tables and its lobby's DEFAULT_PACE)
-    pace: Pace | None = None
-
-
-def table_settings(pairs: dict[str, str], **clocks: Any) -> TableSettings:
-    """Settings from ``key=value`` pairs (game, mode, players, rounds, dealer, seed)."""
-    pairs = dict(pairs)
-    if "seed" not in pairs:
-        pairs["seed"] = str(fresh_seed())
-    config = config_from_pairs(pairs, defaults=True)
-    game_rules(config.game).validate(config)
-    return TableSettings(config, **clocks)
-
-
-@attrs.define(eq=False)
-class Seat:
-    token: str  # "" once restored from the journal, which keeps only ``key``
-    key: bytes  # token_key(token): how the server finds the seat
-    name: str = ""  # the seat's display name, unique at its table ("" until it says one)
-    kind: str = BOT  # "human" once its hello says kind=human
-    clock_ms: int | None = None  # a person's bank left (ms); None without a clock
-    link: Link | None = None
-    claim: Link | None = None  # a connection in its handshake: the seat is taken already
-    fault: tuple[str, str] | None = None  # (reason, detail) once forfeited
-    replaced: bool = False  # a stand-in bot plays it until its person takes it back
-    dropped_at: float | None = None
-    away_free: bool = False  # away since the server restarted: its clock waits for it
-    sent: int = 0  # events of this game the current link has been sent
 
 
 class Table:
@@ -131,7 +96,7 @@ class Table:
         self.settings = settings
         self.config = commit_config(settings.config)  # committed seed, revealed at the end
         self.rules = game_rules(self.config.game)
-        self.seats = [_new_seat() for _ in range(self.config.players)]
+        self.seats = [new_seat() for _ in range(self.config.players)]
         self.observer_token = new_token()
         self.observer_key = token_key(self.observer_token)
         self.observers: set[Link] = set()
@@ -163,7 +128,7 @@ class Table:
         """Keep this new table in ``journal`` from now on (committed at once)."""
         self.journal = journal
         journal.table(self.id, self._settings_fields(), self.observer_key,
-                      [(s.key, _seat_fields(s)) for s in self.seats])
+                      [(s.key, seat_fields(s)) for s in self.seats])
 
     def _settings_fields(self) -> dict[str, object]:
         fields = attrs.asdict(self.settings, recurse=False)
@@ -268,7 +233,7 @@ class Table:
         """Journal a seat's SEAT_FIELDS; call it after changing one (a name, a clock's
         bank after each move) so that a restart finds the seat as it was."""
         if self.journal is not None:
-            self.journal.seat(self.id, seat, _seat_fields(self.seats[seat]))
+            self.journal.seat(self.id, seat, seat_fields(self.seats[seat]))
 
     # -- status
     @property
@@ -339,7 +304,7 @@ class Table:
         return f"seat {seat} ({name})" if name else f"seat {seat}"
 
     def names(self) -> list[str]:
-        return [_header_name(s.name, seat) for seat, s in enumerate(self.seats)]
+        return [header_name(s.name, seat) for seat, s in enumerate(self.seats)]
 
     def _newgame(self, seat: int) -> str:
         """``newgame seat=<s>``; a person's also names every seat (``names=``, each
@@ -633,8 +598,7 @@ class Table:
                 break
             stale = link.stale()
             if stale is not None:  # the player protocol's names for it (MATCH.md)
-                early = stale.split()[0] in ("bid", "play")
-                self._forfeit(seat, "early-answer" if early else "garbage",
+                self._forfeit(seat, "early-answer" if is_answer(stale) else "garbage",
                               f"sent {escape(stale, 60)!r} when nothing was asked")
                 break
             link.send(format_go(legal, self.rules, None if move is None else int(move * 1000)))
@@ -662,7 +626,7 @@ class Table:
             try:
                 return parse_answer(line, legal, self.rules)
             except (ParseError, XactikaError, ValueError, IndexError) as exc:
-                reason = "illegal-move" if line.split()[0] in ("bid", "play") else "garbage"
+                reason = "illegal-move" if is_answer(line) else "garbage"
                 self._forfeit(seat, reason, f"answered {escape(line, 60)!r}: {exc}")
         if s.replaced:  # the referee has its stand-in already: this fault is not news
             return Faulted("timeout", "replaced")
@@ -779,24 +743,9 @@ def _catch_up(agent: StandIn, seat: int, events: Sequence[Event], at: int) -> No
         state = evolve(state, event)
 
 
-def _new_seat() -> Seat:
-    token = new_token()
-    return Seat(token, token_key(token))
-
-
-def _seat_fields(seat: Seat) -> dict[str, object]:
-    """What the journal keeps of a seat: the fields of SEAT_FIELDS this Seat has."""
-    return {key: getattr(seat, key) for key in SEAT_FIELDS if hasattr(seat, key)}
-
-
 def _seed(config: Config, seat: int) -> int:
     text = f"server-fallback/{config.commit or config.seed}/{seat}"
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
-
-
-def _header_name(name: str, seat: int) -> str:
-    """A seat's self-given name (the handshake made it safe: ``clean_name``), or a stand-in."""
-    return name or f"seat{seat}"
 
 
 # --------------------------------------------------------------------------- the server

@@ -110,15 +110,15 @@ class PlayerSession(BotSide):
         # parsed (a bad one still gets an info) but not folded, most of a line's cost
         self._blind = agent if type(agent) is RandomAgent else None
 
-    def _on_newgame(self, line: str, words: list[str]) -> list[str]:
-        self.tracker = SeatTracker(wire.parse_newgame(words))
+    def _on_newgame(self, newgame: wire.NewGame) -> list[str]:
+        self.tracker = SeatTracker(newgame.seat)
         return []
 
-    def _on_event(self, line: str, words: list[str]) -> list[str]:
+    def _on_event(self, line: wire.EventLine) -> list[str]:
         tracker = self.tracker
         if tracker is None:
             return [EVENT_BEFORE_NEWGAME]
-        event = parse_event(line, tracker.rules)
+        event = parse_event(line.text, tracker.rules)
         if self._blind is None or isinstance(event, GameStarted):  # its rules parse the rest
             tracker.apply(event)
         observe = getattr(self.agent, "observe", None)
@@ -126,12 +126,16 @@ class PlayerSession(BotSide):
             observe(tracker.seat, event)
         return []
 
-    def _on_go(self, line: str, words: list[str]) -> list[str]:
+    def _malformed(self, line: wire.Malformed, word: str, why: str) -> list[str]:
+        if line.wanted is wire.EventLine and self.tracker is None:
+            return [EVENT_BEFORE_NEWGAME]
+        return super()._malformed(line, word, why)
+
+    def _on_go(self, go: wire.Go) -> list[str]:
         tracker = self.tracker
         if tracker is None or tracker.rules is None:
             raise ValueError(GO_TOO_EARLY)
         rules = tracker.rules
-        go = wire.parse_go(words)
         legal, self.last_time_ms = wire.legal_from_go(go, tracker.seat, rules), go.time_ms
         if self.last_time_ms is not None and hasattr(self.agent, "think_ms"):
             setattr(self.agent, "think_ms", self.last_time_ms)  # noqa: B010 (budgeted agents)

@@ -24,6 +24,7 @@ from xactika.protocol.player.wire import (
     ANSWERS,
     ISREADY,
     READYOK,
+    Answer,
     Handshake,
     WireError,
     clean_name,
@@ -31,6 +32,7 @@ from xactika.protocol.player.wire import (
     format_go,
     format_newgame,
     parse_answer,
+    read,
 )
 
 log = logging.getLogger(__name__)
@@ -189,18 +191,17 @@ class PlayerBase:
         if stale is None:
             return
         shown = escape(stale, 80)
-        first = stale.split()[0]
-        if first in ANSWERS and (self._answered is not None
-                                         or stale == self._last_answer):
-            reason = "extra-answer"
-            to = _short(self._answered) if self._answered else "an earlier go"
-            what = f"sent a second answer '{shown}' to {to}: one go, one answer"
-        elif first in ANSWERS:
-            reason = "early-answer"
-            what = f"sent '{shown}' before it was asked: no go was waiting"
-        else:
-            reason = "garbage"
-            what = f"sent '{shown}' when nothing was asked"
+        match read(stale):
+            case Answer() if self._answered is not None or stale == self._last_answer:
+                reason = "extra-answer"
+                to = _short(self._answered) if self._answered else "an earlier go"
+                what = f"sent a second answer '{shown}' to {to}: one go, one answer"
+            case Answer():
+                reason = "early-answer"
+                what = f"sent '{shown}' before it was asked: no go was waiting"
+            case _:
+                reason = "garbage"
+                what = f"sent '{shown}' when nothing was asked"
         self._fail(BotProtocolError(f"bot {self.name!r} {what}", reason=reason, bot=self.name,
                                     startup=self._startup))
 

@@ -11,10 +11,6 @@ from __future__ import annotations
 
 from xactika.protocol.player import wire
 
-TYPE_CHECKING = False  # as typing's, which the lean bot does not load; mypy reads True
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
 
 class BotSide:
     """One bot's side of a session; subclasses give ``_on_newgame``, ``_on_event`` and
@@ -26,41 +22,51 @@ class BotSide:
     def __init__(self, name: str) -> None:
         self.name = wire.bot_name(name)
         self.done = False  # set by quit
-        self._handlers: dict[str, Callable[[str, list[str]], list[str]]] = {
-            "hello": self._on_hello, "isready": self._on_isready, "quit": self._on_quit,
-            "newgame": self._on_newgame, "event": self._on_event, "go": self._on_go,
-        }
 
     def feed(self, line: str) -> list[str]:
-        words = line.split()
-        if not words or words[0].startswith("#") or words[0] == "info":
-            return []  # an info line is a note for people (PLAYER.md): never answered
-        handler = self._handlers.get(words[0])
-        if handler is None:
-            return [wire.format_info(f"ignoring unknown command {words[0]!r}")]
+        message = wire.read(line)
         try:
-            return handler(line, words)
+            match message:
+                case wire.Hello() | wire.Malformed(wanted=wire.Hello):
+                    return [wire.hello_answer(self.name)]  # whatever version it says
+                case wire.IsReady():
+                    return [wire.READYOK]
+                case wire.Quit():
+                    self.done = True
+                    return []
+                case wire.NewGame():
+                    return self._on_newgame(message)
+                case wire.EventLine():
+                    return self._on_event(message)
+                case wire.Go():
+                    return self._on_go(message)
+                case wire.Malformed(word, why=why, wanted=wire.NewGame | wire.EventLine
+                                    | wire.Go):
+                    return self._malformed(message, word, why)
+                case wire.Info() | wire.Other(""):
+                    return []  # an info line is a note for people (PLAYER.md): never answered
+                case wire.Other(word) if word.startswith("#"):
+                    return []  # a comment (not in PLAYER.md; always ignored)
         except self.ERRORS as exc:
-            return [wire.format_info(f"cannot follow {words[0]}: {exc}")]
+            return [_cannot(wire.first_word(line), str(exc))]
+        return [wire.format_info(f"ignoring unknown command {wire.first_word(line)!r}")]
 
-    def _on_hello(self, line: str, words: list[str]) -> list[str]:
-        return [wire.hello_answer(self.name)]
+    def _malformed(self, line: wire.Malformed, word: str, why: str) -> list[str]:
+        """A newgame, event or go line that does not read."""
+        return [_cannot(word, why)]
 
-    def _on_isready(self, line: str, words: list[str]) -> list[str]:
-        return [wire.READYOK]
-
-    def _on_quit(self, line: str, words: list[str]) -> list[str]:
-        self.done = True
-        return []
-
-    def _on_newgame(self, line: str, words: list[str]) -> list[str]:
+    def _on_newgame(self, newgame: wire.NewGame) -> list[str]:
         raise NotImplementedError
 
-    def _on_event(self, line: str, words: list[str]) -> list[str]:
+    def _on_event(self, event: wire.EventLine) -> list[str]:
         raise NotImplementedError
 
-    def _on_go(self, line: str, words: list[str]) -> list[str]:
+    def _on_go(self, go: wire.Go) -> list[str]:
         raise NotImplementedError
+
+
+def _cannot(word: str, why: str) -> str:
+    return wire.format_info(f"cannot follow {word}: {why}")
 
 
 EVENT_BEFORE_NEWGAME = wire.format_info("event before newgame: ignored")

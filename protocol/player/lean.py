@@ -34,22 +34,26 @@ class LeanRandomSession(BotSide):
         self.seat: int | None = None  # set by newgame
         self.started = False  # a game-started event came after the last newgame
 
-    def _on_newgame(self, line: str, words: list[str]) -> list[str]:
-        self.seat = wire.parse_newgame(words)
+    def _on_newgame(self, newgame: wire.NewGame) -> list[str]:
+        self.seat = newgame.seat
         self.started = False
         return []
 
-    def _on_event(self, line: str, words: list[str]) -> list[str]:
+    def _on_event(self, event: wire.EventLine) -> list[str]:
         if self.seat is None:
             return [EVENT_BEFORE_NEWGAME]
-        if wire.event_kind(words) == "game-started":
+        if event.kind == "game-started":
             self.started = True
         return []
 
-    def _on_go(self, line: str, words: list[str]) -> list[str]:
+    def _malformed(self, line: wire.Malformed, word: str, why: str) -> list[str]:
+        if line.wanted is wire.EventLine:  # events are not parsed here: no info for one
+            return [EVENT_BEFORE_NEWGAME] if self.seat is None else []
+        return super()._malformed(line, word, why)
+
+    def _on_go(self, go: wire.Go) -> list[str]:
         if self.seat is None or not self.started:
             raise ValueError(GO_TOO_EARLY)
-        go = wire.parse_go(words)
         choice = self.rng.choice
         if go.kind == "bid":
             return [wire.format_bid(choice(go.bids()))]

@@ -42,7 +42,7 @@ from xactika.protocol.player.loopback import ProcessAgent as ProcessAgent
 from xactika.protocol.player.wire import MAX_LINE as MAX_LINE
 from xactika.protocol.player.wire import MAX_LINES as MAX_LINES
 from xactika.protocol.player.wire import PROTOCOL_VERSION as PROTOCOL_VERSION
-from xactika.protocol.player.wire import QUIT
+from xactika.protocol.player.wire import QUIT, is_info
 from xactika.protocol.player.wire import format_go as format_go
 from xactika.protocol.player.wire import parse_answer as parse_answer
 
@@ -542,10 +542,9 @@ class PlayerProcess(PlayerBase):
             self._stop_reading("invalid-utf8",
                                f"sent invalid UTF-8 (byte {exc.start}): {_clip(repr(raw), 60)}")
             return
-        words = text.split(maxsplit=1)
-        if not words:
+        if not text.strip():
             return
-        if words[0] == "info":
+        if is_info(text):
             log.info("%s: %s", self.name, escape(text, 300))
             if self.on_line is not None:
                 self.on_line("<", text)

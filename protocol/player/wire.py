@@ -1,8 +1,12 @@
 """The player protocol's lines (spec/PLAYER.md), formatted and parsed in one place.
 
 Every side of the protocol (the bot side: PlayerSession and the lean random bot; the host
-side: bot processes, remote bots, the table server's seats; the REPL in a remote seat)
-writes and reads its lines here, so a line has one spelling and one reading. The text
+side: bot processes, remote bots, the table server's seats; the REPL in a remote seat,
+``connect``'s relay, the web's narrator) writes and reads its lines here, so a line has
+one spelling and one reading: :func:`parse` turns a line into a typed value (``Go``,
+``EventLine``, ``Answer``, ``ServerError``...), as lila-ws's ``ClientOut.parse`` or h11's
+readers do, and every reader matches on its type (``match wire.parse(line): case Go():``),
+never on the line's first word (tests/test_wire_lines.py holds every module to it). The text
 forms import only the standard library, because ``xactika bot random`` must start
 without the core (tests/test_startup.py); the few functions that build core values
 (``legal_from_go``, ``parse_answer``) import it when called. Event lines are the referee
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # as typing's, which the lean bot does not load; mypy reads True
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from xactika.core.engine.api import Command, Legal, TrickGame
 
@@ -41,10 +45,22 @@ class WireError(ValueError):
 
 
 class _Value:
-    """A parsed line: equal by its fields, shown with them (no dataclasses: start-up)."""
+    """A parsed line: immutable, equal by its fields, shown with them, matched by them
+    (``case Go(kind, options)``); no dataclasses or attrs, which the lean bot does not
+    load (tests/test_startup.py)."""
 
     __slots__: tuple[str, ...] = ()
     _order: tuple[str, ...] = ()  # the fields, in the order of the line
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _set(self, **values: object) -> None:
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def _line(self) -> str:
+        raise NotImplementedError
 
     def _fields(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self._order)
@@ -130,14 +146,19 @@ class Hello(_Value):
     """
 
     __slots__ = ("fields", "kind", "name", "version")
-    _order = ("version", "name", "kind", "fields")
+    __match_args__ = _order = ("version", "name", "kind", "fields")
+    version: int
+    name: str | None
+    kind: str | None
+    fields: dict[str, str]
 
     def __init__(self, version: int = PROTOCOL_VERSION, name: str | None = None,
                  kind: str | None = None, fields: dict[str, str] | None = None) -> None:
-        self.version = version
-        self.name = name
-        self.kind = kind
-        self.fields = dict(fields or {})
+        self._set(version=version, name=name, kind=kind, fields=dict(fields or {}))
+
+
+    def _line(self) -> str:
+        return format_hello(self)
 
 
 def format_hello(hello: Hello | None = None) -> str:
@@ -157,14 +178,16 @@ def hello_answer(name: str) -> str:
     return format_hello(Hello(name=name))
 
 
-def standard_reply(words: Sequence[str], name: str) -> str | None:
+def standard_reply(message: Msg, name: str) -> str | None:
     """A seat's answer to the requests every seat answers alike (``hello``, ``isready``),
     for a seat that is not a :class:`~xactika.protocol.player.botside.BotSide` (the REPL's
     remote seat); None for any other line."""
-    word = words[0] if words else ""
-    if word == "hello":
-        return hello_answer(name)
-    return READYOK if word == ISREADY else None
+    match message:
+        case Hello():
+            return hello_answer(name)
+        case IsReady():
+            return READYOK
+    return None
 
 
 def parse_hello(line: str) -> Hello:
@@ -186,8 +209,33 @@ def parse_hello(line: str) -> Hello:
 # --------------------------------------------------------------------------- newgame
 
 
+class NewGame(_Value):
+    """``newgame seat=<s> [key=value...]``: the seat, and any other field (a person's
+    ``names=``, percent-quoted; SERVER.md section 2) in ``fields``."""
+
+    __slots__ = ("fields", "seat")
+    __match_args__ = _order = ("seat", "fields")
+    seat: int
+    fields: dict[str, str]
+
+    def __init__(self, seat: int, fields: dict[str, str] | None = None) -> None:
+        self._set(seat=seat, fields=dict(fields or {}))
+
+    def _line(self) -> str:
+        return " ".join([format_newgame(self.seat),
+                         *(f"{key}={value}" for key, value in self.fields.items())])
+
+
 def format_newgame(seat: int) -> str:
     return f"newgame seat={seat}"
+
+
+def _newgame(line: str, words: list[str]) -> NewGame:
+    fields = fields_of(words[1:])
+    seat = parse_newgame(words)
+    fields.pop("seat", None)
+    fields.pop("", None)
+    return NewGame(seat, fields)
 
 
 def parse_newgame(words: Sequence[str]) -> int:
@@ -201,16 +249,30 @@ def parse_newgame(words: Sequence[str]) -> int:
 # --------------------------------------------------------------------------- event
 
 
-def event_seq(words: Sequence[str]) -> int | None:
-    """The sequence number of an ``event <seq> <kind> ...`` line's words, else None."""
-    if len(words) > 1 and words[0] == "event" and words[1].isascii() and words[1].isdigit():
-        return int(words[1])
-    return None
+class EventLine(_Value):
+    """``event <seq> <kind> key=value...``: its sequence number and kind, and the whole
+    line (``text``), which the referee protocol's ``parse_event`` reads with the rules."""
+
+    __slots__ = ("kind", "seq", "text")
+    __match_args__ = _order = ("seq", "kind", "text")
+    seq: int
+    kind: str
+    text: str
+
+    def __init__(self, seq: int, kind: str, text: str) -> None:
+        self._set(seq=seq, kind=kind, text=text)
+
+    def _line(self) -> str:
+        return self.text
 
 
-def event_kind(words: Sequence[str]) -> str | None:
-    """The event kind (``game-started``, ``deal``...) of an event line's words, else None."""
-    return words[2] if len(words) > 2 and words[0] == "event" else None
+def _event(line: str, words: list[str]) -> EventLine:
+    """The words the referee protocol's ``parse_event`` reads first, with its messages."""
+    if len(words) < 3:
+        raise WireError("expected an event line: event <seq> <kind> key=value ...")
+    if not (words[1].isascii() and words[1].isdigit()):
+        raise WireError(f"bad event seq '{_shown(words[1], 20)}': expected a number")
+    return EventLine(int(words[1]), words[2], line)
 
 
 # --------------------------------------------------------------------------- go
@@ -220,12 +282,13 @@ class Go(_Value):
     """``go <kind> options=<o>,<o>,... [time=<ms>]``: the options as text, in order."""
 
     __slots__ = ("kind", "options", "time_ms")
-    _order = __slots__
+    __match_args__ = _order = ("kind", "options", "time_ms")
+    kind: str
+    options: tuple[str, ...]
+    time_ms: int | None
 
     def __init__(self, kind: str, options: Sequence[str], time_ms: int | None = None) -> None:
-        self.kind = kind
-        self.options = tuple(options)
-        self.time_ms = time_ms
+        self._set(kind=kind, options=tuple(options), time_ms=time_ms)
 
     def bids(self) -> tuple[int, ...]:
         """A ``go bid``'s options as numbers."""
@@ -234,6 +297,10 @@ class Go(_Value):
         except ValueError:
             raise WireError(f"go bid with an option that is not a number: "
                             f"'{_shown(','.join(self.options))}'") from None
+
+
+    def _line(self) -> str:
+        return format_go_line(self)
 
 
 def format_go_line(go: Go) -> str:
@@ -350,8 +417,9 @@ def _has_calls(legal: Legal) -> bool:
 
 
 def is_answer(line: str) -> bool:
-    """A ``bid``/``play`` line: an answer to a go, whenever it comes."""
-    return first_word(line) in ANSWERS
+    """A ``bid``/``play`` line: an answer to a go, whenever it comes (well formed or not:
+    its shape is checked against the go, ``parse_answer``)."""
+    return isinstance(read(line), Answer)
 
 
 # --------------------------------------------------------------------------- info
@@ -363,7 +431,8 @@ def format_info(text: str) -> str:
 
 
 def is_info(line: str) -> bool:
-    return first_word(line) == "info"
+    """An ``info`` line: a note for people, never an answer nor a fault."""
+    return isinstance(read(line), Info)
 
 
 # --------------------------------------------------------------------------- result
@@ -378,13 +447,18 @@ class Outcome(_Value):
     seats that forfeited (they cannot win), and the totals."""
 
     __slots__ = ("forfeited", "totals", "winners")
-    _order = ("winners", "forfeited", "totals")
+    __match_args__ = _order = ("winners", "forfeited", "totals")
+    winners: tuple[int, ...]
+    forfeited: tuple[int, ...]
+    totals: tuple[int, ...]
 
     def __init__(self, winners: Sequence[int], forfeited: Sequence[int],
                  totals: Sequence[int]) -> None:
-        self.winners = tuple(winners)
-        self.forfeited = tuple(forfeited)
-        self.totals = tuple(totals)
+        self._set(winners=tuple(winners), forfeited=tuple(forfeited), totals=tuple(totals))
+
+
+    def _line(self) -> str:
+        return format_result(self)
 
 
 def _seats(seats: Sequence[int]) -> str:
@@ -418,6 +492,244 @@ def parse_result(words: Sequence[str]) -> Outcome:
     if any(s >= len(outcome.totals) for s in (*outcome.winners, *outcome.forfeited)):
         raise WireError("a result names a seat beyond its totals")
     return outcome
+
+
+# --------------------------------------------------------------------------- one reader
+
+
+class _Word(_Value):
+    """A line that is its command word alone (further words are ignored, as ever)."""
+
+    __slots__ = ()
+    __match_args__ = ()
+    WORD = ""
+
+    def _line(self) -> str:
+        return self.WORD
+
+
+class IsReady(_Word):
+    """``isready``: a ping; the answer is ``readyok``."""
+
+    __slots__ = ()
+    WORD = ISREADY
+
+
+class ReadyOk(_Word):
+    """``readyok``: the answer to ``isready``."""
+
+    __slots__ = ()
+    WORD = READYOK
+
+
+class Quit(_Word):
+    """``quit``: the session is over."""
+
+    __slots__ = ()
+    WORD = QUIT
+
+
+class _Text(_Value):
+    """A line that is its command word and free text (``text``, as sent)."""
+
+    __slots__ = ("text",)
+    __match_args__ = _order = ("text",)
+    text: str
+    WORD = ""
+
+    def __init__(self, text: str = "") -> None:
+        self._set(text=text)
+
+    def _line(self) -> str:
+        return f"{self.WORD} {self.text}" if self.text else self.WORD
+
+
+class Info(_Text):
+    """``info <free text>``: a note for people, either way; never a request, answer or fault."""
+
+    __slots__ = ()
+    WORD = "info"
+
+    def _line(self) -> str:
+        return format_info(self.text) if self.text else self.WORD
+
+
+class Seated(_Text):
+    """``seated table=<id> seat=<s> players=<n>`` (a server's table), or ``seated match
+    bot=<name>`` (a match's remote seat): SERVER.md sections 2 and 8."""
+
+    __slots__ = ()
+    WORD = "seated"
+
+
+class ServerError(_Text):
+    """``error <why>``: the server's one-line refusal, after which it closes (SERVER.md 6)."""
+
+    __slots__ = ()
+    WORD = "error"
+
+
+class Answer(_Value):
+    """``bid <n>`` or ``play <card> [<call>]``: a bot's answer to a go. Only the command
+    word is read here; its shape and legality, against the go, by :func:`parse_answer`
+    (a malformed answer is an illegal move, not garbage: PLAYER.md section 5)."""
+
+    __slots__ = ("args", "word")
+    __match_args__ = _order = ("word", "args")
+    word: str
+    args: tuple[str, ...]
+
+    def __init__(self, word: str, args: Sequence[str] = ()) -> None:
+        self._set(word=word, args=tuple(args))
+
+    def _line(self) -> str:
+        return " ".join((self.word, *self.args))
+
+
+class Watching(_Value):
+    """``watching table=<id>``: an observer's first line (SERVER.md section 4)."""
+
+    __slots__ = ("table",)
+    __match_args__ = _order = ("table",)
+    table: str
+
+    def __init__(self, table: str) -> None:
+        self._set(table=table)
+
+    def _line(self) -> str:
+        return f"watching table={self.table}"
+
+
+class TakeSeat(_Value):
+    """``seat TOKEN [resume=<seq>]``: a client's first line (SERVER.md sections 3 and 8)."""
+
+    __slots__ = ("resume", "token")
+    __match_args__ = _order = ("token", "resume")
+    token: str
+    resume: int | None
+
+    def __init__(self, token: str, resume: int | None = None) -> None:
+        self._set(token=token, resume=resume)
+
+    def _line(self) -> str:
+        return f"seat {self.token}" + ("" if self.resume is None else f" resume={self.resume}")
+
+
+class Other(_Value):
+    """A line whose command word no reader here knows (``word``; "" for a blank line):
+    what to do with it is the reader's business (a bot ignores it, PLAYER.md section 3)."""
+
+    __slots__ = ("text", "word")
+    __match_args__ = _order = ("word", "text")
+    word: str
+    text: str
+
+    def __init__(self, word: str, text: str) -> None:
+        self._set(word=word, text=text)
+
+    def _line(self) -> str:
+        return self.text
+
+
+class Malformed(_Value):
+    """A line of a known command word that does not read (``why``, safe to show; ``wanted``
+    the type it would have been): only :func:`read` gives it, for relays and classifiers
+    that pass a line on or name it (``case Malformed(wanted=Go)``)."""
+
+    __slots__ = ("text", "wanted", "why", "word")
+    __match_args__ = _order = ("word", "text", "why", "wanted")
+    word: str
+    text: str
+    why: str
+    wanted: type[_Value]
+
+    def __init__(self, word: str, text: str, why: str, wanted: type[_Value]) -> None:
+        self._set(word=word, text=text, why=why, wanted=wanted)
+
+    def _line(self) -> str:
+        return self.text
+
+
+Msg = (Hello | IsReady | ReadyOk | NewGame | EventLine | Go | Answer | Info | Outcome | Quit
+       | Seated | ServerError | Watching | TakeSeat | Other | Malformed)
+"""Every line, typed: what :func:`parse` returns (a :class:`Malformed` only from :func:`read`)."""
+
+
+def _rest(line: str) -> str:
+    """The text after a line's command word."""
+    words = line.split(maxsplit=1)
+    return words[1] if len(words) > 1 else ""
+
+
+def _told(line: str, shape: str) -> str:
+    """The text of a line that must say something after its word."""
+    text = _rest(line)
+    if not text:
+        raise WireError(f"expected {shape}")
+    return text
+
+
+def _watching(line: str, words: list[str]) -> Watching:
+    table = fields_of(words[1:]).get("table", "")
+    if len(words) != 2 or not table:
+        raise WireError(f"expected watching table=<id>, got '{_shown(line, 80)}'")
+    return Watching(table)
+
+
+def _take_seat(line: str, words: list[str]) -> TakeSeat:
+    resume: int | None = None
+    if len(words) == 3:
+        key, _, value = words[2].partition("=")
+        if key == "resume" and value.isascii() and value.isdigit() and len(value) < 10:
+            resume = int(value)
+    if len(words) not in (2, 3) or (len(words) == 3 and resume is None):
+        raise WireError("expected 'seat TOKEN' or 'seat TOKEN resume=SEQ'")
+    return TakeSeat(words[1], resume)
+
+
+_READERS: dict[str, tuple[type[_Value], Callable[[str, list[str]], Msg]]] = {
+    "hello": (Hello, lambda line, words: parse_hello(line)),
+    ISREADY: (IsReady, lambda line, words: IsReady()),
+    READYOK: (ReadyOk, lambda line, words: ReadyOk()),
+    "newgame": (NewGame, _newgame),
+    "event": (EventLine, _event),
+    "go": (Go, lambda line, words: parse_go(words)),
+    **{word: (Answer, lambda line, words: Answer(words[0], words[1:])) for word in ANSWERS},
+    "info": (Info, lambda line, words: Info(_rest(line))),
+    RESULT: (Outcome, lambda line, words: parse_result(words)),
+    QUIT: (Quit, lambda line, words: Quit()),
+    "seated": (Seated, lambda line, words: Seated(_told(line, "seated table=<id> ..."))),
+    "error": (ServerError, lambda line, words: ServerError(_told(line, "error <why>"))),
+    "watching": (Watching, _watching),
+    "seat": (TakeSeat, _take_seat),
+}
+"""Each command word's type and reader (its line and words; WireError if malformed)."""
+
+
+def parse(line: str) -> Msg:
+    """The typed value of one line (without its ending), whichever side sent it: the
+    player protocol's (spec/PLAYER.md) and a server's seat lines (spec/SERVER.md). A line
+    of a known command word that does not read raises :class:`WireError` (one line, its
+    text escaped); any other word is an :class:`Other`, for its reader to judge."""
+    words = line.split()
+    if not words:
+        return Other("", line)
+    entry = _READERS.get(words[0])
+    return Other(words[0], line) if entry is None else entry[1](line, words)
+
+
+def read(line: str) -> Msg:
+    """:func:`parse`, with a malformed line as a :class:`Malformed` instead of an error."""
+    try:
+        return parse(line)
+    except WireError as exc:
+        word = first_word(line)
+        return Malformed(word, line, str(exc), _READERS[word][0])
+
+
+def format_line(message: Msg) -> str:
+    """The line of a typed value: ``parse(format_line(m)) == m``."""
+    return message._line()
 
 
 # --------------------------------------------------------------------------- handshake
