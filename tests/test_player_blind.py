@@ -1,7 +1,7 @@
 """A ``PlayerSession`` with ``RandomAgent`` does not fold events into a view it never reads
 (protocol/player/agentside.py): same answers as a session that folds, and a bad event line
-still gets its info. (``xactika bot random`` itself answers from the go line: protocol/player/lean.py,
-tests/test_startup.py.)"""
+still gets its info. (``xactika bot random`` itself answers from the go line:
+protocol/player/lean.py, tests/test_startup.py.)"""
 
 from __future__ import annotations
 

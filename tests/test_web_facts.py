@@ -79,8 +79,8 @@ def test_a_presentation_without_spoken_names_still_explains(monkeypatch: pytest.
                                                             ) -> None:
     """A game's presentation written before cards were spoken (``why_won`` without
     ``spoken``) still gets its why-line on the page, with the cards' text."""
-    from xactika.frontends.people import presentation as shown_games
     from xactika.frontends.people import narration
+    from xactika.frontends.people import presentation as shown_games
     from xactika.frontends.people.presentation import Presentation
 
     class Old(Presentation):
