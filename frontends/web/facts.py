@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.bots.levels import LEVEL_NAMES, level_name, people_name
+from xactika.core.bots.agents import LEVELS, level_bot, plays
 from xactika.core.engine.api import (
     PHASE_BID,
     PHASE_PLAY,
@@ -59,8 +59,8 @@ def game_facts(name: str) -> dict[str, Any]:
                         for key, kind in rules.option_types.items()],
             "sorts": shown.hand_sorts(),
             "sortNames": {sort: said(sort) for sort in shown.hand_sorts()},
-            "levels": [{"id": str(level), "name": people_name(level_name(level), name)}
-                       for level in LEVEL_NAMES]}
+            "levels": [{"id": str(level), "name": plays(level_bot(level), name)}
+                       for level in LEVELS]}
 
 
 def all_games() -> list[dict[str, Any]]:
