@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -18,6 +16,7 @@ from xactika.core.engine.api import (
     Legal,
     Play,
     State,
+    import_named,
 )
 from xactika.core.engine.referee import FaultPolicy, Referee, Turn, run
 from xactika.core.engine.views import SeatView, view, visible
@@ -159,18 +158,12 @@ def plays(name: str, game: str) -> str:
 # first time that game's bots are asked for (not with the core, so that `xactika engine`
 # and `xactika bot random` start fast, and one game's bots never load another's).
 GAME_BOTS = f"{__package__}.games"
-_looked: set[str] = set()
 
 
 def load_game_bots(game: str) -> None:
     """Register ``game``'s built-in bots (once). A plug-in that registered bots of its
     own first, for this game or another, takes nothing from them."""
-    if game in _looked:
-        return
-    _looked.add(game)
-    module = f"{GAME_BOTS}.{game}"
-    if game.isidentifier() and importlib.util.find_spec(module) is not None:
-        importlib.import_module(module)
+    import_named(GAME_BOTS, game)
 
 
 def _load_all() -> None:
