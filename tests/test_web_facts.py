@@ -73,14 +73,20 @@ def test_the_facts_are_the_games_at_every_step(game: str, mode: str, players: in
 def test_every_game_says_its_facts() -> None:
     found = {g["name"]: g for g in all_games()}
     assert found["dix"]["players"]["max"] == 2 and found["xactika"]["players"]["max"] == 10
+    # levels are offered as what plays them, one bot named once
+    levels = {name: [(lv["id"], lv["name"]) for lv in g["levels"]] for name, g in found.items()}
+    assert levels["xactika"] == [("1", "beginner"), ("2", "casual"), ("3", "heuristic"),
+                                 ("4", "good"), ("5", "strong")]
+    assert levels["dix"] == [("3", "heuristic")]
+    assert levels["ohhell"] == [("3", "strong")]
 
 
 def test_a_presentation_without_spoken_names_still_explains(monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
     """A game's presentation written before cards were spoken (``why_won`` without
     ``spoken``) still gets its why-line on the page, with the cards' text."""
-    from xactika.frontends.people import games as shown_games
     from xactika.frontends.people import narration
+    from xactika.frontends.people import presentation as shown_games
     from xactika.frontends.people.presentation import Presentation
 
     class Old(Presentation):
