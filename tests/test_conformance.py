@@ -254,6 +254,23 @@ def test_a_game_registered_only_here_plays_at_every_edge_as_itself(
         "you", "random"]
 
 
+def test_a_match_refuses_a_bot_the_game_does_not_have(tiny: str) -> None:
+    """A match would rate the random bot as "heuristic": one line refuses it instead."""
+    from xactika.frontends.match.runner import build_parser, settings_from_args
+    from xactika.frontends.match.tournament import MatchError
+
+    def settings(game: str, *bot: str) -> object:
+        return settings_from_args(build_parser().parse_args(
+            ["--game", game, "--seed", "1", "--bot", *bot, "--bot", "random", "name=other"]))
+
+    for bot in ("heuristic", "strong", "strong:3"):
+        with pytest.raises(MatchError, match=f"^bot {bot.replace(':', '-')}: {tiny} has no "
+                                             f"{bot} bot \\(it would play at random\\)"):
+            settings(tiny, bot)
+        settings(EXPECTED_GAMES[0], bot)  # every shipped game has them
+    settings(tiny, "random")
+
+
 def test_the_check_finds_a_false_word() -> None:
     has = {"joker": False, "call": False, "trump": False}
     assert _false_names(["the joker is a trump ranked as TD"], has) == [

@@ -138,6 +138,12 @@ def agent_factory(name: str, game: str | None) -> AgentFactory:
     return _own(name, game)[1] or RandomAgent
 
 
+def implemented(name: str, game: str) -> bool:
+    """Whether ``game`` has bot ``name`` (its own, through an alias or game-agnostic),
+    rather than the random bot standing in for it. Unknown names: ValueError."""
+    return _own(name, game)[1] is not None
+
+
 def plays(name: str, game: str) -> str:
     """What bot ``name`` really is at ``game``, as people read it: ``random`` where the
     game has no such bot (a "heuristic" seat at a game without a heuristic), the name of

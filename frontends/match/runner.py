@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from xactika.core.bots.agents import agent_names
+from xactika.core.bots.agents import agent_names, implemented
 from xactika.core.engine.api import (
     game_rules,
 )
@@ -61,6 +61,7 @@ from xactika.frontends.match.tournament import (
     GameResult,
     GameSpec,
     MatchError,
+    builtin_of,
     deal_differences,
     deal_notes,
     format_deal_file,
@@ -235,10 +236,21 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
                                  quit_grace, args.gauntlet)
         deals = seeded_deals(game, mode, players, rounds, seed, count)
     game_rules(settings.game).validate(deals.with_mode(1, settings.mode))
+    refuse_stand_ins(bots, settings.game)
     if len(bots) < 2:  # as cutechess refuses fewer than two engines
         raise MatchError(f"one bot ({bots[0].name}): a match needs two or more, to play "
                          "each other; add another --bot (say --bot heuristic)")
     return settings, deals
+
+
+def refuse_stand_ins(bots: Sequence[BotSpec], game: str) -> None:
+    """A built-in bot the game has no such bot of would play at random under its name,
+    and the report would rate "heuristic" what is the random bot: refused instead."""
+    for bot in bots:
+        name = builtin_of(bot)
+        if name is not None and not implemented(name, game):
+            raise MatchError(f"bot {bot.name}: {game} has no {name} bot (it would play at "
+                             "random): give --bot random, or a program of your own with cmd=")
 
 
 def prepare_out(args: argparse.Namespace,

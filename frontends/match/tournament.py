@@ -151,6 +151,12 @@ def builtin_command(name: str) -> tuple[str, ...]:
     return (sys.executable, "-m", "xactika.frontends.cli", "bot", name)
 
 
+def builtin_of(bot: BotSpec) -> str | None:
+    """The built-in bot that ``bot`` runs (``--bot heuristic``), None for a program."""
+    *runner, name = bot.cmd or ("",)
+    return name if tuple(runner) == builtin_command(name)[:-1] else None
+
+
 def parse_bot(tokens: Sequence[str], each: Sequence[str] = (),
               builtins: Sequence[str] = ()) -> BotSpec:
     """A bot from ``name=X cmd="..." dir=D move=1s startup=10s margin=50ms restart=on``.
