@@ -244,6 +244,8 @@ class TrickGame:
 _TYPE_WORDS = {int: "a whole number", str: "text"}
 
 _GAMES: dict[str, TrickGame] = {}
+plugin_problems: list[str] = []
+"""Why a plug-in named in ``XACTIKA_PLUGINS`` did not load (core/games/__init__.py)."""
 
 
 def register_game(game: TrickGame) -> TrickGame:
@@ -255,8 +257,9 @@ def game_rules(name: str) -> TrickGame:
     try:
         return _GAMES[name]
     except KeyError:
+        why = "".join(f" ({problem})" for problem in plugin_problems[:1])
         raise ConfigError(
-            f"unknown game {name!r}: expected one of {', '.join(sorted(_GAMES))}"
+            f"unknown game {name!r}: expected one of {', '.join(sorted(_GAMES))}{why}"
         ) from None
 
 
