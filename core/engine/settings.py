@@ -35,7 +35,10 @@ def _options(value: Mapping[str, Option | None] | Iterable[tuple[str, Option | N
     return tuple(sorted((str(k), v) for k, v in items if v is not None))
 
 
-options_of = _options  # the same, for settings kept outside a Config (a match's)
+def options_of(value: Mapping[str, Option | None] | Iterable[tuple[str, Option | None]]
+               ) -> Options:
+    """The same, for a game's settings kept outside a Config (a match's)."""
+    return _options(value)
 
 
 def _game_default(name: str, fallback: Any) -> Any:
