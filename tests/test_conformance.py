@@ -273,6 +273,24 @@ def test_a_match_refuses_a_bot_the_game_does_not_have(tiny: str) -> None:
     settings(tiny, "random")
 
 
+def test_a_bot_process_says_when_the_random_bot_stands_in(tiny: str) -> None:
+    """``xactika bot heuristic`` at a game without a heuristic plays at random, and says
+    so in an info line (what check-bot and a match's log show), once."""
+    from xactika.frontends.stdio.bot import honest_session
+
+    def said(name: str, game: str, players: int) -> list[str]:
+        session = honest_session(name, 1)
+        lines = ["hello 1", "newgame seat=0", f"event 1 game-started game={game} "
+                 f"mode={game_rules(game).default_mode} players={players} rounds=2 dealer=0"]
+        return [out for line in [*lines, lines[2]] for out in session.feed(line)]  # twice
+
+    assert said("heuristic", tiny, 2)[1:] == [
+        f"info heuristic has no implementation for {tiny}: it plays at random"]
+    assert said("strong:2", tiny, 2)[1:] == [
+        f"info strong:2 has no implementation for {tiny}: it plays at random"]
+    assert said("heuristic", "dix", 2)[1:] == []
+
+
 def test_the_check_finds_a_false_word() -> None:
     has = {"joker": False, "call": False, "trump": False}
     assert _false_names(["the joker is a trump ranked as TD"], has) == [
