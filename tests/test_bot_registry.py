@@ -79,3 +79,17 @@ def test_a_seat_is_labelled_as_what_plays_it(game: str, name: str, label: str) -
 def test_an_unknown_bot_is_still_an_error() -> None:
     with pytest.raises(ValueError, match="unknown bot 'nope': expected one of"):
         plays("nope", "dix")
+
+
+def test_a_game_with_only_a_heuristic_plays_it_at_every_level(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    agents.agent_names()  # the built-ins first, then a copy the test may change
+    monkeypatch.setattr(agents, "_AGENTS", {k: dict(v) for k, v in agents._AGENTS.items()})
+    class Mine(agents.RandomAgent):
+        """The plug-in's heuristic."""
+
+    agents.register_agent("heuristic", Mine, game="plug-in")
+    assert [plays(agents.level_bot(n), "plug-in") for n in agents.LEVELS] == ["heuristic"] * 5
+    assert plays("strong", "plug-in") == "random"  # no strong bot: not passed off as one
+    assert not agents.implemented("strong", "plug-in")
+    assert agents.implemented("strong:1", "plug-in")

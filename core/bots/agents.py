@@ -84,12 +84,13 @@ def self_play(config: Config, agents: Sequence[Agent]) -> tuple[State, list[Even
 AgentFactory = Callable[[int | None], Agent]
 _AGENTS: dict[str, dict[str | None, AgentFactory]] = {}
 _LABELS: dict[tuple[str, str | None], str] = {}
-_ALIASES: dict[str, str] = {}
+_ALIASES: dict[str, tuple[str, ...]] = {}
 
 LEVELS = (1, 2, 3, 4, 5)
 """The levels people pick from, ``strong:1`` to ``strong:5`` (core/bots/levels.py): a
 game with levels of its own registers them; in any other game every level is an alias
-of that game's own ``strong`` bot (random where it has none, and labelled so)."""
+of that game's best bot, its ``strong``, else its ``heuristic`` (random where it has
+neither, and labelled so)."""
 
 
 def level_bot(level: int) -> str:
@@ -113,10 +114,11 @@ def register_agent(name: str, factory: AgentFactory, game: str | None = None,
         _LABELS[(name, game)] = label
 
 
-def register_alias(name: str, target: str) -> None:
-    """Make ``name`` stand for bot ``target`` in every game without an implementation of
-    ``name`` itself (each level is the game's own ``strong`` where it has no levels)."""
-    _ALIASES[name] = target
+def register_alias(name: str, *targets: str) -> None:
+    """Make ``name`` stand for the first of bots ``targets`` that a game has, in every
+    game without an implementation of ``name`` itself (a level is the game's ``strong``,
+    else its ``heuristic``, where it has no levels)."""
+    _ALIASES[name] = targets
     _AGENTS.setdefault(name, {})
 
 
@@ -126,8 +128,11 @@ def _own(name: str, game: str | None) -> tuple[str, AgentFactory | None]:
     impls = _known(name, game)
     found = impls.get(game) if game is not None else None
     found = found or impls.get(None)
-    if found is None and name in _ALIASES:
-        return _own(_ALIASES[name], game)
+    if found is None:
+        for target in _ALIASES.get(name, ()):
+            own = _own(target, game)
+            if own[1] is not None:
+                return own
     return name, found
 
 
@@ -295,4 +300,4 @@ def redeal(state: State, seat: int, rng: random.Random) -> tuple[Hands, tuple[An
 
 register_agent("random", RandomAgent)
 for _level in LEVELS:
-    register_alias(level_bot(_level), "strong")
+    register_alias(level_bot(_level), "strong", "heuristic")
