@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 # The games register themselves on import: core/games/ imports every module it holds, so
 # a new game is a new module there and nothing else. They come first: importing the
 # subpackage binds the name ``games`` here, which the function ``games`` below replaces.
-from xactika.core import games as _games  # noqa: F401  (registers every game)
+from xactika.core import games as _games  # registers every game
 
 # isort: split
 from xactika.core.engine.api import (
@@ -83,3 +83,7 @@ __all__ = [
     "evolve", "game_rules", "games", "legal_actions", "new_game", "replay", "start",
     "stats_table", "step", "view", "visible",
 ]
+
+# Plug-in games (XACTIKA_PLUGINS) last, once every name above exists, so that a plug-in
+# may import anything of ours, ``from xactika.core import ...`` included.
+_games.load_plugins()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import subprocess
 import sys
@@ -45,6 +46,7 @@ from xactika.protocol.records.textform import read_record
 from xactika.protocol.trust.audit import OK, audit_file
 from xactika.protocol.trust.signing import write_key
 
+ROOT = Path(__file__).resolve().parent.parent
 EXPECTED_GAMES = ("dix", "ohhell", "xactika")
 """The games the package ships. A new game adds its name here, deliberately."""
 
@@ -254,6 +256,41 @@ def test_a_game_registered_only_here_plays_at_every_edge_as_itself(
         "you", "random"]
 
 
+def test_a_match_refuses_a_bot_the_game_does_not_have(tiny: str) -> None:
+    """A match would rate the random bot as "heuristic": one line refuses it instead."""
+    from xactika.frontends.match.runner import build_parser, settings_from_args
+    from xactika.frontends.match.tournament import MatchError
+
+    def settings(game: str, *bot: str) -> object:
+        return settings_from_args(build_parser().parse_args(
+            ["--game", game, "--seed", "1", "--bot", *bot, "--bot", "random", "name=other"]))
+
+    for bot in ("heuristic", "strong", "strong:3"):
+        with pytest.raises(MatchError, match=f"^bot {bot.replace(':', '-')}: {tiny} has no "
+                                             f"{bot} bot \\(it would play at random\\)"):
+            settings(tiny, bot)
+        settings(EXPECTED_GAMES[0], bot)  # every shipped game has them
+    settings(tiny, "random")
+
+
+def test_a_bot_process_says_when_the_random_bot_stands_in(tiny: str) -> None:
+    """``xactika bot heuristic`` at a game without a heuristic plays at random, and says
+    so in an info line (what check-bot and a match's log show), once."""
+    from xactika.frontends.stdio.bot import honest_session
+
+    def said(name: str, game: str, players: int) -> list[str]:
+        session = honest_session(name, 1)
+        lines = ["hello 1", "newgame seat=0", f"event 1 game-started game={game} "
+                 f"mode={game_rules(game).default_mode} players={players} rounds=2 dealer=0"]
+        return [out for line in [*lines, lines[2]] for out in session.feed(line)]  # twice
+
+    assert said("heuristic", tiny, 2)[1:] == [
+        f"info heuristic has no implementation for {tiny}: it plays at random"]
+    assert said("strong:2", tiny, 2)[1:] == [
+        f"info strong:2 has no implementation for {tiny}: it plays at random"]
+    assert said("heuristic", "dix", 2)[1:] == []
+
+
 def test_the_check_finds_a_false_word() -> None:
     has = {"joker": False, "call": False, "trump": False}
     assert _false_names(["the joker is a trump ranked as TD"], has) == [
@@ -273,3 +310,82 @@ def test_a_plug_in_presentation_registered_first_leaves_the_built_ins_found() ->
                           check=True, timeout=60)
     assert "Presentation" not in done.stdout.split(), done.stdout
     assert len(done.stdout.split()) == len(EXPECTED_GAMES)
+
+
+# --------------------------------------------------------------------------- a plug-in
+
+
+PLUG_IN_CHECKS = """
+import pyspiel
+from pettingzoo.test import api_test
+from xactika.core.bots.agents import plays
+from xactika.frontends.bridges import openspiel
+from xactika.frontends.bridges.pettingzoo import env
+from xactika.frontends.repl.render import card_renderer
+from xactika.frontends.web.facts import all_games
+
+game = pyspiel.load_game("python_jacks", {"players": 3})
+state = game.new_initial_state()
+while not state.is_terminal():
+    state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node()
+                       else state.legal_actions()[-1])
+print(str(state))
+api_test(env(game="jacks", players=3, render_mode="ansi"), num_cycles=20)
+print([f["title"] for f in all_games() if f["name"] == "jacks"])
+print(card_renderer("jacks").card("QH", None), plays("heuristic", "jacks"),
+      plays("strong", "jacks"))
+"""
+
+
+def test_a_plug_in_game_from_the_docs_plays_everywhere_with_no_file_of_ours(
+        tmp_path: Path) -> None:
+    """docs/GAMES.md's fifth game, written to a folder of its own and named in
+    XACTIKA_PLUGINS: selfplay, audit --strict, replay, the REPL with its own bot, a match
+    in the sandbox (whose bot processes must find it too), the bridges and the lobby."""
+    pytest.importorskip("pyspiel")
+    block = re.search(r"```python\n(.*?)```", (ROOT / "docs" / "GAMES.md").read_text(),
+                      re.S)
+    assert block is not None
+    (tmp_path / "jacks.py").write_text(block.group(1))
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "XACTIKA_PLUGINS": "jacks"}
+
+    def run(*args: str, stdin: str = "", ok: bool = True) -> str:
+        done = subprocess.run([sys.executable, *args], input=stdin, capture_output=True,
+                              text=True, env=env, cwd=tmp_path, timeout=120)
+        assert (done.returncode == 0) == ok, done.stderr
+        return done.stdout + done.stderr
+
+    def xactika(*args: str, stdin: str = "", ok: bool = True) -> str:
+        return run("-m", "xactika.frontends.cli", *args, stdin=stdin, ok=ok)
+
+    xactika("keygen", "k")
+    said = [xactika("selfplay", "--game", "jacks", "--seed", "5", "--record", "j.log",
+                    "--key", "k")]
+    assert "0 problems" in xactika("audit", "--strict", "--key", "k.pub", "j.log")
+    said.append(xactika("replay", "--keys", "t t G", "j.log"))
+    played = xactika("play", "--game", "jacks", "--seed", "3", "--seat", "1=bot:heuristic",
+                     "--seat", "2=bot:strong", stdin="hint\nrules\nquit\n")
+    assert "Jacks: plain, 3 players" in played and "1 heuristic (bot), 2 random (bot)" in played
+    assert re.search(r"\b[JQKA][SHDC]  [JQKA][♠♥♦♣]", played)  # its own card renderer
+    said.append(played)
+    said.append(xactika("match", "--game", "jacks", "--bot", "heuristic", "--bot", "random",
+                        "--deals", "1", "--out", "m", "--key", "k", "--progress", "none"))
+    assert re.search(r"^heuristic +3 +0 ", said[-1], re.M), said[-1]  # 3 games, no fault
+    assert "0 problems" in xactika("audit", "--strict", "--key", "k.pub", "m")
+    assert "jacks has no strong bot" in xactika(
+        "match", "--game", "jacks", "--bot", "strong", "--bot", "random", "--out", "n",
+        ok=False)
+    checked = run("-c", PLUG_IN_CHECKS)
+    assert "['Jacks']" in checked and "QH  Q♥ heuristic random" in checked
+    said.append(checked)
+    assert _false_names(said, {"joker": False, "call": False, "trump": False}) == []
+
+
+def test_a_plug_in_that_fails_to_load_is_named_in_one_line(tmp_path: Path) -> None:
+    env = {**os.environ, "XACTIKA_PLUGINS": "no_such_plug_in"}
+    done = subprocess.run([sys.executable, "-m", "xactika.frontends.cli", "selfplay",
+                           "--game", "jacks"], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert done.returncode != 0 and done.stderr.count("\n") == 1, done.stderr
+    assert "unknown game 'jacks'" in done.stderr
+    assert "XACTIKA_PLUGINS: cannot import 'no_such_plug_in'" in done.stderr

@@ -313,7 +313,9 @@ class Recorder:
 
 @pytest.fixture
 def registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Test-only registrations, undone after the test."""
+    """Test-only registrations, undone after the test (the built-ins registered first, so
+    that none is registered into the copy and lost with it)."""
+    agents_mod.agent_names()
     monkeypatch.setattr(agents_mod, "_AGENTS", {k: dict(v) for k, v in
                                                 agents_mod._AGENTS.items()})
     Recorder.instances = []

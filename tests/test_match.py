@@ -461,3 +461,32 @@ def test_on_a_terminal_a_progress_bar_shows_the_running_score(tmp_path: Path) ->
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_games_own_option_is_played_kept_and_audited(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--top 2`` for Oh Hell: every game is dealt with it, its records audit strictly,
+    the deal file carries it, and a resume asked for another top is refused."""
+    from xactika.protocol.trust.audit import OK, audit_file
+    from xactika.protocol.trust.signing import write_key
+
+    signer = write_key(tmp_path / "key")
+    out = tmp_path / "out"
+    args = ["--game", "ohhell", "--top", "2", "--players", "3", "--rounds", "3",
+            "--bot", "random", "--bot", "random", "name=r2", "--deals", "1", "--seed", "5",
+            "--key", str(tmp_path / "key"), "--write-deals", str(tmp_path / "deals.txt")]
+    code, _ = run([*args, "--out", str(out)], capsys)
+    assert code == 0
+    games = sorted((out / "games").glob("*.log"))
+    assert games
+    for path in games:
+        record = read_record(path)
+        assert record.events[0].config.option("top") == 2
+        assert max(len(h) for h in record.events[1].hands) == 1  # round 1 of 1 up to 2
+        report = audit_file(str(path), strict=True, trusted=(signer.public,))
+        assert report.status == OK, report.problems
+    assert "top=2" in (tmp_path / "deals.txt").read_text().splitlines()[2]
+    assert json.loads((out / "match.json").read_text())["options"] == {"top": 2}
+    assert match.main(["--resume", "--top", "3", "--out", str(out)]) == 2
+    assert "--top 3 differs" in capsys.readouterr().err

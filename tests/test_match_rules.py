@@ -86,6 +86,35 @@ def test_deal_file_round_trip_and_errors() -> None:
         parse_deal_file("deal 1 x\n", "d.txt")
 
 
+def test_a_games_options_travel_with_its_deals_and_settings() -> None:
+    """Oh Hell's ``top`` reaches every deal, the deal file's ``deals`` line and
+    match.json, so the same match can be played again and its records audit."""
+    from xactika.frontends.match.game import MatchSettings
+    from xactika.frontends.match.runner import build_parser, settings_from_args
+
+    deals = seeded_deals("ohhell", "exact", 3, 3, 42, 2, {"top": 2})
+    assert all(c.option("top") == 2 for c in deals.configs)
+    text = format_deal_file(deals)
+    assert "deals game=ohhell players=3 rounds=3 top=2\n" in text
+    back = parse_deal_file(text, "d.txt", "exact")
+    assert back.options == (("top", 2),) and format_deal_file(back) == text
+    assert [len(h) for c in back.configs for h in c.deals[0].hands] == [1, 1, 1] * 2
+    for bad, said in (("top=x", "top= must be a whole number"),
+                      ("cards=3", "bad field cards=: ohhell has no such option")):
+        with pytest.raises(MatchError, match=f"d.txt line 3: {said}"):
+            parse_deal_file(text.replace("top=2", bad), "d.txt")
+
+    def settings(*args: str) -> MatchSettings:
+        return settings_from_args(build_parser().parse_args(
+            ["--bot", "random", "--bot", "random", "name=r2", *args]))[0]
+
+    given = settings("--game", "ohhell", "--players", "3", "--top", "2", "--hook", "none")
+    assert given.options == (("hook", "none"), ("top", 2))
+    assert MatchSettings.from_dict(given.to_dict()) == given
+    with pytest.raises(MatchError, match="xactika takes no setting top"):
+        settings("--top", "2")
+
+
 def test_bot_options() -> None:
     bot = parse_bot(["name=me", "cmd=python3 'my bot.py' -v", "move=250ms", "startup=3"],
                     each=["move=1s", "margin=20ms"])

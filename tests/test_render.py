@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xactika.core import DECK, Card, Config, start, stats_table
+from xactika.core import DECK, Card, Config, games, start, stats_table
 from xactika.core.bots.agents import make_agent
 from xactika.core.engine.api import BidMade, Dealt, Led, Played, RoundScored, TrickWon
 from xactika.core.games.xactika import Call
 from xactika.frontends.repl import render
+from xactika.frontends.repl.cards import xactika as xactika_cards
 from xactika.frontends.repl.render import PLAIN, Style, strip_ansi
 from xactika.frontends.repl.shell import BOT, HUMAN, SeatSpec, Shell
 
@@ -23,22 +27,22 @@ NAMES = ["you", "random", "random", "heuristic"]
 
 @given(st.sampled_from(DECK))
 def test_a_card_shows_its_text_each_shape_as_often_as_it_counts_and_its_value(card: Card) -> None:
-    text = render.XactikaRenderer().card(card, PLAIN)
+    text = xactika_cards.XactikaRenderer().card(card, PLAIN)
     words = text.split()
     assert words[0] == str(card)
     assert int(words[-1]) == card.value
-    for shape, symbol in enumerate(render.SYMBOLS):
+    for shape, symbol in enumerate(xactika_cards.SYMBOLS):
         assert text.count(symbol) == card.counts[shape]
     # the drawing keeps its columns: every card renders to the same width
-    assert render.width(text) == render.width(render.XactikaRenderer().card(DECK[0], PLAIN))
+    assert render.width(text) == render.width(xactika_cards.XactikaRenderer().card(DECK[0], PLAIN))
 
 
 @given(st.sampled_from(DECK))
 def test_ascii_mode_is_seven_bit_and_colour_only_adds_escapes(card: Card) -> None:
-    draw = render.XactikaRenderer()
+    draw = xactika_cards.XactikaRenderer()
     ascii_text = draw.card(card, ASCII)
     assert ascii_text.isascii()
-    for shape, symbol in enumerate(render.ASCII_SYMBOLS):
+    for shape, symbol in enumerate(xactika_cards.ASCII_SYMBOLS):
         assert ascii_text.count(symbol) == card.counts[shape]
     plain = draw.card(card, PLAIN)
     coloured = draw.card(card, COLOR)
@@ -49,9 +53,24 @@ def test_ascii_mode_is_seven_bit_and_colour_only_adds_escapes(card: Card) -> Non
 
 def test_games_without_a_renderer_show_card_text() -> None:
     draw = render.card_renderer("no-such-game")
-    assert draw.card("QH", PLAIN) == "QH"
-    assert render.card_renderer("xactika") is render.CARD_RENDERERS["shapes"]
-    assert render.card_renderer("ohhell") is render.card_renderer("dix")
+    assert type(draw) is render.CardRenderer and draw.card("QH", PLAIN) == "QH"
+    assert isinstance(render.card_renderer("xactika"), xactika_cards.XactikaRenderer)
+    for suited in ("dix", "ohhell"):
+        assert isinstance(render.card_renderer(suited), render.SuitRenderer)
+
+
+def test_renderers_are_found_by_the_games_name_and_a_plug_in_takes_none() -> None:
+    """Each module of frontends/repl/cards/ is named as a game; a plug-in's renderer,
+    registered first in a fresh process, leaves every built-in game its own."""
+    folder = Path(render.__file__).parent / "cards"
+    assert {p.stem for p in folder.glob("*.py")} - {"__init__"} <= set(games())
+    code = ("from xactika.core import games\n"
+            "from xactika.frontends.repl import render\n"
+            "render.register_card_renderer('plug-in', render.CardRenderer())\n"
+            "print(*(type(render.card_renderer(g)).__name__ for g in games()))\n")
+    said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60).stdout.split()
+    assert len(said) == len(games()) and "CardRenderer" not in said
 
 
 def test_hand_numbers_cards_and_marks_legal_ones_only_when_restricted() -> None:
@@ -126,7 +145,7 @@ def _table_rows(text: str, title: str) -> dict[str, list[int]]:
 @given(st.lists(st.sampled_from(DECK), max_size=30, unique=True), st.integers(0, 8))
 def test_stats_counts_the_cards_not_yet_seen(cards: list[Card], cut: int) -> None:
     hand, seen = cards[:cut], cards[cut:]
-    text = render.xactika_stats(hand, seen, PLAIN)
+    text = xactika_cards.xactika_stats(hand, seen, PLAIN)
     full = _table_rows(text, "stats card")
     assert {int(k): tuple(v) for k, v in full.items()} == stats_table(DECK)
     rows = _table_rows(text, "not yet seen")

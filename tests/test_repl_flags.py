@@ -32,7 +32,9 @@ def test_levels_are_labelled_as_people_read_them(level: str, label: str) -> None
     finally:
         session.close()
     dix = setup("--game", "dix", "--level", level, "--seed", "1")
-    assert dix.names[1] == "strong"  # Dix's own bot plays every level
+    assert dix.names[1] == "heuristic"  # Dix's one bot, its heuristic, plays every level
+    ohhell = setup("--game", "ohhell", "--level", level, "--seed", "1")
+    assert ohhell.names[1] == "strong"  # Oh Hell's search plays every level
 
 
 def test_dix_plays_to_a_target_and_the_help_lists_every_games_modes() -> None:

@@ -104,7 +104,7 @@ def test_every_game_is_created_in_the_lobby_and_played_in_the_browser(
             option.fill("")  # the game's own defaults (Dix: play the rounds, no target)
     page.check("#tutorial")
     for seat in range(1, rules.min_players):
-        page.select_option(f"#seat-{seat}", "1")
+        page.select_option(f"#seat-{seat}", facts["levels"][0]["id"])  # the weakest offered
     page.click("#create button[type=submit]")
     page.click("#go-to-table")
     page.wait_for_selector("#hand button.card")

@@ -73,6 +73,12 @@ def test_the_facts_are_the_games_at_every_step(game: str, mode: str, players: in
 def test_every_game_says_its_facts() -> None:
     found = {g["name"]: g for g in all_games()}
     assert found["dix"]["players"]["max"] == 2 and found["xactika"]["players"]["max"] == 10
+    # levels are offered as what plays them, one bot named once
+    levels = {name: [(lv["id"], lv["name"]) for lv in g["levels"]] for name, g in found.items()}
+    assert levels["xactika"] == [("1", "beginner"), ("2", "casual"), ("3", "heuristic"),
+                                 ("4", "good"), ("5", "strong")]
+    assert levels["dix"] == [("3", "heuristic")]
+    assert levels["ohhell"] == [("3", "strong")]
 
 
 def test_a_presentation_without_spoken_names_still_explains(monkeypatch: pytest.MonkeyPatch

@@ -124,7 +124,10 @@ def test_the_lobby_offers_ten_players_and_a_dix_target(server: WebServer,
     page.select_option("#game", "dix")
     assert page.locator("#option-target").input_value() == "50"
     assert page.locator("#players").is_disabled()
-    assert page.locator("#seat-1 option:checked").inner_text() == "bot: strong (level 3)"
+    # Dix's every level is its heuristic: one choice, named as what plays
+    assert page.locator("#seat-1 option:checked").inner_text() == "bot: heuristic (level 3)"
+    assert page.locator("#seat-1 option").all_inner_texts() == [
+        "open seat (a person)", "bot: heuristic (level 3)"]
     page.click("#create button[type=submit]")
     page.wait_for_function("() => document.querySelector('#tables').innerText.includes('Dix')")
     tables = page.locator("#tables").inner_text()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -17,6 +16,7 @@ from xactika.core.engine.api import (
     Legal,
     Play,
     State,
+    import_named,
 )
 from xactika.core.engine.referee import FaultPolicy, Referee, Turn, run
 from xactika.core.engine.views import SeatView, view, visible
@@ -83,47 +83,114 @@ def self_play(config: Config, agents: Sequence[Agent]) -> tuple[State, list[Even
 
 AgentFactory = Callable[[int | None], Agent]
 _AGENTS: dict[str, dict[str | None, AgentFactory]] = {}
+_LABELS: dict[tuple[str, str | None], str] = {}
+_ALIASES: dict[str, tuple[str, ...]] = {}
+
+LEVELS = (1, 2, 3, 4, 5)
+"""The levels people pick from, ``strong:1`` to ``strong:5`` (core/bots/levels.py): a
+game with levels of its own registers them; in any other game every level is an alias
+of that game's best bot, its ``strong``, else its ``heuristic`` (random where it has
+neither, and labelled so)."""
 
 
-def register_agent(name: str, factory: AgentFactory, game: str | None = None) -> None:
-    """Make a built-in bot available by name (REPL seats, `xactika bot NAME`).
+def level_bot(level: int) -> str:
+    """The bot name of a level, as ``--seat bot:strong:2`` takes it."""
+    return f"strong:{level}"
+
+
+def register_agent(name: str, factory: AgentFactory, game: str | None = None,
+                   label: str = "") -> None:
+    """Make a bot available by name (REPL seats, matches, `xactika bot NAME`).
 
     ``game`` names the game this implementation plays; ``None`` is the fallback for any
     game without one of its own. One name may so have a different bot per game.
+    ``label`` is what people read for it at that game where not its name (Xactika's
+    ``strong:1`` is a ``beginner``). A game's built-in bots are registered by its module
+    in core/bots/games/, found by the game's name; a plug-in game registers its own
+    wherever it lives (its own module, imported with the game).
     """
     _AGENTS.setdefault(name, {})[game] = factory
+    if label:
+        _LABELS[(name, game)] = label
+
+
+def register_alias(name: str, *targets: str) -> None:
+    """Make ``name`` stand for the first of bots ``targets`` that a game has, in every
+    game without an implementation of ``name`` itself (a level is the game's ``strong``,
+    else its ``heuristic``, where it has no levels)."""
+    _ALIASES[name] = targets
+    _AGENTS.setdefault(name, {})
+
+
+def _own(name: str, game: str | None) -> tuple[str, AgentFactory | None]:
+    """The registered name that plays ``name`` at ``game`` (through an alias) and its
+    factory: the game's own, else the game-agnostic one, else None."""
+    impls = _known(name, game)
+    found = impls.get(game) if game is not None else None
+    found = found or impls.get(None)
+    if found is None:
+        for target in _ALIASES.get(name, ()):
+            own = _own(target, game)
+            if own[1] is not None:
+                return own
+    return name, found
 
 
 def agent_factory(name: str, game: str | None) -> AgentFactory:
     """The implementation of bot ``name`` for ``game``: its own, else the game-agnostic one,
-    else the random bot (a name registered only for other games still plays legally)."""
-    impls = _known(name)
-    found = impls.get(game) if game is not None else None
-    return found or impls.get(None) or RandomAgent
+    else the random bot (a name registered only for other games still plays legally;
+    :func:`plays` says when that happens, for the frontends to refuse it or to say so)."""
+    return _own(name, game)[1] or RandomAgent
 
 
-# Modules that register built-in bots. They are imported on first use, not with the
-# core, so that `xactika engine` and `xactika bot random` start fast.
-BOT_MODULES = (
-    "xactika.core.bots.heuristic",
-    "xactika.core.bots.search",
-    "xactika.core.bots.dixbot",
-    "xactika.core.bots.ohhellbot",
-    "xactika.core.bots.levels",
-)
-_loaded = False
+def implemented(name: str, game: str) -> bool:
+    """Whether ``game`` has bot ``name`` (its own, through an alias or game-agnostic),
+    rather than the random bot standing in for it. Unknown names: ValueError."""
+    return _own(name, game)[1] is not None
 
 
-def _load_bots() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in BOT_MODULES:
-            importlib.import_module(module)
+def plays(name: str, game: str) -> str:
+    """What bot ``name`` really is at ``game``, as people read it: ``random`` where the
+    game has no such bot (a "heuristic" seat at a game without a heuristic), the name of
+    the bot it is the same as (Dix's ``strong`` is its heuristic), a level's label
+    (Xactika's ``strong:1`` is a ``beginner``), else the name. Unknown names: ValueError."""
+    own, factory = _own(name, game)
+    if factory is None or factory is RandomAgent:
+        return "random"
+    label = _LABELS.get((own, game)) or _LABELS.get((own, None))
+    if label:
+        return label
+    if own != "heuristic" and factory is _own("heuristic", game)[1]:
+        return "heuristic"
+    return own
 
 
-def _known(name: str) -> dict[str | None, AgentFactory]:
-    _load_bots()
+# A game's built-in bots: the module of core/bots/games/ named as the game, imported the
+# first time that game's bots are asked for (not with the core, so that `xactika engine`
+# and `xactika bot random` start fast, and one game's bots never load another's).
+GAME_BOTS = f"{__package__}.games"
+
+
+def load_game_bots(game: str) -> None:
+    """Register ``game``'s built-in bots (once). A plug-in that registered bots of its
+    own first, for this game or another, takes nothing from them."""
+    import_named(GAME_BOTS, game)
+
+
+def _load_all() -> None:
+    """Every registered game's bots: to list every name, or to know one asked for before
+    its game is (``xactika bot heuristic``)."""
+    from xactika.core.engine.api import games
+
+    for game in games():
+        load_game_bots(game)
+
+
+def _known(name: str, game: str | None = None) -> dict[str | None, AgentFactory]:
+    if game is not None:
+        load_game_bots(game)
+    if name not in _AGENTS:
+        _load_all()
     try:
         return _AGENTS[name]
     except KeyError:
@@ -135,8 +202,8 @@ def _known(name: str) -> dict[str | None, AgentFactory]:
 def make_agent(name: str, seed: int | None = None, game: str | None = None) -> Agent:
     """Bot ``name``; with ``game`` unknown and per-game implementations registered, an
     agent that picks the implementation when it first learns the game."""
-    impls = _known(name)
-    if game is not None or set(impls) == {None}:
+    impls = _known(name, game)
+    if game is not None or (set(impls) == {None} and name not in _ALIASES):
         return agent_factory(name, game)(seed)
     return ByGame(name, seed)
 
@@ -204,7 +271,8 @@ class ByGame:
 
 
 def agent_names() -> tuple[str, ...]:
-    _load_bots()
+    """Every bot's name, over every registered game."""
+    _load_all()
     return tuple(sorted(_AGENTS))
 
 
@@ -223,7 +291,7 @@ def register_redeal(game: str, redeal: Redeal) -> None:
 def redeal(state: State, seat: int, rng: random.Random) -> tuple[Hands, tuple[Any, ...]]:
     """Every hand and the undealt cards, those ``seat`` cannot see drawn anew by the
     game's own sampler; ValueError for a game with none."""
-    _load_bots()
+    load_game_bots(state.config.game)
     found = _REDEALS.get(state.config.game)
     if found is None:
         raise ValueError(f"{state.config.game} has no sampler of hidden cards")
@@ -231,3 +299,5 @@ def redeal(state: State, seat: int, rng: random.Random) -> tuple[Hands, tuple[An
 
 
 register_agent("random", RandomAgent)
+for _level in LEVELS:
+    register_alias(level_bot(_level), "strong", "heuristic")

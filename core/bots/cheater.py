@@ -13,7 +13,7 @@ itself is :mod:`.plan`'s, which the strong bot's planning variant runs in sample
 handed the true deal, which splits the bound into what inference could give the strong
 bot as it is and what a better search would have to add.
 
-This module is deliberately not among ``agents.BOT_MODULES`` and registers no name:
+This module is deliberately registered by no game (core/bots/games/) under any name:
 an agent that reads the omniscient state must never be offered to ``--seat``,
 ``xactika bot`` or a match (tests/test_cheater.py asserts so). The study drives it with
 :func:`play_with_cheaters`, which hands it the state.

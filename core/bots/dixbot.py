@@ -28,10 +28,10 @@ from math import comb
 
 import attrs
 
-from xactika.core.bots.agents import Hands, register_agent, register_redeal
+from xactika.core.bots.agents import Hands
 from xactika.core.engine.api import Command, Legal, Play, State
 from xactika.core.engine.views import SeatView, view
-from xactika.core.games.dix import DECK, DIX, DixCard, beats, suit_of, trump_suit
+from xactika.core.games.dix import DECK, DixCard, beats, suit_of, trump_suit
 
 WIN, LOSE, WIN_TEN, LOSE_TEN = 1, -1, -3, 3  # swings, from the second player's side
 SOLVE_AT = 7  # solve the endgame exactly once both hands are down to this many cards
@@ -334,11 +334,6 @@ class DixHeuristicAgent:
         return Play(seat, card), why
 
 
-register_agent("heuristic", DixHeuristicAgent, game=DIX.name)
-# The search bot ("strong") works on Xactika's cards only; in Dix it plays as this one.
-register_agent("strong", DixHeuristicAgent, game=DIX.name)
-
-
 def redeal(state: State, seat: int, rng: random.Random) -> tuple[Hands, tuple[DixCard, ...]]:
     """The other hand and the stock drawn anew for ``seat``: uniform over the hands that
     respect :func:`knowledge` (the unseen cards, the hand's size, and at most as many
@@ -365,6 +360,3 @@ def redeal(state: State, seat: int, rng: random.Random) -> tuple[Hands, tuple[Di
         raise ValueError("no hidden hand fits what this seat saw")
     hands[other] = tuple(sorted(cards[:size], key=state.rules.sort_key))
     return tuple(hands), tuple(cards[size:])
-
-
-register_redeal(DIX.name, redeal)

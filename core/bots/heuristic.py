@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 import attrs
 
-from xactika.core.bots.agents import register_agent
 from xactika.core.engine.api import Bid, Command, Legal, Play, game_rules
 from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import DECK, XACTIKA, Call, Card
@@ -225,6 +224,3 @@ def _fallback(rng: random.Random, legal: Legal) -> Command:
         return Bid(legal.seat or 0, rng.choice(legal.bids))
     card = rng.choice(legal.cards)
     return Play(legal.seat or 0, card, rng.choice(legal.calls(card)))
-
-
-register_agent("heuristic", HeuristicAgent, game=XACTIKA.name)

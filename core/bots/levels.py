@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import attrs
 
-from xactika.core.bots.agents import Agent, ByGame, register_agent
+from xactika.core.bots.agents import Agent, ByGame
 from xactika.core.bots.heuristic import HeuristicAgent, nearest_bid
 from xactika.core.bots.sampler import Hidden
 from xactika.core.bots.search import StrongAgent
@@ -142,8 +142,3 @@ def _own_strong(seed: int | None) -> Agent:
     """The levels are Xactika's; in another game every level plays that game's own
     ``strong`` bot (Dix: its one bot), chosen when the game is known."""
     return ByGame("strong", seed)
-
-
-for _level in LEVELS:
-    register_agent(level_name(_level), _factory(_level), game=XACTIKA.name)
-    register_agent(level_name(_level), _own_strong)

@@ -11,7 +11,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from xactika.core.bots.agents import Hands, register_agent, register_redeal
+from xactika.core.bots.agents import Hands
 from xactika.core.engine.api import Bid, Command, Legal, Play, State
 from xactika.core.engine.views import SeatView, view
 from xactika.core.games.dix import DixCard
@@ -268,8 +268,3 @@ class OhHellSearchAgent:
         best = max(candidates, key=lambda b: (totals[b], -abs(b - guess)))
         return Bid(seat, best), (f"bid {best}: {totals[best] / deals:+.1f} points on average "
                                  f"over {deals} deals drawn for the hidden hands")
-
-
-register_agent("heuristic", OhHellHeuristicAgent, game=OHHELL.name)
-register_agent("strong", OhHellSearchAgent, game=OHHELL.name)
-register_redeal(OHHELL.name, redeal)

@@ -27,11 +27,11 @@ from math import factorial
 
 import attrs
 
-from xactika.core.bots.agents import Hands, register_redeal
+from xactika.core.bots.agents import Hands
 from xactika.core.bots.heuristic import knowledge
 from xactika.core.engine.api import State
 from xactika.core.engine.views import SeatView, view
-from xactika.core.games.xactika import XACTIKA, Call, Card
+from xactika.core.games.xactika import Call, Card
 
 Deal = tuple[tuple[Card, ...], ...]  # hands of the hidden seats, in ``Hidden.seats`` order
 
@@ -351,6 +351,3 @@ def redeal(state: State, seat: int, rng: random.Random) -> tuple[Hands, tuple[Ca
         hands[s] = tuple(sorted(hand, key=sort))
     dealt = {card for hand in drawn for card in hand}
     return tuple(hands), tuple(c for c in hidden.cards if c not in dealt)
-
-
-register_redeal(XACTIKA.name, redeal)

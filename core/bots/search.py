@@ -25,7 +25,6 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from xactika.core.bots.agents import register_agent
 from xactika.core.bots.heuristic import (
     HeuristicAgent,
     best_call,
@@ -765,5 +764,3 @@ class StrongAgent:
             if mean * mean * len(d) <= switch_z ** 2 * var:
                 best = prefer
         return best, means, deals
-
-register_agent("strong", StrongAgent, game=XACTIKA.name)

@@ -40,7 +40,14 @@ from xactika.core.engine.events import (
 )
 from xactika.core.engine.fast import fast_constructor, fast_new
 from xactika.core.engine.fold import evolve, register_evolver, replay
-from xactika.core.engine.rules import _GAMES, TrickGame, game_rules, games, register_game
+from xactika.core.engine.rules import (
+    _GAMES,
+    TrickGame,
+    game_rules,
+    games,
+    import_named,
+    register_game,
+)
 from xactika.core.engine.settings import Card, Config, Hand, Option, Options, PresetDeal
 from xactika.core.engine.state import (
     EMPTY,
@@ -61,6 +68,6 @@ __all__ = [
     "GameStarted", "Hand", "Led", "Legal", "Option", "Options", "Play", "Played",
     "PresetDeal", "RoundScored", "State", "Trick", "TrickGame", "TrickWon", "_check",
     "_end_of_trick", "decide", "evolve", "fast_constructor", "fast_new", "game_rules",
-    "games", "legal_actions", "new_dealt", "new_game", "register_evolver", "register_game",
-    "replay", "start", "step",
+    "games", "import_named", "legal_actions", "new_dealt", "new_game", "register_evolver",
+    "register_game", "replay", "start", "step",
 ]

@@ -3,6 +3,8 @@ registry of games by name."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -242,6 +244,8 @@ class TrickGame:
 _TYPE_WORDS = {int: "a whole number", str: "text"}
 
 _GAMES: dict[str, TrickGame] = {}
+plugin_problems: list[str] = []
+"""Why a plug-in named in ``XACTIKA_PLUGINS`` did not load (core/games/__init__.py)."""
 
 
 def register_game(game: TrickGame) -> TrickGame:
@@ -253,10 +257,27 @@ def game_rules(name: str) -> TrickGame:
     try:
         return _GAMES[name]
     except KeyError:
+        why = "".join(f" ({problem})" for problem in plugin_problems[:1])
         raise ConfigError(
-            f"unknown game {name!r}: expected one of {', '.join(sorted(_GAMES))}"
+            f"unknown game {name!r}: expected one of {', '.join(sorted(_GAMES))}{why}"
         ) from None
 
 
 def games() -> tuple[str, ...]:
     return tuple(sorted(_GAMES))
+
+
+_LOOKED: set[str] = set()
+
+
+def import_named(package: str, game: str) -> None:
+    """Import ``package.game`` once, where there is such a module: how what a game has
+    beyond its rules (its presentation, its cards on a terminal, its bots) is found by
+    the game's name, as core/games/ finds the rules, and only when first asked for. A
+    name that is no identifier (a plug-in's ``tiny-test``) has none in a package."""
+    module = f"{package}.{game}"
+    if module in _LOOKED:
+        return
+    _LOOKED.add(module)
+    if game.isidentifier() and importlib.util.find_spec(module) is not None:
+        importlib.import_module(module)

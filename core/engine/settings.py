@@ -35,6 +35,12 @@ def _options(value: Mapping[str, Option | None] | Iterable[tuple[str, Option | N
     return tuple(sorted((str(k), v) for k, v in items if v is not None))
 
 
+def options_of(value: Mapping[str, Option | None] | Iterable[tuple[str, Option | None]]
+               ) -> Options:
+    """The same, for a game's settings kept outside a Config (a match's)."""
+    return _options(value)
+
+
 def _game_default(name: str, fallback: Any) -> Any:
     """An attrs default: the game's own ``default_<name>`` (its last mode, its players,
     its rounds), so ``Config(game="dix", seed=1)`` is a Dix game as the protocol's

@@ -25,6 +25,7 @@ from xactika.core.engine.api import (
     game_rules,
 )
 from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run
+from xactika.core.engine.settings import Options, options_of
 from xactika.core.engine.views import visible
 from xactika.frontends.match.sandbox import (
     Sandbox,
@@ -101,6 +102,8 @@ class MatchSettings:
     deal_file: str | None = None
     quit_grace: float = 1.0
     gauntlet: bool = False
+    options: Options = attrs.field(default=(), converter=options_of)
+    """The game's own settings (Oh Hell's ``top``): every deal is played with them."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,7 +111,7 @@ class MatchSettings:
             "players": self.players, "rounds": self.rounds, "deals": self.deals,
             "seed": None if self.seed is None else str(self.seed),  # exact in any JSON reader
             "deal_file": self.deal_file, "quit_grace": self.quit_grace,
-            "gauntlet": self.gauntlet,
+            "gauntlet": self.gauntlet, "options": dict(self.options),
         }
 
     def schedule(self) -> list[GameSpec]:
@@ -121,7 +124,7 @@ class MatchSettings:
                    int(d["players"]), int(d["rounds"]), int(d["deals"]),
                    None if seed is None else int(seed),
                    d.get("deal_file"), float(d.get("quit_grace", 1.0)),
-                   bool(d.get("gauntlet", False)))
+                   bool(d.get("gauntlet", False)), d.get("options") or {})
 
 
 def fault_reason(exc: BotError) -> str:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from xactika.core.bots.agents import agent_names
+from xactika.core.bots.agents import agent_names, implemented
 from xactika.core.engine.api import (
     game_rules,
 )
@@ -61,6 +61,7 @@ from xactika.frontends.match.tournament import (
     GameResult,
     GameSpec,
     MatchError,
+    builtin_of,
     deal_differences,
     deal_notes,
     format_deal_file,
@@ -78,6 +79,7 @@ from xactika.frontends.parallel import (
     parse_cluster,
     reachable,
 )
+from xactika.frontends.people.flags import add_option_flags, option_flags
 from xactika.protocol.net.remote_bots import RemotePlayer, SeatListener, remote_listener
 from xactika.protocol.player.process import (
     STDERR_KEEP,
@@ -129,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     mp.add_argument("--mode", default=None, help="mode (default: the game's last: bid)")
     mp.add_argument("--players", type=int, default=None, help="seats at the table")
     mp.add_argument("--rounds", type=int, default=None, help="hands a game (default: game's)")
+    add_option_flags(mp)  # each game's own settings: --target, --top, ...
     mp.add_argument("--deals", type=int, default=None,
                     help="deals to play (default 10, or every deal of --deal-file)")
     src = mp.add_mutually_exclusive_group()
@@ -210,6 +213,11 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
             if want is not None and want != getattr(deals, key):
                 raise MatchError(f"--{key} {want} differs from the deal file's "
                                  f"{key}={getattr(deals, key)}")
+        filed = dict(deals.options)
+        for key, want in given_options(args).items():
+            if want != filed.get(key):
+                raise MatchError(f"--{key} {want} differs from the deal file's "
+                                 + (f"{key}={filed[key]}" if key in filed else f"(no {key}=)"))
         count = args.deals if args.deals is not None else len(deals.configs)
         if not 1 <= count <= len(deals.configs):
             raise MatchError(f"--deals {count}: the deal file has {len(deals.configs)} deals")
@@ -218,7 +226,7 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
         mode = args.mode or rules.default_mode
         settings = MatchSettings(bots, deals.game, mode, deals.players, deals.rounds, count,
                                  None, os.path.abspath(args.deal_file), quit_grace,
-                                 args.gauntlet)
+                                 args.gauntlet, deals.options)
     else:
         game = args.game or "xactika"
         rules = game_rules(game)
@@ -231,14 +239,29 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
         seed = args.seed if args.seed is not None else new_match_seed()
         if seed < 0:
             raise MatchError(f"--seed must be 0 or more, not {seed}")
+        options = given_options(args)
         settings = MatchSettings(bots, game, mode, players, rounds, count, seed, None,
-                                 quit_grace, args.gauntlet)
-        deals = seeded_deals(game, mode, players, rounds, seed, count)
+                                 quit_grace, args.gauntlet, options)
+        try:
+            deals = seeded_deals(game, mode, players, rounds, seed, count, options)
+        except XactikaError as exc:  # an option the game does not take, or a bad value
+            raise MatchError(str(exc)) from None
     game_rules(settings.game).validate(deals.with_mode(1, settings.mode))
+    refuse_stand_ins(bots, settings.game)
     if len(bots) < 2:  # as cutechess refuses fewer than two engines
         raise MatchError(f"one bot ({bots[0].name}): a match needs two or more, to play "
                          "each other; add another --bot (say --bot heuristic)")
     return settings, deals
+
+
+def refuse_stand_ins(bots: Sequence[BotSpec], game: str) -> None:
+    """A built-in bot the game has no such bot of would play at random under its name,
+    and the report would rate "heuristic" what is the random bot: refused instead."""
+    for bot in bots:
+        name = builtin_of(bot)
+        if name is not None and not implemented(name, game):
+            raise MatchError(f"bot {bot.name}: {game} has no {name} bot (it would play at "
+                             "random): give --bot random, or a program of your own with cmd=")
 
 
 def prepare_out(args: argparse.Namespace,
@@ -272,7 +295,7 @@ def prepare_out(args: argparse.Namespace,
                       "\"What a bot can know\")", file=sys.stderr)
             stored = attrs.evolve(stored, deals=args.deals)
             _save(out, stored, seeded_deals(stored.game, stored.mode, stored.players,
-                                            stored.rounds, seed, stored.deals))
+                                            stored.rounds, seed, stored.deals, stored.options))
         if args.gauntlet and not stored.gauntlet:
             raise MatchError(f"--resume: {saved} is a round robin, not a --gauntlet")
         for key in ("game", "mode", "players", "rounds", "deals", "seed"):
@@ -281,6 +304,12 @@ def prepare_out(args: argparse.Namespace,
                 raise MatchError(f"--resume: --{key} {value} differs from {saved} "
                                  f"({key}={getattr(stored, key)}); give only --resume --out DIR "
                                  "to continue as saved")
+        kept = dict(stored.options)
+        for key, value in given_options(args).items():
+            if value != kept.get(key):
+                raise MatchError(f"--resume: --{key} {value} differs from {saved} "
+                                 f"({key}={kept.get(key, 'not set')}); give only --resume "
+                                 "--out DIR to continue as saved")
         if args.bot:
             given, _ = settings_from_args(_with_seed(args, stored))
             if given.to_dict() != stored.to_dict():
@@ -289,7 +318,7 @@ def prepare_out(args: argparse.Namespace,
                                  "give only --resume --out DIR to continue as saved")
         if stored.seed is not None:
             deals = seeded_deals(stored.game, stored.mode, stored.players, stored.rounds,
-                                 stored.seed, stored.deals)
+                                 stored.seed, stored.deals, stored.options)
         return out, stored, deals
     if saved.exists():
         raise MatchError(f"{out} already holds a match: add --resume to continue it, or choose "
@@ -306,6 +335,12 @@ def _save(out: Path, settings: MatchSettings, deals: DealSet) -> None:
     (out / DEALS_FILE).write_text(format_deal_file(deals), encoding="utf-8")
     (out / SETTINGS_FILE).write_text(json.dumps(settings.to_dict(), indent=2) + "\n",
                                      encoding="utf-8")
+
+
+def given_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's own options given as flags (``--top 3``), as their types."""
+    return {name: getattr(args, name) for name in option_flags()
+            if getattr(args, name, None) is not None}
 
 
 def _with_seed(args: argparse.Namespace, stored: MatchSettings) -> argparse.Namespace:

@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
 
+from xactika.core.games import PLUGINS, plugin_names
+
 BACKENDS = ("auto", "bwrap", "none")
 UNSANDBOXED = "unsandboxed: bots can read the deals, the records and the signing key"
 INSIDE_TMP = "/tmp"  # where the private writable directory appears inside the sandbox
@@ -238,6 +240,23 @@ def python_paths() -> tuple[str, ...]:
             continue
         paths.update(os.path.realpath(p) for p in getattr(module, "__path__", []))
     return tuple(sorted(paths))
+
+
+def plugin_paths() -> tuple[list[str], list[str]]:
+    """What a bot of ours needs to see of the plug-in games (``XACTIKA_PLUGINS``, loaded
+    here): each one's module file (or package folder) alone, and the folders the import
+    finds them from, for its ``PYTHONPATH``; the rest of those folders stays hidden."""
+    binds: list[str] = []
+    roots: list[str] = []
+    for name in plugin_names():
+        module = sys.modules.get(name.split(".")[0])
+        if module is None:  # it failed to load: nothing to show
+            continue
+        for where in list(getattr(module, "__path__", [])) or [module.__file__ or ""]:
+            if where:
+                binds.append(os.path.realpath(where))
+                roots.append(os.path.dirname(os.path.realpath(where)))
+    return binds, list(dict.fromkeys(roots))
 
 
 def _under(path: str, roots: Iterable[str]) -> bool:
@@ -559,7 +578,9 @@ class Sandbox:
                 *([host_cwd] if cwd is not None else [])]
         mine = [real for real in map(os.path.realpath, mine)
                 if os.path.exists(real) and not (os.path.isdir(real) and broad(real, shared))]
-        ours = [p for p in python_paths() if os.path.exists(p) and not broad(p, shared)]
+        plugins, plugin_roots = plugin_paths()
+        ours = [p for p in [*python_paths(), *plugins]
+                if os.path.exists(p) and not broad(p, shared)]
         binds = _minimal([*ours, *mine])
         tmp = self.limits.tmp
         shm = SHM_MAX if tmp is None else min(tmp, SHM_MAX)
@@ -584,6 +605,8 @@ class Sandbox:
                  "--setenv", "TMPDIR", INSIDE_TMP, "--setenv", TOKEN_ENV, token,
                  "--chdir", inside_cwd, "--", *argv]
         env = {k: v for k, v in os.environ.items() if k in KEEP_ENV}
+        if plugins:  # the plug-in games, found where their modules are bound
+            env.update({PLUGINS: os.environ[PLUGINS], "PYTHONPATH": ":".join(plugin_roots)})
         return Launch(args, None, env, self.limits.preexec(), private, True, token)
 
 

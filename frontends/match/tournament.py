@@ -36,6 +36,7 @@ from xactika.core.engine.api import (
     game_rules,
 )
 from xactika.core.engine.errors import ConfigError, ParseError, XactikaError
+from xactika.core.engine.settings import Option, Options, options_of
 from xactika.frontends.match.stats import (
     Estimate,
     HeadToHead,
@@ -149,6 +150,12 @@ REMOTE_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 def builtin_command(name: str) -> tuple[str, ...]:
     """The command line that runs built-in bot ``name`` with this very Python."""
     return (sys.executable, "-m", "xactika.frontends.cli", "bot", name)
+
+
+def builtin_of(bot: BotSpec) -> str | None:
+    """The built-in bot that ``bot`` runs (``--bot heuristic``), None for a program."""
+    *runner, name = bot.cmd or ("",)
+    return name if tuple(runner) == builtin_command(name)[:-1] else None
 
 
 def parse_bot(tokens: Sequence[str], each: Sequence[str] = (),
@@ -281,6 +288,8 @@ class DealSet:
     players: int
     rounds: int
     configs: tuple[Config, ...]
+    options: Options = attrs.field(default=(), converter=options_of)
+    """The game's own settings, the same for every deal (a deal file's ``deals`` line)."""
 
     def with_mode(self, deal: int, mode: str) -> Config:
         return attrs.evolve(self.configs[deal - 1], mode=mode)
@@ -304,15 +313,15 @@ class OneDeal:
 
 
 def seeded_deals(game: str, mode: str, players: int, rounds: int, seed: int,
-                 count: int) -> DealSet:
+                 count: int, options: Options | Mapping[str, Option] = ()) -> DealSet:
     rules = game_rules(game)
     configs = []
     for d in range(1, count + 1):
         config = Config(game=game, mode=mode, players=players, rounds=rounds,
-                        seed=deal_seed(seed, d))
+                        seed=deal_seed(seed, d), options=options)
         rules.validate(config)
         configs.append(config)
-    return DealSet(game, players, rounds, tuple(configs))
+    return DealSet(game, players, rounds, tuple(configs), options)
 
 
 DEAL_FILE_HEAD = "# xactika deal file (spec/MATCH.md): one deal per line"
@@ -323,7 +332,8 @@ def format_deal_file(deals: DealSet) -> str:
     lines = [
         DEAL_FILE_HEAD,
         "# deal N: rounds split by ';', hands by '/', cards by ','; '|' then the undealt rest",
-        f"deals game={deals.game} players={deals.players} rounds={deals.rounds}",
+        f"deals game={deals.game} players={deals.players} rounds={deals.rounds}"
+        + "".join(f" {key}={value}" for key, value in deals.options),
     ]
     for i, config in enumerate(deals.configs, 1):
         presets = config.deals if config.deals is not None else materialize(config)
@@ -350,9 +360,9 @@ def parse_deal_file(text: str, source: str = "deal file", mode: str | None = Non
             head = {}
             for word in words[1:]:
                 key, eq, value = word.partition("=")
-                if not eq or key not in ("game", "players", "rounds"):
+                if not eq or key in head:
                     raise MatchError(f"{where}: bad field {word!r}: expected game=, players=, "
-                                     "rounds=")
+                                     "rounds= and the game's own options, once each")
                 head[key] = value
             missing = [k for k in ("game", "players", "rounds") if k not in head]
             if missing:
@@ -360,9 +370,13 @@ def parse_deal_file(text: str, source: str = "deal file", mode: str | None = Non
             try:
                 rules = game_rules(head["game"])
                 players, rounds = int(head["players"]), int(head["rounds"])
+            except XactikaError as exc:
+                raise MatchError(f"{where}: {exc}") from None
             except ValueError:
                 raise MatchError(f"{where}: players= and rounds= must be whole numbers") from None
-            except XactikaError as exc:
+            try:
+                options = _deal_file_options(head, rules)
+            except ParseError as exc:
                 raise MatchError(f"{where}: {exc}") from None
             continue
         assert rules is not None
@@ -375,14 +389,33 @@ def parse_deal_file(text: str, source: str = "deal file", mode: str | None = Non
             if len(presets) != rounds:
                 raise ConfigError(f"deal has {len(presets)} rounds, expected {rounds}")
             config = Config(game=rules.name, mode=mode or rules.modes[-1], players=players,
-                            rounds=rounds, deals=presets)
+                            rounds=rounds, deals=presets, options=options)
             rules.validate(config)
         except (ParseError, ConfigError) as exc:
             raise MatchError(f"{where}: {exc}") from None
         configs.append(config)
     if head is None or not configs:
         raise MatchError(f"{source}: no deals: expected a 'deals ...' line and 'deal N' lines")
-    return DealSet(head["game"], int(head["players"]), int(head["rounds"]), tuple(configs))
+    return DealSet(head["game"], int(head["players"]), int(head["rounds"]), tuple(configs),
+                   options)
+
+
+def _deal_file_options(head: dict[str, str], rules: TrickGame) -> Options:
+    """The game's own options on a deal file's ``deals`` line, read as their types."""
+    found: dict[str, Option] = {}
+    for key, text in head.items():
+        if key in ("game", "players", "rounds"):
+            continue
+        kind = rules.option_types.get(key)
+        if kind is None:
+            fields = ", ".join(f"{k}=" for k in ("game", "players", "rounds",
+                                                  *rules.option_types))
+            raise ParseError(f"bad field {key}=: {rules.name} has no such option (expected "
+                             f"{fields})")
+        if kind is int and not text.isdigit():
+            raise ParseError(f"{key}= must be a whole number, not {text[:20]!r}")
+        found[key] = int(text) if kind is int else text
+    return options_of(found)
 
 
 def deal_notes(bots: Sequence[BotSpec], plan: Sequence[GameSpec], seed: int | None) -> list[str]:

@@ -104,7 +104,6 @@ def _suit(suit: str) -> str:
 
 class DixShown(Presentation):
     game: str = "dix"
-    cards = "suits"
     card_example = "QH"
     card_face = "suits"
     tutorial_cards: ClassVar[str] = (

@@ -48,7 +48,6 @@ def _suit(suit: str) -> str:
 
 class OhHellShown(Presentation):
     game: str = "ohhell"
-    cards = "suits"
     card_face = "suits"  # a page draws rank and suit, as Dix's
     card_example = "QH"
     tutorial_cards: ClassVar[str] = (

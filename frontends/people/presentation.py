@@ -9,14 +9,12 @@ REPL lays it out for a terminal (frontends/repl/render.py), a web page as HTML.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
-from xactika.core.engine.api import Config, RoundScored, State, Trick, game_rules
+from xactika.core.engine.api import Config, RoundScored, State, Trick, game_rules, import_named
 from xactika.core.engine.errors import ConfigError
 from xactika.core.engine.views import SeatView
 from xactika.frontends.i18n import _, ngettext
@@ -51,8 +49,6 @@ class Presentation:
     """A game as people are told it. Subclasses override what their game says."""
 
     game: str = ""
-    cards: ClassVar[str] = ""
-    """How the REPL draws the cards: "suits" (QH as Q♥), "shapes" (Xactika's), "" as text."""
     has_calls: ClassVar[bool] = False
     has_stats: ClassVar[bool] = False
     tutorial_cards: ClassVar[str] = ""  # the tutorial's first words about the cards
@@ -260,7 +256,6 @@ class Presentation:
 
 
 _PRESENTATIONS: dict[str, Presentation] = {}
-_LOOKED: set[str] = set()
 
 
 def register_presentation(shown: Presentation) -> Presentation:
@@ -275,11 +270,8 @@ def presentation(game: str) -> Presentation:
     A built-in one is the module of this package named as the game (``dix.py``),
     imported the first time the game is asked for: a game's name is its key, as in
     core/games/, and a plug-in that registered first takes nothing from the others."""
-    if game not in _PRESENTATIONS and game not in _LOOKED:
-        _LOOKED.add(game)
-        module = f"{__package__}.{game}"
-        if game.isidentifier() and importlib.util.find_spec(module) is not None:
-            importlib.import_module(module)
+    if game not in _PRESENTATIONS:
+        import_named(__package__, game)
     found = _PRESENTATIONS.get(game)
     return found if found is not None else Presentation(game)
 

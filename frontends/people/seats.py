@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 import attrs
 
-from xactika.core.bots.levels import people_name
 from xactika.core.engine.errors import ParseError
 from xactika.frontends.i18n import _
 
@@ -87,19 +86,21 @@ def default_names(seats: Sequence[SeatSpec], game: str) -> list[str]:
         if spec.kind == HUMAN:
             names.append(spec.name or ("human" if hot_seat else "you"))
         elif spec.kind == BOT:
-            names.append(plays_as(people_name(spec.name, game), game))
+            names.append(plays_as(spec.name, game))
         else:
             names.append(spec.name)
     return names
 
 
 def plays_as(name: str, game: str) -> str:
-    """What a bot seat really is: a bot with no implementation for this game (a
-    "heuristic" seat at a game without a heuristic) plays at random, and is called so."""
-    from xactika.core.bots.agents import RandomAgent, agent_factory
+    """What a bot seat really is (``agents.plays``): a bot with no implementation for
+    this game (a "heuristic" seat at a game without a heuristic) plays at random, and is
+    called so; a level by what plays it (Xactika's ``strong:1`` is a ``beginner``, every
+    level of Dix its heuristic)."""
+    from xactika.core.bots.agents import plays
 
     try:
-        return "random" if agent_factory(name, game) is RandomAgent else name
+        return plays(name, game)
     except ValueError:
         return name
 
@@ -125,5 +126,5 @@ def seats_text(seats: Sequence[SeatSpec], names: Sequence[str]) -> str:
     return ", ".join(parts)
 
 
-__all__ = ["BOT", "CMD", "HUMAN", "SeatSpec", "default_names", "parse_seat_spec",
+__all__ = ["BOT", "CMD", "HUMAN", "SeatSpec", "default_names", "parse_seat_spec", "plays_as",
            "seats_from_headers", "seats_text"]

@@ -83,7 +83,6 @@ def _by_shape(card: Any) -> Any:
 
 class XactikaShown(Presentation):
     game: str = "xactika"
-    cards = "shapes"
     has_calls = True
     has_stats = True
     card_example = "1323"

@@ -3,8 +3,9 @@
 Everything here turns plain data into strings and never reads the terminal, so the REPL
 (``xactika play``) and the replay viewer share it and tests check it without a tty.
 Colour is ANSI escapes, added only when :class:`Style` says so (``NO_COLOR``, ``--ascii``
-and non-terminals turn it off). Each game draws its own cards: :data:`CARD_RENDERERS`
-maps a game name to a :class:`CardRenderer`; games without one get their card text.
+and non-terminals turn it off). Each game draws its own cards: :func:`card_renderer`
+finds its :class:`CardRenderer` by the game's name (frontends/repl/cards/); games
+without one get their card text.
 """
 
 from __future__ import annotations
@@ -16,12 +17,19 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.api import BidMade, Dealt, GameOver, Led, Played, RoundScored, TrickWon
-from xactika.core.games.xactika import DECK, Call, Card, stats_table
+from xactika.core.engine.api import (
+    BidMade,
+    Dealt,
+    GameOver,
+    Led,
+    Played,
+    RoundScored,
+    TrickWon,
+    import_named,
+)
 from xactika.frontends.i18n import N_, _, ngettext
 from xactika.frontends.people.narration import Item, RoundOutcome, Scores, Standings, Told, WhyWon
 from xactika.frontends.people.presentation import Progress, presentation, seat_label
-from xactika.frontends.people.xactika import shape_words
 
 # --------------------------------------------------------------------------- style
 
@@ -178,59 +186,13 @@ class CardRenderer:
     def columns_text(self) -> str:
         return _("pos  card")
 
+    symbols: tuple[tuple[str, str], ...] = ()
+    """Each symbol the cards are drawn with and its ASCII stand-in (``--ascii``)."""
 
-# Xactika: one symbol and colour per shape, each easy to tell from the others.
-SYMBOLS = ("●", "■", "▲", "★")
-ASCII_SYMBOLS = ("o", "#", "^", "*")
-SHAPE_COLORS = ("91", "96", "92", "93")  # bright red, cyan, green, yellow
-
-
-class XactikaRenderer(CardRenderer):
-    """``1323  ●   ■■■ ▲▲  ★★★   9``: text, each shape drawn as many times as it counts."""
-
-    columns = "pos  card  shapes  value"
-
-    def columns_text(self) -> str:
-        return _("pos  card  shapes  value")
-
-    def symbol(self, shape: int, style: Style) -> str:
-        return (ASCII_SYMBOLS if style.ascii else SYMBOLS)[shape]
-
-    def shape_run(self, shape: int, count: int, style: Style) -> str:
-        run = self.symbol(shape, style) * count
-        return style.paint(run, SHAPE_COLORS[shape]) + " " * (3 - count)
-
-    def drawing(self, card: Card, style: Style) -> str:
-        return " ".join(self.shape_run(s, n, style) for s, n in enumerate(card.counts))
-
-    def card(self, card: Any, style: Style) -> str:
-        return f"{card}  {self.drawing(card, style)}  {card.value:>2}"
-
-    def card_short(self, card: Any, style: Style) -> str:
-        return f"{card} {self.drawing(card, style).rstrip()} ({card.value})"
-
-    def card_compact(self, card: Any, style: Style) -> str:
-        return f"{card} ({card.value})"
-
-    def call(self, call: Any, style: Style) -> str:
-        if call is None:
-            return ""
-        run = self.symbol(call.shape, style) * call.count
-        drawn = style.paint(run, SHAPE_COLORS[call.shape])
-        return f"{shape_words(call.shape, call.count)} ({drawn})"
-
-    def call_words(self, call: Any) -> str:
-        return "" if call is None else shape_words(call.shape, call.count)
-
-    def value(self, card: Any) -> int | None:
-        return int(card.value)
-
-    def stats(self, hand: Sequence[Any], seen: Sequence[Any], style: Style,
-              size: int | None = None) -> str:
-        return xactika_stats(hand, seen, style, size)
-
-
-SHAPE_NAMES = (N_("balls"), N_("cubes"), N_("cones"), N_("stars"))
+    def off_call(self, card: Any, call: Any) -> bool:
+        """Whether a card played to a trick led with ``call`` lacks what was called (it
+        is marked so); never, for a game whose cards show no calls."""
+        return False
 
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -275,13 +237,28 @@ def turned_up(card: Any, style: Style, game: str) -> str:
         card=card, face=face, suit=_(SUIT_NAMES.get(suit, suit)), joker=note)
 
 
-CARD_RENDERERS: dict[str, CardRenderer] = {"shapes": XactikaRenderer(), "suits": SuitRenderer()}
-"""By the presentation's ``cards`` (how its cards are drawn), not by the game's name."""
+_RENDERERS: dict[str, CardRenderer] = {}
 _DEFAULT_RENDERER = CardRenderer()
+CARDS_PACKAGE = f"{__package__}.cards"
+
+
+def register_card_renderer(game: str, renderer: CardRenderer) -> CardRenderer:
+    """How ``game``'s cards are drawn on a terminal: from its module in
+    frontends/repl/cards/, or from a plug-in's presentation module anywhere."""
+    _RENDERERS[game] = renderer
+    return renderer
 
 
 def card_renderer(game: str) -> CardRenderer:
-    return CARD_RENDERERS.get(presentation(game).cards, _DEFAULT_RENDERER)
+    """The game's renderer, found by its name as presentations and bots are: registered
+    already (a plug-in), else by the game's presentation module, else by the module of
+    frontends/repl/cards/ named as the game; a game without one has its cards drawn as
+    their text."""
+    if game not in _RENDERERS:
+        presentation(game)  # its presentation module may register the renderer
+    if game not in _RENDERERS:
+        import_named(CARDS_PACKAGE, game)
+    return _RENDERERS.get(game, _DEFAULT_RENDERER)
 
 
 # --------------------------------------------------------------------------- hands
@@ -351,7 +328,7 @@ def trick(
         wide = max(width(label(seat)) for seat, _ in plays)
         for seat, card in plays:
             note = ""
-            if call is not None and isinstance(call, Call) and not card.shows(call):
+            if call is not None and draw.off_call(card, call):
                 note = style.dim(f"  ({off})")
             if seat == winning:
                 note += "  " + style.bold(mark)
@@ -590,55 +567,6 @@ def narration(items: Sequence[Item], names: Sequence[str], game: str, style: Sty
         else:
             lines.append(item.text)
     return lines
-
-
-# --------------------------------------------------------------------------- stats
-
-
-def xactika_stats(hand: Sequence[Card], seen: Sequence[Card], style: Style,
-                  size: int | None = None) -> str:
-    """The stats card, then the cards this seat has not yet seen this round.
-
-    ``seen`` is every card this seat has seen (its hand and the cards played); the
-    unseen table counts the rest of the deck by value and, per shape, by count.
-    """
-    full = stats_table(DECK)
-    known = set(hand) | set(seen)
-    unseen = [c for c in DECK if c not in known]
-    lines = [_("stats card (whole deck): value, cards, cards with 1 / 2 / 3 of a given "
-               "shape")]
-    value_head, cards_head = _("value"), _("cards")
-    lines.append(f"  {value_head:>5}  {cards_head:>5}    1    2    3")
-    for value, (count, one, two, three) in full.items():
-        lines.append(f"  {value:>5}  {count:>5}  {one:>3}  {two:>3}  {three:>3}")
-    draw = XactikaRenderer()
-    lines.append("")
-    lines.append(ngettext(
-        "not yet seen this round: {n} card (of 81; not in your hand or played)",
-        "not yet seen this round: {n} cards (of 81; not in your hand or played)",
-        len(unseen)).format(n=len(unseen)))
-    cell = 3 if size is None or size >= 70 else 2  # narrow terminals: tighter columns
-    heads = "  ".join(
-        style.paint(" ".join(pad(f"{draw.symbol(s, style)}{k}", cell, right=True)
-                             for k in (1, 2, 3)), SHAPE_COLORS[s])
-        for s in range(4)
-    )
-    lines.append(f"  {value_head:>5}  {cards_head:>5}   {heads}")
-    for value in full:
-        row = [c for c in unseen if c.value == value]
-        groups = []
-        for s in range(4):
-            groups.append(" ".join(f"{sum(1 for c in row if c.counts[s] == k):>{cell}}"
-                                   for k in (1, 2, 3)))
-        lines.append(f"  {value:>5}  {len(row):>5}   " + "  ".join(groups))
-    totals = "  ".join(
-        " ".join(f"{sum(1 for c in unseen if c.counts[s] == k):>{cell}}" for k in (1, 2, 3))
-        for s in range(4)
-    )
-    lines.append(f"  {_('all'):>5}  {len(unseen):>5}   {totals}")
-    lines.append(style.dim("  " + _("shapes: {list}").format(list=", ".join(
-        f"{draw.symbol(s, style)} {_(SHAPE_NAMES[s])}" for s in range(4)))))
-    return fit("\n".join(lines), size)
 
 
 # --------------------------------------------------------------------------- events

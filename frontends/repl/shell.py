@@ -313,7 +313,7 @@ class Shell(Driver):
         """``balls ● (o)`` reads ``balls o`` in --ascii: one form, no Unicode."""
         if not self.style.ascii:
             return text
-        for symbol, letter in zip(render.SYMBOLS, render.ASCII_SYMBOLS, strict=True):
+        for symbol, letter in render.card_renderer(self.config.game).symbols:
             text = text.replace(f"{symbol} ({letter})", letter)
         return text
 

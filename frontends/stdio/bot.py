@@ -75,12 +75,33 @@ def main(argv: Sequence[str]) -> int:
     if name == "random":  # RandomAgent's choices without the core (protocol/player/lean.py)
         session: PlayerSession | LeanRandomSession = LeanRandomSession(seed, name)
         return serve(session, sys.stdin.buffer, sys.stdout.buffer)
-    from xactika.core.bots.agents import make_agent
-    from xactika.protocol.player.agentside import PlayerSession
-
     try:
-        agent = make_agent(name, seed)
+        session = honest_session(name, seed)
     except ValueError as exc:
         print(f"xactika bot: {exc}", file=sys.stderr)
         return 2
-    return serve(PlayerSession(agent, name), sys.stdin.buffer, sys.stdout.buffer)
+    return serve(session, sys.stdin.buffer, sys.stdout.buffer)
+
+
+def honest_session(name: str, seed: int | None) -> PlayerSession:
+    """Bot ``name``'s session. At a game without such a bot (a "heuristic" at a game
+    with none) the random bot plays the seat: an ``info`` line says so once the game is
+    known, for the host's log and ``check-bot``, rather than pass it off under the name."""
+    from xactika.core.bots.agents import implemented, make_agent
+    from xactika.protocol.player import wire
+    from xactika.protocol.player.agentside import PlayerSession
+
+    class Honest(PlayerSession):
+        told = ""
+
+        def feed(self, line: str) -> list[str]:
+            said = super().feed(line)
+            game = getattr(self.agent, "game", None)  # a ByGame learns it from game-started
+            if game and game != self.told:
+                self.told = game
+                if not implemented(name, game):
+                    said = [*said, wire.format_info(
+                        f"{name} has no implementation for {game}: it plays at random")]
+            return said
+
+    return Honest(make_agent(name, seed), name)

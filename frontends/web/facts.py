@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from xactika.core.bots.levels import LEVEL_NAMES, level_name, people_name
+from xactika.core.bots.agents import LEVELS, level_bot, plays
 from xactika.core.engine.api import (
     PHASE_BID,
     PHASE_PLAY,
@@ -59,8 +59,22 @@ def game_facts(name: str) -> dict[str, Any]:
                         for key, kind in rules.option_types.items()],
             "sorts": shown.hand_sorts(),
             "sortNames": {sort: said(sort) for sort in shown.hand_sorts()},
-            "levels": [{"id": str(level), "name": people_name(level_name(level), name)}
-                       for level in LEVEL_NAMES]}
+            "levels": _levels(name)}
+
+
+PAGE_LEVEL = 3
+"""The level a page seats a bot at unless asked (lobby.js), as ``xactika play``."""
+
+
+def _levels(game: str) -> list[dict[str, str]]:
+    """The levels worth offering, each labelled as what plays it: where several levels
+    are the same bot (every level of Dix is its heuristic), only the one nearest the
+    page's default, so that a list never offers five names for one bot."""
+    by_label: dict[str, int] = {}
+    for level in sorted(LEVELS, key=lambda n: (abs(n - PAGE_LEVEL), n)):
+        by_label.setdefault(plays(level_bot(level), game), level)
+    return [{"id": str(level), "name": label}
+            for label, level in sorted(by_label.items(), key=lambda item: item[1])]
 
 
 def all_games() -> list[dict[str, Any]]:

@@ -21,10 +21,10 @@ from typing import Any
 import attrs
 
 from xactika.core.bots.agents import agent_names
-from xactika.core.bots.levels import people_name
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.net.options import DEFAULT_CLOCK  # serve's, when the form gives none
 from xactika.frontends.people.presentation import presentation
+from xactika.frontends.people.seats import plays_as
 from xactika.protocol.net.link import LinkDown
 from xactika.protocol.net.lobby import NAME_MAX, Hosted, LobbyError
 from xactika.protocol.net.server import Server
@@ -66,7 +66,7 @@ class WebTable:
     def names(self) -> list[str]:
         """Every seat's name, a bot's by its level; one name for two seats becomes
         ``heuristic`` and ``heuristic (2)``, in seat order, as the server tells them apart."""
-        names = [people_name(k, self.table.config.game) if k != "open" else s.name
+        names = [plays_as(k, self.table.config.game) if k != "open" else s.name
                  for s, k in zip(self.table.seats, self.kinds, strict=True)]
         taken: set[str] = set()
         for seat, name in enumerate(names):
@@ -202,7 +202,7 @@ class WebLobby:
         for seat, kind in enumerate(web.kinds):
             if kind != "open":
                 web.hosted.given[seat] = BOT
-                web.table.seats[seat].name = people_name(kind, web.table.config.game)
+                web.table.seats[seat].name = plays_as(kind, web.table.config.game)
                 web.tasks.append(asyncio.create_task(self._bot(web, seat, kind)))
 
     def _close(self, web: WebTable) -> None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from xactika.core.bots.levels import people_name
+from xactika.core.bots.agents import plays
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.table import Table
@@ -236,7 +236,7 @@ class Lobby:
         table = hosted.table
         for seat, agent in hosted.bots.items():
             hosted.given[seat] = BOT
-            table.seats[seat].name = people_name(agent, table.config.game)
+            table.seats[seat].name = plays(agent, table.config.game)
             if self.bots is not None:
                 self.bots.seat(table, seat, agent)
 

@@ -16,7 +16,8 @@ function seatRows() {
     for (const level of (chosen() || { levels: [] }).levels) {
       select.append(h("option", { value: level.id }, _("bot: {name} (level {n})", { name: level.name, n: level.id })));
     }
-    select.value = kept[s] || (s === 0 ? "open" : "3");
+    const wanted = kept[s] || (s === 0 ? "open" : "3"); // level 3 is offered in every game
+    select.value = [...select.options].some((o) => o.value === wanted) ? wanted : "3";
     box.append(h("label", {}, _("seat {n}", { n: s }) + " ", select));
   }
 }
