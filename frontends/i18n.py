@@ -19,7 +19,8 @@ from __future__ import annotations
 import gettext as _gettext
 import io
 import os
-from collections.abc import Iterator, Mapping
+import string
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
@@ -192,6 +193,44 @@ def said(text: str) -> str:
     return _(folded)
 
 
+class _Filler(string.Formatter):
+    """``str.format`` that writes a number as the reader's language does (``+0,5``) and
+    names ``{x.words}`` through ``words`` (a call in the reader's words)."""
+
+    def __init__(self, decimal: str, words: Callable[[Any], str] | None) -> None:
+        self.decimal = decimal
+        self.words = words
+
+    def get_field(self, field_name: str, args: Any, kwargs: Any) -> tuple[Any, str]:
+        first, _dot, rest = field_name.partition(".")
+        if rest == "words" and self.words is not None and first in kwargs:
+            return self.words(kwargs[first]), first
+        return super().get_field(field_name, args, kwargs)
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        text = super().format_field(value, format_spec)
+        return text.replace(".", self.decimal) if isinstance(value, float) else text
+
+
+@lru_cache(maxsize=32)
+def decimal_sign(lang: str) -> str:
+    """The decimal sign of ``lang`` (``,`` in German), from Babel's locale data."""
+    from babel.core import UnknownLocaleError
+    from babel.numbers import get_decimal_symbol
+
+    try:
+        return str(get_decimal_symbol(lang))
+    except (UnknownLocaleError, ValueError):
+        return "."
+
+
+def fill(text: str, fields: Mapping[str, Any],
+         words: Callable[[Any], str] | None = None) -> str:
+    """``text.format(**fields)`` in the current language: its numbers with the language's
+    decimal sign, ``{x.words}`` named by ``words``. Raises as ``str.format`` does."""
+    return _Filler(decimal_sign(current()), words).vformat(text, (), fields)
+
+
 def N_(message: str) -> str:
     """Marks a text for the catalog where it is defined; translate it with :func:`_`
     where it is shown (module constants are made before any language is chosen)."""
@@ -226,5 +265,6 @@ def catalog_json(lang: str, where: str = "") -> dict[str, Any]:
 
 
 __all__ = ["COOKIE", "N_", "_", "best", "catalog_json", "catalog_path", "choose",
-           "current", "for_request", "from_accept_language", "from_environment", "languages",
-           "ngettext", "said", "set_language", "translator", "using"]
+           "current", "decimal_sign", "fill", "for_request", "from_accept_language",
+           "from_environment", "languages", "ngettext", "said", "set_language", "translator",
+           "using"]

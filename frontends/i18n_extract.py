@@ -1,10 +1,15 @@
-"""A Babel extractor for the texts each game's presentation gives (babel.cfg).
+"""Babel extractors for the texts each game's presentation gives and for the bots' reasons
+(babel.cfg).
 
 A presentation's titles, modes, rules topics and help lines are English texts built from
 a game and its mode; the frontends show them through ``_()``. Babel finds ``_("...")``
 literals only, so this extractor asks every registered presentation for its texts, for
 each of its modes, as the frontends show them (whitespace folded), and adds them to the
 ordinary Python extraction of the file it is pointed at (presentation.py).
+
+The bots' reasons (a hint's "why") are made in the core, which imports nothing of ours:
+their templates are the first arguments of ``Reason(...)`` and ``counted(...)``
+(core/bots/reason.py), whatever the extraction's own keywords are.
 """
 
 from __future__ import annotations
@@ -71,3 +76,21 @@ def extract_presentation(fileobj: Any, keywords: Mapping[str, Any],
     yield from extract_python(fileobj, keywords, comment_tags, options)
     for text in presentation_texts():
         yield 0, "_", text, ["a game's presentation (frontends/people)"]
+
+
+REASON_KEYWORDS = {"Reason": None, "counted": (1, 2)}
+REASON_NOTE = "a bot's hint: {card} {best} {lead} are card codes, {call.words} a call"
+
+
+def extract_reasons(fileobj: Any, keywords: Mapping[str, Any],
+                    comment_tags: Collection[str], options: Any
+                    ) -> Iterator[tuple[int, Any, Any, Any]]:
+    """Babel's extractor interface: the templates of a bot module's reasons."""
+    from babel.messages.extract import extract_python
+
+    for lineno, funcname, message, comments in extract_python(
+            fileobj, REASON_KEYWORDS, comment_tags, options):
+        # named as gettext's own keywords, which every extraction knows (Babel looks the
+        # name up in the extraction's keywords)
+        said = "ngettext" if funcname == "counted" else "_"
+        yield lineno, said, message, [*list(comments or ()), REASON_NOTE]
