@@ -2,7 +2,9 @@
 (babel.cfg).
 
 A presentation's titles, modes, rules topics and help lines are English texts built from
-a game and its mode; the frontends show them through ``_()``. Babel finds ``_("...")``
+a game and its mode; the frontends show them through ``_()``. (A presentation whose texts
+depend on more than the mode makes them from ``_()`` templates itself:
+``Presentation.translated``.) Babel finds ``_("...")``
 literals only, so this extractor asks every registered presentation for its texts, for
 each of its modes, as the frontends show them (whitespace folded), and adds them to the
 ordinary Python extraction of the file it is pointed at (presentation.py).
@@ -53,14 +55,17 @@ def presentation_texts() -> list[str]:
         for mode in game_rules(game).modes:
             config = config_from_pairs({"game": game, "mode": mode}, defaults=True)
             add(shown.mode_name(config))
+            add(shown.bidless_name(config))
+            for key in shown.topics(config):
+                add(key)  # a heading on the page
+            for text in shown.commands(config, dict(COMMAND_HELP)).values():
+                add(text)
+            if shown.translated:  # made from _() templates: the Python extraction finds them
+                continue
             add(shown.banner(config))
             add(shown.mode_line(config))
-            add(shown.bidless_name(config))
             add(shown.overview(config))
-            for key, text in shown.topics(config).items():
-                add(key)  # a heading on the page
-                add(text)
-            for text in shown.commands(config, dict(COMMAND_HELP)).values():
+            for text in shown.topics(config).values():
                 add(text)
             for text in shown.help_lines(config):
                 add(text)

@@ -19,8 +19,10 @@ from xactika.core.bots.agents import make_agent
 from xactika.core.bots.reason import Reason, counted
 from xactika.frontends import i18n
 from xactika.frontends.i18n_extract import extract_reasons
+from xactika.frontends.people import teach
 from xactika.frontends.people.presentation import presentation
 from xactika.frontends.repl import play
+from xactika.protocol.notation.text import config_from_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "frontends" / "locale"
@@ -280,3 +282,28 @@ def test_a_bots_new_reason_is_extracted_for_the_catalog(tmp_path: Path) -> None:
     now = extracted()
     assert (None, "cannot follow {call.words}: slough the weakest, {card}") in now
     assert (None, ("{n:+d} point net", "{n:+d} points net")) in now
+
+
+@pytest.mark.parametrize(("options", "hands"), [
+    ({"top": "5", "hands": "fixed", "hook": "none"}, "5 Karten jede Runde"),
+    ({"top": "1", "hands": "fixed"}, "1 Karte jede Runde"),
+    ({"top": "7", "hands": "down"}, "7 Karten in Runde 1, jede Runde eine weniger bis 1"),
+    ({"top": "6", "hands": "downup"}, "6 Karten in Runde 1"),
+    ({"top": "4", "hands": "up"}, "jede Runde eine mehr bis 4, dann wieder ab 1"),
+    ({"top": "12", "players": "3"}, "jede Runde eine mehr bis 12, dann wieder zurück")])
+def test_oh_hells_rules_for_any_hands_are_german(options: dict[str, str], hands: str) -> None:
+    """Oh Hell's rules depend on top= and hands=: made from templates, not looked up whole,
+    so no setting falls back to English; the English reads as before."""
+    config = config_from_pairs({"game": "ohhell", "mode": "penalty", **options},
+                               defaults=True)
+    with i18n.using("de"):
+        text = teach.rules_text(config, "all") + "\n" + teach.rules_text(config)
+        banner = presentation("ohhell").mode_line(config)
+    assert hands in text and hands in banner
+    found = [w for w in re.findall(r"[a-z]+", text.split("mehr: ")[0])
+             if w in {"the", "card", "cards", "round", "every", "each", "dealer", "bid", "trick",
+                      "may", "not", "anything", "scores", "miss"}]
+    assert not found, found
+    assert ("Kartengeber darf beliebig" in text) == (options.get("hook") == "none")
+    english = teach.rules_text(config, "deal")
+    assert english.startswith("the deal: ") and "Karte" not in english

@@ -96,7 +96,8 @@ def play_german(game: str, mode: str, players: int, rounds: int, width: int,
 
 
 @pytest.mark.parametrize(("game", "mode", "players", "rounds"), [
-    ("xactika", "bid", 4, 2), ("xactika", "lose", 3, 1), ("dix", "draw", 2, 1)])
+    ("xactika", "bid", 4, 2), ("xactika", "lose", 3, 1), ("dix", "draw", 2, 1),
+    ("ohhell", "bonus", 4, 2)])
 def test_a_whole_german_game_shows_no_english_sentence(german: None, game: str, mode: str,
                                                         players: int, rounds: int) -> None:
     session, lines = play_german(game, mode, players, rounds, 10_000)  # one line a text
@@ -112,7 +113,7 @@ def test_a_whole_german_game_shows_no_english_sentence(german: None, game: str, 
 
 @pytest.mark.parametrize("width", [80, 60])
 @pytest.mark.parametrize(("game", "mode", "players"), [
-    ("xactika", "bid", 6), ("dix", "draw", 2)])
+    ("xactika", "bid", 6), ("dix", "draw", 2), ("ohhell", "penalty", 5)])
 def test_the_german_repl_fits_the_terminal(german: None, width: int, game: str, mode: str,
                                            players: int) -> None:
     _session, lines = play_german(game, mode, players, 1, width)

@@ -102,6 +102,14 @@ def _suit(suit: str) -> str:
     return _(_SUIT_WORDS[suit]) if suit in _SUIT_WORDS else SUIT_NAMES.get(suit, suit)
 
 
+suit_words = _suit  # Oh Hell's suits are these too
+
+
+def one_of_suit(suit: str) -> str:
+    """One card of a suit in the reader's words: ``heart`` (German: ``Herz-Karte``)."""
+    return _(_ONE_OF_SUIT[suit]) if suit in _ONE_OF_SUIT else _suit(suit)
+
+
 class DixShown(Presentation):
     game: str = "dix"
     cards = "suits"
@@ -285,7 +293,7 @@ class DixShown(Presentation):
 
 register_presentation(DixShown())
 
-__all__ = ["DixShown"]
+__all__ = ["DixShown", "one_of_suit", "rank_and_suit", "suit_words"]
 
 
 LOWEST_RANK, HIGHEST_RANK = 2, 14  # a suit's 2 to its ace

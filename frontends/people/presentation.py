@@ -61,6 +61,10 @@ class Presentation:
     card_example: ClassVar[str] = ""
     """A card's text, for the help; "" takes the last card of the game's deck."""
     card_face: ClassVar[str] = "text"  # how a page draws a card: "shapes", "suits" or its text
+    translated: ClassVar[bool] = False
+    """Whether the per-config texts (banner, mode line, overview, topics, help lines) come
+    already in the reader's language, made from ``_()`` templates with fields; else they
+    are English, shown through ``said()`` and found for the catalog by i18n_extract."""
 
     def __init__(self, game: str | None = None) -> None:
         if game is not None:
