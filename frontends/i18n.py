@@ -177,8 +177,37 @@ def using(lang: str) -> Iterator[None]:
 
 
 def _(message: str) -> str:
-    """``message`` in the current context's language."""
+    """``message`` in the current context's language (a :func:`later` text is made from
+    its template then)."""
+    if isinstance(message, Later):
+        return message.said()
     return translator(_language.get()).gettext(message)
+
+
+class Later(str):
+    """A text made from a template with fields that is shown later, maybe in another
+    language than the one it was made in (an option's help, built before the reader's
+    language is known): the English text, which :func:`_` says again from the template."""
+
+    template: str
+    fields: dict[str, Any]
+
+    def __new__(cls, template: str, fields: Mapping[str, Any]) -> Later:
+        self = super().__new__(cls, template.format(**fields))
+        self.template = template
+        self.fields = dict(fields)
+        return self
+
+    def said(self) -> str:
+        # a field that is a text of the catalog is said too (an option's "the seat's token")
+        fields = {k: _(v) if isinstance(v, str) else v for k, v in self.fields.items()}
+        return _(self.template).format(**fields)
+
+
+def later(template: str, /, **fields: Any) -> Later:
+    """Marks ``template`` for the catalog (i18n_extract.py) and fills it in English now
+    and in the reader's language when shown through :func:`_`."""
+    return Later(template, fields)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -266,5 +295,5 @@ def catalog_json(lang: str, where: str = "") -> dict[str, Any]:
 
 __all__ = ["COOKIE", "N_", "_", "best", "catalog_json", "catalog_path", "choose",
            "current", "decimal_sign", "fill", "for_request", "from_accept_language",
-           "from_environment", "languages", "ngettext", "said", "set_language", "translator",
-           "using"]
+           "from_environment", "languages", "later", "ngettext", "said", "set_language",
+           "translator", "using"]

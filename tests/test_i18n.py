@@ -307,3 +307,83 @@ def test_oh_hells_rules_for_any_hands_are_german(options: dict[str, str], hands:
     assert ("Kartengeber darf beliebig" in text) == (options.get("hook") == "none")
     english = teach.rules_text(config, "deal")
     assert english.startswith("the deal: ") and "Karte" not in english
+
+
+HELP_ENGLISH = {"the", "and", "of", "with", "to", "is", "for", "default", "each", "every",
+                "only", "this", "that", "when", "from", "show", "message", "exit", "usage",
+                "options", "arguments", "seat", "seats", "game", "bot", "bots", "records"}
+
+
+# composed --help texts in modules other developers own this round (f-strings there; made
+# with i18n.later they are translated like the rest): left out of the check for now
+STILL_ENGLISH = {"connect": ("example: xactika connect",), "match": ("a bot: name=N",),
+                 "check-bot": ("check only this game",),
+                 "replay": ("keys:",)}  # the terminal replay's key table, as its screen has it
+
+
+def _help(command: str, env: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+          capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from xactika.frontends import cli
+
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(key, raising=False)
+    for key, value in {"COLUMNS": "80", **env}.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(SystemExit) as stop:
+        __import__(cli.COMMANDS[command][0], fromlist=["main"]).main([*args])
+    found = capsys.readouterr()
+    return int(stop.value.code or 0), found.out, found.err
+
+
+@pytest.mark.parametrize("command", sorted(play_commands := __import__(
+    "xactika.frontends.cli", fromlist=["COMMANDS"]).COMMANDS))
+def test_every_commands_help_is_german_in_a_german_terminal_and_fits_80_columns(
+        command: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = _help(command, {"LANG": "de_DE.UTF-8"}, monkeypatch, capsys, "--help")
+    assert code == 0 and out.startswith("Aufruf: xactika ") and "Optionen:" in out
+    assert "diese Hilfe zeigen und beenden" in out
+    text = out.split("\n\n", 1)[1]  # past the usage block (flags and metavars)
+    for start in STILL_ENGLISH.get(command, ()):  # to its paragraph or the next option
+        text = re.sub(re.escape(start) + r".*?(?=\n\n|\n  -|$)", " ", text, flags=re.S)
+    plain = re.sub(r"'[^']*'|\"[^\"]*\"|\$\w+|--?[\w-]+|\{[^}]*\}|\S*[/._]\S*|\[[^]]*\]"
+                   r"|<[^>]*>|xactika [\w-]+|\w+:\w+", " ", text)
+    found = sorted({w for w in re.findall(r"[A-Za-z]+", plain) if w in HELP_ENGLISH})
+    assert not found, found
+    assert max(len(line) for line in out.splitlines()) <= 80
+    code, english, _err = _help(command, {"LANG": "C.UTF-8"}, monkeypatch, capsys, "--help")
+    assert english.startswith("usage: xactika ") and "show this help message and exit" in english
+
+
+def test_play_takes_its_help_and_errors_language_from_lang(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = _help("play", {"LANG": "C.UTF-8"}, monkeypatch, capsys, "--lang", "de",
+                            "--help")
+    assert code == 0 and "Personen (Standard: 4 für xactika" in out
+    code, _out, err = _help("play", {"LANG": "de_DE.UTF-8"}, monkeypatch, capsys,
+                            "--lang=en", "--help")
+    assert "usage: xactika play" in _out
+    code, _out, err = _help("play", {"LANG": "de_DE.UTF-8"}, monkeypatch, capsys,
+                            "--rounds", "x")
+    assert code == 2 and err == (
+        "xactika play: Argument --rounds: erwartet eine ganze Zahl, nicht 'x'\n")
+    code, _out, err = _help("play", {"LANG": "de_DE.UTF-8"}, monkeypatch, capsys,
+                            "--color", "pink")
+    assert "ungültige Wahl: 'pink' (möglich sind 'auto', 'always', 'never')" in err
+    code, _out, err = _help("play", {}, monkeypatch, capsys, "--frobnicate")
+    assert err == "xactika play: unrecognized arguments: --frobnicate\n"
+    assert i18n.current() == "en"  # the language was the parse's only
+
+
+def test_the_command_list_is_german_in_a_german_terminal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from xactika.frontends import cli
+
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    assert cli.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Aufruf: xactika COMMAND") and "Befehle:" in out
+    assert "im Browser spielen, zuschauen und einladen" in out
+    assert max(len(line) for line in out.splitlines()) <= 80

@@ -31,6 +31,7 @@ from xactika.core.engine.check import LogCheck
 from xactika.core.engine.errors import InvalidEvent, XactikaError
 from xactika.core.engine.views import view, visible
 from xactika.frontends.cli.options import OneLineParser
+from xactika.frontends.i18n import later
 from xactika.frontends.people import narration
 from xactika.frontends.people.driver import unreadable
 from xactika.frontends.people.presentation import presentation
@@ -391,8 +392,8 @@ HELP = (
 def build_parser() -> argparse.ArgumentParser:
     ap = OneLineParser(
         prog="xactika replay",
-        description="Step through a recorded game by event, trick or round, as everyone or "
-        "as one seat. " + " ".join(HELP.split()),
+        description=later("Step through a recorded game by event, trick or round, as "
+                          "everyone or as one seat. {keys}", keys=" ".join(HELP.split())),
     )
     ap.add_argument("log", metavar="LOG", help="a record file (text or JSONL), or a games "
                     "file (a match's all-games.txt) with --record")
