@@ -387,3 +387,27 @@ def test_the_command_list_is_german_in_a_german_terminal(
     assert out.startswith("Aufruf: xactika COMMAND") and "Befehle:" in out
     assert "im Browser spielen, zuschauen und einladen" in out
     assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_the_terminal_replay_speaks_the_terminals_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from xactika.frontends.records import replay
+    from xactika.frontends.stdio import selfplay
+
+    record = tmp_path / "game.log"
+    assert selfplay.main(["--seed", "3", "--rounds", "1", "--quiet", "--record",
+                          str(record)]) == 0
+    capsys.readouterr()
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert replay.main([str(record), "--keys", "l l l t x"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("── Ereignis 11/48, Runde 1 von 1, Stich 1, Sicht: alle")
+    for german in ("← gewonnen", "Hände", "Punkte bisher", "unbekannte Taste 'x'"):
+        assert german in out
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert replay.main([str(record), "--keys", "l l l t"]) == 0
+    assert capsys.readouterr().out.startswith("── event 11/48, round 1 of 1, trick 1, view: "
+                                              "everyone")
