@@ -317,8 +317,7 @@ HELP_ENGLISH = {"the", "and", "of", "with", "to", "is", "for", "default", "each"
 # composed --help texts in modules other developers own this round (f-strings there; made
 # with i18n.later they are translated like the rest): left out of the check for now
 STILL_ENGLISH = {"connect": ("example: xactika connect",), "match": ("a bot: name=N",),
-                 "check-bot": ("check only this game",),
-                 "replay": ("keys:",)}  # the terminal replay's key table, as its screen has it
+                 "check-bot": ("check only this game",)}
 
 
 def _help(command: str, env: dict[str, str], monkeypatch: pytest.MonkeyPatch,
@@ -411,3 +410,21 @@ def test_the_terminal_replay_speaks_the_terminals_language(
     assert replay.main([str(record), "--keys", "l l l t"]) == 0
     assert capsys.readouterr().out.startswith("── event 11/48, round 1 of 1, trick 1, view: "
                                               "everyone")
+
+
+@pytest.mark.parametrize("game", ["ohhell", "dix"])
+def test_without_the_trumps_that_were_led_a_card_cannot_win(game: str) -> None:
+    """Trumps led and none in hand: no trump of one's own can take the trick, so the
+    note says it cannot win (not "a trump wins it"), in either language."""
+    from xactika.frontends.people.presentation import FollowRule
+
+    shown = presentation(game)
+    led_trumps, led_other = FollowRule(False, "spades", "spades"), FollowRule(False, "hearts",
+                                                                             "spades")
+    assert shown.cannot_follow(led_trumps, None).endswith("it cannot win the trick")
+    assert "a trump (spades) wins the trick" in shown.cannot_follow(led_other, None)
+    assert "the trumps that were led" in shown.coach("play", led_trumps)
+    with i18n.using("de"):
+        pik = FollowRule(False, "Pik", "Pik")
+        assert shown.cannot_follow(pik, None).endswith("sie kann den Stich nicht gewinnen")
+        assert "Trumpf wurde ausgespielt" in shown.coach("play", pik)

@@ -242,10 +242,13 @@ class DixShown(Presentation):
                     "(marked with an arrow). Play higher to win the trick, lower to give it "
                     "away; watch for a pip total of ten (-3 to the winner).").format(
                 suit=follow.led)
-        elif follow.trump:
+        elif follow.trump and follow.trump != follow.led:  # trumps led: none can win it
             why = _("tutorial: you have no {suit}: any card may be played; a trump ({trump}) "
                     "wins it, anything else loses it.").format(suit=follow.led,
                                                                trump=follow.trump)
+        elif follow.trump:
+            why = _("tutorial: you have no {suit}, the trumps that were led: any card may be "
+                    "played, and it cannot win.").format(suit=follow.led)
         else:
             why = _("tutorial: you have no {suit}: any card may be played; no trumps this "
                     "round, so it cannot win.").format(suit=follow.led)
@@ -274,7 +277,7 @@ class DixShown(Presentation):
         return FollowRule(can, _suit(led) if led else "", trump_name)
 
     def cannot_follow(self, follow: FollowRule, call: Any) -> str:
-        if follow.trump is not None:
+        if follow.trump is not None and follow.trump != follow.led:
             return _("you have no {suit}: play any card; a trump ({trump}) wins the trick, "
                      "anything else loses it").format(suit=follow.led, trump=follow.trump)
         return _("you have no {suit}: play any card; it cannot win the trick").format(
