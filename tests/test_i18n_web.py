@@ -87,6 +87,10 @@ def test_the_page_strings_come_from_the_same_catalog(client: TestClient) -> None
     assert rules["topics"]["win"].startswith("wer den Stich gewinnt")
     games = client.get("/api/games", headers={"accept-language": "de"}).json()
     assert {m["name"] for m in games[0]["modes"]} == {"High Score", "Low Score", "Ansage"}
+    ohhell = next(g for g in games if g["name"] == "ohhell")
+    assert [o["label"].split(":")[0] for o in ohhell["options"]] == ["top", "hands", "hook"]
+    assert ohhell["options"][0]["label"] == (
+        "top: die größte Hand (Standard 10, weniger bei 6 oder 7 Personen)")
 
 
 server = server_fixture(23)
