@@ -19,7 +19,8 @@ from __future__ import annotations
 import gettext as _gettext
 import io
 import os
-from collections.abc import Iterator, Mapping
+import string
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
@@ -176,8 +177,37 @@ def using(lang: str) -> Iterator[None]:
 
 
 def _(message: str) -> str:
-    """``message`` in the current context's language."""
+    """``message`` in the current context's language (a :func:`later` text is made from
+    its template then)."""
+    if isinstance(message, Later):
+        return message.said()
     return translator(_language.get()).gettext(message)
+
+
+class Later(str):
+    """A text made from a template with fields that is shown later, maybe in another
+    language than the one it was made in (an option's help, built before the reader's
+    language is known): the English text, which :func:`_` says again from the template."""
+
+    template: str
+    fields: dict[str, Any]
+
+    def __new__(cls, template: str, fields: Mapping[str, Any]) -> Later:
+        self = super().__new__(cls, template.format(**fields))
+        self.template = template
+        self.fields = dict(fields)
+        return self
+
+    def said(self) -> str:
+        # a field that is a text of the catalog is said too (an option's "the seat's token")
+        fields = {k: _(v) if isinstance(v, str) else v for k, v in self.fields.items()}
+        return _(self.template).format(**fields)
+
+
+def later(template: str, /, **fields: Any) -> Later:
+    """Marks ``template`` for the catalog (i18n_extract.py) and fills it in English now
+    and in the reader's language when shown through :func:`_`."""
+    return Later(template, fields)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -190,6 +220,44 @@ def said(text: str) -> str:
     whitespace folded as the catalog has it (i18n_extract.py), in the reader's language."""
     folded = " ".join(text.split())
     return _(folded)
+
+
+class _Filler(string.Formatter):
+    """``str.format`` that writes a number as the reader's language does (``+0,5``) and
+    names ``{x.words}`` through ``words`` (a call in the reader's words)."""
+
+    def __init__(self, decimal: str, words: Callable[[Any], str] | None) -> None:
+        self.decimal = decimal
+        self.words = words
+
+    def get_field(self, field_name: str, args: Any, kwargs: Any) -> tuple[Any, str]:
+        first, _dot, rest = field_name.partition(".")
+        if rest == "words" and self.words is not None and first in kwargs:
+            return self.words(kwargs[first]), first
+        return super().get_field(field_name, args, kwargs)
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        text = super().format_field(value, format_spec)
+        return text.replace(".", self.decimal) if isinstance(value, float) else text
+
+
+@lru_cache(maxsize=32)
+def decimal_sign(lang: str) -> str:
+    """The decimal sign of ``lang`` (``,`` in German), from Babel's locale data."""
+    from babel.core import UnknownLocaleError
+    from babel.numbers import get_decimal_symbol
+
+    try:
+        return str(get_decimal_symbol(lang))
+    except (UnknownLocaleError, ValueError):
+        return "."
+
+
+def fill(text: str, fields: Mapping[str, Any],
+         words: Callable[[Any], str] | None = None) -> str:
+    """``text.format(**fields)`` in the current language: its numbers with the language's
+    decimal sign, ``{x.words}`` named by ``words``. Raises as ``str.format`` does."""
+    return _Filler(decimal_sign(current()), words).vformat(text, (), fields)
 
 
 def N_(message: str) -> str:
@@ -226,5 +294,6 @@ def catalog_json(lang: str, where: str = "") -> dict[str, Any]:
 
 
 __all__ = ["COOKIE", "N_", "_", "best", "catalog_json", "catalog_path", "choose",
-           "current", "for_request", "from_accept_language", "from_environment", "languages",
-           "ngettext", "said", "set_language", "translator", "using"]
+           "current", "decimal_sign", "fill", "for_request", "from_accept_language",
+           "from_environment", "languages", "later", "ngettext", "said", "set_language",
+           "translator", "using"]

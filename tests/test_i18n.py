@@ -14,12 +14,19 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
+from xactika.core import Call, Config, legal_actions, new_game, step, view
+from xactika.core.bots.agents import make_agent
+from xactika.core.bots.reason import Reason, counted
 from xactika.frontends import i18n
+from xactika.frontends.i18n_extract import extract_reasons
+from xactika.frontends.people import teach
+from xactika.frontends.people.presentation import presentation
 from xactika.frontends.repl import play
+from xactika.protocol.notation.text import config_from_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "frontends" / "locale"
-FIELD = re.compile(r"\{[a-z_]*\}")
+FIELD = re.compile(r"\{[a-z_]*(?:\.[a-z_]+)?(?::[^{}]*)?\}")  # {n}, {call.words}, {ev:+.1f}
 
 
 @pytest.fixture(autouse=True)
@@ -71,8 +78,13 @@ def test_every_message_is_translated_not_fuzzy_and_keeps_its_fields(lang: str) -
         singular = message.id if isinstance(message.id, str) else message.id[0]
         forms = [message.string] if isinstance(message.string, str) else list(message.string)
         assert forms and all(forms), f"untranslated: {singular!r}"
-        for form in forms:  # a lost or misspelt {field} would fail at .format() on screen
-            assert sorted(FIELD.findall(form)) == sorted(FIELD.findall(singular)), singular
+        if isinstance(message.id, str):  # a lost or misspelt {field} would fail at .format()
+            assert sorted(FIELD.findall(forms[0])) == sorted(FIELD.findall(singular)), singular
+        else:  # a plural's form may leave out the count ("the last trick"), nothing else
+            fields = set(FIELD.findall(message.id[0])) | set(FIELD.findall(message.id[1]))
+            for form in forms:
+                assert set(FIELD.findall(form)) <= fields, singular
+                assert set(FIELD.findall(form)) >= fields - {"{n}"}, singular
     assert count > 200
 
 
@@ -178,3 +190,241 @@ def test_a_third_language_is_one_catalog_file(tmp_path: Path,
     fr = i18n.translator("fr")
     assert fr.gettext("the game is over") == "the game is over"  # fuzzy: not used
     assert fr.ngettext("{n} round", "{n} rounds", 0) == "{n} manche"
+
+
+def _reasons(reason: object) -> Iterator[Reason]:
+    """A reason and the reasons among its fields."""
+    if isinstance(reason, Reason):
+        yield reason
+        for value in reason.fields.values():
+            yield from _reasons(value)
+
+
+@pytest.mark.parametrize(("game", "mode", "bots"), [
+    ("xactika", "bid", ("heuristic",)), ("xactika", "win", ("heuristic",)),
+    ("xactika", "lose", ("heuristic",)), ("dix", "draw", ("heuristic",)),
+    ("ohhell", "bonus", ("heuristic", "strong"))])
+def test_every_reason_the_bots_give_a_hint_is_german(game: str, mode: str,
+                                                     bots: tuple[str, ...]) -> None:
+    """Whole games with the bots explaining every move: each reason's template (and each
+    nested one's) has a German translation, and a German reader gets German with the
+    same card codes; a program still reads the English."""
+    de = i18n.translator("de")
+    shown = presentation(game)
+    players = 2 if game == "dix" else 4
+    said: set[str] = set()
+    for seed in (1, 2):
+        state = new_game(Config(game=game, mode=mode, players=players, rounds=2, seed=seed))
+        agents = [make_agent(bots[s % len(bots)], seed * 10 + s, game=game)
+                  for s in range(players)]
+        for agent in agents:
+            agent.think_ms = 1.0  # type: ignore[attr-defined]
+        while not state.over:
+            legal = legal_actions(state)
+            assert legal.seat is not None
+            command, reason = agents[legal.seat].explain(  # type: ignore[attr-defined]
+                view(state, legal.seat), legal)
+            assert isinstance(reason, Reason), reason
+            for part in _reasons(reason):
+                key = part.template
+                got = (de.ngettext(part.template, part.plural, 2) if part.plural
+                       else de.gettext(key))
+                assert got != key, f"no German for the reason {key!r}"
+            with i18n.using("de"):
+                german = shown.reason(reason)
+            assert german != reason and "{" not in german, (reason, german)
+            for name in ("card", "lead"):  # a card code stays a card code
+                if name in reason.fields:
+                    assert str(reason.fields[name]) in german, (reason, german)
+            said.add(reason.template)
+            state, _ = step(state, command)
+    assert len(said) >= 3
+
+
+def test_a_reason_reads_english_to_programs_and_german_to_people() -> None:
+    net = counted("{n:+d} point net", "{n:+d} points net", n=-1)
+    why = counted("both hands are known: {card} does best over the last trick ({net})",
+                  "both hands are known: {card} does best over the last {n} tricks ({net})",
+                  card="9S", n=3, net=net)
+    assert why == "both hands are known: 9S does best over the last 3 tricks (-1 point net)"
+    assert str(why) is why  # str() keeps the template for a frontend (agents.ByGame)
+    lead = Reason("lead {card}: likely takes the trick (expected {ev:+.1f} this trick)",
+                  card="9S", ev=0.54)
+    with i18n.using("de"):
+        assert presentation("dix").reason(why) == (
+            "beide Hände sind bekannt: 9S ist am besten für die letzten 3 Stiche "
+            "(-1 Punkt netto)")
+        assert presentation("dix").reason(lead) == (
+            "9S ausspielen: macht wahrscheinlich den Stich (erwartet +0,5 in diesem Stich)")
+        call = Call.parse("3st")
+        shown = presentation("xactika").reason(Reason(
+            "cannot follow {call.words}: slough the weakest, {card}", call=call, card="1323"))
+        assert shown == "kann 3 Sterne nicht bedienen: die schwächste abwerfen, 1323"
+        assert presentation("dix").reason("a plug-in bot's own words") == (
+            "a plug-in bot's own words")
+        broken = Reason("no German for this {thing}", thing=1)  # not in the catalog
+        assert presentation("dix").reason(broken) == "no German for this 1"
+
+
+def test_a_bots_new_reason_is_extracted_for_the_catalog(tmp_path: Path) -> None:
+    """babel.cfg sends the bots' modules through the reasons' extractor: a reason added
+    to a bot lands in the template, so the completeness tests above fail until the
+    catalogs have it."""
+    source = tmp_path / "newbot.py"
+    source.write_text('def explain(card, n):\n'
+                      '    return Reason("a brand-new reason for {card}", card=card), '
+                      'counted("{n} new card", "{n} new cards", n=n)\n', encoding="utf-8")
+    with source.open("rb") as f:
+        found = [(funcname, message) for _line, funcname, message, _comments
+                 in extract_reasons(f, {}, [], {})]
+    assert found == [("_", ("a brand-new reason for {card}", None)),
+                     ("ngettext", ("{n} new card", "{n} new cards", None))]
+    now = extracted()
+    assert (None, "cannot follow {call.words}: slough the weakest, {card}") in now
+    assert (None, ("{n:+d} point net", "{n:+d} points net")) in now
+
+
+@pytest.mark.parametrize(("options", "hands"), [
+    ({"top": "5", "hands": "fixed", "hook": "none"}, "5 Karten jede Runde"),
+    ({"top": "1", "hands": "fixed"}, "1 Karte jede Runde"),
+    ({"top": "7", "hands": "down"}, "7 Karten in Runde 1, jede Runde eine weniger bis 1"),
+    ({"top": "6", "hands": "downup"}, "6 Karten in Runde 1"),
+    ({"top": "4", "hands": "up"}, "jede Runde eine mehr bis 4, dann wieder ab 1"),
+    ({"top": "12", "players": "3"}, "jede Runde eine mehr bis 12, dann wieder zurück")])
+def test_oh_hells_rules_for_any_hands_are_german(options: dict[str, str], hands: str) -> None:
+    """Oh Hell's rules depend on top= and hands=: made from templates, not looked up whole,
+    so no setting falls back to English; the English reads as before."""
+    config = config_from_pairs({"game": "ohhell", "mode": "penalty", **options},
+                               defaults=True)
+    with i18n.using("de"):
+        text = teach.rules_text(config, "all") + "\n" + teach.rules_text(config)
+        banner = presentation("ohhell").mode_line(config)
+    assert hands in text and hands in banner
+    found = [w for w in re.findall(r"[a-z]+", text.split("mehr: ")[0])
+             if w in {"the", "card", "cards", "round", "every", "each", "dealer", "bid", "trick",
+                      "may", "not", "anything", "scores", "miss"}]
+    assert not found, found
+    assert ("Kartengeber darf beliebig" in text) == (options.get("hook") == "none")
+    english = teach.rules_text(config, "deal")
+    assert english.startswith("the deal: ") and "Karte" not in english
+
+
+HELP_ENGLISH = {"the", "and", "of", "with", "to", "is", "for", "default", "each", "every",
+                "only", "this", "that", "when", "from", "show", "message", "exit", "usage",
+                "options", "arguments", "seat", "seats", "game", "bot", "bots", "records"}
+
+
+# composed --help texts in modules other developers own this round (f-strings there; made
+# with i18n.later they are translated like the rest): left out of the check for now
+STILL_ENGLISH = {"connect": ("example: xactika connect",), "match": ("a bot: name=N",),
+                 "check-bot": ("check only this game",)}
+
+
+def _help(command: str, env: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+          capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from xactika.frontends import cli
+
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(key, raising=False)
+    for key, value in {"COLUMNS": "80", **env}.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(SystemExit) as stop:
+        __import__(cli.COMMANDS[command][0], fromlist=["main"]).main([*args])
+    found = capsys.readouterr()
+    return int(stop.value.code or 0), found.out, found.err
+
+
+@pytest.mark.parametrize("command", sorted(play_commands := __import__(
+    "xactika.frontends.cli", fromlist=["COMMANDS"]).COMMANDS))
+def test_every_commands_help_is_german_in_a_german_terminal_and_fits_80_columns(
+        command: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = _help(command, {"LANG": "de_DE.UTF-8"}, monkeypatch, capsys, "--help")
+    assert code == 0 and out.startswith("Aufruf: xactika ") and "Optionen:" in out
+    assert "diese Hilfe zeigen und beenden" in out
+    text = out.split("\n\n", 1)[1]  # past the usage block (flags and metavars)
+    for start in STILL_ENGLISH.get(command, ()):  # to its paragraph or the next option
+        text = re.sub(re.escape(start) + r".*?(?=\n\n|\n  -|$)", " ", text, flags=re.S)
+    plain = re.sub(r"'[^']*'|\"[^\"]*\"|\$\w+|--?[\w-]+|\{[^}]*\}|\S*[/._]\S*|\[[^]]*\]"
+                   r"|<[^>]*>|xactika [\w-]+|\w+:\w+", " ", text)
+    found = sorted({w for w in re.findall(r"[A-Za-z]+", plain) if w in HELP_ENGLISH})
+    assert not found, found
+    assert max(len(line) for line in out.splitlines()) <= 80
+    code, english, _err = _help(command, {"LANG": "C.UTF-8"}, monkeypatch, capsys, "--help")
+    assert english.startswith("usage: xactika ") and "show this help message and exit" in english
+
+
+def test_play_takes_its_help_and_errors_language_from_lang(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = _help("play", {"LANG": "C.UTF-8"}, monkeypatch, capsys, "--lang", "de",
+                            "--help")
+    assert code == 0 and "Personen (Standard: 4 für xactika" in out
+    code, _out, err = _help("play", {"LANG": "de_DE.UTF-8"}, monkeypatch, capsys,
+                            "--lang=en", "--help")
+    assert "usage: xactika play" in _out
+    code, _out, err = _help("play", {"LANG": "de_DE.UTF-8"}, monkeypatch, capsys,
+                            "--rounds", "x")
+    assert code == 2 and err == (
+        "xactika play: Argument --rounds: erwartet eine ganze Zahl, nicht 'x'\n")
+    code, _out, err = _help("play", {"LANG": "de_DE.UTF-8"}, monkeypatch, capsys,
+                            "--color", "pink")
+    assert "ungültige Wahl: 'pink' (möglich sind 'auto', 'always', 'never')" in err
+    code, _out, err = _help("play", {}, monkeypatch, capsys, "--frobnicate")
+    assert err == "xactika play: unrecognized arguments: --frobnicate\n"
+    assert i18n.current() == "en"  # the language was the parse's only
+
+
+def test_the_command_list_is_german_in_a_german_terminal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from xactika.frontends import cli
+
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    assert cli.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Aufruf: xactika COMMAND") and "Befehle:" in out
+    assert "im Browser spielen, zuschauen und einladen" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_the_terminal_replay_speaks_the_terminals_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from xactika.frontends.records import replay
+    from xactika.frontends.stdio import selfplay
+
+    record = tmp_path / "game.log"
+    assert selfplay.main(["--seed", "3", "--rounds", "1", "--quiet", "--record",
+                          str(record)]) == 0
+    capsys.readouterr()
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert replay.main([str(record), "--keys", "l l l t x"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("── Ereignis 11/48, Runde 1 von 1, Stich 1, Sicht: alle")
+    for german in ("← gewonnen", "Hände", "Punkte bisher", "unbekannte Taste 'x'"):
+        assert german in out
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert replay.main([str(record), "--keys", "l l l t"]) == 0
+    assert capsys.readouterr().out.startswith("── event 11/48, round 1 of 1, trick 1, view: "
+                                              "everyone")
+
+
+@pytest.mark.parametrize("game", ["ohhell", "dix"])
+def test_without_the_trumps_that_were_led_a_card_cannot_win(game: str) -> None:
+    """Trumps led and none in hand: no trump of one's own can take the trick, so the
+    note says it cannot win (not "a trump wins it"), in either language."""
+    from xactika.frontends.people.presentation import FollowRule
+
+    shown = presentation(game)
+    led_trumps, led_other = FollowRule(False, "spades", "spades"), FollowRule(False, "hearts",
+                                                                             "spades")
+    assert shown.cannot_follow(led_trumps, None).endswith("it cannot win the trick")
+    assert "a trump (spades) wins the trick" in shown.cannot_follow(led_other, None)
+    assert "the trumps that were led" in shown.coach("play", led_trumps)
+    with i18n.using("de"):
+        pik = FollowRule(False, "Pik", "Pik")
+        assert shown.cannot_follow(pik, None).endswith("sie kann den Stich nicht gewinnen")
+        assert "Trumpf wurde ausgespielt" in shown.coach("play", pik)

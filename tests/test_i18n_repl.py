@@ -54,16 +54,18 @@ def german() -> Iterator[None]:
 
 def play_german(game: str, mode: str, players: int, rounds: int, width: int,
                 seed: int = 11) -> tuple[Shell, list[str]]:
-    """A whole game through the shell, typed as a person would, laid out ``width`` wide."""
+    """A whole game through the shell, typed as a person would, laid out ``width`` wide,
+    asking the hint bot (the heuristic, which gives its reasons) before every move."""
     config = Config(game=game, mode=mode, players=players, rounds=rounds, seed=seed)
     specs = [SeatSpec(HUMAN)] + [SeatSpec(BOT, "random")] * (players - 1)
     session = Shell(start(config), specs, lambda s: make_agent("random", seed * 10 + s,
                                                                  game=game),
-                      make_hint=lambda s: make_agent("random", 7 + s, game=game),
+                      make_hint=lambda s: make_agent("heuristic", 7 + s, game=game),
                       style=render.Style(color=False))
     extra = iter(["help", "rules", "rules all", "scores", "last", "stats", "hint", "table",
                   "frobnicate", "play 99", "bid x", "undo", "quit", "n"])
     out = io.StringIO()
+    hinted: set[int] = set()
 
     def read(prompt: str) -> str:
         out.write(prompt + "\n")
@@ -75,6 +77,9 @@ def play_german(game: str, mode: str, players: int, rounds: int, width: int,
         seat = session.human_to_act
         assert seat is not None
         legal = session.legal
+        if len(session.events) not in hinted:
+            hinted.add(len(session.events))
+            return "hint"
         if legal.kind == "bid":
             return str(legal.bids[-1])
         cards = session.shown_hand(seat)
@@ -91,7 +96,8 @@ def play_german(game: str, mode: str, players: int, rounds: int, width: int,
 
 
 @pytest.mark.parametrize(("game", "mode", "players", "rounds"), [
-    ("xactika", "bid", 4, 2), ("xactika", "lose", 3, 1), ("dix", "draw", 2, 1)])
+    ("xactika", "bid", 4, 2), ("xactika", "lose", 3, 1), ("dix", "draw", 2, 1),
+    ("ohhell", "bonus", 4, 2)])
 def test_a_whole_german_game_shows_no_english_sentence(german: None, game: str, mode: str,
                                                         players: int, rounds: int) -> None:
     session, lines = play_german(game, mode, players, rounds, 10_000)  # one line a text
@@ -99,12 +105,15 @@ def test_a_whole_german_game_shows_no_english_sentence(german: None, game: str, 
     english = [(line, words) for line in lines if (words := english_words(line))]
     assert not english, "\n".join(f"{words}: {line}" for line, words in english[:15])
     text = "\n".join(lines)
-    for german_word in ("Stich", "Runde", "Endstand", "Befehle:", "deine Hand"):
+    for german_word in ("Stich", "Runde", "Endstand", "Befehle:", "deine Hand", "Tipp:"):
         assert german_word in text
+    hints = [line for line in lines if line.startswith("Tipp: ")]
+    assert len(hints) > 5 and all("  (" in line for line in hints), hints[:3]  # with why
 
 
 @pytest.mark.parametrize("width", [80, 60])
-@pytest.mark.parametrize(("game", "mode", "players"), [("xactika", "bid", 6), ("dix", "draw", 2)])
+@pytest.mark.parametrize(("game", "mode", "players"), [
+    ("xactika", "bid", 6), ("dix", "draw", 2), ("ohhell", "penalty", 5)])
 def test_the_german_repl_fits_the_terminal(german: None, width: int, game: str, mode: str,
                                            players: int) -> None:
     _session, lines = play_german(game, mode, players, 1, width)

@@ -37,9 +37,10 @@ score scores chat talk pace quick slow sort keys cancels call called winner forf
 """.split())
 ALLOWED = {"heuristic", "Xactika", "Esc", "Enter", "Chat", "Lobby", "Bot", "Tab", "normal",
            "xactika", "en", "de"}
-# the replay viewer's text but the record's own line, the audit's verdict and the position
+# the replay viewer's text but the record's own line (what the file holds, as a program reads
+# it) and the auditor's own reasons for a problem (as 'xactika audit' prints them)
 TEXT_BUT_RECORD_LINES = """m => { const c = m.cloneNode(true);
-  for (const id of ['line', 'verdict', 'where']) c.querySelector('#' + id)?.remove();
+  for (const id of ['#line', '#verdict li.problem']) c.querySelector(id)?.remove();
   document.body.append(c); const text = c.innerText; c.remove(); return text; }"""
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+")
 
@@ -86,6 +87,10 @@ def test_the_page_strings_come_from_the_same_catalog(client: TestClient) -> None
     assert rules["topics"]["win"].startswith("wer den Stich gewinnt")
     games = client.get("/api/games", headers={"accept-language": "de"}).json()
     assert {m["name"] for m in games[0]["modes"]} == {"High Score", "Low Score", "Ansage"}
+    ohhell = next(g for g in games if g["name"] == "ohhell")
+    assert [o["label"].split(":")[0] for o in ohhell["options"]] == ["top", "hands", "hook"]
+    assert ohhell["options"][0]["label"] == (
+        "top: die größte Hand (Standard 10, weniger bei 6 oder 7 Personen)")
 
 
 server = server_fixture(23)
@@ -101,7 +106,8 @@ def _play_german(browser: Any, server: WebServer, game: str, viewport: dict[str,
     context = browser.new_context(locale="de-DE", viewport=viewport)
     page = context.new_page()
     seats = ["open", "3"] if game == "dix" else ["open", "3", "3"]
-    answer = create_table(page, server.url, name="Anna", game=game, rounds=1, seats=seats)
+    answer = create_table(page, server.url, name="Anna", game=game,
+                          rounds=3 if game == "ohhell" else 1, seats=seats)
     page.reload()  # the lobby lists the new table
     page.wait_for_selector("#tables li.lobby-table")
     lobby = page.locator("main").inner_text()
@@ -136,8 +142,7 @@ def _play_german(browser: Any, server: WebServer, game: str, viewport: dict[str,
     assert page.evaluate("document.documentElement.lang") == "de"
     page.locator("#folder a").last.click()
     page.wait_for_selector("#viewer:not([hidden])")
-    # (not checked: the record's own line, the audit's verdict and the position line,
-    # which the records and audit modules write in English for now)
+    # (not checked: the record's own line, which stays as the file has it)
     for key in ("ArrowDown", "ArrowRight", "Shift+ArrowRight", "End"):
         page.keyboard.press(key)
         seen.append(page.locator("main").evaluate(TEXT_BUT_RECORD_LINES))
@@ -146,7 +151,8 @@ def _play_german(browser: Any, server: WebServer, game: str, viewport: dict[str,
 
 
 @pytest.mark.parametrize(("game", "viewport", "name"), [
-    ("xactika", DESKTOP, "de-xactika-1280x800"), ("dix", PHONE, "de-dix-375x667")])
+    ("xactika", DESKTOP, "de-xactika-1280x800"), ("dix", PHONE, "de-dix-375x667"),
+    ("ohhell", PHONE, "de-ohhell-375x667")])
 def test_a_whole_german_game_in_chromium_shows_no_english(
         server: WebServer, browser: Any, game: str, viewport: dict[str, int],
         name: str) -> None:
@@ -157,6 +163,7 @@ def test_a_whole_german_game_in_chromium_shows_no_english(
         assert not found, "\n".join(f"{w}: {line}" for w, line in found[:20])
         text = "\n".join(seen)
         assert "Endstand" in text and "gewinnt" in text  # the why-lines, in German
+        assert "Hash-Kette intakt" in text and "Sicht: alle" in text  # verdict, position
         assert not re.search(r"\{[a-z_]+\}", text), "a {field} left unfilled on screen"
     finally:
         context.close()

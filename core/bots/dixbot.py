@@ -29,6 +29,7 @@ from math import comb
 import attrs
 
 from xactika.core.bots.agents import Hands
+from xactika.core.bots.reason import Reason, counted
 from xactika.core.engine.api import Command, Legal, Play, State
 from xactika.core.engine.views import SeatView, view
 from xactika.core.games.dix import DECK, DixCard, beats, suit_of, trump_suit
@@ -286,11 +287,11 @@ class DixHeuristicAgent:
         solved = _endgame(view, legal, know)
         if solved is not None:
             card, value = solved
-            return Play(seat, card), (
-                f"both hands are known: {card} does best over the last "
-                f"{len(view.hand)} trick{'s' if len(view.hand) != 1 else ''} "
-                f"({value:+d} point{'s' if abs(value) != 1 else ''} net)"
-            )
+            net = counted("{n:+d} point net", "{n:+d} points net", n=value)
+            return Play(seat, card), counted(
+                "both hands are known: {card} does best over the last trick ({net})",
+                "both hands are known: {card} does best over the last {n} tricks ({net})",
+                card=card, n=len(view.hand), net=net)
         turned = view.turned
         if view.trick:
             return self._follow(seat, view, legal, know)
@@ -301,12 +302,15 @@ class DixHeuristicAgent:
         top = max(s for s, _, _ in scored)
         _, ev, card = self.rng.choice([x for x in scored if x[0] >= top - 1e-9])
         if ev >= 0.5:
-            why = "likely takes the trick"
+            why = Reason("lead {card}: likely takes the trick (expected {ev:+.1f} this trick)",
+                         card=card, ev=ev)
         elif ev <= -0.5:
-            why = "a cheap trick to lose, keeping the cards worth more later"
+            why = Reason("lead {card}: a cheap trick to lose, keeping the cards worth more "
+                         "later (expected {ev:+.1f} this trick)", card=card, ev=ev)
         else:
-            why = "the best balance of this trick against the cards kept"
-        return Play(seat, card), f"lead {card}: {why} (expected {ev:+.1f} this trick)"
+            why = Reason("lead {card}: the best balance of this trick against the cards kept "
+                         "(expected {ev:+.1f} this trick)", card=card, ev=ev)
+        return Play(seat, card), why
 
     def _follow(self, seat: int, view: SeatView, legal: Legal,
                 know: DixKnowledge) -> tuple[Command, str]:
@@ -320,17 +324,23 @@ class DixHeuristicAgent:
         _, s, card = self.rng.choice([x for x in scored if x[0] >= top - 1e-9])
         led = suit_of(lead, turned)
         if s == LOSE_TEN:
-            why = f"{card} under {lead} totals ten and loses: they take a ten-trick (-3)"
+            why = Reason("{card} under {lead} totals ten and loses: they take a ten-trick (-3)",
+                         card=card, lead=lead)
         elif s == WIN and suit_of(card, turned) != led:
-            why = f"trump {card}: the trick (+1) is worth more than keeping the trump"
+            why = Reason("trump {card}: the trick (+1) is worth more than keeping the trump",
+                         card=card)
         elif s == WIN:
-            why = f"{card}: the cheapest card that takes the trick without making it ten (+1)"
+            why = Reason("{card}: the cheapest card that takes the trick without making it "
+                         "ten (+1)", card=card)
         elif s == WIN_TEN:
-            why = f"{card}: every other card costs more, even taking a ten-trick"
+            why = Reason("{card}: every other card costs more, even taking a ten-trick",
+                         card=card)
         elif suit_of(card, turned) != led:
-            why = f"discard {card}: the least useful card, and no ten-trick for us"
+            why = Reason("discard {card}: the least useful card, and no ten-trick for us",
+                         card=card)
         else:
-            why = f"{card}: the cheapest card to lose with, and no ten-trick for us"
+            why = Reason("{card}: the cheapest card to lose with, and no ten-trick for us",
+                         card=card)
         return Play(seat, card), why
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from xactika.core.bots.reason import Reason, counted
 from xactika.core.engine.api import Bid, Command, Legal, Play, game_rules
 from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import DECK, XACTIKA, Call, Card
@@ -126,7 +127,8 @@ class HeuristicAgent:
         if legal.seat is None:
             raise ValueError("nobody may act")
         if game_rules(view.config.game) is not XACTIKA:
-            return _fallback(self.rng, legal), "no heuristic for this game: a random legal move"
+            return _fallback(self.rng, legal), Reason(
+                "no heuristic for this game: a random legal move")
         if legal.kind == "bid":
             return self._bid(view, legal)
         if legal.kind == "lead":
@@ -140,11 +142,16 @@ class HeuristicAgent:
         bid = nearest_bid(rounded, legal.bids)
         high = sum(1 for c in view.hand if c.value >= 11)
         mid = sum(1 for c in view.hand if 9 <= c.value <= 10)
-        tricks = "trick" if est == 1 else "tricks"
-        why = f"{_count(high, 'card')} of 11-12 and {mid} of 9-10 make {est:g} {tricks}"
+        cards = counted("{n} card", "{n} cards", n=high)
+        tricks = counted("{n:g} trick", "{n:g} tricks", n=est)
         if bid != rounded:
-            why += f"; {rounded} would total 8, so {bid}"
-        return Bid(legal.seat or 0, bid), f"bid {bid}: {why}"
+            why = Reason("bid {bid}: {cards} of 11-12 and {mid} of 9-10 make {tricks}; "
+                         "{rounded} would total 8, so {bid}", bid=bid, cards=cards, mid=mid,
+                         tricks=tricks, rounded=rounded)
+        else:
+            why = Reason("bid {bid}: {cards} of 11-12 and {mid} of 9-10 make {tricks}",
+                         bid=bid, cards=cards, mid=mid, tricks=tricks)
+        return Bid(legal.seat or 0, bid), why
 
     # -- leading
     def _lead(self, view: SeatView, legal: Legal) -> tuple[Command, str]:
@@ -160,12 +167,14 @@ class HeuristicAgent:
             options.append((b, card, call))
         if to_win:
             b, card, call = min(options, key=lambda o: (o[0], -o[1].value))
-            why = (f"lead to win: {card} calling {call.words}, "
-                   f"{_count(b, 'unseen card')} could beat it")
+            why = counted("lead to win: {card} calling {call.words}, {n} unseen card could "
+                          "beat it", "lead to win: {card} calling {call.words}, {n} unseen "
+                          "cards could beat it", card=card, call=call, n=b)
         else:
             b, card, call = max(options, key=lambda o: (o[0], -o[1].value))
-            why = (f"lead to lose: {card} calling {call.words}, "
-                   f"{_count(b, 'unseen card')} could beat it")
+            why = counted("lead to lose: {card} calling {call.words}, {n} unseen card could "
+                          "beat it", "lead to lose: {card} calling {call.words}, {n} unseen "
+                          "cards could beat it", card=card, call=call, n=b)
         return Play(seat, card, call), why
 
     # -- following
@@ -190,33 +199,39 @@ class HeuristicAgent:
                         if last or all(call in know.voids[s] for s in later)
                         or beaters(c, call, know.unseen) == 0]
                 card = safe[0] if safe else (winners[0] if last else winners[-1])
-                why = "win cheaply" if safe else "win with the best chance"
-                return Play(seat, card), f"{why}: {card} beats the {best} in the trick"
+                why = (Reason("win cheaply: {card} beats the {best} in the trick",
+                              card=card, best=best) if safe else
+                       Reason("win with the best chance: {card} beats the {best} in the trick",
+                              card=card, best=best))
+                return Play(seat, card), why
             card = losers[0]
-            return Play(seat, card), f"cannot beat the {best}: follow low with {card}"
+            return Play(seat, card), Reason("cannot beat the {best}: follow low with {card}",
+                                            best=best, card=card)
         if losers:
             card = losers[-1]
-            why = (f"duck: {card} ({card.value}) stays under the winning {best}; of the cards "
-                   "that do, it is the highest: the lower ones stay for later" if len(losers) > 1
-                   else f"duck: {card} ({card.value}) is the only card under the winning {best}")
+            why = (Reason("duck: {card} ({value}) stays under the winning {best}; of the cards "
+                          "that do, it is the highest: the lower ones stay for later",
+                          card=card, value=card.value, best=best) if len(losers) > 1 else
+                   Reason("duck: {card} ({value}) is the only card under the winning {best}",
+                          card=card, value=card.value, best=best))
             return Play(seat, card), why
         card = winners[-1] if last else winners[0]
-        why = "last to play and must take it: shed the highest" if last else "hope to be beaten"
-        return Play(seat, card), f"every follow beats the {best}: {why}, {card}"
+        why = (Reason("every follow beats the {best}: last to play and must take it: shed the "
+                      "highest, {card}", best=best, card=card) if last else
+               Reason("every follow beats the {best}: hope to be beaten, {card}",
+                      best=best, card=card))
+        return Play(seat, card), why
 
     def _slough(self, seat: int, cards: list[Card], know: Knowledge, to_win: bool,
                 call: Call) -> tuple[Command, str]:
         strength = {c: best_call(c, know.unseen, True)[1] for c in cards}
         if to_win:
             card = max(cards, key=lambda c: (strength[c], -c.value))
-            return Play(seat, card), f"cannot follow {call.words}: slough the weakest, {card}"
+            return Play(seat, card), Reason(
+                "cannot follow {call.words}: slough the weakest, {card}", call=call, card=card)
         card = min(cards, key=lambda c: (strength[c], -c.value))
-        return Play(seat, card), f"cannot follow {call.words}: slough the most dangerous, {card}"
-
-
-def _count(n: int, noun: str) -> str:
-    """``1 card``, ``2 cards``: no "card(s)" in what a player reads."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+        return Play(seat, card), Reason(
+            "cannot follow {call.words}: slough the most dangerous, {card}", call=call, card=card)
 
 
 def _fallback(rng: random.Random, legal: Legal) -> Command:

@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 
 from xactika.core.bots.agents import Hands
+from xactika.core.bots.reason import Reason, counted
 from xactika.core.engine.api import Bid, Command, Legal, Play, State
 from xactika.core.engine.views import SeatView, view
 from xactika.core.games.dix import DixCard
@@ -161,14 +162,16 @@ class OhHellHeuristicAgent:
         players = view_.config.players
         if legal.kind == "bid":
             bid = choose_bid(view_.hand, trump, players, legal.bids)
-            return Bid(seat, bid), f"bid {bid}: the tricks my high cards and trumps should take"
+            return Bid(seat, bid), Reason(
+                "bid {bid}: the tricks my high cards and trumps should take", bid=bid)
         bid = view_.bids[seat] or 0
         want = view_.taken[seat] < bid
         last = len(view_.trick) == players - 1
         card = choose_card(legal.cards, view_.trick, trump, want, last)
-        why = ("I still need tricks for my bid" if want
-               else "I have my tricks: this one should go to someone else")
-        return Play(seat, card), f"{card}: {why}"
+        why = (Reason("{card}: I still need tricks for my bid", card=card) if want else
+               Reason("{card}: I have my tricks: this one should go to someone else",
+                      card=card))
+        return Play(seat, card), why
 
 
 # --------------------------------------------------------------------------- search
@@ -234,8 +237,10 @@ class OhHellSearchAgent:
                 taken = playout(mine, trick, view_.leader, trump, bids, list(view_.taken))
                 totals[card] += points(view_.config.mode, bids[seat], taken[seat])
         best = max(legal.cards, key=lambda c: (totals[c], -OHHELL.sort_key(c)[1]))
-        return Play(seat, best), (f"{best}: {totals[best] / deals:+.1f} points on average "
-                                  f"over {deals} deals drawn for the hidden hands")
+        return Play(seat, best), counted(
+            "{card}: {mean:+.1f} points on average over {n} deal drawn for the hidden hands",
+            "{card}: {mean:+.1f} points on average over {n} deals drawn for the hidden hands",
+            card=best, mean=totals[best] / deals, n=deals)
 
 
     def _bid(self, view_: SeatView, legal: Legal) -> tuple[Command, str]:
@@ -266,5 +271,7 @@ class OhHellSearchAgent:
                                 [0] * n)
                 totals[bid] += points(view_.config.mode, bid, taken[seat])
         best = max(candidates, key=lambda b: (totals[b], -abs(b - guess)))
-        return Bid(seat, best), (f"bid {best}: {totals[best] / deals:+.1f} points on average "
-                                 f"over {deals} deals drawn for the hidden hands")
+        return Bid(seat, best), counted(
+            "bid {bid}: {mean:+.1f} points on average over {n} deal drawn for the hidden hands",
+            "bid {bid}: {mean:+.1f} points on average over {n} deals drawn for the hidden "
+            "hands", bid=best, mean=totals[best] / deals, n=deals)

@@ -33,19 +33,24 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def usage() -> str:
-    width = max(len(name) for name in COMMANDS)
-    lines = [
-        "usage: xactika COMMAND [ARGS...]",
-        "",
-        "An engine for trick-taking card games: Xactika and Dix.",
-        "",
-        "commands:",
-    ]
-    lines += [f"  {name:<{width}}  {text}" for name, (_, text) in COMMANDS.items()]
+    """The command list, in the environment's language (the texts are in the catalog)."""
     from xactika.frontends.cli.invocation import xactika_command
+    from xactika.frontends.cli.options import lang_of
+    from xactika.frontends.i18n import _, using
 
-    lines += ["", f"Run '{xactika_command()} COMMAND --help' for a command's options."]
-    return "\n".join(lines)
+    with using(lang_of([], has_lang=False)):
+        width = max(len(name) for name in COMMANDS)
+        lines = [
+            _("usage: ") + "xactika COMMAND [ARGS...]",
+            "",
+            _("An engine for trick-taking card games: Xactika and Dix."),
+            "",
+            _("commands:"),
+        ]
+        lines += [f"  {name:<{width}}  {_(text)}" for name, (__, text) in COMMANDS.items()]
+        lines += ["", _("Run '{command} COMMAND --help' for a command's options.").format(
+            command=xactika_command())]
+        return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -34,7 +34,8 @@ from xactika.core.engine.api import (
     game_rules,
 )
 from xactika.core.engine.errors import XactikaError
-from xactika.frontends.cli.options import OneLineParser
+from xactika.frontends.cli.options import OneLineParser, lang_of
+from xactika.frontends.i18n import using
 from xactika.frontends.match.game import GamePlayer, MatchSettings, Played, Runner
 from xactika.frontends.match.report import (
     RESULTS_FILE,
@@ -563,7 +564,8 @@ def run_match(settings: MatchSettings, deals: DealSet, out: Path, concurrency: i
 
 
 def main(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(argv)
+    with using(lang_of(argv, has_lang=False)):  # --help in the reader's language
+        args = build_parser().parse_args(argv)
     try:
         if args.concurrency < 1:
             raise MatchError(f"--concurrency must be at least 1, not {args.concurrency}")

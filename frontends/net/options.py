@@ -9,6 +9,7 @@ import os
 import sys
 
 from xactika.frontends.cli.options import OneLineParser
+from xactika.frontends.i18n import later
 from xactika.protocol.net.clock import DEFAULT_PACE, Pace, parse_pace
 
 __all__ = ["OneLineParser"]  # here too, where serve, connect and lobby import it from
@@ -53,10 +54,10 @@ def pace_value(text: str) -> Pace | None:
 def add_pace_option(p: argparse.ArgumentParser) -> None:
     """``--pace``, as serve and the web take it: both pace their tables with people alike."""
     p.add_argument("--pace", type=pace_value, default=DEFAULT_PACE, metavar="CARD/TRICK/ROUND",
-                   help="at a table with people: seconds before each bot's card, after a "
-                   f"trick and after a round, so people can follow (default "
-                   f"{DEFAULT_PACE.text()}; 'off': instant). Tables of bots are never "
-                   "paced, and nobody's clock runs during a pause")
+                   help=later("at a table with people: seconds before each bot's card, after "
+                              "a trick and after a round, so people can follow (default "
+                              "{pace}; 'off': instant). Tables of bots are never paced, and "
+                              "nobody's clock runs during a pause", pace=DEFAULT_PACE.text()))
 
 
 def pace_note(pace: Pace | None) -> str:
@@ -66,10 +67,11 @@ def pace_note(pace: Pace | None) -> str:
 
 def add_token_options(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--token", default=None,
-                   help=f"{what} (visible to local users in ps: prefer --token-file or "
-                   f"${TOKEN_ENV})")
+                   help=later("{what} (visible to local users in ps: prefer --token-file or "
+                              "${env})", what=what, env=TOKEN_ENV))
     p.add_argument("--token-file", default=None, metavar="FILE",
-                   help=f"read {what} from the first line of FILE ('-': standard input)")
+                   help=later("read {what} from the first line of FILE ('-': standard "
+                              "input)", what=what))
 
 
 def token_from(args: argparse.Namespace) -> str:

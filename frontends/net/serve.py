@@ -19,6 +19,7 @@ from typing import Any
 
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.cli.invocation import xactika_command
+from xactika.frontends.i18n import later
 from xactika.frontends.match.tournament import (
     GUESSABLE_SEED_BITS,
     MATCH_SEED_BITS,
@@ -72,9 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "--clock instead")
     p.add_argument("--clock", type=_clock, default=parse_clock(DEFAULT_CLOCK),
                    metavar="BASE+INC",
-                   help="each person's time bank: BASE seconds, plus INC after each move "
-                   f"(default {DEFAULT_CLOCK}; 'none' for no clock). A person is a seat "
-                   "whose hello says kind=human, as 'xactika play --connect' does")
+                   help=later("each person's time bank: BASE seconds, plus INC after each "
+                              "move (default {clock}; 'none' for no clock). A person is a "
+                              "seat whose hello says kind=human, as 'xactika play --connect' "
+                              "does", clock=DEFAULT_CLOCK))
     p.add_argument("--on-timeout", choices=ON_TIMEOUT, default="bot",
                    help="when a person's bank runs out: 'bot' (default) seats a built-in "
                    "bot of --level until they come back with their token; 'forfeit' "

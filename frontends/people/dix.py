@@ -102,6 +102,14 @@ def _suit(suit: str) -> str:
     return _(_SUIT_WORDS[suit]) if suit in _SUIT_WORDS else SUIT_NAMES.get(suit, suit)
 
 
+suit_words = _suit  # Oh Hell's suits are these too
+
+
+def one_of_suit(suit: str) -> str:
+    """One card of a suit in the reader's words: ``heart`` (German: ``Herz-Karte``)."""
+    return _(_ONE_OF_SUIT[suit]) if suit in _ONE_OF_SUIT else _suit(suit)
+
+
 class DixShown(Presentation):
     game: str = "dix"
     card_example = "QH"
@@ -233,10 +241,13 @@ class DixShown(Presentation):
                     "(marked with an arrow). Play higher to win the trick, lower to give it "
                     "away; watch for a pip total of ten (-3 to the winner).").format(
                 suit=follow.led)
-        elif follow.trump:
+        elif follow.trump and follow.trump != follow.led:  # trumps led: none can win it
             why = _("tutorial: you have no {suit}: any card may be played; a trump ({trump}) "
                     "wins it, anything else loses it.").format(suit=follow.led,
                                                                trump=follow.trump)
+        elif follow.trump:
+            why = _("tutorial: you have no {suit}, the trumps that were led: any card may be "
+                    "played, and it cannot win.").format(suit=follow.led)
         else:
             why = _("tutorial: you have no {suit}: any card may be played; no trumps this "
                     "round, so it cannot win.").format(suit=follow.led)
@@ -265,7 +276,7 @@ class DixShown(Presentation):
         return FollowRule(can, _suit(led) if led else "", trump_name)
 
     def cannot_follow(self, follow: FollowRule, call: Any) -> str:
-        if follow.trump is not None:
+        if follow.trump is not None and follow.trump != follow.led:
             return _("you have no {suit}: play any card; a trump ({trump}) wins the trick, "
                      "anything else loses it").format(suit=follow.led, trump=follow.trump)
         return _("you have no {suit}: play any card; it cannot win the trick").format(
@@ -284,7 +295,7 @@ class DixShown(Presentation):
 
 register_presentation(DixShown())
 
-__all__ = ["DixShown"]
+__all__ = ["DixShown", "one_of_suit", "rank_and_suit", "suit_words"]
 
 
 LOWEST_RANK, HIGHEST_RANK = 2, 14  # a suit's 2 to its ace

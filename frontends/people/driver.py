@@ -373,7 +373,8 @@ class Driver:
         explain = getattr(agent, "explain", None)
         if explain is not None:
             command, reason = explain(v, self.legal)
-            return command, str(reason)
+            # a bot's Reason is a str that keeps its template, for shown.reason()
+            return command, reason if isinstance(reason, str) else str(reason)
         return agent.choose(v, self.legal), ""
 
     def why_no_undo(self) -> str | None:

@@ -1,7 +1,8 @@
 """A game's settings as command-line flags, from the registry of games: ``--mode``'s and
 the counts' help name every game's defaults, and each game's own options
 (:attr:`TrickGame.option_types`) get a ``--NAME`` flag, so a new game's options reach
-``selfplay`` and ``play`` without either naming them."""
+``selfplay`` and ``play`` without either naming them. The help is in the current
+context's language (its options' words are in the catalog: i18n_extract.py)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,18 @@ import argparse
 from typing import Any
 
 from xactika.core.engine.api import game_rules, games
+from xactika.frontends.i18n import _, said
 
 
 def _at_least(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("expected a whole number, not {text!r}").format(text=text)) from None
     if value < least:
-        raise argparse.ArgumentTypeError(f"expected {least} or more, not {value}")
+        raise argparse.ArgumentTypeError(
+            _("expected {least} or more, not {value}").format(least=least, value=value))
     return value
 
 
@@ -33,7 +37,9 @@ def counting_number(text: str) -> int:
 
 
 def _listed(items: list[str]) -> str:
-    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else items[0]
+    if len(items) == 1:
+        return items[0]
+    return _("{items} or {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def modes_help() -> str:
@@ -41,15 +47,17 @@ def modes_help() -> str:
 
     def one(game: str) -> str:
         modes = list(game_rules(game).modes)  # the last is the default
-        return f"{game}: {_listed(modes)} (default {modes[-1]})"
+        return _("{game}: {modes} (default {mode})").format(game=game, modes=_listed(modes),
+                                                            mode=modes[-1])
 
     return "; ".join(one(g) for g in _ordered())
 
 
 def default_help(field: str) -> str:
     """``default: 4 for xactika, 2 for dix, ...`` for ``players`` or ``rounds``."""
-    return "default: " + ", ".join(
-        f"{getattr(game_rules(g), f'default_{field}')} for {g}" for g in _ordered())
+    return _("default: {list}").format(list=", ".join(
+        _("{n} for {game}").format(n=getattr(game_rules(g), f"default_{field}"), game=g)
+        for g in _ordered()))
 
 
 def _ordered() -> list[str]:
@@ -65,7 +73,7 @@ def option_flags() -> dict[str, tuple[type, str]]:
     for game in _ordered():
         rules = game_rules(game)
         for name, kind in rules.option_types.items():
-            words = rules.option_help.get(name, kind.__name__)
+            words = said(rules.option_help[name]) if name in rules.option_help else kind.__name__
             found.setdefault(name, (kind, []))[1].append(f"{game}: {words}")
     return {name: (kind, "; ".join(helps)) for name, (kind, helps) in found.items()}
 

@@ -14,10 +14,11 @@ from typing import Any, ClassVar
 
 import attrs
 
+from xactika.core.bots.reason import Reason, plural_count
 from xactika.core.engine.api import Config, RoundScored, State, Trick, game_rules, import_named
 from xactika.core.engine.errors import ConfigError
 from xactika.core.engine.views import SeatView
-from xactika.frontends.i18n import _, ngettext
+from xactika.frontends.i18n import _, fill, ngettext
 
 Plays = Sequence[tuple[int, Any]]
 
@@ -56,6 +57,10 @@ class Presentation:
     card_example: ClassVar[str] = ""
     """A card's text, for the help; "" takes the last card of the game's deck."""
     card_face: ClassVar[str] = "text"  # how a page draws a card: "shapes", "suits" or its text
+    translated: ClassVar[bool] = False
+    """Whether the per-config texts (banner, mode line, overview, topics, help lines) come
+    already in the reader's language, made from ``_()`` templates with fields; else they
+    are English, shown through ``said()`` and found for the catalog by i18n_extract."""
 
     def __init__(self, game: str | None = None) -> None:
         if game is not None:
@@ -127,6 +132,23 @@ class Presentation:
             return _("play {card} calling {call}").format(card=self.card_name(card),
                                                           call=self.call_name(call))
         return _("play {card}").format(card=self.card_name(card))
+
+    def reason(self, reason: str) -> str:
+        """A bot's reason for a move (a hint's why) in the reader's language: its template
+        through the catalog, its fields as the reader says them (a card code as it is, a
+        call in words, a number with the language's decimal sign). A plain text (a
+        plug-in bot's own) is shown as given, as is the English where a translation
+        breaks its fields."""
+        if not isinstance(reason, Reason):
+            return reason
+        fields = {k: self.reason(v) if isinstance(v, Reason) else v
+                  for k, v in reason.fields.items()}
+        text = (ngettext(reason.template, reason.plural, plural_count(fields["n"]))
+                if reason.plural else _(reason.template))
+        try:
+            return fill(text, fields, self.call_name)
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+            return str.__str__(reason)
 
     # -- teaching
     def topics(self, config: Config) -> dict[str, str]:

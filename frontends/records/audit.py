@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
 from xactika.frontends.cli.options import OneLineParser
+from xactika.frontends.i18n import later
 from xactika.frontends.parallel import (
     Backend,
     ClusterError,
@@ -102,8 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--trusted-keys", action="append", default=[], metavar="FILE",
                     help="trust every key in FILE (one a line, # comments)")
     ap.add_argument("--manifest", action="append", default=[], metavar="FILE",
-                    help="check the records of FILE's match folder against this manifest "
-                    f"(a folder holding {MANIFEST_FILE} is checked without it)")
+                    help=later("check the records of FILE's match folder against this "
+                               "manifest (a folder holding {file} is checked without it)",
+                               file=MANIFEST_FILE))
     ap.add_argument("--quiet", "-q", action="store_true",
                     help="print problems only, no per-log lines or summary")
     ap.add_argument("-j", "--jobs", type=int, default=1, metavar="N",

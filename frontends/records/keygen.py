@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from xactika.frontends.cli.options import OneLineParser
+from xactika.frontends.i18n import later
 from xactika.protocol.trust.signing import (
     KeyFileError,
     Signer,
@@ -26,10 +27,10 @@ from xactika.protocol.trust.signing import (
 def build_parser() -> argparse.ArgumentParser:
     ap = OneLineParser(
         prog="xactika keygen",
-        description="Make a new Ed25519 signing key for records and match manifests, or "
-        "show the public key of an existing one. Without FILE: the default key that "
-        "the engine, the REPL, selfplay and match use "
-        f"({default_key_path()}).",
+        description=later("Make a new Ed25519 signing key for records and match manifests, "
+                          "or show the public key of an existing one. Without FILE: the "
+                          "default key that the engine, the REPL, selfplay and match use "
+                          "({path}).", path=str(default_key_path())),
     )
     ap.add_argument("file", nargs="?", default=None, metavar="FILE",
                     help="the private key file to write (its public key goes to FILE.pub)")

@@ -30,7 +30,8 @@ from xactika.core.engine.api import (
 from xactika.core.engine.check import LogCheck
 from xactika.core.engine.errors import InvalidEvent, XactikaError
 from xactika.core.engine.views import view, visible
-from xactika.frontends.cli.options import OneLineParser
+from xactika.frontends.cli.options import OneLineParser, lang_of
+from xactika.frontends.i18n import N_, _, ngettext, using
 from xactika.frontends.people import narration
 from xactika.frontends.people.driver import unreadable
 from xactika.frontends.people.presentation import presentation
@@ -140,43 +141,44 @@ def _to(cursor: Cursor, pos: int, message: str = "") -> Cursor:
 
 def next_event(g: Game, c: Cursor) -> Cursor:
     if c.pos >= g.last():
-        return _to(c, c.pos, "at the last event")
+        return _to(c, c.pos, _("at the last event"))
     return _to(c, c.pos + 1)
 
 
 def prev_event(g: Game, c: Cursor) -> Cursor:
     if c.pos == 0:
-        return _to(c, 0, "at the first event")
+        return _to(c, 0, _("at the first event"))
     return _to(c, c.pos - 1)
 
 
 def next_trick(g: Game, c: Cursor) -> Cursor:
     """To the end of the next trick (its trick-won)."""
     later = [i for i in g.trick_ends() if i > c.pos]
-    return _to(c, later[0]) if later else _to(c, c.pos, "no trick after this one")
+    return _to(c, later[0]) if later else _to(c, c.pos, _("no trick after this one"))
 
 
 def prev_trick(g: Game, c: Cursor) -> Cursor:
     earlier = [i for i in g.trick_ends() if i < c.pos]
-    return _to(c, earlier[-1]) if earlier else _to(c, c.pos, "no trick before this one")
+    return _to(c, earlier[-1]) if earlier else _to(c, c.pos, _("no trick before this one"))
 
 
 def next_round(g: Game, c: Cursor) -> Cursor:
     """To the deal of the next round."""
     later = [i for i in g.round_starts() if i > c.pos]
-    return _to(c, later[0]) if later else _to(c, c.pos, "this is the last round")
+    return _to(c, later[0]) if later else _to(c, c.pos, _("this is the last round"))
 
 
 def prev_round(g: Game, c: Cursor) -> Cursor:
     """To this round's deal, or the previous round's when already there."""
     earlier = [i for i in g.round_starts() if i < c.pos]
-    return _to(c, earlier[-1]) if earlier else _to(c, c.pos, "this is the first round")
+    return _to(c, earlier[-1]) if earlier else _to(c, c.pos, _("this is the first round"))
 
 
 def goto_round(g: Game, c: Cursor, number: int) -> Cursor:
     starts = g.round_starts()
     if not 1 <= number <= len(starts):
-        return _to(c, c.pos, f"no round {number}: the record has rounds 1 to {len(starts)}")
+        return _to(c, c.pos, _("no round {n}: the record has rounds 1 to {last}").format(
+            n=number, last=len(starts)))
     return _to(c, starts[number - 1])
 
 
@@ -199,8 +201,8 @@ def view_seat(events: Sequence[Event]) -> int | None:
 
 
 def _only_view(g: Game, c: Cursor) -> Cursor:
-    return attrs.evolve(c, seat=g.view, message=f"this record is seat {g.view}'s view: "
-                        "the other seats' cards are not in it")
+    return attrs.evolve(c, seat=g.view, message=_(
+        "this record is seat {n}'s view: the other seats' cards are not in it").format(n=g.view))
 
 
 def next_view(g: Game, c: Cursor) -> Cursor:
@@ -220,10 +222,12 @@ def omniscient(g: Game, c: Cursor) -> Cursor:
 
 def seat_view(g: Game, c: Cursor, seat: int) -> Cursor:
     if g.view is not None and seat != g.view:
-        return _to(c, c.pos, f"no seat {seat}: this record is seat {g.view}'s view")
+        return _to(c, c.pos, _("no seat {seat}: this record is seat {n}'s view").format(
+            seat=seat, n=g.view))
     n = g.config.players
     if not 0 <= seat < n:
-        return _to(c, c.pos, f"no seat {seat}: seats are 0 to {n - 1}")
+        return _to(c, c.pos, _("no seat {seat}: seats are 0 to {last}").format(
+            seat=seat, last=n - 1))
     return attrs.evolve(c, seat=seat, message="")
 
 
@@ -270,7 +274,7 @@ def apply_keys(g: Game, c: Cursor, keys: Sequence[str]) -> Cursor:
         elif key in KEYS:
             c = ACTIONS[KEYS[key]][0](g, c)
         else:
-            c = _to(c, c.pos, f"unknown key {key!r}: press ? for help")
+            c = _to(c, c.pos, _("unknown key {key}: press ? for help").format(key=repr(key)))
         number = ""
     return c
 
@@ -281,13 +285,13 @@ def apply_keys(g: Game, c: Cursor, keys: Sequence[str]) -> Cursor:
 def where(g: Game, c: Cursor) -> str:
     state = g.states[c.pos]
     trick = len(state.tricks) + (1 if state.trick else 0)
-    who = "everyone" if c.seat is None else render.seat_label(c.seat, g.names)
-    parts = [f"event {c.pos + 1}/{len(g.events)}"]
+    who = _("everyone") if c.seat is None else render.seat_name(c.seat, g.names)
+    parts = [_("event {n}/{total}").format(n=c.pos + 1, total=len(g.events))]
     if state.round:
-        parts.append(f"round {state.round} of {state.config.rounds}")
+        parts.append(_("round {n} of {total}").format(n=state.round, total=state.config.rounds))
     if trick:
-        parts.append(f"trick {trick}")
-    parts.append(f"view: {who}")
+        parts.append(_("trick {n}").format(n=trick))
+    parts.append(_("view: {who}").format(who=who))
     return ", ".join(parts)
 
 
@@ -322,20 +326,20 @@ def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
         elif state.tricks and isinstance(g.events[c.pos], TrickWon):
             t = state.tricks[-1]
             lines.append(render.trick(t.plays, t.call, names, game, style, winning=t.winner,
-                                      number=len(state.tricks))
-                         .replace("<- winning", "<- won").replace("← winning", "← won"))
+                                      number=len(state.tricks), won=True))
         lines.extend(_hands(state, c.seat, names, game, style, rules))
     scored = g.scored(c.pos)
-    lines.append(style.bold("scores so far"))
+    lines.append(style.bold(_("scores so far")))
     lines.append(render.score_table(scored, names, style))
     if isinstance(g.events[c.pos], GameOver):
         over = g.events[c.pos]
         lines.append(render.standings(over.totals, over.winners, names, style,
                                       low_wins=rules.low_wins(config)))
     if g.problem is not None and c.pos == g.last():
-        lines.append(style.bold(f"the record stops following the rules here: {g.problem}"))
+        lines.append(style.bold(_("the record stops following the rules here: {problem}")
+                                .format(problem=g.problem)))
     elif c.pos == g.last() and not state.over:
-        lines.append(style.dim("the record ends here: the game is unfinished"))
+        lines.append(style.dim(_("the record ends here: the game is unfinished")))
     if c.message:
         lines.append(style.bold(c.message))
     return "\n".join(lines)
@@ -350,33 +354,35 @@ def _hands(state: State, seat: int | None, names: list[str], game: str,
         order = sorted(v.hand, key=rules.sort_key)
         others = ", ".join(f"{render.seat_label(s, names)} {n}"
                            for s, n in enumerate(v.hand_sizes) if s != seat)
-        return [style.bold(f"{render.seat_label(seat, names)}'s hand"),
+        return [style.bold(_("{who}'s hand").format(who=render.seat_name(seat, names))),
                 render.hand(order, game, style),
-                style.dim(f"cards in the other hands: {others}")]
-    out = [style.bold("hands")]
+                style.dim(_("cards in the other hands: {others}").format(others=others))]
+    out = [style.bold(_("hands"))]
     size = max(len(render.seat_label(s, names)) for s in range(len(state.hands)))
     for s, cards in enumerate(state.hands):
         text = " ".join(str(card) for card in sorted(cards, key=rules.sort_key))
-        out.append(f"  {render.pad(render.seat_label(s, names), size)}  {text or '(no cards)'}")
+        out.append(f"  {render.pad(render.seat_label(s, names), size)}  "
+                   f"{text or _('(no cards)')}")
     return out
 
 
 def _describe(event: Event) -> str:
     if isinstance(event, GameStarted):
         c = event.config
-        rounds = f"{c.rounds} round" + ("s" if c.rounds != 1 else "")
-        return f"game started: {c.game} {c.mode}, {c.players} players, {rounds}"
+        rounds = ngettext("{n} round", "{n} rounds", c.rounds).format(n=c.rounds)
+        return _("game started: {game} {mode}, {players} players, {rounds}").format(
+            game=c.game, mode=c.mode, players=c.players, rounds=rounds)
     if isinstance(event, TrickWon):
-        return f"trick {event.trick} won by seat {event.seat}"
+        return _("trick {n} won by seat {seat}").format(n=event.trick, seat=event.seat)
     if isinstance(event, RoundScored):
-        return f"round {event.round} scored"
+        return _("round {n} scored").format(n=event.round)
     if isinstance(event, GameOver):
-        return "game over"
+        return _("game over")
     return type(event).__name__
 
 
 # at most 60 columns a line: the viewer cuts what a narrow terminal cannot show
-HELP = (
+HELP = N_(
     "keys: -> l space: next event   <- h: previous\n"
     "      t T: next/previous trick   g G: first/last event\n"
     "      r R (down up): next/previous round\n"
@@ -385,14 +391,20 @@ HELP = (
 )
 
 
+
+def keys_help() -> str:
+    """:data:`HELP` in the reader's language (the viewer's key handlers are named ``_``)."""
+    return _(HELP)
+
+
 # --------------------------------------------------------------------------- the shell
 
 
 def build_parser() -> argparse.ArgumentParser:
     ap = OneLineParser(
         prog="xactika replay",
-        description="Step through a recorded game by event, trick or round, as everyone or "
-        "as one seat. " + " ".join(HELP.split()),
+        description=_("Step through a recorded game by event, trick or round, as everyone "
+                      "or as one seat. {keys}").format(keys=" ".join(_(HELP).split())),
     )
     ap.add_argument("log", metavar="LOG", help="a record file (text or JSONL), or a games "
                     "file (a match's all-games.txt) with --record")
@@ -423,6 +435,12 @@ def load(path: str, which: str | None = None) -> Game:
 
 
 def main(argv: Sequence[str]) -> int:
+    """In the terminal's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)."""
+    with using(lang_of(argv, has_lang=False)):
+        return _main(argv)
+
+
+def _main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     why = unreadable(args.log)
     if why is not None:
@@ -464,7 +482,7 @@ def run_viewer(g: Game, cursor: Cursor, style: render.Style, **app_args: Any) ->
 
     def text() -> Any:
         pending = f"  [{box.number}]" if box.number else ""
-        return ANSI(screen(g, box.cursor, style) + "\n\n" + style.dim(HELP) + pending)
+        return ANSI(screen(g, box.cursor, style) + "\n\n" + style.dim(keys_help()) + pending)
 
     kb = KeyBindings()
 
@@ -490,7 +508,7 @@ def run_viewer(g: Game, cursor: Cursor, style: render.Style, **app_args: Any) ->
 
     @kb.add("?")
     def _(event: KeyPressEvent) -> None:
-        box.cursor = _to(box.cursor, box.cursor.pos, HELP)
+        box.cursor = _to(box.cursor, box.cursor.pos, keys_help())
 
     control = FormattedTextControl(text, focusable=True)
     app: Application[None] = Application(

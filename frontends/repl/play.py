@@ -25,8 +25,8 @@ from xactika.core.engine.api import Config, Event, game_rules, start
 from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.rng import fresh_seed
 from xactika.frontends.cli.invocation import xactika_command
-from xactika.frontends.cli.options import OneLineParser
-from xactika.frontends.i18n import _
+from xactika.frontends.cli.options import OneLineParser, lang_of
+from xactika.frontends.i18n import _, later, using
 from xactika.frontends.people.driver import LoadError, load_game
 from xactika.frontends.people.flags import (
     add_option_flags,
@@ -75,18 +75,19 @@ def build_parser() -> argparse.ArgumentParser:
         prog="xactika play",
         description="Play at the terminal: you against built-in bots (Play to Bid, 8 rounds "
         "by default), bot programs, or other people at the same keyboard (hot-seat).",
-        epilog="seat specs: human, human:NAME, bot:NAME (" + ", ".join(agent_names())
-        + "), cmd:'COMMAND ARGS' (a bot program speaking the player protocol). "
-        "Examples: --seat 1=bot:random --seat 2=cmd:'python3 examples/random_bot.py'; "
-        "--hot-seat 2 for two people. In the game: '3' plays your third card, "
-        "'3 st' leads it calling its stars, 'bid 2' bids, 'help' lists the commands.",
+        epilog=_("seat specs: human, human:NAME, bot:NAME ({bots}), cmd:'COMMAND ARGS' (a "
+                 "bot program speaking the player protocol). Examples: --seat 1=bot:random "
+                 "--seat 2=cmd:'python3 examples/random_bot.py'; --hot-seat 2 for two people. "
+                 "In the game: '3' plays your third card, '3 st' leads it calling its stars, "
+                 "'bid 2' bids, 'help' lists the commands.").format(
+                     bots=", ".join(agent_names())),
     )
     p.add_argument("--game", default=None, help="game to play (default: xactika)")
     p.add_argument("--mode", default=None, help=modes_help())
     p.add_argument("--players", type=counting_number, default=None,
-                   help=f"players ({default_help('players')})")
+                   help=_("players ({default})").format(default=default_help("players")))
     p.add_argument("--rounds", type=counting_number, default=None,
-                   help=f"rounds ({default_help('rounds')})")
+                   help=_("rounds ({default})").format(default=default_help("rounds")))
     add_option_flags(p)  # each game's own settings: --target, --top, ...
     p.add_argument("--dealer", type=whole_number, default=None, help="first dealer (default 0)")
     p.add_argument("--seed", type=whole_number, default=None, help="deal seed (default: random)")
@@ -95,17 +96,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hot-seat", type=whole_number, default=None, metavar="K",
                    help="seats 0..K-1 are people sharing this terminal")
     p.add_argument("--bots", default=None, metavar="NAME",
-                   help=f"built-in bot for the other seats (default: {default_bot()})")
+                   help=_("built-in bot for the other seats (default: {bot})").format(
+                       bot=default_bot()))
     p.add_argument("--level", type=int, choices=range(1, 6), default=None, metavar="1..5",
-                   help="the other seats' strength: " + ", ".join(
-                       f"{n} {name}" for n, name in LEVEL_NAMES.items())
-                   + " (3 plays like the default); per seat: --seat N=bot:strong:LEVEL")
+                   help=_("the other seats' strength: {levels} (3 plays like the default); "
+                          "per seat: --seat N=bot:strong:LEVEL").format(levels=", ".join(
+                              f"{n} {name}" for n, name in LEVEL_NAMES.items())))
     p.add_argument("--hint-bot", default=None, metavar="NAME",
-                   help=f"bot that answers 'hint' (default: {default_bot()})")
+                   help=_("bot that answers 'hint' (default: {bot})").format(bot=default_bot()))
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
     p.add_argument("--tutorial", action="store_true",
-                   help="learn the game: a guided first round on a preset deal (seed "
-                   f"{TUTORIAL_SEED}), then a normal game")
+                   help=_("learn the game: a guided first round on a preset deal (seed "
+                          "{seed}), then a normal game").format(seed=TUTORIAL_SEED))
     p.add_argument("--no-undo", action="store_true", help="play for real: no undo")
     p.add_argument("--auto-play", action="store_true",
                    help="play your forced moves for you (one legal choice: the last card, "
@@ -130,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "--token-file, $XACTIKA_TOKEN or --token)")
     from xactika.frontends.net.options import add_token_options
 
-    add_token_options(p, "the seat's token, for --connect")
+    add_token_options(p, later("the seat's token, for --connect"))
     p.add_argument("--name", default=None,
                    help="your name at a --connect table (default: your login name)")
     p.add_argument("--tls", action="store_true", help="--connect with TLS")
@@ -144,8 +146,9 @@ def add_lang_option(p: argparse.ArgumentParser) -> None:
     from xactika.frontends.i18n import languages
 
     p.add_argument("--lang", default=None, metavar="LANG",
-                   help="the language of the game's texts: " + ", ".join(languages())
-                   + " (default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en)")
+                   help=_("the language of the game's texts: {langs} (default: from "
+                          "LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en)").format(
+                              langs=", ".join(languages())))
 
 
 def chosen_lang(flag: str | None) -> str:
@@ -555,14 +558,13 @@ def choose_style(args: argparse.Namespace, out: TextIO) -> render.Style:
 
 def main(argv: Sequence[str], *, stdin: TextIO | None = None,
          stdout: TextIO | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    with using(lang_of(argv)):  # --help in the language the game will speak
+        args = build_parser().parse_args(argv)
     try:
         lang = chosen_lang(args.lang)
     except UsageError as exc:
         print(f"xactika play: {exc}", file=sys.stderr)
         return 2
-    from xactika.frontends.i18n import using
-
     with using(lang):  # this call's context only: a caller's language is left as it was
         return _main(args, stdin=stdin, stdout=stdout)
 

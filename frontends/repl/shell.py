@@ -353,7 +353,8 @@ class Shell(Driver):
         command, reason = found
         said = self.command_text(seat, command)
         if reason:
-            return _("hint: {move}  ({reason})").format(move=said, reason=reason)
+            return _("hint: {move}  ({reason})").format(move=said,
+                                                        reason=self.shown.reason(reason))
         return _("hint: {move}").format(move=said)
 
     def play_forced(self) -> Reply | None:

@@ -22,19 +22,21 @@ if TYPE_CHECKING:
 
 def build_parser(list_names: bool = True) -> argparse.ArgumentParser:
     """The options; ``list_names`` names every bot in the help, which loads them all."""
-    import argparse
 
     names = "random, ..."
     if list_names:
         from xactika.core.bots.agents import agent_names
 
         names = ", ".join(agent_names())
-    bp = argparse.ArgumentParser(
+    from xactika.frontends.cli.options import OneLineParser
+    from xactika.frontends.i18n import later
+
+    bp = OneLineParser(
         prog="xactika bot",
         description="Run a built-in bot that speaks the player protocol (spec/PLAYER.md) "
         "on stdin/stdout.",
     )
-    bp.add_argument("name", help=f"which bot: {names}")
+    bp.add_argument("name", help=later("which bot: {names}", names=names))
     bp.add_argument("--seed", type=int, default=None, help="seed for the bot's own choices")
     return bp
 

@@ -15,9 +15,9 @@ if TYPE_CHECKING:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import argparse
+    from xactika.frontends.cli.options import OneLineParser
 
-    ap = argparse.ArgumentParser(
+    ap = OneLineParser(
         prog="xactika engine",
         description="The referee protocol on stdin/stdout (see spec/PROTOCOL.md).",
     )

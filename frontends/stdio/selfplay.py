@@ -10,6 +10,8 @@ from xactika.core import RandomAgent, XactikaError, game_rules
 from xactika.core.bots.agents import self_play
 from xactika.core.engine.api import Config, Event
 from xactika.core.engine.rng import fresh_seed
+from xactika.frontends.cli.options import OneLineParser, lang_of
+from xactika.frontends.i18n import _, using
 from xactika.frontends.people.flags import (
     add_option_flags,
     counting_number,
@@ -26,15 +28,17 @@ from xactika.protocol.trust.tamper import commit_config
 
 
 def build_parser() -> argparse.ArgumentParser:
-    sp = argparse.ArgumentParser(
+    sp = OneLineParser(
         prog="xactika selfplay", description="Play a whole game between random bots."
     )
     sp.add_argument("--game", default="xactika", help="game to play (default: xactika)")
     sp.add_argument("--mode", default=None, help=modes_help())
     sp.add_argument("--players", type=counting_number, default=None,
-                    help=f"number of players ({default_help('players')})")
+                    help=_("number of players ({default})").format(
+                        default=default_help("players")))
     sp.add_argument("--rounds", type=counting_number, default=None,
-                    help=f"rounds in the game ({default_help('rounds')})")
+                    help=_("rounds in the game ({default})").format(
+                        default=default_help("rounds")))
     add_option_flags(sp)  # each game's own settings: --target, --top, ...
     sp.add_argument("--dealer", type=whole_number, default=0, help="first dealer's seat")
     sp.add_argument("--seed", type=whole_number, default=None, help="deal seed (default: random)")
@@ -51,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(argv)
+    with using(lang_of(argv, has_lang=False)):  # --help in the reader's language
+        args = build_parser().parse_args(argv)
     pairs = {"game": args.game, "dealer": str(args.dealer)}
     for key in ("mode", "players", "rounds"):
         if getattr(args, key) is not None:

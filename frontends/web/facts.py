@@ -37,6 +37,15 @@ def _mode_facts(name: str, mode: str) -> dict[str, Any]:
             "hand": rules.hand_size(config), "low_wins": rules.low_wins(config)}
 
 
+def _option_label(key: str, kind: type, rules: Any, suggested: dict[str, Any]) -> str:
+    """The presentation's label, else the option's name as it is typed and its help in
+    the reader's words (the catalog has every game's ``option_help``: i18n_extract)."""
+    label = suggested.get(key, ("", None))[0]
+    if label:
+        return said(label)
+    return f"{key}: {said(rules.option_help.get(key, kind.__name__))}"
+
+
 def game_facts(name: str) -> dict[str, Any]:
     """One game as a page needs it: its title, modes (the default first), players,
     rounds, own options (their type, and the value the form suggests) and its bots'
@@ -52,8 +61,7 @@ def game_facts(name: str) -> dict[str, Any]:
                         "default": rules.default_players},
             "rounds": rules.default_rounds,
             "options": [{"name": key, "type": "int" if kind is int else "text",
-                         "label": said(suggested.get(key, ("", None))[0]
-                                       or f"{key}: {rules.option_help.get(key, kind.__name__)}"),
+                         "label": _option_label(key, kind, rules, suggested),
                          "suggest": suggested.get(key, ("", None))[1],
                          "choices": list(rules.option_choices.get(key, ()))}
                         for key, kind in rules.option_types.items()],

@@ -27,7 +27,7 @@ from xactika.core.engine.views import view, visible
 from xactika.frontends.i18n import _, said
 from xactika.frontends.people import narration
 from xactika.frontends.people.presentation import presentation, seat_label
-from xactika.frontends.records.replay import Cursor, Game, where
+from xactika.frontends.records.replay import Game
 from xactika.frontends.repl import render
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.trust.audit import (
@@ -98,7 +98,7 @@ def _position(g: Game, pos: int, seat: int | None, names: list[str], rules: Any,
         "kind": type(raw).__name__,
         "told": told,
         "said": [text for text in said if text],
-        "where": where(g, Cursor(pos, seat)),
+        "where": _where(g, pos, seat, names),
         "round": state.round,
         "scored": scored,
         "turned": _card(state.turned),
@@ -118,6 +118,22 @@ def _position(g: Game, pos: int, seat: int | None, names: list[str], rules: Any,
         out["standings"] = render.standings(raw.totals, raw.winners, names, render.PLAIN,
                                             low_wins=rules.low_wins(config))
     return out
+
+
+def _where(g: Game, pos: int, seat: int | None, names: list[str]) -> str:
+    """Where the viewer stands, in the reader's words (the terminal viewer's
+    records/replay.where says it in English): event, round, trick and whose view."""
+    state = g.states[pos]
+    trick = len(state.tricks) + (1 if state.trick else 0)
+    parts = [_("event {n}/{total}").format(n=pos + 1, total=len(g.events))]
+    if state.round:
+        parts.append(_("round {n} of {total}").format(n=state.round,
+                                                      total=state.config.rounds))
+    if trick:
+        parts.append(_("trick {n}").format(n=trick))
+    who = _("everyone") if seat is None else render.seat_name(seat, names)
+    parts.append(_("view: {who}").format(who=who))
+    return ", ".join(parts)
 
 
 def _told(event: Any, names: list[str], config: Any) -> str:
@@ -175,34 +191,39 @@ def _hands(state: State, seat: int | None, rules: Any) -> list[dict[str, Any]]:
 
 
 def verdict(report: LogReport) -> dict[str, Any]:
-    """The audit's verdict in words: status, hash chain, seed commitment, signature."""
+    """The audit's verdict in the reader's words: status, hash chain, seed commitment,
+    signature. The problems keep the auditor's own reasons, as ``xactika audit`` prints
+    them (they quote the record), after a translated ``line N:``; ``status`` and
+    ``signature_status`` are for programs."""
     chain_broken = any("chain" in p.reason for p in report.problems)
+    intact = report.signed and not chain_broken and report.head is not None
     if not report.signed:
-        chain = "no hash chain"
-    elif chain_broken or report.head is None:
-        chain = "hash chain broken"
+        chain = _("no hash chain")
+    elif not intact:
+        chain = _("hash chain broken")
     else:
-        chain = "hash chain intact"
+        chain = _("hash chain intact")
     commit_broken = any(w in p.reason for p in report.problems
                         for w in ("commit=", "nonce=", "commits to"))
     if not report.committed:
-        commitment = "no seed commitment"
+        commitment = _("no seed commitment")
     elif commit_broken:
-        commitment = "seed commitment broken"
+        commitment = _("seed commitment broken")
     else:
-        commitment = "seed commitment holds"
+        commitment = _("seed commitment holds")
     fingerprint = report.signer.fingerprint if report.signer is not None else None
     signature = {
-        VERIFIED: f"signature verified: signed by the server's key {fingerprint}",
-        UNTRUSTED: f"signature holds, but by a key this server does not trust: {fingerprint}",
-        BAD_SIGNATURE: "signature invalid: the record was changed or the signature forged",
-    }.get(report.signature, "no signature")
+        VERIFIED: _("signature verified: signed by the server's key {key}"),
+        UNTRUSTED: _("signature holds, but by a key this server does not trust: {key}"),
+        BAD_SIGNATURE: _("signature invalid: the record was changed or the signature forged"),
+    }.get(report.signature, _("no signature")).format(key=fingerprint)
     if report.signature == VERIFIED and report.status == INVALID:
-        signature = (f"signature by the server's key {fingerprint} holds, the game does not")
-    status = {OK: "clean and complete", UNFINISHED: "unfinished", INVALID: "invalid"}.get(
-        report.status, report.status)
+        signature = _("signature by the server's key {key} holds, the game does not").format(
+            key=fingerprint)
+    status = {OK: _("clean and complete"), UNFINISHED: _("unfinished"),
+              INVALID: _("invalid")}.get(report.status, report.status)
     good = (report.status == OK and report.signature == VERIFIED and report.committed
-            and chain == "hash chain intact")
+            and intact)
     return {
         "status": report.status,
         "summary": status,
@@ -212,7 +233,8 @@ def verdict(report: LogReport) -> dict[str, Any]:
         "signature": signature,
         "signature_status": report.signature,
         "fingerprint": fingerprint,
-        "problems": [f"line {p.line}: {p.reason}" for p in report.problems[:PROBLEMS_SHOWN]],
+        "problems": [_("line {n}: {reason}").format(n=p.line, reason=p.reason)
+                     for p in report.problems[:PROBLEMS_SHOWN]],
         "more_problems": max(0, len(report.problems) - PROBLEMS_SHOWN) + report.dropped,
         "notes": list(report.notes),
     }

@@ -307,16 +307,18 @@ function show() {
 async function onUpload() {
   const file = $("upload").files[0];
   if (!file) return;
+  $("upload-name").textContent = file.name;
   const limit = Number(document.body.dataset.maxUpload || "0");
   if (limit && file.size > limit) {
-    showError(`${file.name} is larger than ${limit} bytes: the viewer reads records up to that size`);
+    showError(_("{name} is larger than {limit} bytes: the viewer reads records up to that size",
+                { name: file.name, limit }));
     return;
   }
   const text = await file.text();
   try {
     sessionStorage.setItem(STORE + file.name, text);
   } catch (err) {
-    showError("the file does not fit in this tab's storage: it cannot be kept for a reload");
+    showError(_("the file does not fit in this tab's storage: it cannot be kept for a reload"));
     return;
   }
   open({ upload: file.name }, "all", 0);
