@@ -33,6 +33,7 @@ from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn, run
 from xactika.core.engine.views import visible
 from xactika.frontends.cli.options import OneLineParser
+from xactika.frontends.i18n import later
 from xactika.frontends.match.tournament import MatchError, parse_seconds
 from xactika.protocol.player.process import BotError, PlayerProcess
 
@@ -328,7 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("--rounds", type=int, default=None,
                     help="hands per game check (default: the game's full length)")
     cp.add_argument("--game", action="append", default=None, metavar="GAME",
-                    help=f"check only this game (repeatable; default all: {', '.join(games())})")
+                    help=later("check only this game (repeatable; default all: {names})",
+                               names=", ".join(games())))
     cp.add_argument("--verbose", "-v", action="store_true", help="print every protocol line")
     cp.add_argument("cmd", nargs=argparse.REMAINDER, help="-- then the bot's command line")
     return cp

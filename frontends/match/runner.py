@@ -35,7 +35,7 @@ from xactika.core.engine.api import (
 )
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.cli.options import OneLineParser, lang_of
-from xactika.frontends.i18n import using
+from xactika.frontends.i18n import later, using
 from xactika.frontends.match.game import GamePlayer, MatchSettings, Played, Runner
 from xactika.frontends.match.report import (
     RESULTS_FILE,
@@ -120,9 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot random --deals 100 --concurrency 2 --out runs/mine",
     )
     mp.add_argument("--bot", action="append", nargs="+", metavar="OPT", default=[],
-                    help="a bot: name=N cmd=\"COMMAND ARGS\" [dir=D] [move=1s] [startup=10s] "
-                    "[margin=50ms] [restart=on|off], or the name of a built-in bot ("
-                    + ", ".join(agent_names()) + "); repeat for each bot")
+                    help=later("a bot: name=N cmd=\"COMMAND ARGS\" [dir=D] [move=1s] "
+                               "[startup=10s] [margin=50ms] [restart=on|off], or the name of a "
+                               "built-in bot ({names}); repeat for each bot",
+                               names=", ".join(agent_names())))
     mp.add_argument("--each", nargs="+", metavar="OPT", default=[],
                     help="options for every bot, e.g. --each move=200ms startup=5s")
     mp.add_argument("--gauntlet", action="store_true",

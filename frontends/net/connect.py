@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from xactika.core.engine.api import Config, GameOver, GameStarted, TrickGame, game_rules
+from xactika.frontends.i18n import later
 from xactika.frontends.net.options import (
     TOKEN_ENV,
     OneLineParser,
@@ -37,9 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="xactika connect",
         description="Play a remote seat at an 'xactika serve' table with a local bot "
         "program (any bot that speaks spec/PLAYER.md).",
-        epilog="example: xactika connect 127.0.0.1:7000 --token-file seat.token -- "
-        "python3 examples/random_bot.py (everything after -- is the bot's command line); "
-        f"the token comes from --token-file, else ${TOKEN_ENV}, else --token",
+        epilog=later("example: xactika connect 127.0.0.1:7000 --token-file seat.token -- "
+                     "python3 examples/random_bot.py (everything after -- is the bot's command "
+                     "line); the token comes from --token-file, else ${variable}, else --token",
+                     variable=TOKEN_ENV),
     )
     p.add_argument("address", metavar="HOST:PORT", help="the server")
     add_token_options(p, "the seat's token, as the server printed it")
