@@ -1,6 +1,7 @@
-"""Xactika and Dix as OpenSpiel games: ``python_xactika`` and ``python_dix``.
+"""Every registered game as an OpenSpiel game: ``python_xactika``, ``python_dix``,
+``python_ohhell`` (``python_`` and the game's name).
 
-Importing this module registers both with ``pyspiel.register_game`` (extra
+Importing this module registers them with ``pyspiel.register_game`` (extra
 ``[openspiel]``)::
 
     import pyspiel
@@ -23,10 +24,11 @@ are the view alone. Returns are each seat's running total
 points of the round just scored.
 
 ``resample_from_infostate`` draws the hidden hands among those consistent with what the
-seat saw (Xactika: uniformly, by :mod:`xactika.core.bots.sampler`; Dix: by the Dix bot's
-knowledge), with the later rounds dealt from a fresh seed, so OpenSpiel's ISMCTS can
-search either game; its randomness is OpenSpiel's (the sampler it is given, or the bot's
-``random_state`` by :func:`seed_resampler`), so a seeded search repeats. A resampled
+seat saw (by the game's own sampler, found with its bots: Xactika's uniformly over the
+voids seen, Dix's by the Dix bot's knowledge), with the later rounds dealt from a fresh
+seed, so OpenSpiel's ISMCTS can search any game with a sampler; its randomness is
+OpenSpiel's (the sampler it is given, or the bot's ``random_state`` by
+:func:`seed_resampler`), so a seeded search repeats. A resampled
 state is a determinization for search: its history does not replay it.
 """
 

@@ -1,4 +1,4 @@
-"""Xactika and Dix as PettingZoo AEC environments (extra ``[pettingzoo]``).
+"""Every registered game as a PettingZoo AEC environment (extra ``[pettingzoo]``).
 
 ``env(game="xactika", render_mode=None)`` is one game (players, mode, rounds and the game's
 own options default to the game's): agents ``player_0`` ...

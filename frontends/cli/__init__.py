@@ -32,6 +32,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+def _games() -> str:
+    """The registered games by their titles, the default first (``Xactika, Dix and Oh Hell``)."""
+    from xactika.core.engine.api import games
+    from xactika.core.engine.settings import Config
+    from xactika.frontends.people.presentation import names_text, presentation
+
+    first = Config().game
+    ordered = sorted(games(), key=lambda game: (game != first, game))
+    return names_text([presentation(game).title() for game in ordered])
+
+
 def usage() -> str:
     """The command list, in the environment's language (the texts are in the catalog)."""
     from xactika.frontends.cli.invocation import xactika_command
@@ -43,7 +54,7 @@ def usage() -> str:
         lines = [
             _("usage: ") + "xactika COMMAND [ARGS...]",
             "",
-            _("An engine for trick-taking card games: Xactika and Dix."),
+            _("An engine for trick-taking card games: {games}.").format(games=_games()),
             "",
             _("commands:"),
         ]
