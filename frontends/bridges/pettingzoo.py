@@ -52,7 +52,7 @@ the mask also in ``info["action_mask"]``."""
 
 
 class TrickTakingEnv(AECEnv):
-    """One game of Xactika or Dix per episode, as an AEC environment."""
+    """One game of a registered game per episode, as an AEC environment."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"], "name": "xactika_v0", "is_parallelizable": False,
