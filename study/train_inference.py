@@ -188,6 +188,15 @@ def strong_round(i: int, rng: random.Random, bids_d: Data, plays_d: Data,
                        int(ev.b_made[r]), sum(1 << int(x) for x in legal))
 
 
+def git_commit() -> str:
+    """The commit the weights are trained at, for their header."""
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def legal_matrix(legal: list[int], width: int) -> np.ndarray:
     raw = np.frombuffer(b"".join(m.to_bytes(11, "little") for m in legal), dtype=np.uint8)
     return np.unpackbits(raw.reshape(len(legal), 11), axis=1, bitorder="little")[:, :width]
@@ -325,11 +334,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{plays_d.n} plays in {gen_s:.1f} s", flush=True)
     stats = train(args, bids_d, plays_d)
     weights = stats.pop("weights")
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True,
-                                text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
+    commit = git_commit()
     meta = {"commit": commit, "rounds": args.rounds, "bid_rounds": args.bid_rounds,
             "strong_rounds": args.strong_rounds, "strong_deals": args.strong_deals,
             "bids": bids_d.n,
