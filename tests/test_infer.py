@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 import random
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -225,3 +227,19 @@ def test_location_favours_the_true_hands_and_random_weights_do_not() -> None:
         w = getattr(shipped, name)
         arrays["l_" + name] = rng.normal(0, float(w.std()), w.shape).astype(np.float32)
     assert _locate_gain(LocateModel(arrays), positions) < 0.0
+
+
+def test_the_default_strong_bot_never_loads_numpy_or_the_networks() -> None:
+    # the inferences are study options: `xactika bot strong` starts and plays as before
+    code = (
+        "import sys\n"
+        "from xactika.core import Config\n"
+        "from xactika.core.bots.agents import make_agent, self_play\n"
+        "bots = [make_agent(n, 1, game='xactika') for n in ('strong', 'heuristic') * 2]\n"
+        "for b in bots[::2]: b.max_deals = 2\n"
+        "self_play(Config(mode='bid', players=4, rounds=1, seed=1), bots)\n"
+        "print('numpy' in sys.modules, 'xactika.core.bots.infer' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "False"]
