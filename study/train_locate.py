@@ -2,6 +2,8 @@
 
     nice -n 10 .venv/bin/python study/train_locate.py --out core/bots/inference-locate.npz
 
+The defaults made the shipped weights.
+
 Card-location inference (Solinas, Rebstock, Sturtevant and Buro, 2019): from one seat's
 view, the odds that each card it has not seen is in each other seat's hand or set aside.
 Data: rounds of noisy heuristic self-play on the strong bot's private simulator (as
@@ -49,7 +51,7 @@ from xactika.core.bots.search import INDEX, SHOW, VAL, fast_bid, legal_bids, pol
 from xactika.core.games.xactika import TRICKS_PER_ROUND
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_inference import MODES, PLAYERS, git_commit
+from train_inference import MODES, PLAYERS, git_commit, run_epochs, training_args
 
 
 class Data:
@@ -248,29 +250,13 @@ def train(args: argparse.Namespace, data: Data) -> dict[str, Any]:
     held = torch.tensor([r >= 0 and r % 20 == 0 for r in data.rounds])
     hold = torch.nonzero(held)[:, 0]
     train_ix = torch.nonzero(~held)[:, 0]
-    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, args.epochs)
     t0 = time.time()
-    for epoch in range(args.epochs):
-        net.train()
-        order = train_ix[torch.randperm(len(train_ix), generator=g)]
-        for i in range(0, len(order), args.batch):
-            loss, _ = loss_of(order[i:i + args.batch])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-        sched.step()
-        net.eval()
-        with torch.no_grad():
-            hl, ha = loss_of(hold)
-        print(f"epoch {epoch + 1}: held-out loss {hl.item():.4f} a card, "
-              f"top-1 {ha.item():.3f} ({time.time() - t0:.0f} s)", flush=True)
+    fit = run_epochs(net, loss_of, train_ix, hold, args, g, "epoch (loss a card)")
 
     def arr(p: torch.Tensor) -> np.ndarray:  # half precision: half the file, same odds
         return p.detach().numpy().astype(np.float16)
 
-    return {"held_out_loss": round(hl.item(), 4), "held_out_top1": round(ha.item(), 4),
-            "train_s": round(time.time() - t0, 1),
+    return {**fit, "train_s": round(time.time() - t0, 1),
             "weights": {"l_w1": arr(net[0].weight.T), "l_b1": arr(net[0].bias),
                         "l_w2": arr(net[2].weight.T), "l_b2": arr(net[2].bias),
                         "l_w3": arr(net[4].weight.T), "l_b3": arr(net[4].bias)}}
@@ -278,8 +264,8 @@ def train(args: argparse.Namespace, data: Data) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--rounds", type=int, default=6000)
-    p.add_argument("--strong-rounds", type=int, default=600,
+    p.add_argument("--rounds", type=int, default=48000)
+    p.add_argument("--strong-rounds", type=int, default=0,
                    help="rounds through the core with the strong bot on some seats")
     p.add_argument("--strong-deals", type=int, default=8)
     p.add_argument("--strong-share", type=float, default=0.6,
@@ -289,17 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data-out", help="also save the examples here (.npz)")
     p.add_argument("--data-in", nargs="*", default=[],
                    help="add the examples saved in these files (--data-out)")
-    p.add_argument("--keep", type=float, default=0.5, help="odds a decision is kept")
-    p.add_argument("--seed", type=int, default=34)
-    p.add_argument("--eps", type=float, default=0.1, help="odds a play is random")
-    p.add_argument("--bid-eps", type=float, default=0.15, help="odds a bid misses by one")
-    p.add_argument("--h1", type=int, default=256)
-    p.add_argument("--h2", type=int, default=256)
-    p.add_argument("--epochs", type=int, default=6)
-    p.add_argument("--batch", type=int, default=512)
-    p.add_argument("--lr", type=float, default=2e-3)
-    p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--out", default="core/bots/inference-locate.npz")
+    p.add_argument("--keep", type=float, default=0.15, help="odds a decision is kept")
+    training_args(p, seed=37, h2=256, epochs=6, out="core/bots/inference-locate.npz")
     args = p.parse_args(argv)
     rng = random.Random(args.seed)
     data = Data(1 << 16)
