@@ -71,8 +71,9 @@ def main() -> None:
     print(f"{'bot':<12} {'n':>5} {'p50':>8} {'p90':>8} {'p95':>8} {'p99':>8} {'max':>8}")
     among: dict[str, Agent] = {f"strong:{level}": make_level(level, 1) for level in (1, 2, 4)}
     # the levels for people (core/bots/levels.py) and the strong bot with the learned
-    # inference (core/bots/infer.py: numpy; its first decision loads the weights)
+    # inferences (core/bots/infer.py: numpy; the first decision loads the weights)
     among["strong+infer"] = StrongAgent(1, think_ms=args.think_ms, infer=1.0)
+    among["strong+locate"] = StrongAgent(1, think_ms=args.think_ms, locate=1.0)
     for name, agent in among.items():
         timed = bots[name] = Timed(agent)
         for deal in range(args.deals):

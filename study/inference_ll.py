@@ -12,6 +12,12 @@ L(true) / (N · E_uniform[L]), L the likelihood of the seen bids and plays under
 model, so the gain in log-likelihood is log L(true) - log mean L(uniform deals),
 estimated with ``--samples`` uniform deals. A positive mean: the model puts more weight
 on the truth. The training data came from other seeds (``train_inference.py``).
+
+``--locate`` measures the card-location sampler (``infer.Locator``) instead, on the same
+positions: it draws a deal with a probability it can compute, Q(true), so its gain is
+log Q(true) - log(1/N) = log Q(true) + log N, exact (no sampling) and comparable with the
+policy-weighted one: both are log(sampler's odds of the truth / the uniform sampler's).
+Q is one pass's probability, ignoring restarts at dead ends, so the gain is a lower bound.
 """
 
 from __future__ import annotations
@@ -28,19 +34,23 @@ import numpy as np
 
 from xactika.core import Config, legal_actions, new_game, step, view
 from xactika.core.bots.heuristic import HeuristicAgent
-from xactika.core.bots.infer import Evidence, load
+from xactika.core.bots.infer import Evidence, Locator, load, load_locate
 from xactika.core.bots.sampler import Deal, DealSampler, hidden_of
+from xactika.core.bots.search import StrongAgent
 from xactika.core.engine.api import Bid, Command, Play, State
 
 
-def position(seed: int, mode: str, eps: float, players: int = 4
+def position(seed: int, mode: str, eps: float, players: int = 4, strong: int = 0
              ) -> tuple[State, int] | None:
-    """A random decision of a heuristic game: the state and the seat to act."""
+    """A random decision of a heuristic game (``strong`` > 0: of strong bots drawing
+    that many deals a decision): the state and the seat to act."""
     rng = random.Random(seed)
     config = Config(mode=mode, players=players, rounds=1, seed=10_000_019 + seed,
                     dealer=seed % players)
     state = new_game(config)
-    agent = HeuristicAgent(seed)
+    agent: HeuristicAgent | StrongAgent = HeuristicAgent(seed)
+    if strong:
+        agent = StrongAgent(seed, think_ms=1e9, max_deals=strong, min_deals=strong)
     stop = rng.randrange(players, players * 9)  # after the bids: some plays seen
     for _ in range(stop):
         legal = legal_actions(state)
@@ -79,6 +89,19 @@ def gain(state: State, seat: int, samples: int, model_path: str | None,
     return float(ll[0]) - log_mean
 
 
+def locate_gain(state: State, seat: int, model_path: str | None, power: float,
+                rng: random.Random) -> float | None:
+    """log Q(true) + log N under the card-location sampler; None when N is not counted."""
+    v = view(state, seat)
+    hidden = hidden_of(v)
+    count = DealSampler(hidden, rng).count()
+    if count <= 0 or not Evidence(v, hidden.seats, load()):
+        return None  # the policy measure's positions: something seen to explain
+    truth: Deal = tuple(tuple(state.hands[s]) for s in hidden.seats)
+    loc = Locator(v, hidden, load_locate(model_path), rng, power=power)
+    return loc.log_prob(truth) + math.log(count)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--positions", type=int, default=1000)
@@ -87,6 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--modes", default="bid,win,lose")
     p.add_argument("--eps", type=float, default=0.0)
     p.add_argument("--model", help="an .npz other than the shipped one")
+    p.add_argument("--locate", action="store_true",
+                   help="measure the card-location sampler (--model: its .npz)")
+    p.add_argument("--power", type=float, default=1.0, help="the location odds' power")
+    p.add_argument("--strong", type=int, default=0,
+                   help="positions from strong-bot games, this many deals a decision")
     p.add_argument("--out")
     args = p.parse_args(argv)
     modes = args.modes.split(",")
@@ -96,14 +124,17 @@ def main(argv: list[str] | None = None) -> int:
     i = 0
     while len(rows) < args.positions:
         mode = modes[i % len(modes)]
-        pos = position(args.seed + i, mode, args.eps)
+        pos = position(args.seed + i, mode, args.eps, strong=args.strong)
         i += 1
         if pos is None:
             continue
-        g = gain(*pos, args.samples, args.model, rng)
+        g = (locate_gain(*pos, args.model, args.power, rng) if args.locate
+             else gain(*pos, args.samples, args.model, rng))
         if g is not None:
             rows.append({"mode": mode, "gain": g})
-    out: dict[str, object] = {"positions": len(rows), "samples": args.samples,
+    out: dict[str, object] = {"sampler": "locate" if args.locate else "policy",
+                              "power": args.power, "positions": len(rows),
+                              "samples": args.samples, "strong": args.strong,
                               "eps": args.eps, "wall_s": round(time.time() - t0, 1)}
     for mode in [*modes, "all"]:
         g = [r["gain"] for r in rows if mode in ("all", r["mode"])]

@@ -27,6 +27,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -188,6 +189,57 @@ def strong_round(i: int, rng: random.Random, bids_d: Data, plays_d: Data,
                        int(ev.b_made[r]), sum(1 << int(x) for x in legal))
 
 
+def run_epochs(net: Any, loss_of: Callable[[Any], tuple[Any, Any]], train_ix: Any,
+               hold: Any, args: argparse.Namespace, g: Any, label: str) -> dict[str, float]:
+    """Adam with a cosine schedule over ``args.epochs``, the held-out loss and top-1
+    printed after each; the last ones returned. Shared with ``train_locate.py``."""
+    import torch
+
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, args.epochs)
+    t0 = time.time()
+    for epoch in range(args.epochs):
+        net.train()
+        order = train_ix[torch.randperm(len(train_ix), generator=g)]
+        for i in range(0, len(order), args.batch):
+            loss, _ = loss_of(order[i:i + args.batch])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        sched.step()
+        net.eval()
+        with torch.no_grad():
+            hl, ha = loss_of(hold)
+        print(f"{label} {epoch + 1}: held-out loss {hl.item():.4f} top-1 {ha.item():.3f} "
+              f"({time.time() - t0:.0f} s)", flush=True)
+    return {"held_out_loss": round(hl.item(), 4), "held_out_top1": round(ha.item(), 4)}
+
+
+def training_args(p: argparse.ArgumentParser, seed: int, h2: int, epochs: int,
+                  out: str) -> None:
+    """The options this script and ``train_locate.py`` share: the self-play's noise,
+    the network's size, the optimiser, the output."""
+    p.add_argument("--seed", type=int, default=seed)
+    p.add_argument("--eps", type=float, default=0.1, help="odds a play is random")
+    p.add_argument("--bid-eps", type=float, default=0.15, help="odds a bid misses by one")
+    p.add_argument("--h1", type=int, default=256)
+    p.add_argument("--h2", type=int, default=h2)
+    p.add_argument("--epochs", type=int, default=epochs)
+    p.add_argument("--batch", type=int, default=512)
+    p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--out", default=out)
+
+
+def git_commit() -> str:
+    """The commit the weights are trained at, for their header."""
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def legal_matrix(legal: list[int], width: int) -> np.ndarray:
     raw = np.frombuffer(b"".join(m.to_bytes(11, "little") for m in legal), dtype=np.uint8)
     return np.unpackbits(raw.reshape(len(legal), 11), axis=1, bitorder="little")[:, :width]
@@ -232,8 +284,6 @@ def train(args: argparse.Namespace, bids_d: Data, plays_d: Data) -> dict[str, An
         perm = torch.randperm(n, generator=g)
         hold = perm[: n // 20]
         train_ix = perm[n // 20:]
-        opt = torch.optim.Adam(net.parameters(), lr=args.lr)
-        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, args.epochs)
 
         def loss_of(ix: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             out = net(t["pub"][ix].float(), t["hand"][ix].float())
@@ -249,21 +299,7 @@ def train(args: argparse.Namespace, bids_d: Data, plays_d: Data) -> dict[str, An
                     loss = loss + nn.functional.cross_entropy(cl, ex[lead]) * lead.float().mean()
             return loss, acc
 
-        for epoch in range(args.epochs):
-            net.train()
-            order = train_ix[torch.randperm(len(train_ix), generator=g)]
-            for i in range(0, len(order), args.batch):
-                loss, _ = loss_of(order[i:i + args.batch])
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-            sched.step()
-            net.eval()
-            with torch.no_grad():
-                hl, ha = loss_of(hold)
-            print(f"{name} epoch {epoch + 1}: held-out loss {hl.item():.4f} "
-                  f"top-1 {ha.item():.3f}", flush=True)
-        return {"held_out_loss": round(hl.item(), 4), "held_out_top1": round(ha.item(), 4)}
+        return run_epochs(net, loss_of, train_ix, hold, args, g, f"{name} epoch")
 
     play_net = Net(PLAY_PUBLIC, (NCARDS, NCALLS))
     bid_net = Net(BID_PUBLIC, (NBIDS,))
@@ -299,16 +335,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="rounds through the core with the strong bot on some seats")
     p.add_argument("--strong-deals", type=int, default=8,
                    help="the strong bot's deals a decision in those rounds")
-    p.add_argument("--seed", type=int, default=33)
-    p.add_argument("--eps", type=float, default=0.1, help="odds a play is random")
-    p.add_argument("--bid-eps", type=float, default=0.15, help="odds a bid misses by one")
-    p.add_argument("--h1", type=int, default=256)
-    p.add_argument("--h2", type=int, default=128)
-    p.add_argument("--epochs", type=int, default=5)
-    p.add_argument("--batch", type=int, default=512)
-    p.add_argument("--lr", type=float, default=2e-3)
-    p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--out", default="core/bots/inference.npz")
+    training_args(p, seed=33, h2=128, epochs=5, out="core/bots/inference.npz")
     args = p.parse_args(argv)
     rng = random.Random(args.seed)
     bids_d = Data(BID_PUBLIC, 1 << 14)
@@ -325,11 +352,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{plays_d.n} plays in {gen_s:.1f} s", flush=True)
     stats = train(args, bids_d, plays_d)
     weights = stats.pop("weights")
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True,
-                                text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
+    commit = git_commit()
     meta = {"commit": commit, "rounds": args.rounds, "bid_rounds": args.bid_rounds,
             "strong_rounds": args.strong_rounds, "strong_deals": args.strong_deals,
             "bids": bids_d.n,

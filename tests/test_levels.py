@@ -17,7 +17,13 @@ import pytest
 from xactika.core import Config, legal_actions, new_game, step, view
 from xactika.core.bots.agents import Agent, agent_names, make_agent, self_play
 from xactika.core.bots.heuristic import HeuristicAgent
-from xactika.core.bots.levels import FlawedAgent, Flaws, make_level, softmax_pick
+from xactika.core.bots.levels import (
+    LEVEL4_DEALS,
+    FlawedAgent,
+    Flaws,
+    make_level,
+    softmax_pick,
+)
 from xactika.core.bots.search import StrongAgent
 from xactika.core.engine.api import State
 from xactika.frontends.match.tournament import parse_bot
@@ -40,8 +46,11 @@ def test_level_3_is_the_heuristic_and_level_5_the_strong_bot() -> None:
     assert type(five) is StrongAgent
     registered = make_agent("strong", 1, game="xactika")
     assert isinstance(registered, StrongAgent)
-    for attr in ("think_ms", "max_deals", "prune_z", "tries", "min_deals"):
+    for attr in ("think_ms", "max_deals", "prune_z", "tries", "min_deals", "locate",
+                 "infer"):
         assert getattr(five, attr) == getattr(registered, attr)
+    four = make_agent("strong:4", 1, game="xactika")
+    assert type(four) is StrongAgent and four.max_deals == LEVEL4_DEALS
 
 
 def test_softmax_pick_follows_the_weights() -> None:

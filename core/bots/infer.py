@@ -18,6 +18,7 @@ imported when a decision first needs it, so ``xactika bot`` starts without numpy
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import sys
@@ -43,7 +44,7 @@ from xactika.core.bots.search import (
     legal_bids,
 )
 from xactika.core.engine.views import SeatView
-from xactika.core.games.xactika import TRICKS_PER_ROUND
+from xactika.core.games.xactika import TRICKS_PER_ROUND, Card
 
 NCARDS = 81
 NCALLS = 12
@@ -167,21 +168,28 @@ class Model:
         return h @ self.b_out + self.b_outb
 
 
-_MODEL: Model | None = None
 WEIGHTS = "inference.npz"
+_LOADED: dict[str, Any] = {}
+
+
+def _arrays(path: str | None, shipped: str) -> dict[str, np.ndarray]:
+    """The arrays of the .npz at ``path``, or of the package's file ``shipped``."""
+    if path is not None:
+        with np.load(path, allow_pickle=False) as z:
+            return dict(z)
+    ref = resources.files("xactika.core.bots").joinpath(shipped)
+    with resources.as_file(ref) as p, np.load(p, allow_pickle=False) as z:
+        return dict(z)
 
 
 def load(path: str | None = None) -> Model:
     """The shipped model (read once), or the one at ``path``."""
-    global _MODEL
     if path is not None:
-        with np.load(path, allow_pickle=False) as z:
-            return Model(dict(z))
-    if _MODEL is None:
-        ref = resources.files("xactika.core.bots").joinpath(WEIGHTS)
-        with resources.as_file(ref) as p, np.load(p, allow_pickle=False) as z:
-            _MODEL = Model(dict(z))
-    return _MODEL
+        return Model(_arrays(path, WEIGHTS))
+    model = _LOADED.get(WEIGHTS)
+    if not isinstance(model, Model):
+        model = _LOADED[WEIGHTS] = Model(_arrays(None, WEIGHTS))
+    return model
 
 
 class Evidence:
@@ -438,3 +446,211 @@ class SeatMix:
         k = int(np.searchsorted(np.cumsum(w), self.rng.random() * w.sum(), side="right"))
         k = min(k, len(w) - 1)
         return tuple(self.hands[i][k] for i in range(m))
+
+
+# --------------------------------------------------------------------------- card location
+# Solinas, Rebstock, Sturtevant and Buro (2019): a network over one seat's view gives,
+# for every card it has not seen, the odds that each other seat holds it (or nobody: set
+# aside). Deals are drawn from those odds under the voids and hand sizes, card by card,
+# so a decision costs one evaluation of the network and no weighting of a pool.
+
+NHOLD = MAX_PLAYERS  # holder 0: set aside; holder i: the i-th seat after the viewer
+_L_HAND = 0  # the viewer's hand (81)
+_L_PLAYED = _L_HAND + NCARDS  # every card played this round (81)
+_L_SEATS = _L_PLAYED + NCARDS  # per later seat: played 81, voids 12, bid 10, taken 9, size 9
+_L_SEAT = NCARDS + NCALLS + 10 + 9 + 9
+_L_PLAYERS = _L_SEATS + (MAX_PLAYERS - 1) * _L_SEAT  # players, 2..10 (9)
+_L_MODE = _L_PLAYERS + 9  # win, lose, bid (3)
+LOCATE_INPUT = _L_MODE + 3
+
+
+def encode_locate(out: np.ndarray, n: int, seat: int, mode: str, hand: int,
+                  shown: Sequence[int], voids: Sequence[int],
+                  bids: Sequence[int | None], taken: Sequence[int],
+                  sizes: Sequence[int]) -> None:
+    """Write the location network's input for ``seat`` into ``out`` (zeros).
+
+    ``hand`` is the viewer's hand and ``shown[s]`` the cards seat s played this round
+    (bitmasks), ``voids[s]`` its void call bits, ``bids`` (None: no bid, or not Play to
+    Bid), ``taken`` its tricks and ``sizes`` the cards in its hand. The training script
+    (from its simulator) and :func:`locate_input` (from a view) share it.
+    """
+    out[_L_HAND:_L_HAND + NCARDS] = mask_bits(hand)
+    played = 0
+    for m in shown:
+        played |= m
+    out[_L_PLAYED:_L_PLAYED + NCARDS] = mask_bits(played)
+    for i in range(1, min(n, MAX_PLAYERS)):
+        s = (seat + i) % n
+        base = _L_SEATS + (i - 1) * _L_SEAT
+        if shown[s]:
+            out[base:base + NCARDS] = mask_bits(shown[s])
+        v = voids[s]
+        for k in range(NCALLS):
+            if v >> k & 1:
+                out[base + NCARDS + k] = 1
+        b = bids[s]
+        out[base + NCARDS + NCALLS + (0 if b is None else min(b, 8) + 1)] = 1
+        out[base + NCARDS + NCALLS + 10 + min(taken[s], 8)] = 1
+        out[base + NCARDS + NCALLS + 19 + min(sizes[s], 8)] = 1
+    out[_L_PLAYERS + min(n, MAX_PLAYERS) - 2] = 1
+    out[_L_MODE + MODES.index(mode)] = 1
+
+
+def locate_input(view: SeatView) -> np.ndarray:
+    """The location network's input row for the seat of ``view``."""
+    n = view.config.players
+    shown = [0] * n
+    voids = [0] * n
+    tricks = [(t.call, t.plays) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.call, view.trick))
+    for tcall, plays in tricks:
+        k = CALL_INDEX[tcall]
+        for i, (s, card) in enumerate(plays):
+            shown[s] |= 1 << INDEX[card]
+            if i and not card.shows(tcall):
+                voids[s] |= 1 << k
+    hand = 0
+    for card in view.hand:
+        hand |= 1 << INDEX[card]
+    bids = view.bids if view.config.mode == "bid" else (None,) * n
+    out = np.zeros(LOCATE_INPUT, dtype=np.float32)
+    encode_locate(out, n, view.seat, view.config.mode, hand, shown, voids, bids,
+                  view.taken, view.hand_sizes)
+    return out
+
+
+class LocateModel:
+    """The location network's weights (``inference-locate.npz``)."""
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        self.meta: dict[str, Any] = json.loads(str(arrays["meta"]))
+        f = {k: v.astype(np.float32) for k, v in arrays.items() if k != "meta"}
+        self.w1, self.b1 = f["l_w1"], f["l_b1"]
+        self.w2, self.b2 = f["l_w2"], f["l_b2"]
+        self.w3, self.b3 = f["l_w3"], f["l_b3"]
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """Per card, the holders' logits: (81, holders) for one input row."""
+        h = _relu(x @ self.w1 + self.b1)
+        h = _relu(h @ self.w2 + self.b2)
+        return np.asarray((h @ self.w3 + self.b3).reshape(NCARDS, NHOLD))
+
+
+LOCATE_WEIGHTS = "inference-locate.npz"
+
+
+def load_locate(path: str | None = None) -> LocateModel:
+    """The shipped location model (read once), or the one at ``path``."""
+    if path is not None:
+        return LocateModel(_arrays(path, LOCATE_WEIGHTS))
+    model = _LOADED.get(LOCATE_WEIGHTS)
+    if not isinstance(model, LocateModel):
+        model = _LOADED[LOCATE_WEIGHTS] = LocateModel(_arrays(None, LOCATE_WEIGHTS))
+    return model
+
+
+class Locator:
+    """Draws deals of ``hidden`` (the viewer's :class:`.sampler.Hidden`) card by card
+    from the location network's odds, ``power`` tempering them (0: as good as uniform).
+
+    The cards some seat may not hold (voids) go first, then the rest, each in a fixed
+    order; a card goes to a holder with room that may hold it with odds
+    p(card, holder) · room / (the odds mass still to come for that holder), which keeps
+    each hand's expected fill at its size. The free cards may go anywhere, so only a
+    void-bound card can find every holder full: then the draw starts again, and after
+    ``tries`` such dead ends a uniform deal (``fallback``) is taken. :meth:`log_prob` is
+    the probability of a given deal under one pass (no restarts): a lower bound.
+    """
+
+    def __init__(self, view: SeatView, hidden: Any, model: LocateModel,
+                 rng: random.Random, power: float = 1.0,
+                 fallback: Callable[[], Deal] | None = None, tries: int = 20) -> None:
+        self.hidden = hidden
+        self.rng = rng
+        self.fallback = fallback
+        self.tries = tries
+        n = view.config.players
+        m = len(hidden.seats)
+        rel = [(s - view.seat) % n for s in hidden.seats]  # 1..n-1: the network's holders
+        logits = model.logits(locate_input(view)[None, :]) * power
+        cards = list(hidden.cards)
+        self.cards = cards
+        # holder j: 0..m-1 the hidden seats, m set aside
+        allowed = [[j for j in range(m) if hidden.allows(j, c)] + [m] for c in cards]
+        cols = [*rel, 0]
+        probs = []
+        for c, ok in zip(cards, allowed, strict=True):
+            row = logits[INDEX[c], [cols[j] for j in ok]]
+            e = np.exp(row - row.max())
+            probs.append((e / e.sum()).tolist())
+        order = sorted(range(len(cards)), key=lambda i: (len(allowed[i]) == m + 1,
+                                                         len(allowed[i]), i))
+        self.order = order
+        self.allowed = allowed
+        self.probs = probs
+        self.room0 = [*hidden.sizes, hidden.aside]
+        mass = [0.0] * (m + 1)
+        for ok, p in zip(allowed, probs, strict=True):
+            for j, q in zip(ok, p, strict=True):
+                mass[j] += q
+        self.mass0 = mass
+
+    def _pass(self, rng: random.Random | None, target: Deal | None
+              ) -> tuple[Deal | None, float]:
+        """One card-by-card pass: a drawn deal (``rng``) or the log-probability of
+        ``target``'s holders; None for a dead end."""
+        m = len(self.room0) - 1
+        room = list(self.room0)
+        mass = list(self.mass0)
+        hands: list[list[Card]] = [[] for _ in range(m)]
+        where: dict[Card, int] = {}
+        if target is not None:
+            for j, hand in enumerate(target):
+                for c in hand:
+                    where[c] = j
+        logp = 0.0
+        for i in self.order:
+            card = self.cards[i]
+            ok, p = self.allowed[i], self.probs[i]
+            w = [q * room[j] / mass[j] if room[j] and mass[j] > 1e-12 else
+                 (1e-12 if room[j] else 0.0) for j, q in zip(ok, p, strict=True)]
+            total = sum(w)
+            for j, q in zip(ok, p, strict=True):
+                mass[j] -= q
+            if total <= 0:
+                return None, -math.inf
+            if target is not None:
+                j = where.get(card, m)
+                if j not in ok:
+                    return None, -math.inf
+                x = w[ok.index(j)]
+                if x <= 0:
+                    return None, -math.inf
+                logp += math.log(x / total)
+            else:
+                assert rng is not None
+                r = rng.random() * total
+                k = 0
+                while k < len(w) - 1 and r >= w[k]:
+                    r -= w[k]
+                    k += 1
+                j = ok[k]
+            room[j] -= 1
+            if j < m:
+                hands[j].append(card)
+        return tuple(tuple(h) for h in hands), logp
+
+    def __call__(self) -> Deal:
+        for _ in range(self.tries):
+            deal, _ = self._pass(self.rng, None)
+            if deal is not None:
+                return deal
+        if self.fallback is None:
+            raise ValueError("could not draw a consistent deal")
+        return self.fallback()
+
+    def log_prob(self, deal: Deal) -> float:
+        """log of the odds one pass draws ``deal`` (-inf when it cannot)."""
+        return self._pass(None, deal)[1]

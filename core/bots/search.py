@@ -387,7 +387,9 @@ class StrongAgent:
     off by default: at the clock neither measured better (study/README.md). ``infer``
     (0: off) resamples the deals by the learned networks' likelihood of the other seats'
     bids and plays, raised to that power (:meth:`_inferred`); ``infer_what`` says which
-    (1 bids, in place of the bid rule; 2 plays; 3 both).
+    (1 bids, in place of the bid rule; 2 plays; 3 both). ``locate`` (0: off) draws the
+    deals from the card-location network's odds raised to that power
+    (:meth:`_located`), with the bid rule on top when ``locate_bids`` is set.
     """
 
     name = "strong"
@@ -397,8 +399,10 @@ class StrongAgent:
                  prune_z: float = 2.0, tries: int = 60, bid_miss: float = 0.25,
                  bid_span: float = 2.5, bid_z: float = 0.0, plays: float = 0.0,
                  play_tries: int = 20, bars: int = 0, infer: float = 0.0,
-                 infer_what: int = 3) -> None:
+                 infer_what: int = 3, locate: float = 0.0, locate_bids: int = 0) -> None:
         self.rng = random.Random(seed)
+        self.locate = locate
+        self.locate_bids = locate_bids
         self.infer = infer
         self.infer_what = infer_what
         self.bars = bars
@@ -585,7 +589,9 @@ class StrongAgent:
         if sampler is None:
             sampler = DealSampler(hidden, self.rng)
         others = sampler.hidden.seats
-        if self.infer > 0:  # the learned bids replace the bid rule when they are asked
+        if self.locate > 0:
+            draw = self._located(view, sampler)
+        elif self.infer > 0:  # the learned bids replace the bid rule when they are asked
             base = sampler.sample if self.infer_what & 1 else self._bid_aware(view, sampler)
             draw = self._inferred(view, sampler, base)
         else:
@@ -620,12 +626,25 @@ class StrongAgent:
             return draw
         return infer.SeatMix(draw, evidence, self.rng, power=self.infer)
 
+    def _located(self, view: SeatView, sampler: DealSampler | BarredSampler
+                 ) -> Callable[[], Deal]:
+        """Deals drawn card by card from the card-location network's odds (tempered by
+        ``locate``), through the bid rule too when ``locate_bids`` is set; the uniform
+        sampler without numpy (an extra)."""
+        try:
+            from xactika.core.bots import infer
+        except ImportError:
+            return self._bid_aware(view, sampler)
+        draw = infer.Locator(view, sampler.hidden, infer.load_locate(), self.rng,
+                             power=self.locate, fallback=sampler.sample)
+        return self._bid_aware(view, sampler, draw) if self.locate_bids else draw
+
     def _hidden(self, view: SeatView) -> Hidden:
         """What the deals must be consistent with (levels for people may forget some)."""
         return hidden_of(view)
 
-    def _bid_aware(self, view: SeatView, sampler: DealSampler | BarredSampler
-                   ) -> Callable[[], Deal]:
+    def _bid_aware(self, view: SeatView, sampler: DealSampler | BarredSampler,
+                   source: Callable[[], Deal] | None = None) -> Callable[[], Deal]:
         """Draws deals weighted by how well they explain the bids already made.
 
         Bids are public and say much about a hand. A seat's bid is modelled as the rule of
@@ -636,21 +655,22 @@ class StrongAgent:
         this model). After ``tries`` rejections a deal is taken as it comes, which bounds
         the cost when the model fits a seat badly.
         """
+        sample = source or sampler.sample  # another proposal than the uniform one
         checks = self._bid_checks(view, sampler)
         if not checks:
-            return sampler.sample
+            return sample
         rng = self.rng
         half = HALF_OF.__getitem__
 
         def draw() -> Deal:
-            deal = sampler.sample()
+            deal = sample()
             for _ in range(self.tries):
                 p = 1.0
                 for i, w, accept in checks:
                     p *= accept[w + sum(map(half, deal[i]))]
                 if rng.random() < p:
                     return deal
-                deal = sampler.sample()
+                deal = sample()
             return deal
 
         return draw
