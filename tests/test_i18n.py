@@ -202,7 +202,8 @@ def _reasons(reason: object) -> Iterator[Reason]:
 
 @pytest.mark.parametrize(("game", "mode", "bots"), [
     ("xactika", "bid", ("heuristic",)), ("xactika", "win", ("heuristic",)),
-    ("xactika", "lose", ("heuristic",)), ("dix", "draw", ("heuristic",)),
+    ("xactika", "lose", ("heuristic",)), ("xactika", "bid", ("strong", "strong:1")),
+    ("dix", "draw", ("heuristic",)),
     ("ohhell", "bonus", ("heuristic", "strong"))])
 def test_every_reason_the_bots_give_a_hint_is_german(game: str, mode: str,
                                                      bots: tuple[str, ...]) -> None:

@@ -28,8 +28,9 @@ from collections.abc import Callable
 
 import attrs
 
-from xactika.core.bots.agents import Agent, ByGame
+from xactika.core.bots.agents import Agent
 from xactika.core.bots.heuristic import HeuristicAgent, nearest_bid
+from xactika.core.bots.reason import Reason
 from xactika.core.bots.sampler import Hidden
 from xactika.core.bots.search import StrongAgent
 from xactika.core.engine.api import Bid, Command, Legal, game_rules
@@ -76,7 +77,8 @@ class FlawedAgent(StrongAgent):
                 and game_rules(view.config.game) is XACTIKA):
             guess = sum(1 for c in view.hand if c.value >= 9)
             bid = nearest_bid(guess, legal.bids)
-            return Bid(legal.seat, bid), f"bid {bid}: one for each card of 9 or more"
+            return Bid(legal.seat, bid), Reason("bid {bid}: one for each card of 9 or more",
+                                                 bid=bid)
         return super().explain(view, legal)
 
     def _hidden(self, view: SeatView) -> Hidden:
@@ -125,24 +127,3 @@ def level_name(level: int) -> str:
 LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "heuristic", 4: "good", 5: "strong"}
 """Each Xactika level as people read it: ``strong:3`` is the heuristic bot, not the
 strong one (their paired difference is exactly 0), and ``strong:1`` a beginner."""
-
-
-def people_name(agent: str, game: str = "xactika") -> str:
-    """A bot's registry name as a seat is labelled: a level by what plays it.
-
-    The levels are Xactika's; another game plays its own strong bot at every level.
-    """
-    for level, name in LEVEL_NAMES.items():
-        if agent == level_name(level):
-            return name if game == XACTIKA.name else "strong"
-    return agent
-
-
-def _factory(level: int) -> Callable[[int | None], Agent]:
-    return lambda seed: make_level(level, seed)
-
-
-def _own_strong(seed: int | None) -> Agent:
-    """The levels are Xactika's; in another game every level plays that game's own
-    ``strong`` bot (Dix: its one bot), chosen when the game is known."""
-    return ByGame("strong", seed)

@@ -32,6 +32,7 @@ from xactika.core.bots.heuristic import (
     knowledge,
     nearest_bid,
 )
+from xactika.core.bots.reason import Reason, counted
 from xactika.core.bots.sampler import BarredSampler, Deal, DealSampler, Hidden, hidden_of
 from xactika.core.engine.api import Bid, Command, Legal, Play, game_rules
 from xactika.core.engine.views import SeatView
@@ -463,7 +464,7 @@ class StrongAgent:
         know = knowledge(view)
         moves = self._candidates(view, legal, know.unseen)
         if len(moves) == 1:
-            return self._command(seat, moves[0]), "the only move"
+            return self._command(seat, moves[0]), Reason("the only move")
         base_cmd = self.fallback.choose(view, legal)
         assert isinstance(base_cmd, Play)
         base_move = (INDEX[base_cmd.card],
@@ -513,12 +514,18 @@ class StrongAgent:
         j, means, deals = self._race(len(moves), deal, evaluate, deadline,
                                      moves.index(base_move))
         cmd = self._command(seat, moves[j])
-        why = f"best of {len(moves)} moves over {deals} sampled deals: " \
-              f"{means[j]:+.2f} expected points"
         rest = sorted((m for i, m in enumerate(means) if i != j), reverse=True)
         if rest:
-            why += f" (next best {rest[0]:+.2f})"
-        return cmd, why
+            return cmd, counted(
+                "best of {moves} moves over {n} sampled deal: {mean:+.2f} expected points "
+                "(next best {next:+.2f})",
+                "best of {moves} moves over {n} sampled deals: {mean:+.2f} expected points "
+                "(next best {next:+.2f})", moves=len(moves), n=deals, mean=means[j],
+                next=rest[0])
+        return cmd, counted(
+            "best of {moves} moves over {n} sampled deal: {mean:+.2f} expected points",
+            "best of {moves} moves over {n} sampled deals: {mean:+.2f} expected points",
+            moves=len(moves), n=deals, mean=means[j])
 
     def _finish(self, seat: int, hands: list[list[int]], to_act: int, call: int,
                 best_v: int, winner: int, count: int, taken: list[int], bids: Sequence[int],
@@ -551,7 +558,7 @@ class StrongAgent:
         if not cands:
             cands = [nearest_bid(est, legal.bids)]
         if len(cands) == 1:
-            return Bid(seat, cands[0]), "the only sensible bid"
+            return Bid(seat, cands[0]), Reason("the only sensible bid")
         deal = self._deals(view, seat)
         order = [(dealer + 1 + i) % n for i in range(n)]
         after = order[order.index(seat) + 1:]
@@ -568,10 +575,11 @@ class StrongAgent:
         prefer = cands.index(nearest_bid(round(est + 1e-9), cands))
         j, means, deals = self._race(len(cands), deal, evaluate, deadline, prefer,
                                      self.bid_z)
-        return Bid(seat, cands[j]), (
-            f"bid {cands[j]}: {means[j]:+.2f} expected points over {deals} "
-            f"simulated rounds (rule of thumb says {est:g})"
-        )
+        return Bid(seat, cands[j]), counted(
+            "bid {bid}: {mean:+.2f} expected points over {n} simulated round "
+            "(rule of thumb says {est:g})",
+            "bid {bid}: {mean:+.2f} expected points over {n} simulated rounds "
+            "(rule of thumb says {est:g})", bid=cands[j], mean=means[j], n=deals, est=est)
 
     def _deals(self, view: SeatView, seat: int) -> Callable[[], list[list[int]]]:
         """Draws whole deals consistent with the view, every hand as sorted card indices."""
