@@ -305,7 +305,10 @@ class WebLobby:
             raise WebLobbyError("only a game in play can be left; before it starts, just go")
         if web.kinds[seat] != "open":
             raise WebLobbyError("that seat is a bot's")
-        table._replace(seat, "left", "left the table")  # the table's stand-in, for good
+        try:
+            table.leave(seat)  # a bot of the table's level plays it from now on
+        except ValueError as exc:
+            raise WebLobbyError(str(exc)) from None
         return seat
 
     def _held(self, token: str) -> tuple[WebTable, int]:

@@ -353,6 +353,17 @@ class Table:
             link, s.link = s.link, None
             link.finish(LinkFault(reason, detail))
 
+    def leave(self, seat: int) -> None:
+        """A person leaves a game in play for good (the page's "leave"): a bot of the
+        table's level plays the seat from now on, as when a bank runs out, so the others'
+        game goes on; everyone is told and the record's ``stand-in`` header says so. The
+        table does it, not its host, because only the table knows the turn in play, the
+        referee and the journal that must hear of it together."""
+        s = self.seats[seat]
+        if not self.started or self.over.is_set() or s.kind != HUMAN:
+            raise ValueError("only a person's seat of a game in play can be left")
+        self._replace(seat, "left", "left the table")
+
     def _replace(self, seat: int, reason: str, detail: str) -> None:
         """A person's bank ran out (or they stayed away past the grace): a bot of the
         table's level plays the seat until they come back with its token."""
