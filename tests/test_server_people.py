@@ -21,7 +21,7 @@ from xactika.protocol.trust.audit import OK, audit_file
 
 
 def person(client: Client, token: str | None, name: str = "Ann", resume: int | None = None,
-           until: str = "go ") -> list[str]:
+           until: str = "go ", kind: str = "human") -> list[str]:
     """Take a seat as a person (``kind=human``; None: taken already); the lines up to the
     first that starts with ``until``."""
     if token is not None:
@@ -31,7 +31,7 @@ def person(client: Client, token: str | None, name: str = "Ann", resume: int | N
         got.append(line)
         word = line.split()[0]
         if word == "hello":
-            client.send(f"hello 1 name={name} kind=human")
+            client.send(f"hello 1 name={name} kind={kind}")
         elif word == "isready":
             client.send("readyok")
         if line.startswith(until):

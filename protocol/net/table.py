@@ -581,7 +581,8 @@ class Table:
         sent again after a drop offers only what is left, so dropping never buys time.
         The grace period only bounds how long an away seat is kept. (A seat away since
         the server restarted is asked with its whole bank once back: the server's time
-        down costs nobody.) A bot has its move limit afresh at each ``go``."""
+        down costs nobody.) A bot's move limit runs the same way, from its turn: a bot
+        that drops at its ``go`` and comes back is offered only what is left."""
         seat, legal = turn.seat, turn.legal
         s = self.seats[seat]
         began = time.monotonic()  # the turn's clock: a person's bank runs from here
@@ -592,15 +593,22 @@ class Table:
             move, bank = self._limit(s)
             if bank is not None:  # what is left of the bank now, in whole ms
                 move = (bank.left() - int((time.monotonic() - began) * 1000)) / 1000
+            elif move is not None:  # a bot's move limit runs from its turn as well
+                move -= time.monotonic() - began
             link = s.link
-            if move is not None and move <= 0 and bank is not None:
-                self._out_of_time(seat, legal.kind, away=link is None)
+            if move is not None and move <= 0:
+                if bank is not None:
+                    self._out_of_time(seat, legal.kind, away=link is None)
+                else:
+                    self._forfeit(seat, "timeout", f"no answer within "
+                                  f"{self.settings.move_timeout:g} s to 'go {legal.kind}'"
+                                  + (" while the seat was away" if link is None else ""))
                 break
             if link is None:
                 left = (s.dropped_at or time.monotonic()) + self.settings.grace - time.monotonic()
                 if left > 0:
                     self._changed.clear()
-                    wait = left if bank is None or move is None else min(left, move)
+                    wait = left if move is None else min(left, move)
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._changed.wait(), wait)
                     continue
@@ -625,8 +633,8 @@ class Table:
                 if bank is not None:
                     self._out_of_time(seat, legal.kind, away=False)
                 else:
-                    self._forfeit(seat, "timeout",
-                                  f"no answer within {move:g} s to 'go {legal.kind}'")
+                    self._forfeit(seat, "timeout", f"no answer within "
+                                  f"{self.settings.move_timeout:g} s to 'go {legal.kind}'")
                 break
             self.latencies.append(time.monotonic() - asked)
             if s.fault is not None:  # faulted while the answer was on its way (a flood
