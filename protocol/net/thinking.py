@@ -1,19 +1,23 @@
-"""Where the server's stand-ins think: in a worker process, never on the event loop.
+"""Where the server's stand-ins and built-in bots think: in worker processes, never on
+the event loop.
 
 A person's stand-in at level 5 searches for tens of milliseconds a move. On the event
 loop that froze every table (issue 30); in a thread of the server it still competes with
 the loop for Python's one interpreter lock, so a few tables of stand-ins slowed every
-move of every table. So a stand-in's choice is made in one child process that all tables
-share: the agent, the seat's view and what is legal go there (pickled), and the move
-comes back with the agent's new state (its random number generator, what it learnt),
-which the server's copy takes over, so the stand-in goes on exactly as if it had thought
-here. Should the child die or anything fail to cross, the choice is made in a worker
-thread instead, and the next one tries a fresh child.
+move of every table. So a stand-in's choice, and a built-in bot's at a web or lobby
+table (frontends/web/transport.py), is made in a child process that all tables share
+(a few on a machine with cores to spare): the agent, the seat's view and what is legal
+go there (pickled), and the move comes back with the agent's new state (its random
+number generator, what it learnt), which the server's copy takes over, so the agent
+goes on exactly as if it had thought here. Should the child die or anything fail to
+cross, the choice is made in a worker thread instead, and the next one tries a fresh
+child.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -35,17 +39,33 @@ _process: ProcessPoolExecutor | None = None
 _thread: ThreadPoolExecutor | None = None
 _failures = 0  # children that failed; past MAX_FAILURES, threads only
 MAX_FAILURES = 3
+MAX_WORKERS = 4  # thinking processes at most, however many cores
+CHILD_NICE = 10  # the thinking processes' niceness: the server's loop goes first
 
 
-def _choose(agent: Any, view: SeatView, legal: Legal) -> tuple[Command, Any]:
-    """In the child: the move, and the agent as it stands after choosing it."""
-    return agent.choose(view, legal), agent
+def _choose(agent: Any, view: SeatView | None,
+            legal: Legal) -> tuple[Command | None, Any, Exception | None]:
+    """In the child: the move (or the agent's own exception, which is the agent's
+    failure, not the child's), and the agent as it stands after choosing it."""
+    try:
+        return agent.choose(view, legal), agent, None
+    except Exception as exc:
+        return None, agent, exc
 
 
 def _take_over(agent: Any, after: Any) -> None:
     """The server's stand-in becomes the child's copy after its choice."""
     if type(after) is type(agent) and hasattr(agent, "__dict__"):
         agent.__dict__.update(after.__dict__)
+
+
+def _child() -> None:
+    """In the child, first: yield the processor to the server when both want it (its
+    loop answers people; a move a bot thinks can wait a few milliseconds), and exit with
+    the server."""
+    with contextlib.suppress(OSError):
+        os.nice(CHILD_NICE)
+    _orphan_watch()
 
 
 def _orphan_watch() -> None:
@@ -67,9 +87,15 @@ def _pool() -> ProcessPoolExecutor:
     if _process is None:
         # spawn: a clean child of the server (not a fork of one with threads and sockets,
         # nor a forkserver that could outlive it), which ends when the server does
-        _process = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=_orphan_watch)
+        _process = ProcessPoolExecutor(workers(), initializer=_child,
+                                       mp_context=multiprocessing.get_context("spawn"))
     return _process
+
+
+def workers() -> int:
+    """Children that think: a core for the event loop, the others up to ``MAX_WORKERS``
+    (started only as moves queue up), one at least."""
+    return max(1, min(MAX_WORKERS, (os.cpu_count() or 1) - 1))
 
 
 def _in_thread() -> Executor:
@@ -80,9 +106,10 @@ def _in_thread() -> Executor:
     return _thread
 
 
-async def think(agent: Any, view: SeatView, legal: Legal) -> Command:
-    """A stand-in's choice, made in the child process (a thread if that fails); a random
-    player's here, at once (its choice costs less than the trip)."""
+async def think(agent: Any, view: SeatView | None, legal: Legal) -> Command:
+    """A stand-in's or a built-in bot's choice, made in the child process (a thread if
+    that fails); a random player's here, at once (its choice costs less than the trip).
+    What the agent raises, this raises."""
     global _process, _failures
     if isinstance(agent, RandomAgent):
         return agent.choose(view, legal)
@@ -90,7 +117,8 @@ async def think(agent: Any, view: SeatView, legal: Legal) -> Command:
     if _failures >= MAX_FAILURES:
         return await loop.run_in_executor(_in_thread(), agent.choose, view, legal)
     try:
-        command, after = await loop.run_in_executor(_pool(), _choose, agent, view, legal)
+        command, after, error = await loop.run_in_executor(_pool(), _choose, agent, view,
+                                                           legal)
     except Exception as exc:  # a dead child, something that does not pickle
         _failures += 1
         log.warning("the stand-ins' process failed (%s): this move is thought in a thread%s",
@@ -101,4 +129,6 @@ async def think(agent: Any, view: SeatView, legal: Legal) -> Command:
             broken.shutdown(wait=False, cancel_futures=True)
         return await loop.run_in_executor(_in_thread(), agent.choose, view, legal)
     _take_over(agent, after)
+    if error is not None:
+        raise error
     return command
