@@ -303,3 +303,44 @@ def test_a_game_is_journalled_over_only_once_its_quit_has_left(tmp_path: Path) -
 
     while_queued, after, closed = asyncio.run(run())
     assert closed and while_queued == [1] and after == []
+
+
+def test_a_web_table_comes_back_with_the_seats_either_lobby_gave(tmp_path: Path) -> None:
+    """A seat of a web table taken through the terminal lobby (``join``) was kept by
+    nobody: after a restart the page showed it open and gave it to someone else. Now both
+    lobbies show every seat as it was: taken, open or a bot's."""
+    from xactika.frontends.web.lobby import WebLobby
+
+    out = tmp_path / "out"
+    journal = Journal.open(out)
+    with LiveServer(out, journal=journal) as live:
+        async def make() -> WebLobby:
+            lobby = WebLobby(live.server)
+            lobby.create({"players": 4, "rounds": 1, "seats": ["open", "open", "open", "1"],
+                          "name": "ann"}, "192.0.2.1")
+            return lobby
+
+        web = live.call(make())
+        client = Client(live.port)
+        client.send("lobby")
+        assert client.read() == "lobby ok"
+        client.send("join 1 name=bob")
+        assert (client.read() or "").startswith("joined table=1 seat=1 ")
+        client.close()
+
+        async def shown(lobby: WebLobby) -> tuple[list[object], list[str]]:
+            return ([(s["state"], s["name"]) for s in lobby.get(1).public()["seats"]],
+                    lobby.lobby.tables())
+
+        before = live.call(shown(web))
+    journal.close()
+    assert before[0] == [("taken", "ann"), ("taken", "bob"), ("open", ""),
+                         ("bot", "beginner")], before
+    assert "open=2 names=ann,bob,-,beginner" in before[1][0]
+    with LiveServer(out, journal=Journal.open(out)) as again:
+        async def resume() -> tuple[list[object], list[str]]:
+            lobby = WebLobby(again.server)
+            lobby.resume(again.server.tables)
+            return await shown(lobby)
+
+        assert again.call(resume()) == before  # before: bob's seat open, the name gone

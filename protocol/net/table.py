@@ -235,6 +235,12 @@ class Table:
         if self.journal is not None:
             self.journal.seat(self.id, seat, seat_fields(self.seats[seat]))
 
+    def keep_seats(self) -> None:
+        """Journal every seat as it stands: for a host that names seats before the game
+        (the lobby's join and leave), so that a restart lists them as they were."""
+        for seat in range(len(self.seats)):
+            self._keep_seat(seat)
+
     # -- status
     @property
     def started(self) -> bool:
