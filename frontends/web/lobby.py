@@ -58,6 +58,7 @@ class WebTable:
     listeners: set[Callable[[str], None]] = attrs.Factory(set)
     spectators: int = 0
     tasks: list[asyncio.Task[None]] = attrs.Factory(list)
+    said: int = 0  # chat messages so far (the journal's numbers)
 
     @property
     def table(self) -> Table:
@@ -184,6 +185,10 @@ class WebLobby:
             except (KeyError, ValueError, TypeError, AttributeError) as exc:
                 log.error("table %s resumed without its web settings: %s", table.id, exc)
                 continue  # it plays on, as a table of the server's lobby
+            if table.journal is not None:  # the chat as it was, as BGA keeps it
+                for n, line in table.journal.chat_lines(table.id)[-CHAT_KEEP:]:
+                    web.chat.append(line)
+                    web.said = n
             self.tables[table.id] = web
             self.server.observer_again(table)  # spectators watch by it (``watch N``)
             for seat, kind in enumerate(web.kinds):
@@ -339,16 +344,30 @@ class WebLobby:
             self._keep(web)
         return new.id, new.seats[seat].token
 
-    # -- chat, kept with the table and never in its record
+    # -- chat, kept with the table (and its journal) and never in its record
     def say(self, web: WebTable, who: str, text: str) -> None:
+        """A chat message to the table, journalled (the last ``CHAT_KEEP``) so that a
+        restart keeps the table's chat as it keeps its game; nobody hears it before it
+        is on disk, so nothing anyone read is lost to a kill."""
         text = escape(" ".join(text.split()), CHAT_LIMIT)
         if not text:
             return
         line = f"chat {escape(bot_name(who), 64)} {text}"  # a kept name or a watcher's label
-        web.chat.append(line)
-        for listener in list(web.listeners):
-            with contextlib.suppress(Exception):
-                listener(line)
+        web.said += 1
+        journal = web.table.journal
+
+        def heard() -> None:
+            web.chat.append(line)
+            for listener in list(web.listeners):
+                with contextlib.suppress(Exception):
+                    listener(line)
+
+        if journal is None or web.table.over.is_set():
+            heard()
+            return
+        journal.chat(web.table.id, web.said, line, CHAT_KEEP)
+        if journal.wait(journal.mark, heard):
+            heard()
 
 
 class ChatRate:

@@ -362,11 +362,11 @@ class Lobby:
         or open, whichever lobby gave it (spec/SERVER.md section 10)."""
         journal = hosted.table.journal
         if journal is not None:
-            journal.host(hosted.table.id, {
+            hosted.table.keep_seats()  # the names given with the seats
+            journal.host(hosted.table.id, {  # committed with them, on disk at once
                 **hosted.extra, "address": hosted.address,
                 "given": {str(seat): who for seat, who in hosted.given.items()},
                 "bots": {str(seat): agent for seat, agent in hosted.bots.items()}})
-            hosted.table.keep_seats()  # the names given with the seats
 
     def resume(self, tables: Iterable[Table]) -> list[Hosted]:
         """The lobby's tables among those restored after a crash: back in the lobby with
