@@ -94,3 +94,26 @@ def test_web_bots_thinking_in_the_child_play_the_seeded_agents_own_moves(
 
     run(referee, ask)  # type: ignore[arg-type]
     assert referee.events == list(read_record(table.record).events)  # type: ignore[arg-type]
+
+
+class Budgeted:
+    """An agent that thinks to a budget and notes the budget it was given."""
+
+    def __init__(self) -> None:
+        self.think_ms = 3000.0
+        self.seen: list[float] = []
+
+    def choose(self, view: object, legal: object) -> str:
+        self.seen.append(self.think_ms)
+        return "move"
+
+
+def test_a_move_that_waited_for_the_child_thinks_only_what_is_left() -> None:
+    """One child serves every table: a strong bot's move queued behind others' would
+    still think its whole ``time=`` and overrun its clock. It thinks what is left."""
+    agent = Budgeted()
+    command, after, error = thinking._choose(agent, None, None,  # type: ignore[arg-type]
+                                             time.monotonic() - 2.0)  # waited 2 s
+    assert command == "move" and error is None
+    assert 950 <= after.seen[0] <= 1000, after.seen  # 3 s less the 2 s waited
+    assert after.think_ms == 3000.0  # the go's budget stays the agent's

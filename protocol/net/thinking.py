@@ -24,6 +24,7 @@ import multiprocessing.connection
 import os
 import sys
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -43,14 +44,25 @@ MAX_WORKERS = 4  # thinking processes at most, however many cores
 CHILD_NICE = 10  # the thinking processes' niceness: the server's loop goes first
 
 
-def _choose(agent: Any, view: SeatView | None,
-            legal: Legal) -> tuple[Command | None, Any, Exception | None]:
+def _choose(agent: Any, view: SeatView | None, legal: Legal,
+            sent: float | None = None) -> tuple[Command | None, Any, Exception | None]:
     """In the child: the move (or the agent's own exception, which is the agent's
-    failure, not the child's), and the agent as it stands after choosing it."""
+    failure, not the child's), and the agent as it stands after choosing it.
+
+    A move that waited for the child (other tables' moves before it) thinks that much
+    less: an agent that thinks to a budget (``think_ms``, the ``go``'s ``time=``) is
+    given what is left of it since ``sent`` (``time.monotonic()``, the same clock in
+    every process of the machine), so a queue never makes a bot overrun its clock."""
+    budget = getattr(agent, "think_ms", None) if sent is not None else None
+    if isinstance(budget, int | float) and sent is not None:
+        agent.think_ms = max(1.0, budget - (time.monotonic() - sent) * 1000)
     try:
         return agent.choose(view, legal), agent, None
     except Exception as exc:
         return None, agent, exc
+    finally:
+        if isinstance(budget, int | float):
+            agent.think_ms = budget  # the budget is the go's, not what this move had left
 
 
 def _take_over(agent: Any, after: Any) -> None:
@@ -118,7 +130,7 @@ async def think(agent: Any, view: SeatView | None, legal: Legal) -> Command:
         return await loop.run_in_executor(_in_thread(), agent.choose, view, legal)
     try:
         command, after, error = await loop.run_in_executor(_pool(), _choose, agent, view,
-                                                           legal)
+                                                           legal, time.monotonic())
     except Exception as exc:  # a dead child, something that does not pickle
         _failures += 1
         log.warning("the stand-ins' process failed (%s): this move is thought in a thread%s",
