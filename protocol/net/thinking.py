@@ -141,6 +141,6 @@ async def think(agent: Any, view: SeatView | None, legal: Legal) -> Command:
             broken.shutdown(wait=False, cancel_futures=True)
         return await loop.run_in_executor(_in_thread(), agent.choose, view, legal)
     _take_over(agent, after)
-    if error is not None:
-        raise error
+    if error is not None or command is None:
+        raise error or ValueError("the agent chose nothing")
     return command
