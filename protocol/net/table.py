@@ -600,7 +600,7 @@ class Table:
             if bank is not None:  # what is left of the bank now, in whole ms
                 move = (bank.left() - int((time.monotonic() - began) * 1000)) / 1000
             elif move is not None:  # a bot's move limit runs from its turn as well
-                move -= time.monotonic() - began
+                move = (round(move * 1000) - int((time.monotonic() - began) * 1000)) / 1000
             link = s.link
             if move is not None and move <= 0:
                 if bank is not None:
