@@ -166,7 +166,7 @@ class WebLobby:
         (protocol/net/lobby.py ``keep``)."""
         web.hosted.extra = {"kinds": web.kinds, "delay": web.spectator_delay,
                             "tutorial": web.tutorial}
-        self.lobby.keep(web.hosted)
+        self.lobby.keep(web.hosted, sync=True)  # on disk before the page has its answer
 
     def resume(self, tables: list[Table]) -> None:
         """The lobby's tables among those the server restored after a crash

@@ -309,13 +309,15 @@ class Journal:
         self._write("insert or replace into faults values (?, ?, ?, ?, ?, ?)",
                     [(table_id, n, seat, reason, detail, at)])
 
-    def host(self, table_id: int, data: dict[str, Any]) -> None:
-        """What the table's host (the web's lobby) needs to take it up again after a
-        restart: its bots, who was given which seat; committed at once (a page is told
-        right after)."""
+    def host(self, table_id: int, data: dict[str, Any], *, sync: bool = True) -> None:
+        """What the table's host (a lobby) needs to take it up again after a restart: its
+        bots, who was given which seat. ``sync``: on disk at once (a page is told right
+        after, by HTTP); else with the next flush, which a lobby session's answer waits
+        for on its link anyway, so that join and leave never hold the loop for a flush."""
         self._write("insert or replace into hosts values (?, ?)",
                     [(table_id, json.dumps(data, sort_keys=True))])
-        self.sync()
+        if sync:
+            self.sync()
 
     def chat(self, table_id: int, n: int, line: str, keep: int) -> None:
         """A table's chat message ``n``, the last ``keep`` kept (the journal stays bounded

@@ -356,17 +356,20 @@ class Lobby:
         return new, seat
 
     # -- the journal: a lobby table survives a restart with the seats it had given
-    def keep(self, hosted: Hosted) -> None:
+    def keep(self, hosted: Hosted, *, sync: bool = False) -> None:
         """Journal who holds which seat of a lobby table (and its bots, and its host's own
         data, ``extra``), at every change: a restart must show each seat as it was, taken
-        or open, whichever lobby gave it (spec/SERVER.md section 10)."""
+        or open, whichever lobby gave it (spec/SERVER.md section 10). On disk with the
+        next flush, before any answer on a link leaves (``sync``: at once, for a host that
+        answers otherwise, the web's HTTP)."""
         journal = hosted.table.journal
         if journal is not None:
             hosted.table.keep_seats()  # the names given with the seats
-            journal.host(hosted.table.id, {  # committed with them, on disk at once
+            journal.host(hosted.table.id, {
                 **hosted.extra, "address": hosted.address,
                 "given": {str(seat): who for seat, who in hosted.given.items()},
-                "bots": {str(seat): agent for seat, agent in hosted.bots.items()}})
+                "bots": {str(seat): agent for seat, agent in hosted.bots.items()}},
+                sync=sync)
 
     def resume(self, tables: Iterable[Table]) -> list[Hosted]:
         """The lobby's tables among those restored after a crash: back in the lobby with
