@@ -21,9 +21,14 @@ that they did not spend thinking (the bank's drop across a move, less the time f
 (spec/SERVER.md section 6); ``--keep-one`` has the attacker keep one seat with an instant
 bot, so that three level-5 stand-ins play on at full speed.
 
+Built-in bots (``--web-bots 10``, with ``--think``): as hostile, but the N tables beside
+are lobby tables of three level-5 built-in bots (the bots a web table seats, run by
+frontends/web/transport.py) and one seat played at once by this process, unpaced.
+
 Run by hand: ``.venv/bin/python bench/server_load.py --tables 200``,
 ``... --tables 1000 --think 1-3 --duration 60``, ``... --journal both``,
-``... --tables 200 --think 1-3 --duration 60 --hostile 10``. ``SERVE_CMD``
+``... --tables 200 --think 1-3 --duration 60 --hostile 10``,
+``... --tables 200 --think 1-3 --duration 60 --web-bots 10``. ``SERVE_CMD``
 replaces the server's command (e.g. a cProfile wrapper around ``xactika.frontends.cli.main``).
 """
 
@@ -133,6 +138,23 @@ async def hostile_tables(port: int, admin: str, count: int) -> list[str]:
     return tokens
 
 
+async def bot_tables(port: int, admin: str, count: int) -> list[str]:
+    """``count`` lobby tables of three level-5 built-in bots (the web's bots, seated by the
+    server: frontends/web/transport.py) and one seat for an instant player, unpaced; that
+    seat's tokens."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"lobby {admin}\n".encode())
+    await reader.readline()
+    tokens = []
+    for n in range(count):
+        writer.write(b"create players=4 rounds=8 pace=off seats=human,5,5,5\n")
+        number = (await reader.readline()).decode().split("=")[-1].strip()
+        writer.write(f"join {number} name=keeper{n}\n".encode())
+        tokens.append((await reader.readline()).decode().split("token=")[-1].strip())
+    writer.close()
+    return tokens
+
+
 def memory_kib(pid: int) -> dict[str, int]:
     found = {}
     with open(f"/proc/{pid}/status", encoding="ascii") as fh:
@@ -149,7 +171,8 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run(args: argparse.Namespace, journal: bool, hostile: int = 0) -> dict[str, float]:
+async def run(args: argparse.Namespace, journal: bool, hostile: int = 0,
+              bots: int = 0) -> dict[str, float]:
     """One load: moves per second, the p99 latency and the most unspent charge."""
     out = tempfile.mkdtemp(prefix="server-load-")
     conns = args.tables * args.players + 16
@@ -160,7 +183,7 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0) -> dict
          "--max-connections", str(conns), "--max-per-address", str(conns),
          "--max-unauthenticated", str(conns),
          "--move-timeout", "60", "--out", out, "--exit-when-done",
-         *(["--clock", "3600+0"] if args.hostile else []),
+         *(["--clock", "3600+0"] if args.hostile or args.web_bots else []),
          *([] if journal else ["--no-journal"])],
         stdout=subprocess.PIPE, text=True,
     )
@@ -177,7 +200,7 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0) -> dict
     threading.Thread(target=lambda: [None for _ in serve.stdout or ()], daemon=True).start()
     idle = memory_kib(serve.pid)
     latencies: list[float] = []
-    unspent: list[float] | None = [] if args.hostile else None
+    unspent: list[float] | None = [] if args.hostile or args.web_bots else None
     rng = random.Random(args.seed)
     began = time.perf_counter()
     # human-paced: latency and CPU after every seat has had time to connect and settle
@@ -203,6 +226,7 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0) -> dict
             await asyncio.sleep(0.1)
 
     lags: list[float] = []
+    kept: list[float] = []  # the moves of the bot tables' own seats: those tables play on
 
     async def lag() -> None:  # this process's own delays are in every latency it measures
         while True:
@@ -222,6 +246,11 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0) -> dict
                     tasks.append(asyncio.ensure_future(seat(port, token, random.Random(n), [])))
                 else:
                     tasks.append(asyncio.ensure_future(silent(port, token)))
+        if bots:
+            await asyncio.sleep(min(5.0, args.warmup / 2))
+            for n, token in enumerate(await bot_tables(port, admin, bots)):
+                tasks.append(asyncio.ensure_future(seat(port, token, random.Random(n), kept,
+                                                        window=window)))
         await asyncio.sleep(args.warmup)
         cpu_began = cpu_seconds(serve.pid)
         await asyncio.sleep(args.duration)
@@ -244,7 +273,8 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0) -> dict
     print(f"journal {'on' if journal else 'off'}; "
           f"{'think ' + args.think + ' s' if args.think else 'saturated'}"
           + (f"; {hostile} hostile tables beside" if hostile else "")
-          + (", a seat of each kept by an instant bot" if hostile and args.keep_one else ""))
+          + (", a seat of each kept by an instant bot" if hostile and args.keep_one else "")
+          + (f"; {bots} tables of three level-5 built-in bots beside" if bots else ""))
 
     def p(q: float) -> float:  # the q-quantile in ms
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
@@ -254,6 +284,9 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0) -> dict
           f"{len(latencies) / elapsed:.0f} moves/s")
     print(f"move latency (answer sent -> its event back): p50 {p(0.5):.2f} ms, "
           f"p99 {p(0.99):.2f} ms, max {latencies[-1] * 1000:.2f} ms over {len(latencies)} moves")
+    if bots:
+        print(f"the {bots} tables of built-in bots: {len(kept)} moves of their one "
+              f"instant seat in the window (about a quarter of theirs)")
     lags.sort()
     if lags:
         mid, high = lags[len(lags) // 2] * 1000, lags[int(0.99 * len(lags))] * 1000
@@ -297,8 +330,20 @@ def main() -> None:
                    help="with --hostile: the attacker keeps one seat of each hostile table "
                    "with an instant bot, so the table is never deserted and its three "
                    "level-5 stand-ins play on")
+    p.add_argument("--web-bots", type=int, default=0, metavar="N",
+                   help="with --think and --duration: people's seats, run without and then "
+                   "with N lobby tables of three level-5 built-in bots (the web's) beside")
     args = p.parse_args()
-    if args.hostile:
+    if args.web_bots:
+        if not (args.think and args.duration):
+            p.error("--web-bots needs --think and --duration")
+        calm = asyncio.run(run(args, args.journal != "off"))
+        busy = asyncio.run(run(args, args.journal != "off", bots=args.web_bots))
+        print(f"people's p99 move latency with / without {args.web_bots} tables of built-in "
+              f"bots: {busy['p99']:.2f} / {calm['p99']:.2f} ms = "
+              f"{busy['p99'] / calm['p99']:.2f}x; the most a person was charged that they "
+              f"did not think: {busy['unspent']:.1f} ms with, {calm['unspent']:.1f} ms without")
+    elif args.hostile:
         if not (args.think and args.duration):
             p.error("--hostile needs --think and --duration")
         calm = asyncio.run(run(args, args.journal != "off"))

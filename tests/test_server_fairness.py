@@ -178,6 +178,40 @@ def test_the_grace_period_bounds_the_seat_not_the_clock(tmp_path: Path) -> None:
     assert "while the seat was away" in table.faults[0][2]
 
 
+def test_a_bot_that_drops_at_each_go_buys_no_time(tmp_path: Path) -> None:
+    """A bot's move limit ran afresh at every ``go``: a bot that dropped at its go and came
+    back was offered the whole limit again, without end (as people's banks were before
+    issue 30). The limit runs from its turn, connected or not: each go offers what is
+    left, and the seat forfeits once it is spent, away or not."""
+    with LiveServer(tmp_path) as live:
+        table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
+                                          grace=5.0, move_timeout=2.0))
+        other = in_thread(play_first, Client(live.port), table.seats[1].token)
+        token = table.seats[0].token
+        slow = Client(live.port)
+        lines = person(slow, token, name="slow", kind="bot")
+        offered, began = [go_time(lines[-1])], time.monotonic()
+        while len(offered) < 8:  # before: a whole limit at each go, without end
+            time.sleep(0.2)  # thinking with the go
+            slow.close()  # dropped at its go, away for a while
+            time.sleep(0.3)
+            if table.faults:
+                break
+            slow = Client(live.port)
+            slow.send(f"seat {token} resume={last_seq(lines)}")
+            go = next((x for x in iter(slow.read, None) if x.startswith("go ")), None)
+            if go is None:
+                break
+            offered.append(go_time(go))
+        forfeited_after = time.monotonic() - began
+        slow.close()
+        other.result(20)
+        live.wait_over(table)
+    assert table.faults and table.faults[0][:2] == (0, "timeout"), table.faults
+    assert all(b <= a - 450 for a, b in itertools.pairwise(offered)), offered
+    assert len(offered) <= 5 and forfeited_after < 3.5, (offered, forfeited_after)
+
+
 def watch_text(port: int, token: str) -> str:
     """``xactika connect --watch`` of a table, to its end: what it printed."""
     out = subprocess.run([str(XACTIKA), "connect", f"127.0.0.1:{port}", "--watch"],

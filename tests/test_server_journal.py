@@ -355,3 +355,52 @@ def test_a_kill_right_after_the_record_finds_the_same_game_and_writes_no_twin(
     assert sorted(p.name for p in out.glob("table-*")) == ["table-1.log"]
     assert resumed.record == out / "table-1.log"
     assert ("id", table.record_id) in read_record(out / "table-1.log").headers
+
+
+def _lobby(port: int, *commands: str) -> list[str]:
+    """A terminal lobby session's answers, one line a command."""
+    client = Client(port)
+    client.send("lobby")
+    assert client.read() == "lobby ok"
+    answers = []
+    for command in commands:
+        client.send(command)
+        answers.append(client.read())
+    client.close()
+    return answers
+
+
+def test_the_lobbys_tables_come_back_with_the_seats_they_had(tmp_path: Path) -> None:
+    """serve's own lobby kept nothing: after a restart its tables were no lobby's (no open
+    seat, ``join`` refused) and their bots never sat again, so the game could not begin.
+    Now each comes back with its given seats, its open ones and its bots."""
+    from xactika.frontends.net.serve import bot_seats
+
+    out = tmp_path / "out"
+    journal = Journal.open(out)
+    with LiveServer(out, journal=journal) as live:
+        live.server.lobby.bots = bot_seats(live.server, 1)
+        created, joined = _lobby(live.port, "create players=3 rounds=1 seats=human,human,1",
+                                 "join 1 name=ann")
+        assert created == "created table=1" and joined.startswith("joined table=1 seat=0 ")
+        before = live.server.lobby.tables()
+        ann = joined.split("token=")[1]
+    journal.close()
+    assert "open=1 names=ann,-,beginner" in before[0], before
+    with LiveServer(out, journal=Journal.open(out)) as again:
+        again.server.lobby.bots = bot_seats(again.server, 1)
+
+        async def resume() -> list[str]:
+            again.server.lobby.resume(again.server.tables)
+            return again.server.lobby.tables()
+
+        assert again.call(resume()) == before  # before: open=- and no lobby table 1
+        [bob] = _lobby(again.port, "join 1 name=bob")
+        assert bob.startswith("joined table=1 seat=1 ")
+        table = again.server.tables[0]
+        people = [in_thread(play_first, Client(again.port), token)
+                  for token in (ann, bob.split("token=")[1])]
+        for person in people:
+            assert person.result(20)[-1] == "quit"
+        again.wait_over(table)  # the bot sat again and played its seat
+    assert not table.faults and table.record is not None

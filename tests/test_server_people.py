@@ -21,7 +21,7 @@ from xactika.protocol.trust.audit import OK, audit_file
 
 
 def person(client: Client, token: str | None, name: str = "Ann", resume: int | None = None,
-           until: str = "go ") -> list[str]:
+           until: str = "go ", kind: str = "human") -> list[str]:
     """Take a seat as a person (``kind=human``; None: taken already); the lines up to the
     first that starts with ``until``."""
     if token is not None:
@@ -31,7 +31,7 @@ def person(client: Client, token: str | None, name: str = "Ann", resume: int | N
         got.append(line)
         word = line.split()[0]
         if word == "hello":
-            client.send(f"hello 1 name={name} kind=human")
+            client.send(f"hello 1 name={name} kind={kind}")
         elif word == "isready":
             client.send("readyok")
         if line.startswith(until):
@@ -161,6 +161,35 @@ def test_a_seat_that_does_not_come_back_never_wins(tmp_path: Path, on_timeout: s
     assert audit_cli.main(["--json", str(table.record)]) == 0
     players = json.loads(capsys.readouterr().out)["summary"]["players"]
     assert players["Ann"]["wins"] == 0 and players["first"]["wins"] == 1
+
+
+def test_a_person_leaves_by_the_tables_own_leave(tmp_path: Path) -> None:
+    """``Table.leave`` (the web's "leave", no longer its private ``_replace``): before the
+    game and for a bot's seat it is refused, state unchanged; in play a bot of the table's
+    level takes the seat at once, everyone is told, the record says so."""
+    with LiveServer(tmp_path) as live:
+        table = live.table(settings(clock=Clock(20_000, 0)))
+        with pytest.raises(ValueError, match="in play"):
+            table.leave(0)  # not started
+        bot = in_thread(play_first, Client(live.port), table.seats[1].token)
+        ann = Client(live.port)
+        person(ann, table.seats[0].token)
+        with pytest.raises(ValueError, match="person's seat"):
+            live.call(_async(table.leave, 1))  # the bot's
+        assert not table.faults
+        live.call(_async(table.leave, 0))
+        assert ann.rest(10)[-1].startswith("error replaced: left the table")
+        bot.result(20)
+        live.wait_over(table)
+    assert table.seats[0].replaced and table.faults[0][:2] == (0, "left")
+    record = read_record(table.record)
+    assert next(v for k, v in record.headers if k == "stand-in").endswith("bot:strong:3")
+    assert audit_file(str(table.record)).status == OK
+
+
+async def _async(fn: object, *args: object) -> object:
+    """Call ``fn`` on the server's loop (the table is the loop's)."""
+    return fn(*args)  # type: ignore[operator]
 
 
 def test_two_people_with_one_name_are_told_apart(tmp_path: Path) -> None:

@@ -22,7 +22,8 @@ from xactika.protocol.net.table import table_settings
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "SERVER.md"
 BLOCK = re.compile(r"^```transcript (.*?)\n(.*?)^```$", re.S | re.M)
-HOLES = {re.escape("<hex>"): "[0-9a-f]+", re.escape("<any>"): ".*"}
+HOLES = {re.escape("<hex>"): "[0-9a-f]+", re.escape("<any>"): ".*",
+         re.escape("<ms>"): "[0-9]+"}
 
 
 def blocks() -> list[tuple[dict[str, str], str]]:

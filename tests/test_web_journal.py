@@ -4,6 +4,7 @@ is one line (tests/test_web_crash.py kills the real process mid-game)."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import os
@@ -303,3 +304,89 @@ def test_a_game_is_journalled_over_only_once_its_quit_has_left(tmp_path: Path) -
 
     while_queued, after, closed = asyncio.run(run())
     assert closed and while_queued == [1] and after == []
+
+
+def test_a_web_table_comes_back_with_the_seats_either_lobby_gave(tmp_path: Path) -> None:
+    """A seat of a web table taken through the terminal lobby (``join``) was kept by
+    nobody: after a restart the page showed it open and gave it to someone else. Now both
+    lobbies show every seat as it was: taken, open or a bot's."""
+    from xactika.frontends.web.lobby import WebLobby
+
+    out = tmp_path / "out"
+    journal = Journal.open(out)
+    with LiveServer(out, journal=journal) as live:
+        async def make() -> WebLobby:
+            lobby = WebLobby(live.server)
+            lobby.create({"players": 4, "rounds": 1, "seats": ["open", "open", "open", "1"],
+                          "name": "ann"}, "192.0.2.1")
+            return lobby
+
+        web = live.call(make())
+        client = Client(live.port)
+        client.send("lobby")
+        assert client.read() == "lobby ok"
+        client.send("join 1 name=bob")
+        assert (client.read() or "").startswith("joined table=1 seat=1 ")
+        client.close()
+
+        async def shown(lobby: WebLobby) -> tuple[list[object], list[str]]:
+            return ([(s["state"], s["name"]) for s in lobby.get(1).public()["seats"]],
+                    lobby.lobby.tables())
+
+        before = live.call(shown(web))
+    journal.close()
+    assert before[0] == [("taken", "ann"), ("taken", "bob"), ("open", ""),
+                         ("bot", "beginner")], before
+    assert "open=2 names=ann,bob,-,beginner" in before[1][0]
+    with LiveServer(out, journal=Journal.open(out)) as again:
+        async def resume() -> tuple[list[object], list[str]]:
+            lobby = WebLobby(again.server)
+            lobby.resume(again.server.tables)
+            return await shown(lobby)
+
+        assert again.call(resume()) == before  # before: bob's seat open, the name gone
+
+
+def test_a_tables_chat_survives_a_restart_bounded(tmp_path: Path) -> None:
+    """The chat was in memory only: a restart lost what the table had said, though its game
+    came back (BGA and lichess keep a table's chat with its game). Now the last 100
+    messages come back with the table, the journal never holds more, and nobody hears a
+    message before it is on disk."""
+    from xactika.frontends.web.lobby import CHAT_KEEP, WebLobby
+
+    out = tmp_path / "out"
+    journal = Journal.open(out)
+    heard: list[str] = []
+    with LiveServer(out, journal=journal) as live:
+        async def chat() -> tuple[list[str], int]:
+            lobby = WebLobby(live.server)
+            web, _ = lobby.create({"players": 2, "rounds": 1, "seats": ["open", "1"],
+                                   "name": "ann"}, "192.0.2.1")
+            web.listeners.add(heard.append)
+            for n in range(CHAT_KEEP + 20):
+                lobby.say(web, "ann", f"hello {n}")
+            at_once = len(heard)  # none: each waits for its flush, beside the loop
+            for _ in range(200):
+                if len(heard) == CHAT_KEEP + 20:
+                    break
+                await asyncio.sleep(0.01)
+            return list(web.chat), at_once
+
+        said, at_once = live.call(chat())
+        kept = journal._db.execute("select count(*) from chat").fetchone()[0]
+    journal.close()
+    assert len(said) == CHAT_KEEP and said[-1] == f"chat ann hello {CHAT_KEEP + 19}"
+    assert at_once == 0 and len(heard) == CHAT_KEEP + 20 and heard[-CHAT_KEEP:] == said
+    assert kept == CHAT_KEEP
+    with LiveServer(out, journal=Journal.open(out)) as again:
+        async def resume() -> tuple[list[str], int]:
+            lobby = WebLobby(again.server)
+            lobby.resume(again.server.tables)
+            web = lobby.get(1)
+            lobby.say(web, "ann", "still here")
+            await asyncio.sleep(0.2)
+            return list(web.chat), web.said
+
+        chat_after, said_after = again.call(resume())
+    assert chat_after == [*said[1:], "chat ann still here"]  # before: only the new line
+    assert said_after == CHAT_KEEP + 21

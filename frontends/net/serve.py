@@ -219,6 +219,7 @@ async def serve(args: argparse.Namespace) -> int:
                     lobby=LobbyPolicy(max_tables=args.lobby_tables))
     server.lobby.bots = bot_seats(server, args.level)
     restored = server.restore()
+    server.lobby.resume(restored)  # its lobby tables' seats as given, their bots again
     host, port = await server.start(args.host, args.port)
     note(f"listening on {host}:{port} ({'tls' if context else 'tcp'}); records in {out}")
     guessable = seed_note(args.seed)

@@ -58,6 +58,7 @@ class WebTable:
     listeners: set[Callable[[str], None]] = attrs.Factory(set)
     spectators: int = 0
     tasks: list[asyncio.Task[None]] = attrs.Factory(list)
+    said: int = 0  # chat messages so far (the journal's numbers)
 
     @property
     def table(self) -> Table:
@@ -161,28 +162,22 @@ class WebLobby:
 
     # -- the journal: a web table survives a restart with its bots and given seats
     def _keep(self, web: WebTable) -> None:
-        """Journal what the web alone knows of a table (protocol/net/journal.py)."""
-        journal = web.table.journal
-        if journal is not None:
-            hosted = web.hosted
-            journal.host(web.table.id, {
-                "kinds": web.kinds, "delay": web.spectator_delay, "tutorial": web.tutorial,
-                "address": hosted.address,
-                "given": {str(seat): who for seat, who in hosted.given.items()}})
+        """Journal what the web alone knows of a table with the lobby's seats
+        (protocol/net/lobby.py ``keep``)."""
+        web.hosted.extra = {"kinds": web.kinds, "delay": web.spectator_delay,
+                            "tutorial": web.tutorial}
+        self.lobby.keep(web.hosted, sync=True)  # on disk before the page has its answer
 
     def resume(self, tables: list[Table]) -> None:
-        """The web's tables among those the server restored after a crash: back in the
-        lobby with their given seats, their bots seated again with new tokens (the
-        journal keeps only the old ones' hashes); people come back with their own."""
-        journal = self.server.journal
-        kept = journal.hosts() if journal is not None else {}
-        for table in tables:
-            data = kept.get(table.id)
-            if data is None:
-                continue
+        """The lobby's tables among those the server restored after a crash
+        (``Lobby.resume``: their seats as they were given, by either lobby), the web's
+        with their bots seated again under new tokens (the journal keeps only the old
+        ones' hashes); people come back with their own."""
+        for hosted in self.lobby.resume(tables):
+            table, data = hosted.table, hosted.extra
+            if "kinds" not in data:
+                continue  # the terminal lobby's: listed as its seats say
             try:
-                given = {int(seat): str(who) for seat, who in data["given"].items()}
-                hosted = Hosted(table, str(data["address"]), time.monotonic(), given)
                 web = WebTable(hosted, [str(k) for k in data["kinds"]],
                                float(data["delay"]), bool(data["tutorial"]))
                 if len(web.kinds) != len(table.seats):
@@ -190,7 +185,10 @@ class WebLobby:
             except (KeyError, ValueError, TypeError, AttributeError) as exc:
                 log.error("table %s resumed without its web settings: %s", table.id, exc)
                 continue  # it plays on, as a table of the server's lobby
-            self.lobby.hosted[table.id] = hosted
+            if table.journal is not None:  # the chat as it was, as BGA keeps it
+                for n, line in table.journal.chat_lines(table.id)[-CHAT_KEEP:]:
+                    web.chat.append(line)
+                    web.said = n
             self.tables[table.id] = web
             self.server.observer_again(table)  # spectators watch by it (``watch N``)
             for seat, kind in enumerate(web.kinds):
@@ -243,7 +241,8 @@ class WebLobby:
         self.lobby.tables()  # its sweep: tables nobody came to are closed
         for number, hosted in self.lobby.hosted.items():
             if number not in self.tables and not hosted.table.over.is_set():
-                self.tables[number] = WebTable(hosted, ["open"] * len(hosted.table.seats))
+                kinds = [hosted.bots.get(seat, "open") for seat in range(len(hosted.table.seats))]
+                self.tables[number] = WebTable(hosted, kinds)  # the server's bots as bots
         for number in [n for n, w in self.tables.items() if n not in self.lobby.hosted]:
             del self.tables[number]  # closed unplayed, or forgotten by the lobby
         return list(self.tables.values())
@@ -266,8 +265,6 @@ class WebLobby:
             raise WebLobbyError(str(exc)) from None
         if not name:  # the page's hello names the seat
             web.table.seats[taken].name = ""
-        if not web.table.seats[taken].token:  # restored: the journal knew its hash only
-            self.server.reissue(web.table, taken)
         self._keep(web)
         return taken, web.table.seats[taken].token
 
@@ -305,7 +302,10 @@ class WebLobby:
             raise WebLobbyError("only a game in play can be left; before it starts, just go")
         if web.kinds[seat] != "open":
             raise WebLobbyError("that seat is a bot's")
-        table._replace(seat, "left", "left the table")  # the table's stand-in, for good
+        try:
+            table.leave(seat)  # a bot of the table's level plays it from now on
+        except ValueError as exc:
+            raise WebLobbyError(str(exc)) from None
         return seat
 
     def _held(self, token: str) -> tuple[WebTable, int]:
@@ -344,16 +344,30 @@ class WebLobby:
             self._keep(web)
         return new.id, new.seats[seat].token
 
-    # -- chat, kept with the table and never in its record
+    # -- chat, kept with the table (and its journal) and never in its record
     def say(self, web: WebTable, who: str, text: str) -> None:
+        """A chat message to the table, journalled (the last ``CHAT_KEEP``) so that a
+        restart keeps the table's chat as it keeps its game; nobody hears it before it
+        is on disk, so nothing anyone read is lost to a kill."""
         text = escape(" ".join(text.split()), CHAT_LIMIT)
         if not text:
             return
         line = f"chat {escape(bot_name(who), 64)} {text}"  # a kept name or a watcher's label
-        web.chat.append(line)
-        for listener in list(web.listeners):
-            with contextlib.suppress(Exception):
-                listener(line)
+        web.said += 1
+        journal = web.table.journal
+
+        def heard() -> None:
+            web.chat.append(line)
+            for listener in list(web.listeners):
+                with contextlib.suppress(Exception):
+                    listener(line)
+
+        if journal is None or web.table.over.is_set():
+            heard()
+            return
+        journal.chat(web.table.id, web.said, line, CHAT_KEEP)
+        if journal.wait(journal.mark, heard):
+            heard()
 
 
 class ChatRate:

@@ -4,7 +4,8 @@ A browser speaks the same player-protocol lines as a bot over TCP (spec/WEB.md):
 WebSocket's text messages are fed to a :class:`QueueTransport`, whose lines the server's
 session reads with the same limits, tokens and faults as a TCP stream's; what the server
 writes leaves as one text message per flush. Built-in bots at web tables sit over the
-same transport, in the process (:func:`run_bot`).
+same transport, in the process (:func:`run_bot`); they think in the server's
+thinking process, as its stand-ins do.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Awaitable, Callable
 
 from xactika.core.bots.agents import make_agent
 from xactika.protocol.net.link import Limits, Link
+from xactika.protocol.net.thinking import think
 from xactika.protocol.player.agentside import PlayerSession
 from xactika.protocol.player.wire import Go, read
 
@@ -140,8 +142,11 @@ class QueueTransport:
 async def run_bot(accept: Callable[[Link, str], Awaitable[None]], token: str, agent_name: str,
                   game: str, seed: int | None, limits: Limits) -> None:
     """A built-in bot in a seat, over a :class:`QueueTransport`: it says ``seat TOKEN``
-    and answers as ``xactika bot`` would; its moves are chosen in a worker thread so a
-    slow level never stalls the tables."""
+    and answers as ``xactika bot`` would. Its moves are chosen where the server's
+    stand-ins choose theirs, in the server's thinking process (protocol/net/thinking.py):
+    in a thread they competed with the event loop for the interpreter, so a table of
+    strong bots slowed every other table. The agent's state comes back with each move,
+    so a seeded bot plays exactly the moves it would play here."""
     transport = QueueTransport(limits)
     link = Link(None, None, limits, "bot", transport=transport)
     serving = asyncio.ensure_future(accept(link, "bot"))
@@ -153,8 +158,9 @@ async def run_bot(accept: Callable[[Link, str], Awaitable[None]], token: str, ag
             if data is None:
                 break
             for line in data.decode("utf-8").splitlines():
-                if isinstance(read(line), Go):  # a move may think: never on the event loop
-                    answers = await asyncio.to_thread(session.feed, line)
+                message = read(line)
+                if isinstance(message, Go):  # a move may think: never on the event loop
+                    answers = await _go(session, message, line)
                 else:
                     answers = session.feed(line)
                 for answer in answers:
@@ -164,3 +170,18 @@ async def run_bot(accept: Callable[[Link, str], Awaitable[None]], token: str, ag
         transport.gone()
         with contextlib.suppress(Exception):
             await serving
+
+
+async def _go(session: PlayerSession, go: Go, line: str) -> list[str]:
+    """A ``go``'s answer, the agent's choice made in the thinking process."""
+    try:
+        choice = session.choice(go)
+    except PlayerSession.ERRORS:
+        return session.feed(line)  # a go it cannot follow: the session's own info
+    if choice.broken is not None:
+        return session.failed(choice, choice.broken)
+    try:
+        command = await think(choice.agent, choice.view, choice.legal)
+    except Exception as exc:  # a bot's bug must not cost it the game: play legally
+        return session.failed(choice, exc)
+    return session.answer(choice, command)

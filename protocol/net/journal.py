@@ -79,6 +79,12 @@ create table if not exists hosts (
     table_id integer primary key,
     data text not null           -- JSON: what the lobby or the web keeps of the table
 );
+create table if not exists chat (
+    table_id integer not null,
+    n integer not null,          -- the table's messages counted from 1
+    line text not null,          -- 'chat NAME TEXT', as every seat and spectator got it
+    primary key (table_id, n)
+) without rowid;
 """
 
 # TableSettings fields whose values are not plain JSON: name -> (to JSON, from JSON).
@@ -303,20 +309,36 @@ class Journal:
         self._write("insert or replace into faults values (?, ?, ?, ?, ?, ?)",
                     [(table_id, n, seat, reason, detail, at)])
 
-    def host(self, table_id: int, data: dict[str, Any]) -> None:
-        """What the table's host (the web's lobby) needs to take it up again after a
-        restart: its bots, who was given which seat; committed at once (a page is told
-        right after)."""
+    def host(self, table_id: int, data: dict[str, Any], *, sync: bool = True) -> None:
+        """What the table's host (a lobby) needs to take it up again after a restart: its
+        bots, who was given which seat. ``sync``: on disk at once (a page is told right
+        after, by HTTP); else with the next flush, which a lobby session's answer waits
+        for on its link anyway, so that join and leave never hold the loop for a flush."""
         self._write("insert or replace into hosts values (?, ?)",
                     [(table_id, json.dumps(data, sort_keys=True))])
-        self.sync()
+        if sync:
+            self.sync()
+
+    def chat(self, table_id: int, n: int, line: str, keep: int) -> None:
+        """A table's chat message ``n``, the last ``keep`` kept (the journal stays bounded
+        however much is said); committed with the next commit, never on its own."""
+        self._write("insert or replace into chat values (?, ?, ?)", [(table_id, n, line)])
+        self._write("delete from chat where table_id = ? and n <= ?", [(table_id, n - keep)])
+
+    def chat_lines(self, table_id: int) -> list[tuple[int, str]]:
+        """An unfinished table's kept chat, oldest first: (n, line)."""
+        try:
+            return [(int(n), str(line)) for n, line in self._db.execute(
+                "select n, line from chat where table_id = ? order by n", (table_id,))]
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: {exc}") from None
 
     def over(self, table_id: int, record: str | None) -> None:
         """The game is over and its record (if any) written: nothing left to resume, so
         its seats, events and faults go (the journal stays the size of what is played)."""
         self._write("update tables set over = 1, record = ? where id = ?",
                     [(record, table_id)])
-        for rows in ("seats", "events", "faults", "hosts"):
+        for rows in ("seats", "events", "faults", "hosts", "chat"):
             self._write(f"delete from {rows} where table_id = ?", [(table_id,)])
         self.sync()
 

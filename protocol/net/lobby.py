@@ -11,10 +11,11 @@ token is written once, to the connection that took the seat.
 
 from __future__ import annotations
 
+import logging
 import time
 import unicodedata
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -28,6 +29,8 @@ from xactika.protocol.player.wire import name_key
 
 if TYPE_CHECKING:
     from xactika.protocol.net.server import Server
+
+log = logging.getLogger(__name__)
 
 NAME_MAX = 20  # characters of a name taken in the lobby
 # seed= too, for the admin; clock=, on-timeout=, level= and pace= are the people's (SERVER.md)
@@ -73,6 +76,7 @@ class Hosted:
     given: dict[int, str] = attrs.field(factory=dict)  # seat -> address (or REMATCH)
     rematch: Table | None = None  # the table of the next game, once asked for
     bots: dict[int, str] = attrs.field(factory=dict)  # seat -> agent, seated by BotSeats
+    extra: dict[str, Any] = attrs.field(factory=dict)  # the host's own (the web's), journalled
 
 
 def check_name(text: str) -> str:
@@ -207,6 +211,7 @@ class Lobby:
         table = self.server.add_table(settings)
         hosted = self.hosted[table.id] = Hosted(table, address, time.monotonic(), bots=bots)
         self._seat_bots(hosted)
+        self.keep(hosted)
         return table
 
     def _bot_seats(self, seats: str | None, players: int) -> dict[int, str]:
@@ -281,6 +286,9 @@ class Lobby:
         hosted.given[seat] = address
         hosted.touched = time.monotonic()
         table.seats[seat].name = name
+        if not table.seats[seat].token:  # restored: the journal knew its hash only
+            self.server.reissue(table, seat)
+        self.keep(hosted)
         return seat
 
     async def leave(self, token: str, address: str) -> str:
@@ -299,6 +307,7 @@ class Lobby:
         s.name = ""
         hosted.given.pop(seat, None)
         hosted.touched = time.monotonic()
+        self.keep(hosted)
         return f"left table={table.id} seat={seat}"
 
     async def rematch(self, token: str, address: str, admin: bool) -> str:
@@ -337,6 +346,7 @@ class Lobby:
                                          dict.fromkeys(range(len(new.seats)), REMATCH),
                                          bots=dict(old.bots))
             self._seat_bots(self.hosted[new.id])  # the bots play the rematch too
+            self.keep(self.hosted[new.id])
             old.rematch = new
         new = old.rematch
         hosted = self.hosted.get(new.id)
@@ -344,6 +354,52 @@ class Lobby:
             raise LobbyError(f"seat {seat} of the rematch (table {new.id}) was left")
         hosted.touched = time.monotonic()
         return new, seat
+
+    # -- the journal: a lobby table survives a restart with the seats it had given
+    def keep(self, hosted: Hosted, *, sync: bool = False) -> None:
+        """Journal who holds which seat of a lobby table (and its bots, and its host's own
+        data, ``extra``), at every change: a restart must show each seat as it was, taken
+        or open, whichever lobby gave it (spec/SERVER.md section 10). On disk with the
+        next flush, before any answer on a link leaves (``sync``: at once, for a host that
+        answers otherwise, the web's HTTP)."""
+        journal = hosted.table.journal
+        if journal is not None:
+            hosted.table.keep_seats()  # the names given with the seats
+            journal.host(hosted.table.id, {
+                **hosted.extra, "address": hosted.address,
+                "given": {str(seat): who for seat, who in hosted.given.items()},
+                "bots": {str(seat): agent for seat, agent in hosted.bots.items()}},
+                sync=sync)
+
+    def resume(self, tables: Iterable[Table]) -> list[Hosted]:
+        """The lobby's tables among those restored after a crash: back in the lobby with
+        the seats they had given (a person comes back with their own token) and the
+        server's bots seated again under new tokens (the journal keeps only hashes)."""
+        journal = self.server.journal
+        kept = journal.hosts() if journal is not None else {}
+        resumed = []
+        for table in tables:
+            data = kept.get(table.id)
+            if data is None:
+                continue  # a table of the command line or the admin: not the lobby's
+            try:
+                given = {int(seat): str(who) for seat, who in data["given"].items()}
+                bots = {int(seat): str(agent) for seat, agent in data.get("bots", {}).items()}
+                if any(not 0 <= seat < len(table.seats) for seat in (*given, *bots)):
+                    raise ValueError("a seat the table does not have")
+                extra = {k: v for k, v in data.items() if k not in ("address", "given", "bots")}
+                hosted = Hosted(table, str(data["address"]), time.monotonic(), given,
+                                bots=bots, extra=extra)
+            except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                log.error("table %s resumed without its lobby seats: %s", table.id, exc)
+                continue
+            self.hosted[table.id] = hosted
+            resumed.append(hosted)
+            for seat, agent in bots.items():
+                if self.bots is not None and table.seats[seat].fault is None:
+                    self.server.reissue(table, seat)
+                    self.bots.seat(table, seat, agent)
+        return resumed
 
     # -- helpers
     def hosted_table(self, number: int) -> Hosted:

@@ -235,6 +235,12 @@ class Table:
         if self.journal is not None:
             self.journal.seat(self.id, seat, seat_fields(self.seats[seat]))
 
+    def keep_seats(self) -> None:
+        """Journal every seat as it stands: for a host that names seats before the game
+        (the lobby's join and leave), so that a restart lists them as they were."""
+        for seat in range(len(self.seats)):
+            self._keep_seat(seat)
+
     # -- status
     @property
     def started(self) -> bool:
@@ -352,6 +358,17 @@ class Table:
         if s.link is not None:
             link, s.link = s.link, None
             link.finish(LinkFault(reason, detail))
+
+    def leave(self, seat: int) -> None:
+        """A person leaves a game in play for good (the page's "leave"): a bot of the
+        table's level plays the seat from now on, as when a bank runs out, so the others'
+        game goes on; everyone is told and the record's ``stand-in`` header says so. The
+        table does it, not its host, because only the table knows the turn in play, the
+        referee and the journal that must hear of it together."""
+        s = self.seats[seat]
+        if not self.started or self.over.is_set() or s.kind != HUMAN:
+            raise ValueError("only a person's seat of a game in play can be left")
+        self._replace(seat, "left", "left the table")
 
     def _replace(self, seat: int, reason: str, detail: str) -> None:
         """A person's bank ran out (or they stayed away past the grace): a bot of the
@@ -570,7 +587,8 @@ class Table:
         sent again after a drop offers only what is left, so dropping never buys time.
         The grace period only bounds how long an away seat is kept. (A seat away since
         the server restarted is asked with its whole bank once back: the server's time
-        down costs nobody.) A bot has its move limit afresh at each ``go``."""
+        down costs nobody.) A bot's move limit runs the same way, from its turn: a bot
+        that drops at its ``go`` and comes back is offered only what is left."""
         seat, legal = turn.seat, turn.legal
         s = self.seats[seat]
         began = time.monotonic()  # the turn's clock: a person's bank runs from here
@@ -581,15 +599,22 @@ class Table:
             move, bank = self._limit(s)
             if bank is not None:  # what is left of the bank now, in whole ms
                 move = (bank.left() - int((time.monotonic() - began) * 1000)) / 1000
+            elif move is not None:  # a bot's move limit runs from its turn as well
+                move = (round(move * 1000) - int((time.monotonic() - began) * 1000)) / 1000
             link = s.link
-            if move is not None and move <= 0 and bank is not None:
-                self._out_of_time(seat, legal.kind, away=link is None)
+            if move is not None and move <= 0:
+                if bank is not None:
+                    self._out_of_time(seat, legal.kind, away=link is None)
+                else:
+                    self._forfeit(seat, "timeout", f"no answer within "
+                                  f"{self.settings.move_timeout:g} s to 'go {legal.kind}'"
+                                  + (" while the seat was away" if link is None else ""))
                 break
             if link is None:
                 left = (s.dropped_at or time.monotonic()) + self.settings.grace - time.monotonic()
                 if left > 0:
                     self._changed.clear()
-                    wait = left if bank is None or move is None else min(left, move)
+                    wait = left if move is None else min(left, move)
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._changed.wait(), wait)
                     continue
@@ -614,8 +639,8 @@ class Table:
                 if bank is not None:
                     self._out_of_time(seat, legal.kind, away=False)
                 else:
-                    self._forfeit(seat, "timeout",
-                                  f"no answer within {move:g} s to 'go {legal.kind}'")
+                    self._forfeit(seat, "timeout", f"no answer within "
+                                  f"{self.settings.move_timeout:g} s to 'go {legal.kind}'")
                 break
             self.latencies.append(time.monotonic() - asked)
             if s.fault is not None:  # faulted while the answer was on its way (a flood

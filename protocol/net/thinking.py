@@ -1,25 +1,30 @@
-"""Where the server's stand-ins think: in a worker process, never on the event loop.
+"""Where the server's stand-ins and built-in bots think: in worker processes, never on
+the event loop.
 
 A person's stand-in at level 5 searches for tens of milliseconds a move. On the event
 loop that froze every table (issue 30); in a thread of the server it still competes with
 the loop for Python's one interpreter lock, so a few tables of stand-ins slowed every
-move of every table. So a stand-in's choice is made in one child process that all tables
-share: the agent, the seat's view and what is legal go there (pickled), and the move
-comes back with the agent's new state (its random number generator, what it learnt),
-which the server's copy takes over, so the stand-in goes on exactly as if it had thought
-here. Should the child die or anything fail to cross, the choice is made in a worker
-thread instead, and the next one tries a fresh child.
+move of every table. So a stand-in's choice, and a built-in bot's at a web or lobby
+table (frontends/web/transport.py), is made in a child process that all tables share
+(a few on a machine with cores to spare): the agent, the seat's view and what is legal
+go there (pickled), and the move comes back with the agent's new state (its random
+number generator, what it learnt), which the server's copy takes over, so the agent
+goes on exactly as if it had thought here. Should the child die or anything fail to
+cross, the choice is made in a worker thread instead, and the next one tries a fresh
+child.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import multiprocessing.connection
 import os
 import sys
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -35,17 +40,44 @@ _process: ProcessPoolExecutor | None = None
 _thread: ThreadPoolExecutor | None = None
 _failures = 0  # children that failed; past MAX_FAILURES, threads only
 MAX_FAILURES = 3
+MAX_WORKERS = 4  # thinking processes at most, however many cores
+CHILD_NICE = 10  # the thinking processes' niceness: the server's loop goes first
 
 
-def _choose(agent: Any, view: SeatView, legal: Legal) -> tuple[Command, Any]:
-    """In the child: the move, and the agent as it stands after choosing it."""
-    return agent.choose(view, legal), agent
+def _choose(agent: Any, view: SeatView | None, legal: Legal,
+            sent: float | None = None) -> tuple[Command | None, Any, Exception | None]:
+    """In the child: the move (or the agent's own exception, which is the agent's
+    failure, not the child's), and the agent as it stands after choosing it.
+
+    A move that waited for the child (other tables' moves before it) thinks that much
+    less: an agent that thinks to a budget (``think_ms``, the ``go``'s ``time=``) is
+    given what is left of it since ``sent`` (``time.monotonic()``, the same clock in
+    every process of the machine), so a queue never makes a bot overrun its clock."""
+    budget = getattr(agent, "think_ms", None) if sent is not None else None
+    if isinstance(budget, int | float) and sent is not None:
+        agent.think_ms = max(1.0, budget - (time.monotonic() - sent) * 1000)
+    try:
+        return agent.choose(view, legal), agent, None
+    except Exception as exc:
+        return None, agent, exc
+    finally:
+        if isinstance(budget, int | float):
+            agent.think_ms = budget  # the budget is the go's, not what this move had left
 
 
 def _take_over(agent: Any, after: Any) -> None:
     """The server's stand-in becomes the child's copy after its choice."""
     if type(after) is type(agent) and hasattr(agent, "__dict__"):
         agent.__dict__.update(after.__dict__)
+
+
+def _child() -> None:
+    """In the child, first: yield the processor to the server when both want it (its
+    loop answers people; a move a bot thinks can wait a few milliseconds), and exit with
+    the server."""
+    with contextlib.suppress(OSError):
+        os.nice(CHILD_NICE)
+    _orphan_watch()
 
 
 def _orphan_watch() -> None:
@@ -67,9 +99,15 @@ def _pool() -> ProcessPoolExecutor:
     if _process is None:
         # spawn: a clean child of the server (not a fork of one with threads and sockets,
         # nor a forkserver that could outlive it), which ends when the server does
-        _process = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=_orphan_watch)
+        _process = ProcessPoolExecutor(workers(), initializer=_child,
+                                       mp_context=multiprocessing.get_context("spawn"))
     return _process
+
+
+def workers() -> int:
+    """Children that think: a core for the event loop, the others up to ``MAX_WORKERS``
+    (started only as moves queue up), one at least."""
+    return max(1, min(MAX_WORKERS, (os.cpu_count() or 1) - 1))
 
 
 def _in_thread() -> Executor:
@@ -80,9 +118,10 @@ def _in_thread() -> Executor:
     return _thread
 
 
-async def think(agent: Any, view: SeatView, legal: Legal) -> Command:
-    """A stand-in's choice, made in the child process (a thread if that fails); a random
-    player's here, at once (its choice costs less than the trip)."""
+async def think(agent: Any, view: SeatView | None, legal: Legal) -> Command:
+    """A stand-in's or a built-in bot's choice, made in the child process (a thread if
+    that fails); a random player's here, at once (its choice costs less than the trip).
+    What the agent raises, this raises."""
     global _process, _failures
     if isinstance(agent, RandomAgent):
         return agent.choose(view, legal)
@@ -90,7 +129,8 @@ async def think(agent: Any, view: SeatView, legal: Legal) -> Command:
     if _failures >= MAX_FAILURES:
         return await loop.run_in_executor(_in_thread(), agent.choose, view, legal)
     try:
-        command, after = await loop.run_in_executor(_pool(), _choose, agent, view, legal)
+        command, after, error = await loop.run_in_executor(_pool(), _choose, agent, view,
+                                                           legal, time.monotonic())
     except Exception as exc:  # a dead child, something that does not pickle
         _failures += 1
         log.warning("the stand-ins' process failed (%s): this move is thought in a thread%s",
@@ -101,4 +141,6 @@ async def think(agent: Any, view: SeatView, legal: Legal) -> Command:
             broken.shutdown(wait=False, cancel_futures=True)
         return await loop.run_in_executor(_in_thread(), agent.choose, view, legal)
     _take_over(agent, after)
+    if error is not None or command is None:
+        raise error or ValueError("the agent chose nothing")
     return command

@@ -19,9 +19,11 @@ from xactika.core.bots.agents import Agent, RandomAgent
 from xactika.core.engine.api import (
     EMPTY,
     Bid,
+    Command,
     Dealt,
     Event,
     GameStarted,
+    Legal,
     Play,
     State,
     TrickGame,
@@ -132,6 +134,20 @@ class PlayerSession(BotSide):
         return super()._malformed(line, word, why)
 
     def _on_go(self, go: wire.Go) -> list[str]:
+        choice = self.choice(go)
+        try:
+            if choice.broken is not None:
+                raise choice.broken
+            command = choice.agent.choose(choice.view, choice.legal)
+        except Exception as exc:  # a bot's bug must not cost it the game: play legally
+            return self.failed(choice, exc)
+        return self.answer(choice, command)
+
+    def choice(self, go: wire.Go) -> Choice:
+        """What a ``go`` asks of the agent, the session's side done (the view folded, the
+        agent's budget set): a host that must not think where it reads (the web's bots,
+        whose moves are chosen in another process) makes the choice where it likes and
+        gives it to :meth:`answer`. ValueError for a go that cannot be followed."""
         tracker = self.tracker
         if tracker is None or tracker.rules is None:
             raise ValueError(GO_TOO_EARLY)
@@ -139,17 +155,38 @@ class PlayerSession(BotSide):
         legal, self.last_time_ms = wire.legal_from_go(go, tracker.seat, rules), go.time_ms
         if self.last_time_ms is not None and hasattr(self.agent, "think_ms"):
             setattr(self.agent, "think_ms", self.last_time_ms)  # noqa: B010 (budgeted agents)
-        fallback = next(legal.commands())
+        if self._blind is not None:
+            return Choice(self._blind, None, legal, rules)
         try:
-            if self._blind is not None:
-                command = self._blind.choose(None, legal)
-            else:
-                self.last_view = tracker.view()
-                command = self.agent.choose(self.last_view, legal)
-        except Exception as exc:  # a bot's bug must not cost it the game: play legally
-            return [wire.format_info(f"agent failed ({exc}); playing the first option"),
-                    answer_line(fallback, rules)]
-        if not isinstance(command, Bid | Play) or command not in legal:
+            self.last_view = tracker.view()
+        except Exception as exc:  # answered as the agent's own failure would be
+            return Choice(self.agent, None, legal, rules, exc)
+        return Choice(self.agent, self.last_view, legal, rules)
+
+    def answer(self, choice: Choice, command: Any) -> list[str]:
+        """The answer line for the agent's ``command``; the first option if it is none."""
+        if not isinstance(command, Bid | Play) or command not in choice.legal:
             return [wire.format_info(f"agent chose {command!r}, not an option; playing the "
-                                     "first option"), answer_line(fallback, rules)]
-        return [answer_line(command, rules)]
+                                     "first option"), answer_line(choice.fallback, choice.rules)]
+        return [answer_line(command, choice.rules)]
+
+    @staticmethod
+    def failed(choice: Choice, exc: Exception) -> list[str]:
+        """The agent raised: an ``info`` and the first option (a bug never costs a game)."""
+        return [wire.format_info(f"agent failed ({exc}); playing the first option"),
+                answer_line(choice.fallback, choice.rules)]
+
+
+@attrs.frozen
+class Choice:
+    """A ``go`` waiting for its agent: who chooses, from what, among which options."""
+
+    agent: Any
+    view: SeatView | None  # None for an agent that needs none (a random player)
+    legal: Legal
+    rules: Any
+    broken: Exception | None = None  # the view could not be folded: play the first option
+
+    @property
+    def fallback(self) -> Command:
+        return next(self.legal.commands())
