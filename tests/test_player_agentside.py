@@ -67,6 +67,22 @@ def test_go_is_answered_from_the_options_with_the_seat_view() -> None:
     assert view.hand_sizes == (8, 8) and s.last_time_ms == 250
 
 
+def test_a_built_in_bots_own_budget_is_bounded_by_the_go_not_replaced() -> None:
+    """The server's built-in bots (``own_budget``) think their own 100 ms under a table's
+    10 s limit (they thought 6 s a move at a web table), less when the go offers less;
+    a bot process thinks what the go offers, as spec/PLAYER.md says."""
+
+    class Budgeted(First):
+        think_ms = 100.0
+
+    for own, offered, thinks in ((True, 10_000, 100), (True, 40, 40), (False, 10_000, 10_000)):
+        agent = Budgeted()
+        s = PlayerSession(agent, own_budget=own)
+        opening(s)
+        assert s.feed(f"go bid options=0,3,5 time={offered}") == ["bid 0"]
+        assert agent.think_ms == thinks, (own, offered)
+
+
 def test_a_failing_agent_still_plays_a_legal_move() -> None:
     class Broken:
         def choose(self, view: SeatView, legal: Legal) -> Command:

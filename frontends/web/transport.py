@@ -146,11 +146,13 @@ async def run_bot(accept: Callable[[Link, str], Awaitable[None]], token: str, ag
     stand-ins choose theirs, in the server's thinking process (protocol/net/thinking.py):
     in a thread they competed with the event loop for the interpreter, so a table of
     strong bots slowed every other table. The agent's state comes back with each move,
-    so a seeded bot plays exactly the moves it would play here."""
+    so a seeded bot plays exactly the moves it would play here. It thinks its own budget
+    (the strong bot's 100 ms, as in the REPL), at most the ``go``'s time: the table's move
+    limit (10 s by default) bounds programs, and people should not wait 6 s for a move."""
     transport = QueueTransport(limits)
     link = Link(None, None, limits, "bot", transport=transport)
     serving = asyncio.ensure_future(accept(link, "bot"))
-    session = PlayerSession(make_agent(agent_name, seed, game), agent_name)
+    session = PlayerSession(make_agent(agent_name, seed, game), agent_name, own_budget=True)
     transport.feed(f"seat {token}\n")
     try:
         while not session.done:

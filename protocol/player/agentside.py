@@ -102,9 +102,14 @@ class PlayerSession(BotSide):
 
     ERRORS = (XactikaError, *BotSide.ERRORS)
 
-    def __init__(self, agent: Agent, name: str = "bot") -> None:
+    def __init__(self, agent: Agent, name: str = "bot", *, own_budget: bool = False) -> None:
         super().__init__(name)
         self.agent = agent
+        # ``own_budget``: a go's time= bounds the agent's own budget instead of becoming it
+        # (the server's built-in bots: a table's limit is a bound for programs, not how
+        # long people should wait for a bot that plays its best in 100 ms)
+        budget = getattr(agent, "think_ms", None) if own_budget else None
+        self._own_budget: float | None = budget if isinstance(budget, int | float) else None
         self.tracker: SeatTracker | None = None
         self.last_view: SeatView | None = None
         self.last_time_ms: int | None = None
@@ -154,7 +159,9 @@ class PlayerSession(BotSide):
         rules = tracker.rules
         legal, self.last_time_ms = wire.legal_from_go(go, tracker.seat, rules), go.time_ms
         if self.last_time_ms is not None and hasattr(self.agent, "think_ms"):
-            setattr(self.agent, "think_ms", self.last_time_ms)  # noqa: B010 (budgeted agents)
+            budget = (self.last_time_ms if self._own_budget is None
+                      else min(self._own_budget, self.last_time_ms))
+            setattr(self.agent, "think_ms", budget)  # noqa: B010 (budgeted agents)
         if self._blind is not None:
             return Choice(self._blind, None, legal, rules)
         try:
