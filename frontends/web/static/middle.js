@@ -55,6 +55,12 @@ export class Middle {
     if (last) last.said.push(text);
   }
 
+  /** Every trick won has been shown (the final standings wait for it; the last round's
+   * summary may still be held, and shows with them). */
+  get caughtUp() {
+    return !this.queue.some((item) => item.kind === "trick");
+  }
+
   dismiss() {
     if (this.queue.length && this.queue[0].kind === "summary") this.queue.shift();
     this.onChange();
@@ -75,8 +81,10 @@ export class Middle {
       if (item.kind === "trick") {
         const next = this.queue.length > 1 || game.trick.length > 0 || !!game.over;
         // a card of ours is asked for: the trick to play to (or what waits before it)
-        // comes after a brief look at the finished one, which is never skipped
-        const hurry = game.go && game.go.kind !== "bid";
+        // comes after a brief look at the finished one, which is never skipped; so do
+        // the standings, once the game is over, before the game's last trick
+        const hurry = (game.go && game.go.kind !== "bid")
+          || (!!game.over && this.queue.some((later, i) => i > 0 && later.kind === "trick"));
         const need = hurry ? Math.min(this.pace, HURRIED) : this.pace;
         if (shown < need) return need - shown;
         if (!next) return null; // stays until the next trick's first card
@@ -120,6 +128,9 @@ export class Middle {
       title.textContent = _("the last trick ({n}): press l or the button to go back", { n: showing.number });
     } else if (item) {
       showing = item.trick;
+      title.textContent = _("trick {n} of round {round}", { n: showing.number, round: showing.round });
+    } else if (game.over && game.lastTrick) { // the end: the game's last trick stays
+      showing = game.lastTrick;
       title.textContent = _("trick {n} of round {round}", { n: showing.number, round: showing.round });
     } else {
       title.textContent = game.trick.length ? _("trick {n}", { n: game.tricksDone + 1 }) : "";

@@ -480,7 +480,7 @@ function warn(left) {
 function renderInfo() {
   // what a table always shows: the trump (and the card turned up) and the stock
   const box = clear($("#table-info"));
-  if (!game.config || game.over) return;
+  if (!game.config || (game.over && middle.caughtUp)) return; // until the standings show
   if (game.trump) box.append(h("span", {}, _("trump: {suit}", { suit: game.trump })));
   if (game.turned) {
     box.append(h("span", { class: "turned" }, _("turned up:") + " ", cardSvg(game.turned, { width: 22 }),
@@ -648,7 +648,8 @@ function renderScores() {
 
 function renderEnd() {
   const box = $("#end");
-  if (!game.over) { box.hidden = true; return; }
+  // the standings once the middle has shown every trick, never before the last one
+  if (!game.over || !middle.caughtUp) { box.hidden = true; return; }
   box.hidden = false;
   const list = clear($("#standings"));
   // the outcome, as the server's game-over said it: winners, totals (forfeits go here too)
