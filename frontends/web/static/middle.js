@@ -147,8 +147,11 @@ export class Middle {
     if (!showing) return;
     for (const [seat, card] of showing.plays) {
       const won = showing.winner === seat;
+      // the seat's number and name where there is room; on a phone its name alone
+      const caption = (who) => (won ? _("{who} ✓ wins", { who }) : who);
       box.append(h("figure", { class: won ? "played won" : "played" }, cardSvg(card),
-        h("figcaption", {}, won ? _("{who} ✓ wins", { who: game.label(seat) }) : game.label(seat))));
+        h("figcaption", {}, h("span", { class: "wide" }, caption(game.label(seat))),
+          h("span", { class: "narrow", "aria-hidden": "true" }, caption(game.short(seat))))));
     }
     if (showing.winner !== undefined) {
       box.dataset.trick = `${showing.round}.${showing.number}`;
@@ -178,7 +181,7 @@ export class Middle {
       const made = row.bids && row.bids[seat] === row.tricks[seat];
       const tr = h("tr", { class: seat === game.seat ? "mine" : "" },
         h("th", {}, game.short(seat)));
-      if (row.bids) tr.append(h("td", {}, made ? _("{bid} ✓ made", { bid: row.bids[seat] }) : `${row.bids[seat]} ✗`));
+      if (row.bids) tr.append(h("td", { class: "said-bid" }, made ? _("{bid} ✓ made", { bid: row.bids[seat] }) : `${row.bids[seat]} ✗`));
       tr.append(h("td", {}, String(row.tricks[seat])),
         h("td", {}, `${points > 0 ? "+" : ""}${points}`), h("td", {}, String(row.totals[seat])));
       body.append(tr);
