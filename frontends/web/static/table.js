@@ -365,8 +365,8 @@ document.addEventListener("keydown", (e) => {
 function render() {
   $("#leave").hidden = watching || !token || over || !game.config;
   renderSeats();
+  middle.paint(); // first: what it still holds decides the info line and the end
   renderInfo();
-  middle.paint();
   renderControls();
   renderHand();
   renderLog();
