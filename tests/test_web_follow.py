@@ -16,6 +16,7 @@ from webkit import (
     XACTIKA_CARD,
     WebServer,
     browser_session,
+    click_continue,
     click_move,
     create_table,
     no_horizontal_scroll,
@@ -94,6 +95,8 @@ def test_every_trick_is_seen_complete(server: WebServer, browser: Any,
             continued = True
         if not click_move(page, proceed=False):
             page.wait_for_timeout(20)
+    # the standings come with the last round's summary, which waits its five paces
+    page.wait_for_function("() => document.querySelector('#summary').hidden", timeout=20_000)
     won = page.evaluate("() => window.xactikaTricksWon")
     painted = page.evaluate("() => window.painted")
     assert len(won) == 24, won  # 3 rounds of 8 tricks
@@ -145,7 +148,7 @@ def test_the_end_shows_the_last_trick_of_the_last_round(server: WebServer,
     if page.locator("#summary").is_visible():  # the last round's, with the standings
         assert page.locator("#summary h3").inner_text() == "round 3 is over"
         screenshot(page, "follow-1280x800-ohhell-end-summary")
-        page.click("#continue")
+        click_continue(page)  # unless it went by itself meanwhile
     for _ in range(2):  # the game's last trick, and after a pace or two still
         assert page.locator("#summary").is_hidden()
         assert page.locator("#trick-cards").get_attribute("data-trick") == "3.3"
