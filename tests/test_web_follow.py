@@ -16,6 +16,7 @@ from webkit import (
     XACTIKA_CARD,
     WebServer,
     browser_session,
+    click_continue,
     click_move,
     create_table,
     no_horizontal_scroll,
@@ -92,10 +93,10 @@ def test_every_trick_is_seen_complete(server: WebServer, browser: Any,
             assert page.locator("#summary").is_hidden()
             page.evaluate("() => { window.xactikaMiddle.pace = 300; }")  # quicker than any choice
             continued = True
-        if not click_move(page):
+        if not click_move(page, proceed=False):
             page.wait_for_timeout(20)
-    page.wait_for_function("() => !document.querySelector('#trick-cards').dataset.trick"
-                           " && document.querySelector('#summary').hidden", timeout=20_000)
+    # the standings come with the last round's summary, which waits its five paces
+    page.wait_for_function("() => document.querySelector('#summary').hidden", timeout=20_000)
     won = page.evaluate("() => window.xactikaTricksWon")
     painted = page.evaluate("() => window.painted")
     assert len(won) == 24, won  # 3 rounds of 8 tricks
@@ -121,4 +122,39 @@ def test_every_trick_is_seen_complete(server: WebServer, browser: Any,
                          " return l.scrollHeight > l.clientHeight; }")
     screenshot(page, f"follow-{size}-end")
     no_horizontal_scroll(page)
+    page.close()
+
+
+def test_the_end_shows_the_last_trick_of_the_last_round(server: WebServer,
+                                                       browser: Any) -> None:
+    """A whole Oh Hell game (hand sizes 1, 2, 3) at a person's click speed: the final
+    standings come once the middle has shown every trick, with the last round's summary,
+    and then the middle holds the game's last trick (never an older one, never nothing)."""
+    page = browser.new_page(viewport=DESKTOP)
+    answer = create_table(page, server.url, name="Di", game="ohhell", rounds=3,
+                          seats=["open", "3", "3", "3", "3"])
+    number, token = answer["table"]["id"], answer["invites"]["0"]
+    page.evaluate("() => localStorage.setItem('xactika-pace', '300')")
+    page.goto(f"{server.url}/table/{number}#seat={token}")
+    page.wait_for_selector("#hand button.card")
+    page.evaluate(SAMPLER)
+    deadline = time.monotonic() + 60
+    while not page.locator("#end").is_visible():
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if not click_move(page):
+            page.wait_for_timeout(20)
+    won = page.evaluate("() => window.xactikaTricksWon")
+    assert len(won) == 6 and won[-1] == "3.3", won
+    if page.locator("#summary").is_visible():  # the last round's, with the standings
+        assert page.locator("#summary h3").inner_text() == "round 3 is over"
+        screenshot(page, "follow-1280x800-ohhell-end-summary")
+        click_continue(page)  # unless it went by itself meanwhile
+    for _ in range(2):  # the game's last trick, and after a pace or two still
+        assert page.locator("#summary").is_hidden()
+        assert page.locator("#trick-cards").get_attribute("data-trick") == "3.3"
+        assert page.locator("#trick-title").inner_text() == "trick 3 of round 3"
+        assert page.locator("#trick-cards figure.played").count() == 5
+        page.wait_for_timeout(700)
+    assert [t for t in won if t not in page.evaluate("() => window.painted")] == []
+    screenshot(page, "follow-1280x800-ohhell-end")
     page.close()

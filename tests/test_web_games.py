@@ -17,6 +17,7 @@ from webkit import (
     ROOT,
     WebServer,
     browser_session,
+    click_continue,
     click_move,
     no_horizontal_scroll,
     screenshot,
@@ -94,9 +95,9 @@ def test_a_toy_game_is_created_in_the_lobby_and_played(server: WebServer,
             "items => items.map(i => Number(i.dataset.seat))")
         if asked:
             turns.append(marked)
-        if click_move(page):
+        if click_move(page, proceed=False):
             moves += 1
-        else:
+        elif not click_continue(page):
             page.wait_for_timeout(20)
     assert moves == 4 and turns and all(t == [0] for t in turns), turns
     assert "Toy (you)" in page.locator("#standings").inner_text()

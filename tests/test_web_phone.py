@@ -86,3 +86,39 @@ def test_key_help_where_there_are_keys_and_the_hand_sorted(server: WebServer,
     assert page.locator("#sort").input_value() == "shape"
     assert page.evaluate(hand) == by_shape
     page.close()
+
+
+CUT = """() => [...document.querySelectorAll('#seats .seat-score, .played figcaption,'
+  + ' #summary .sheet-box, #scores, #standings li, #trick-title, #why, #table-info')]
+  .filter(e => e.offsetParent).filter(e => { const r = e.getBoundingClientRect();
+    return e.scrollWidth > e.clientWidth || r.left < 0 || r.right > innerWidth; })
+  .map(e => `${e.id || e.className}: ${e.scrollWidth} > ${e.clientWidth}: ${e.textContent}`)"""
+
+
+@pytest.mark.parametrize(("players", "lang"), [(3, "en"), (7, "de")])
+def test_seats_trick_summary_and_scores_fit_the_width(server: WebServer, browser: Any,
+                                                      players: int, lang: str) -> None:
+    """Nothing a person reads is cut or scrolls sideways: the seats' scores, a trick's
+    captions, the round's summary, the score sheet and the standings, at 375x667 and
+    1280x800, in English and in German's longer words, from 3 seats to Oh Hell's 7."""
+    page = browser.new_page(viewport=PHONE)
+    answer = create_table(page, server.url, name="Jo", game="ohhell", rounds=1,
+                          seats=["open"] + ["3"] * (players - 1), clock="none")
+    number, token = answer["table"]["id"], answer["invites"]["0"]
+    page.evaluate("() => localStorage.setItem('xactika-pace', '1200')")  # time to look
+    page.goto(f"{server.url}/table/{number}?lang={lang}#seat={token}")
+    page.wait_for_selector("#hand button.card")
+    deadline = time.monotonic() + 30
+    while not page.locator("#continue").is_visible():
+        assert time.monotonic() < deadline, "no round summary"
+        if not click_move(page, proceed=False):
+            page.wait_for_timeout(20)
+    assert page.evaluate(CUT) == [], "cut while the round's summary shows"
+    page.click("#continue")
+    page.wait_for_selector("#end:not([hidden])")
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        assert page.evaluate(CUT) == [], f"cut at {size}"
+        no_horizontal_scroll(page)
+        screenshot(page, f"fit-{players}-{lang}-{size['width']}x{size['height']}")
+    page.close()

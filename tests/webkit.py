@@ -90,12 +90,39 @@ def launch(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=args)
 
 
+QUICK_PACE = "() => { if (!localStorage.getItem('xactika-pace'))" \
+    " localStorage.setItem('xactika-pace', '40'); }"
+"""A page's own pace, unless a test set one: tests click at once, so that the trick a
+page shows falls far behind the game; at 40 ms a trick the page catches up at once (the
+final standings wait for every trick), while each is still painted complete."""
+
+
+class QuickBrowser:
+    """The browser, its pages at a quick pace of their own (QUICK_PACE)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self.browser.new_context(**options)
+        context.add_init_script(f"({QUICK_PACE})()")
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        page = self.browser.new_page(**options)
+        page.context.add_init_script(f"({QUICK_PACE})()")
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.browser, name)
+
+
 def browser_session() -> Iterator[Any]:
-    """The browser fixtures' body: Debian's chromium under Playwright, closed after; a
-    skip without it, a failure where CI requires it (playwright_or_skip)."""
+    """The browser fixtures' body: Debian's chromium under Playwright (QuickBrowser),
+    closed after; a skip without it, a failure where CI requires it (playwright_or_skip)."""
     with playwright_or_skip()() as playwright:
         found = launch(playwright)
-        yield found
+        yield QuickBrowser(found)
         found.close()
 
 
@@ -128,10 +155,11 @@ def create_table(page: Any, url: str, *, name: str, game: str = "xactika", round
     return answer
 
 
-def click_move(page: Any, calls: bool = True, bids: bool = True) -> bool:
+def click_move(page: Any, calls: bool = True, bids: bool = True, proceed: bool = True) -> bool:
     """One move by clicks where one is asked: a bid (unless not ``bids``: the caller
     bids), a card, a call (unless not ``calls``: then a lead's card is chosen and its
-    call left to ask). False if none."""
+    call left to ask), else a round summary's "continue" (unless not ``proceed``: the
+    caller looks at it). False if none."""
     bid = page.locator("#controls button.bid:not([disabled])")
     if bid.count() and bids:
         bid.first.click()
@@ -144,7 +172,15 @@ def click_move(page: Any, calls: bool = True, bids: bool = True) -> bool:
     if card.count() and not call.count():
         card.last.click()
         return True
-    return False
+    return proceed and click_continue(page)
+
+
+def click_continue(page: Any) -> bool:
+    """A round summary's "continue", if one is shown (it may give way by itself meanwhile:
+    clicked only where it still is). False if none."""
+    return bool(page.evaluate(
+        "() => { const c = document.querySelector('#summary:not([hidden]) #continue');"
+        " if (c) c.click(); return !!c; }"))
 
 
 def key_move(page: Any) -> bool:
@@ -182,9 +218,9 @@ def play_by_clicks(page: Any, limit: float = 120.0) -> int:
         for label in page.locator("#hand button.card.dimmed").evaluate_all(
                 "cards => cards.map(c => c.getAttribute('aria-label'))"):
             assert "(not playable: you must follow the lead (" in label, label
-        if click_move(page):
+        if click_move(page, proceed=False):
             clicks += 1
-        else:
+        elif not click_continue(page):
             page.wait_for_timeout(20)
     return clicks
 

@@ -55,6 +55,12 @@ export class Middle {
     if (last) last.said.push(text);
   }
 
+  /** Every trick won has been shown (the final standings wait for it; the last round's
+   * summary may still be held, and shows with them). */
+  get caughtUp() {
+    return !this.queue.some((item) => item.kind === "trick");
+  }
+
   dismiss() {
     if (this.queue.length && this.queue[0].kind === "summary") this.queue.shift();
     this.onChange();
@@ -75,8 +81,10 @@ export class Middle {
       if (item.kind === "trick") {
         const next = this.queue.length > 1 || game.trick.length > 0 || !!game.over;
         // a card of ours is asked for: the trick to play to (or what waits before it)
-        // comes after a brief look at the finished one, which is never skipped
-        const hurry = game.go && game.go.kind !== "bid";
+        // comes after a brief look at the finished one, which is never skipped; so do
+        // the standings, once the game is over, before the game's last trick
+        const hurry = (game.go && game.go.kind !== "bid")
+          || (!!game.over && this.queue.some((later, i) => i > 0 && later.kind === "trick"));
         const need = hurry ? Math.min(this.pace, HURRIED) : this.pace;
         if (shown < need) return need - shown;
         if (!next) return null; // stays until the next trick's first card
@@ -121,6 +129,9 @@ export class Middle {
     } else if (item) {
       showing = item.trick;
       title.textContent = _("trick {n} of round {round}", { n: showing.number, round: showing.round });
+    } else if (game.over && game.lastTrick) { // the end: the game's last trick stays
+      showing = game.lastTrick;
+      title.textContent = _("trick {n} of round {round}", { n: showing.number, round: showing.round });
     } else {
       title.textContent = game.trick.length ? _("trick {n}", { n: game.tricksDone + 1 }) : "";
       if (game.trick.length) showing = { plays: game.trick, call: game.call };
@@ -136,8 +147,11 @@ export class Middle {
     if (!showing) return;
     for (const [seat, card] of showing.plays) {
       const won = showing.winner === seat;
+      // the seat's number and name where there is room; on a phone its name alone
+      const caption = (who) => (won ? _("{who} ✓ wins", { who }) : who);
       box.append(h("figure", { class: won ? "played won" : "played" }, cardSvg(card),
-        h("figcaption", {}, won ? _("{who} ✓ wins", { who: game.label(seat) }) : game.label(seat))));
+        h("figcaption", {}, h("span", { class: "wide" }, caption(game.label(seat))),
+          h("span", { class: "narrow", "aria-hidden": "true" }, caption(game.short(seat))))));
     }
     if (showing.winner !== undefined) {
       box.dataset.trick = `${showing.round}.${showing.number}`;
@@ -167,7 +181,7 @@ export class Middle {
       const made = row.bids && row.bids[seat] === row.tricks[seat];
       const tr = h("tr", { class: seat === game.seat ? "mine" : "" },
         h("th", {}, game.short(seat)));
-      if (row.bids) tr.append(h("td", {}, made ? _("{bid} ✓ made", { bid: row.bids[seat] }) : `${row.bids[seat]} ✗`));
+      if (row.bids) tr.append(h("td", { class: "said-bid" }, made ? _("{bid} ✓ made", { bid: row.bids[seat] }) : `${row.bids[seat]} ✗`));
       tr.append(h("td", {}, String(row.tricks[seat])),
         h("td", {}, `${points > 0 ? "+" : ""}${points}`), h("td", {}, String(row.totals[seat])));
       body.append(tr);

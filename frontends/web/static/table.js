@@ -365,8 +365,8 @@ document.addEventListener("keydown", (e) => {
 function render() {
   $("#leave").hidden = watching || !token || over || !game.config;
   renderSeats();
+  middle.paint(); // first: what it still holds decides the info line and the end
   renderInfo();
-  middle.paint();
   renderControls();
   renderHand();
   renderLog();
@@ -416,14 +416,17 @@ function renderSeats() {
     const classes = ["seat"];
     if (seat === acting) classes.push("turn");
     if (seat === game.seat) classes.push("mine");
+    const named = seat === game.seat ? _("seat {n}: {name} (you)", { n: seat, name: game.names[seat] || "" })
+      : _("seat {n}: {name}", { n: seat, name: game.names[seat] || "" });
     box.append(h("li", { class: classes.join(" "), "data-seat": seat },
-      // the marks first, as badges, where a narrow seat cuts its name short
-      h("span", { class: "seat-name" },
+      // the marks first, as badges, where a narrow seat cuts its name short (whole on hover)
+      h("span", { class: "seat-name", title: named },
         game.bots.has(seat) ? h("span", { class: "badge", title: _("a bot plays this seat") }, _("bot")) : "",
         seat === game.dealer ? h("span", { class: "badge dealer", title: _("the dealer") }, _("dealer")) : "",
-        seat === game.seat ? _("seat {n}: {name} (you)", { n: seat, name: game.names[seat] || "" })
-          : _("seat {n}: {name}", { n: seat, name: game.names[seat] || "" })),
-      h("span", { class: "seat-score" }, parts.join(" · ")),
+        named),
+      // each part whole, the line broken between parts where the box is narrow
+      h("span", { class: "seat-score" }, ...parts.flatMap((part, i) =>
+        [i ? " · " : "", h("span", { class: "part" }, part)])),
       h("span", { class: "clock", "data-seat": seat }, "")));
   }
   tickClocks();
@@ -480,7 +483,7 @@ function warn(left) {
 function renderInfo() {
   // what a table always shows: the trump (and the card turned up) and the stock
   const box = clear($("#table-info"));
-  if (!game.config || game.over) return;
+  if (!game.config || (game.over && middle.caughtUp)) return; // until the standings show
   if (game.trump) box.append(h("span", {}, _("trump: {suit}", { suit: game.trump })));
   if (game.turned) {
     box.append(h("span", { class: "turned" }, _("turned up:") + " ", cardSvg(game.turned, { width: 22 }),
@@ -627,7 +630,10 @@ function renderScores() {
   table.append(h("caption", {}, bids ? _("bid/took, points") : _("tricks, points")));
   const head = h("tr", {}, h("th", {}, _("round")));
   for (let s = 0; s < game.players; s += 1) {
-    head.append(h("th", { class: s === game.seat ? "mine" : "" }, game.short(s)));
+    // its name; "#2" where a phone has no room for five or more names (the seats say whose)
+    head.append(h("th", { class: s === game.seat ? "mine" : "", title: game.label(s) },
+      h("span", { class: "seat-no", "aria-hidden": "true" }, `#${s}`),
+      h("span", { class: "seat-nm" }, game.short(s))));
   }
   table.append(h("thead", {}, head));
   const body = h("tbody", {});
@@ -636,7 +642,9 @@ function renderScores() {
     row.points.forEach((p, s) => {
       const took = row.bids ? `${row.bids[s]}/${row.tricks[s]}` : String(row.tricks[s]);
       const made = row.bids && row.bids[s] === row.tricks[s];
-      tr.append(h("td", { class: made ? "made" : "" }, `${took}, ${p > 0 ? "+" : ""}${p}`));
+      // the two parts stay whole; a narrow column puts the points under bid/took
+      tr.append(h("td", { class: made ? "made" : "" }, h("span", {}, `${took},`), " ",
+        h("span", {}, `${p > 0 ? "+" : ""}${p}`)));
     });
     body.append(tr);
   }
@@ -648,7 +656,8 @@ function renderScores() {
 
 function renderEnd() {
   const box = $("#end");
-  if (!game.over) { box.hidden = true; return; }
+  // the standings once the middle has shown every trick, never before the last one
+  if (!game.over || !middle.caughtUp) { box.hidden = true; return; }
   box.hidden = false;
   const list = clear($("#standings"));
   // the outcome, as the server's game-over said it: winners, totals (forfeits go here too)
