@@ -4,6 +4,7 @@ a forfeited seat the winner. Debian's Chromium under Playwright, a real ``xactik
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +14,8 @@ from webkit import (
     PHONE,
     WebServer,
     browser_session,
+    click_move,
+    create_table,
     no_horizontal_scroll,
     screenshot,
     web_server,
@@ -62,3 +65,32 @@ def test_the_end_screen_marks_the_forfeited_seat_and_the_record_s_winner(
     assert any("winner" in line for line in standings), standings
     assert standings[-1].startswith("seat 0 (Ann) forfeited: it cannot win. "), standings
     assert standings[-1].endswith(" wins."), standings
+
+
+def test_a_page_opened_after_the_end_links_the_game_in_the_replay_viewer(
+        server: WebServer, browser: Any) -> None:
+    """Reloaded after game over, the table's socket says only that it is over: the page
+    offers the game in the replay viewer (and the record) instead of an empty table."""
+    context = browser.new_context(viewport=PHONE)
+    ann = context.new_page()
+    answer = create_table(ann, server.url, name="Ann", seats=["open", "3"], rounds=1)
+    number, invites = answer["table"]["id"], answer["invites"]
+    ann.goto(f"{server.url}/table/{number}#seat={invites['0']}")
+    deadline = time.monotonic() + 60
+    while not ann.locator("#end:not([hidden])").count() and time.monotonic() < deadline:
+        if not click_move(ann):
+            ann.wait_for_timeout(50)
+    assert ann.locator("#replay").get_attribute("href") == f"/table/{number}/replay"
+    ann.reload()
+    ann.wait_for_selector("#replay-over", timeout=10_000)
+    no_horizontal_scroll(ann)
+    screenshot(ann, "over-reloaded-375x667")
+    ann.click("#replay-over")
+    ann.wait_for_selector("#viewer:not([hidden])", timeout=10_000)
+    assert f"file=table-{number}.log" in ann.url
+    ann.keyboard.press("End")  # the viewer's last position: the game's standings
+    ann.wait_for_function("() => document.querySelector('#standings').textContent"
+                          ".startsWith('final standings')", timeout=10_000)
+    missing = ann.request.get(f"{server.url}/table/{number + 1000}/replay", max_redirects=0)
+    assert missing.status == 404
+    context.close()

@@ -18,10 +18,17 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import (
+    FileResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -99,6 +106,7 @@ class WebApp:
                  bound: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
                  trusted_proxies: Sequence[Network] = ()) -> None:
         self.server = server
+        self.viewers = any(getattr(r, "path", "") == "/replay" for r in extra_routes or ())
         self.lobby = WebLobby(server)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         install_gettext(self.templates)
@@ -110,6 +118,7 @@ class WebApp:
             Route("/api/tables/{number:int}/take", self.take_seat, methods=["POST"]),
             Route("/api/rematch", self.rematch, methods=["POST"]),
             Route("/api/tables/{number:int}/record", self.record),
+            Route("/table/{number:int}/replay", self.replay),
             Route("/api/rules", self.rules),
             Route("/api/games", self.games),
             Route("/i18n/{lang}.json", catalog),
@@ -216,6 +225,24 @@ class WebApp:
                                      status_code=404)
         return FileResponse(path, media_type="text/plain",
                             filename=f"xactika-table-{web.table.id}.log")
+
+    async def replay(self, request: Request) -> Response:
+        """A finished table's game in the replay viewer: what a page reloaded after the end
+        links to (the table's socket then says only that it is over)."""
+        try:
+            web = self.lobby.get(request.path_params["number"])
+        except WebLobbyError as exc:
+            return PlainTextResponse(str(exc), status_code=404)
+        path, out = web.table.record, self.server.out
+        if not web.table.over.is_set() or path is None or out is None or not self.viewers:
+            return PlainTextResponse("the replay is there when the game is over",
+                                     status_code=404)
+        try:
+            name = path.resolve().relative_to(out.resolve()).as_posix()
+        except ValueError:
+            return PlainTextResponse("the record is not in the viewer's folder",
+                                     status_code=404)
+        return RedirectResponse(f"/replay?file={quote(name)}", status_code=303)
 
     async def rules(self, request: Request) -> Response:
         pairs = {k: v for k in ("game", "mode", "players", "rounds")

@@ -523,7 +523,16 @@ function renderControls() {
     setStatus(over ? _("the game is over") : _("watching: only public cards are shown"));
     return;
   }
-  if (over) { setStatus(_("the game is over")); return; }
+  if (over) {
+    setStatus(_("the game is over"));
+    if (!game.config) { // a page opened after the end: the socket says only that it is over
+      box.append(h("a", { class: "button", id: "replay-over", href: `/table/${number}/replay` },
+        _("see the game again")), " ",
+      h("a", { class: "button", href: `/api/tables/${number}/record`, download: "" },
+        _("download the record")));
+    }
+    return;
+  }
   if (!go) {
     const acting = game.toAct();
     if (!game.config) return; // renderWaiting said it
@@ -672,6 +681,7 @@ function renderEnd() {
   }
   if (game.outcome && game.outcome.text) list.append(h("li", { class: "outcome" }, game.outcome.text));
   $("#record").href = `/api/tables/${number}/record`;
+  $("#replay").href = `/table/${number}/replay`;
   $("#rematch").hidden = watching || !token;
 }
 
