@@ -129,8 +129,10 @@ def test_a_dix_game_by_keys_on_a_phone(server: WebServer, browser: Any) -> None:
             page.keyboard.press("Enter")  # "1" could start "12": Enter plays card 1
         moves += 1
         page.wait_for_function("(n) => window.xactikaTimes.length > n", arg=moves - 1)
-        if not page.locator("#end").is_visible():
-            info = page.locator("#table-info").inner_text()
+        # read in one go: the end may be drawn (and the info line cleared) between two reads
+        ended, info = page.evaluate("() => [!document.querySelector('#end').hidden, "
+                                    "document.querySelector('#table-info').innerText]")
+        if not ended:
             assert "trump: " in info and "stock: " in info, info
     assert moves >= 13
     talk = page.locator("#log-list li").all_inner_texts()  # cards named, never codes
