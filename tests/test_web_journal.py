@@ -347,6 +347,36 @@ def test_a_web_table_comes_back_with_the_seats_either_lobby_gave(tmp_path: Path)
         assert again.call(resume()) == before  # before: bob's seat open, the name gone
 
 
+def test_a_serve_lobby_table_resumed_by_the_web_seats_its_bots_again(tmp_path: Path) -> None:
+    """A table of serve's lobby with a bot, resumed by ``xactika web`` on the same --out:
+    the web seats no bots for that lobby, so the bot was listed and never sat again and
+    the game could not be played. Now it sits again as a web table's bot and plays."""
+    from test_server_journal import _lobby
+
+    from xactika.frontends.net.serve import bot_seats
+    from xactika.frontends.web.lobby import WebLobby
+
+    out = tmp_path / "out"
+    journal = Journal.open(out)
+    with LiveServer(out, journal=journal) as live:
+        live.server.lobby.bots = bot_seats(live.server, 1)  # serve's
+        created, joined = _lobby(live.port, "create players=2 rounds=1 seats=human,1",
+                                 "join 1 name=ann")
+        assert created == "created table=1" and joined.startswith("joined table=1 seat=0 ")
+        ann = joined.split("token=")[1]
+    journal.close()
+    with LiveServer(out, journal=Journal.open(out)) as again:  # the web's: no lobby bots
+        async def resume() -> None:
+            WebLobby(again.server).resume(again.server.tables)
+
+        again.call(resume())
+        table = again.server.tables[0]
+        person = in_thread(play_first, Client(again.port), ann)
+        assert person.result(20)[-1] == "quit"
+        again.wait_over(table)  # the bot sat again and played its seat
+    assert not table.faults and table.record is not None
+
+
 def test_a_tables_chat_survives_a_restart_bounded(tmp_path: Path) -> None:
     """The chat was in memory only: a restart lost what the table had said, though its game
     came back (BGA and lichess keep a table's chat with its game). Now the last 100

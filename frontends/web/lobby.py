@@ -175,16 +175,21 @@ class WebLobby:
         ones' hashes); people come back with their own."""
         for hosted in self.lobby.resume(tables):
             table, data = hosted.table, hosted.extra
-            if "kinds" not in data:
-                continue  # the terminal lobby's: listed as its seats say
-            try:
-                web = WebTable(hosted, [str(k) for k in data["kinds"]],
-                               float(data["delay"]), bool(data["tutorial"]))
-                if len(web.kinds) != len(table.seats):
-                    raise ValueError(f"{len(web.kinds)} seats for {len(table.seats)}")
-            except (KeyError, ValueError, TypeError, AttributeError) as exc:
-                log.error("table %s resumed without its web settings: %s", table.id, exc)
-                continue  # it plays on, as a table of the server's lobby
+            if "kinds" not in data:  # the terminal lobby's (a serve's, on the same --out)
+                if self.lobby.bots is not None or not hosted.bots:
+                    continue  # listed as its seats say; its bots, if any, seated by the lobby
+                # this server seats no bots for that lobby: its bots sit again as the web's
+                web = WebTable(hosted, [hosted.bots.get(seat, "open")
+                                        for seat in range(len(table.seats))])
+            else:
+                try:
+                    web = WebTable(hosted, [str(k) for k in data["kinds"]],
+                                   float(data["delay"]), bool(data["tutorial"]))
+                    if len(web.kinds) != len(table.seats):
+                        raise ValueError(f"{len(web.kinds)} seats for {len(table.seats)}")
+                except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                    log.error("table %s resumed without its web settings: %s", table.id, exc)
+                    continue  # it plays on, as a table of the server's lobby
             if table.journal is not None:  # the chat as it was, as BGA keeps it
                 for n, line in table.journal.chat_lines(table.id)[-CHAT_KEEP:]:
                     web.chat.append(line)
