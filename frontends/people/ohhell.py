@@ -166,15 +166,9 @@ class OhHellShown(Presentation):
             why = _("tutorial: you have no {suit}: any card may be played; a trump ({trump}) "
                     "takes it, anything else loses it.").format(suit=follow.led,
                                                                  trump=follow.trump)
-        elif follow.trump:
-            why = _("tutorial: you have no {suit}, the trumps that were led: any card may be "
-                    "played, and it cannot win.").format(suit=follow.led)
         else:
-            why = _("tutorial: you have no {suit}: any card may be played; no trumps this "
-                    "round, so it cannot win.").format(suit=follow.led)
-        if not suggestion:
-            return why
-        return _("{why} The hint bot suggests: {move}.").format(why=why, move=suggestion)
+            why = self.cannot_win(follow)
+        return self.suggested(why, suggestion)
 
     def trump(self, state: State) -> str | None:
         """``hearts``, or ``no trumps`` when every card was dealt and none turned up."""

@@ -205,9 +205,24 @@ class Presentation:
         """The tutorial's line before a move: what to do now and why."""
         why = {"bid": _("tutorial: your bid."), "lead": _("tutorial: your lead."),
                "play": _("tutorial: your play.")}.get(kind, f"tutorial: your {kind}.")
+        return self.suggested(why, suggestion)
+
+    @staticmethod
+    def suggested(why: str, suggestion: str) -> str:
+        """A tutorial line with the hint bot's move after it, where there is one."""
         if not suggestion:
             return why
         return _("{why} The hint bot suggests: {move}.").format(why=why, move=suggestion)
+
+    @staticmethod
+    def cannot_win(follow: FollowRule) -> str:
+        """The tutorial's line for a seat that cannot follow and cannot win the trick: the
+        trumps were led, or there are none this round (a game with a trump suit)."""
+        if follow.trump:
+            return _("tutorial: you have no {suit}, the trumps that were led: any card may be "
+                     "played, and it cannot win.").format(suit=follow.led)
+        return _("tutorial: you have no {suit}: any card may be played; no trumps this "
+                 "round, so it cannot win.").format(suit=follow.led)
 
     # -- the round so far
     def progress(self, config: Config, seen: SeatView | State) -> Progress:

@@ -184,9 +184,7 @@ class XactikaShown(Presentation):
             why = _("tutorial: none of your cards shows {call}, so you may play any card, and "
                     "it cannot win the trick: a good moment to get rid of a card you do not "
                     "want.").format(call=follow.led)
-        if not suggestion:
-            return why
-        return _("{why} The hint bot suggests: {move}.").format(why=why, move=suggestion)
+        return self.suggested(why, suggestion)
 
     def follow_rule(self, state: State, seat: int) -> FollowRule:
         call = state.call
