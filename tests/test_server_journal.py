@@ -4,6 +4,7 @@ the real process)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import re
@@ -261,6 +262,35 @@ def _killed_journal(out: Path) -> None:
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60,
                    cwd=Path(__file__).resolve().parent.parent)
     assert (out / "journal.sqlite-wal").stat().st_size > 0
+
+
+def test_a_close_while_an_fsync_is_in_flight_touches_no_closed_file(tmp_path: Path) -> None:
+    """A server that stops while the loop's fsync is under way: close() makes every row
+    durable and counts it, and the fsync's callback, which runs after, writes nothing to
+    the closed count file (it raised EBADF in the loop, and a number given to another
+    file since would have had the count written into it)."""
+    errors: list[dict[str, object]] = []
+
+    async def stop_while_syncing() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda _, context: errors.append(
+            context))
+        journal = Journal.open(tmp_path)
+        journal.table(1, {"players": "2"}, b"o" * 32, [(b"k" * 32, {}), (b"l" * 32, {})])
+        journal.events(1, 0, ["deal"])
+        released: list[bool] = []
+        assert not journal.wait(journal.mark, lambda: released.append(True))
+        journal.close()  # the fsync just started is in flight; its callback comes after
+        await asyncio.sleep(0.05)
+        assert released == [True]
+
+    asyncio.run(stop_while_syncing())
+    assert errors == []
+    count = (tmp_path / "journal.sqlite-count").read_text().split()
+    again = Journal.open(tmp_path)
+    try:
+        assert int(count[0]) == again.serial == 2 and again.damage == []  # table, events
+    finally:
+        again.close()
 
 
 def test_a_deleted_wal_is_noticed_and_no_number_is_given_again(tmp_path: Path) -> None:

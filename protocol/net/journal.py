@@ -24,6 +24,7 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -173,6 +174,10 @@ class Journal:
         self._committed = 0  # rows committed (in the WAL file, maybe not on disk)
         self.durable = 0  # rows on disk
         self._syncing = False
+        # the loop's fsyncs run here, not in the loop's shared executor, so that close()
+        # can wait for one in flight before it closes the files it writes to
+        self._fsyncer = ThreadPoolExecutor(1, thread_name_prefix="journal-fsync")
+        self._closed = False
         self._waiters: list[tuple[int, Callable[[], None]]] = []
         self.commits = 0
         self.fsyncs = 0
@@ -249,16 +254,18 @@ class Journal:
         return False
 
     def _fsync_soon(self) -> None:
-        if self._syncing or self.durable >= self._committed:
+        if self._closed or self._syncing or self.durable >= self._committed:
             return
         self._syncing = True
         target, serial = self._committed, self.serial
         loop = asyncio.get_running_loop()
-        done = loop.run_in_executor(None, os.fsync, self._wal)
+        done = loop.run_in_executor(self._fsyncer, os.fsync, self._wal)
         done.add_done_callback(lambda future: self._synced(future, target, serial))
 
     def _synced(self, future: asyncio.Future[None], target: int, serial: int) -> None:
         self._syncing = False
+        if self._closed:  # close() made every row durable and counted them; its files
+            return  # are closed (their numbers may be another file's by now)
         if future.exception() is not None:  # nothing can be promised: say so, go on
             log.error("journal fsync failed: %s", future.exception())
         else:
@@ -400,6 +407,8 @@ class Journal:
             raise JournalError(f"{self.path}: {exc}") from None
 
     def close(self) -> None:
+        self._fsyncer.shutdown(wait=True)  # an fsync in flight ends on the files it began
+        self._closed = True
         self.sync()
         self._db.close()
         os.close(self._wal)
