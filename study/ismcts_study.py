@@ -68,8 +68,8 @@ class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
         return self.get_final_policy(state, self._root_node)
 
 
-def play_deal(args: tuple[int, int, float, str]) -> dict[str, Any]:
-    seed, deal, think_ms, mode = args
+def play_deal(args: tuple[int, int, float, str, float]) -> dict[str, Any]:
+    seed, deal, think_ms, mode, ismcts_x = args
     game = pyspiel.load_game("python_xactika", {"players": 4, "mode": mode, "rounds": 1})
     points: dict[str, list[float]] = {"A": [], "B": []}
     times: list[float] = []
@@ -86,7 +86,7 @@ def play_deal(args: tuple[int, int, float, str]) -> dict[str, Any]:
                 agent = StrongAgent(bot_seed, think_ms=think_ms)
                 bots.append(AgentBot("strong", s, agent=agent))
             else:
-                bots.append(TimedISMCTS(game, think_ms / 1000, bot_seed))
+                bots.append(TimedISMCTS(game, ismcts_x * think_ms / 1000, bot_seed))
         play_bots(state, bots, random.Random(deal))
         for s, side in enumerate(seats):
             points[side].append(state.returns()[s])  # Play to Lose: minus the tricks
@@ -110,11 +110,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="earlier --out files of other deals to count in the summary "
                         "(decision times are this run's only)")
     p.add_argument("--think-ms", type=float, default=100.0, help="per decision, both sides")
+    p.add_argument("--ismcts-x", type=float, default=1.0, metavar="X",
+                   help="ISMCTS thinks X times --think-ms (the issue's 10x row: 10)")
     p.add_argument("--mode", choices=("bid", "win", "lose"), default="bid")
     p.add_argument("--procs", type=int, default=1)
     p.add_argument("--out", help="write the summary and per-deal rows here (JSON)")
     args = p.parse_args(argv)
-    jobs = [(args.seed, d, args.think_ms, args.mode)
+    jobs = [(args.seed, d, args.think_ms, args.mode, args.ismcts_x)
             for d in range(args.first, args.first + args.deals)]
     earlier: list[dict[str, Any]] = []
     for name in args.join:
@@ -127,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--join: cannot read {name}: {exc}")
         if mode != args.mode:
             p.error(f"--join: {name} was played in another mode")
+        if data["summary"].get("ismcts_x", 1.0) != args.ismcts_x:
+            p.error(f"--join: {name} gave ISMCTS another multiple of the time")
         earlier.extend(rows_before)
     if {r["deal"] for r in earlier} & {job[1] for job in jobs}:
         p.error("--join: a deal is in both the earlier files and this run")
@@ -143,8 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     if sims:
         summary["ismcts_simulations_p50"] = sims[len(sims) // 2]
     summary.update(a="strong", b="openspiel-ismcts", mode=args.mode, players=4,
-                   seed=args.seed, think_ms=args.think_ms, wall_s=round(time.time() - t0, 1),
-                   parts=1 + len(args.join))
+                   seed=args.seed, think_ms=args.think_ms, ismcts_x=args.ismcts_x,
+                   wall_s=round(time.time() - t0, 1), parts=1 + len(args.join))
     print(json.dumps(summary, indent=1))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
