@@ -40,7 +40,7 @@ from xactika.core.games.xactika import XACTIKA
 LEVELS = (1, 2, 3, 4, 5)
 LEVEL4_DEALS = 20
 """Level 4's deals a decision, midway between levels 3 and 5: in Play to Bid +0.24 over
-level 3 (1,400 deals) and 0.22 under level 5 (1,200 deals); at 24 deals the gap to level
+level 3 (2,000 deals) and 0.23 under level 5 (1,800 deals); at 24 deals the gap to level
 5 was 0.19, at 19 and 18 the gap to level 3 fell to +0.20 and +0.15 (study/README.md,
 "Levels, round 3")."""
 DEFAULT_LEVEL = 3
