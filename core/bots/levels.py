@@ -11,7 +11,7 @@ spread from below the heuristic to the strong bot:
    forgets voids one decision in five.
 3. *Fair.* The heuristic bot, the REPL's default opponent: the rule sheets' tips played
    without mistakes.
-4. *Good.* The strong bot's search capped at 24 deals a decision.
+4. *Good.* The strong bot's search capped at 20 deals a decision.
 5. *Strong.* The strong bot as registered (``strong``), 100 ms a decision.
 
 Levels 1 and 2 are the strong bot's machinery (deal sampler, rollouts) made to err the
@@ -38,10 +38,11 @@ from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import XACTIKA
 
 LEVELS = (1, 2, 3, 4, 5)
-LEVEL4_DEALS = 24
-"""Level 4's deals a decision: in Play to Bid +0.30 over level 3 and 0.19 under level 5;
-20 deals measured the same, 16 fell to +0.15 over level 3 (study/README.md, "Levels,
-round 2")."""
+LEVEL4_DEALS = 20
+"""Level 4's deals a decision, midway between levels 3 and 5: in Play to Bid +0.24 over
+level 3 (2,000 deals) and 0.23 under level 5 (1,800 deals); at 24 deals the gap to level
+5 was 0.19, at 19 and 18 the gap to level 3 fell to +0.20 and +0.15 (study/README.md,
+"Levels, round 3")."""
 DEFAULT_LEVEL = 3
 """The REPL's default: the heuristic, a fair game (see ``xactika play --level``)."""
 
