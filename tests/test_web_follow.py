@@ -158,3 +158,26 @@ def test_the_end_shows_the_last_trick_of_the_last_round(server: WebServer,
     assert [t for t in won if t not in page.evaluate("() => window.painted")] == []
     screenshot(page, "follow-1280x800-ohhell-end")
     page.close()
+
+
+def test_the_pace_menu_shows_the_pace_in_use(server: WebServer, browser: Any) -> None:
+    """A stored pace that is none of the menu's (set by hand, or by the tests' quick
+    pace) is shown as an option of its own, never as a blank menu; nonsense is normal."""
+    page = browser.new_page(viewport=PHONE)
+    answer = create_table(page, server.url, name="Ed")
+    url = f"{server.url}/table/{answer['table']['id']}#seat={answer['invites']['0']}"
+    shown = "() => { const s = document.querySelector('#pace');" \
+        " return [s.value, s.selectedIndex >= 0 ? s.options[s.selectedIndex].text : '']; }"
+    page.goto(url)
+    for stored, value, text in (("40", "40", "40 ms"), ("2500", "2500", "slow"),
+                                ("junk", "1200", "normal"), ("-5", "1200", "normal")):
+        page.evaluate("(v) => localStorage.setItem('xactika-pace', v)", stored)
+        page.reload()
+        page.wait_for_selector("#hand button.card")
+        assert page.evaluate(shown) == [value, text], stored
+        assert page.evaluate("() => window.xactikaMiddle.pace") == int(value)
+    page.select_option("#pace", "600")  # a choice is kept for the next page
+    page.reload()
+    page.wait_for_selector("#hand button.card")
+    assert page.evaluate(shown) == ["600", "quick"]
+    page.close()

@@ -4,7 +4,7 @@ import { alertTurn, muteSwitch } from "./alert.js";
 import { callSvg, callWords, cardLabel, cardSvg, setFace } from "./cards.js";
 import { Game } from "./game.js";
 import { Middle } from "./middle.js";
-import { _, h, $, clear, ngettext, rulesDialog } from "./ui.js";
+import { _, h, $, clear, ngettext, paceMenu, rulesDialog } from "./ui.js";
 
 const root = $("#table");
 const number = Number(root.dataset.number);
@@ -747,8 +747,8 @@ $("#chat-form").addEventListener("submit", (e) => {
 $("#rules-button").addEventListener("click", openRules);
 $("#last-trick").addEventListener("click", () => middle.toggleReview());
 const paceKey = "xactika-pace";
-$("#pace").value = store.getItem(paceKey) || "1200";
-middle.pace = Number(store.getItem(paceKey)) || 1200;
+middle.pace = Math.min(10000, Math.max(0, Number(store.getItem(paceKey)))) || 1200;
+paceMenu($("#pace"), middle.pace);
 $("#pace").addEventListener("change", () => {
   store.setItem(paceKey, $("#pace").value);
   middle.pace = Number($("#pace").value);
