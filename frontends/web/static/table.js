@@ -519,12 +519,15 @@ function renderControls() {
     box.append(back);
     return;
   }
+  // the last round's summary is still on show: it, then the standings below it
+  const ended = () => (middle.summing && middle.caughtUp
+    ? _("that was the last round: the final standings are below") : _("the game is over"));
   if (watching) {
-    setStatus(over ? _("the game is over") : _("watching: only public cards are shown"));
+    setStatus(over ? ended() : _("watching: only public cards are shown"));
     return;
   }
   if (over) {
-    setStatus(_("the game is over"));
+    setStatus(ended());
     if (!game.config) { // a page opened after the end: the socket says only that it is over
       box.append(h("a", { class: "button", id: "replay-over", href: `/table/${number}/replay` },
         _("see the game again")), " ",
