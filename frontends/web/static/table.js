@@ -519,15 +519,13 @@ function renderControls() {
     box.append(back);
     return;
   }
-  // the last round's summary is still on show: it, then the standings below it
-  const ended = () => (middle.summing && middle.caughtUp
-    ? _("that was the last round: the final standings are below") : _("the game is over"));
-  if (watching) {
-    setStatus(over ? ended() : _("watching: only public cards are shown"));
+  if (watching && !over) {
+    setStatus(_("watching: only public cards are shown"));
     return;
   }
-  if (over) {
-    setStatus(ended());
+  if (over) { // a seat's page or a watcher's; the last round's summary, then the standings
+    setStatus(middle.summing && middle.caughtUp
+      ? _("that was the last round: the final standings are below") : _("the game is over"));
     if (!game.config) { // a page opened after the end: the socket says only that it is over
       box.append(h("a", { class: "button", id: "replay-over", href: `/table/${number}/replay` },
         _("see the game again")), " ",
