@@ -6,11 +6,23 @@ from __future__ import annotations
 
 import io
 import re
+from typing import Any
 
 from xactika.core import Config
 from xactika.core.bots.agents import make_agent, self_play
-from xactika.core.engine.api import GameStarted, RoundScored, TrickWon, game_rules
+from xactika.core.engine.api import (
+    Bid,
+    GameStarted,
+    Play,
+    RoundScored,
+    TrickWon,
+    game_rules,
+    legal_actions,
+    new_game,
+    step,
+)
 from xactika.core.engine.views import visible
+from xactika.frontends.people.presentation import Presentation, presentation
 from xactika.frontends.records.replay import Cursor, Game, screen
 from xactika.frontends.repl import render
 from xactika.frontends.repl.remote import RemoteShell
@@ -81,3 +93,30 @@ def test_replay_shows_dixs_points_ten_tricks_stock_and_why() -> None:
     end = screen(g, Cursor(scored))
     assert re.search(r"wins the round \((more points|equal points)", end)
     assert "stock: 0 cards; no more draws" in end
+
+
+class _NamedCards(Presentation):
+    """A plug-in game's presentation that names its cards and no more (docs/GAMES.md)."""
+
+    def card_name(self, card: Any) -> str:
+        return f"the card {card}"
+
+
+def test_the_default_follow_rule_names_what_was_led_never_a_code() -> None:
+    """The base presentation's follow rule says what was led in words (by default the led
+    card's name; a game with suits says its suit, as Oh Hell's does), never its code."""
+    state = new_game(Config(game="ohhell", players=4, rounds=19, seed=7))
+    for _ in range(10):  # bids, then the lead
+        legal = legal_actions(state)
+        if state.trick:
+            break
+        move = Bid(legal.seat, legal.bids[0]) if legal.kind == "bid" else Play(
+            legal.seat, legal.cards[0])
+        state, _events = step(state, move)
+    led, seat = state.trick[0][1], state.to_act
+    assert seat is not None and led is not None
+    plain = _NamedCards("ohhell").follow_rule(state, seat)
+    assert plain.led == f"the card {led}"
+    assert presentation("ohhell").follow_rule(state, seat).led == {
+        "S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[str(led)[-1]]
+    assert Presentation("ohhell").led_words(led) == str(led)  # nothing better to go by

@@ -17,6 +17,7 @@ from xactika.core.engine.api import RoundScored, Trick, TrickWon, game_rules, re
 from xactika.core.games.dix import DixCard, Drew, is_ten_trick, round_points
 from xactika.core.games.xactika import Call, Card
 from xactika.frontends.people import teach
+from xactika.frontends.people.presentation import presentation
 from xactika.frontends.repl import render
 from xactika.frontends.repl.render import PLAIN, Style
 from xactika.frontends.repl.shell import BOT, HUMAN, SeatSpec, Shell
@@ -133,6 +134,15 @@ def test_xactika_rules_follow_the_mode(mode: str) -> None:
     assert "highest value among the cards that show the call" in topics["win"]
     assert "played later wins" in topics["win"]
     assert "must play one" in topics["follow"]
+
+
+@pytest.mark.parametrize("game", ["xactika", "dix", "ohhell"])
+def test_the_rules_overview_reads_as_sentences(game: str) -> None:
+    """Each sentence of 'rules' begins with a capital (Xactika's scoring began "...the
+    later card). scoring (Play to Bid): ...", its topic's heading pasted on)."""
+    for mode in game_rules(game).modes:
+        overview = presentation(game).overview(Config(game=game, mode=mode, seed=1))
+        assert re.findall(r"[.!?]\)? +[a-z]\w*", overview) == [], (mode, overview)
 
 
 def test_the_worked_trick_is_what_the_engine_decides() -> None:

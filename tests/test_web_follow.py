@@ -20,6 +20,7 @@ from webkit import (
     click_move,
     create_table,
     no_horizontal_scroll,
+    play_by_clicks,
     screenshot,
     server_fixture,
 )
@@ -157,4 +158,50 @@ def test_the_end_shows_the_last_trick_of_the_last_round(server: WebServer,
         page.wait_for_timeout(700)
     assert [t for t in won if t not in page.evaluate("() => window.painted")] == []
     screenshot(page, "follow-1280x800-ohhell-end")
+    page.close()
+
+
+def test_the_pace_menu_shows_the_pace_in_use(server: WebServer, browser: Any) -> None:
+    """A stored pace that is none of the menu's (set by hand, or by the tests' quick
+    pace) is shown as an option of its own, never as a blank menu; nonsense is normal."""
+    page = browser.new_page(viewport=PHONE)
+    answer = create_table(page, server.url, name="Ed")
+    url = f"{server.url}/table/{answer['table']['id']}#seat={answer['invites']['0']}"
+    shown = "() => { const s = document.querySelector('#pace');" \
+        " return [s.value, s.selectedIndex >= 0 ? s.options[s.selectedIndex].text : '']; }"
+    page.goto(url)
+    for stored, value, text in (("40", "40", "40 ms"), ("2500", "2500", "slow"),
+                                ("junk", "1200", "normal"), ("-5", "1200", "normal")):
+        page.evaluate("(v) => localStorage.setItem('xactika-pace', v)", stored)
+        page.reload()
+        page.wait_for_selector("#hand button.card")
+        assert page.evaluate(shown) == [value, text], stored
+        assert page.evaluate("() => window.xactikaMiddle.pace") == int(value)
+    page.select_option("#pace", "600")  # a choice is kept for the next page
+    page.reload()
+    page.wait_for_selector("#hand button.card")
+    assert page.evaluate(shown) == ["600", "quick"]
+    page.close()
+
+
+def test_the_panels_leave_no_empty_column_on_a_desktop(server: WebServer,
+                                                       browser: Any) -> None:
+    """Four seats or more: the score sheet takes a row of its own, and the table talk and
+    the chat share the row above it, edge to edge (a third column stood empty)."""
+    page = browser.new_page(viewport=DESKTOP)
+    answer = create_table(page, server.url, name="Flo")
+    page.goto(f"{server.url}/table/{answer['table']['id']}#seat={answer['invites']['0']}")
+    play_by_clicks(page)  # a round scored: the sheet has its five columns
+    assert page.locator("#scores thead th:nth-child(5)").count() == 1
+    boxes = page.evaluate("""() => [...document.querySelectorAll('.panels, .panels section')]
+        .map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.top]; })""")
+    (left, right, _), talk, scores, chat = boxes
+    assert talk[2] == chat[2] < scores[2]  # talk and chat side by side, the sheet below
+    assert abs(talk[0] - left) < 1 and abs(chat[1] - right) < 1, boxes
+    assert abs(scores[0] - left) < 1 and abs(scores[1] - right) < 1, boxes
+    screenshot(page, "follow-1280x800-panels")
+    page.set_viewport_size(PHONE)  # on a phone, one below the other
+    boxes = page.evaluate("""() => [...document.querySelectorAll('.panels section')]
+        .map(e => e.getBoundingClientRect().top)""")
+    assert boxes[0] < boxes[1] < boxes[2], boxes
     page.close()

@@ -117,8 +117,16 @@ def test_seats_trick_summary_and_scores_fit_the_width(server: WebServer, browser
         if not click_move(page, proceed=False):
             page.wait_for_timeout(20)
     assert page.evaluate(CUT) == [], "cut while the round's summary shows"
-    page.click("#continue")
+    # the last round's: the standings come below it, and the status line says so (it said
+    # only "the game is over", under a summary that offers "continue")
     page.wait_for_selector("#end:not([hidden])")
+    assert page.locator("#summary").is_visible()
+    assert page.locator("#status").inner_text() == {
+        "en": "that was the last round: the final standings are below",
+        "de": "das war die letzte Runde: der Endstand steht darunter"}[lang]
+    page.click("#continue")
+    assert page.locator("#status").inner_text() == {
+        "en": "the game is over", "de": "das Spiel ist aus"}[lang]
     for size in (PHONE, DESKTOP):
         page.set_viewport_size(size)
         assert page.evaluate(CUT) == [], f"cut at {size}"

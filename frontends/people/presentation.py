@@ -118,6 +118,12 @@ class Presentation:
         name it by, never its code."""
         return str(card)
 
+    def led_words(self, card: Any) -> str:
+        """What a trick's first card asks the others to follow, in words: a game with suits
+        names the suit ("hearts"); by default the led card as a player names it (never
+        its code: "you must follow the lead (the jack of hearts)")."""
+        return self.card_name(card)
+
     def call_name(self, call: Any) -> str:
         """A lead's call as a player says it ("2 stars")."""
         return str(call)
@@ -241,7 +247,7 @@ class Presentation:
         if not state.trick:
             return FollowRule(False)
         legal = game_rules(state.config.game).legal_cards(state, seat)
-        return FollowRule(len(legal) < len(state.hands[seat]), str(state.trick[0][1]))
+        return FollowRule(len(legal) < len(state.hands[seat]), self.led_words(state.trick[0][1]))
 
     def trump_note(self, turned: Any) -> str:
         """What the REPL adds after the turned-up card's trumps (Dix: the joker's rank)."""

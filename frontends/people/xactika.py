@@ -128,11 +128,12 @@ class XactikaShown(Presentation):
         return found
 
     def overview(self, config: Config) -> str:
+        scoring = _SCORING.get(config.mode, "")  # the topic, begun as a sentence here
         return (f"Xactika, {self.mode_name(config)}: 8 tricks a round. "
                 "The leader plays a card and calls one of its shapes with its count "
                 "(e.g. 2 cubes); the others must play a card showing exactly that if "
                 "they can. The highest value showing the call wins (ties: the later "
-                "card). " + _SCORING.get(config.mode, ""))
+                "card). " + scoring[:1].upper() + scoring[1:])
 
     def why_won(self, plays: Plays, call: Any, winner: int, turned: Any,
                 names: Sequence[str], spoken: bool = False) -> str:

@@ -96,7 +96,9 @@ async function refresh() {
     const seats = h("ul", { class: "lobby-seats" });
     for (const s of t.seats) {
       const state = SEAT_STATES[s.state] || s.state;
-      const text = s.bot ? _("{name} (bot)", { name: s.name }) : s.name ? `${s.name} (${state})` : state;
+      // a finished table's people are named alone (the server still says "playing")
+      const text = s.bot ? _("{name} (bot)", { name: s.name })
+        : s.name ? (t.status === "over" ? s.name : `${s.name} (${state})`) : state;
       seats.append(h("li", {}, _("seat {n}: {name}", { n: s.seat, name: text })));
     }
     const actions = h("p", { class: "actions" });

@@ -61,6 +61,12 @@ export class Middle {
     return !this.queue.some((item) => item.kind === "trick");
   }
 
+  /** A round's summary is on show; with nothing left to show after it (caughtUp), the
+   * game's last, which the final standings come with. */
+  get summing() {
+    return this.queue.length > 0 && this.queue[0].kind === "summary";
+  }
+
   dismiss() {
     if (this.queue.length && this.queue[0].kind === "summary") this.queue.shift();
     this.onChange();

@@ -4,7 +4,7 @@ import { alertTurn, muteSwitch } from "./alert.js";
 import { callSvg, callWords, cardLabel, cardSvg, setFace } from "./cards.js";
 import { Game } from "./game.js";
 import { Middle } from "./middle.js";
-import { _, h, $, clear, ngettext, rulesDialog } from "./ui.js";
+import { _, h, $, clear, ngettext, paceMenu, rulesDialog } from "./ui.js";
 
 const root = $("#table");
 const number = Number(root.dataset.number);
@@ -519,12 +519,13 @@ function renderControls() {
     box.append(back);
     return;
   }
-  if (watching) {
-    setStatus(over ? _("the game is over") : _("watching: only public cards are shown"));
+  if (watching && !over) {
+    setStatus(_("watching: only public cards are shown"));
     return;
   }
-  if (over) {
-    setStatus(_("the game is over"));
+  if (over) { // a seat's page or a watcher's; the last round's summary, then the standings
+    setStatus(middle.summing && middle.caughtUp
+      ? _("that was the last round: the final standings are below") : _("the game is over"));
     if (!game.config) { // a page opened after the end: the socket says only that it is over
       box.append(h("a", { class: "button", id: "replay-over", href: `/table/${number}/replay` },
         _("see the game again")), " ",
@@ -747,8 +748,8 @@ $("#chat-form").addEventListener("submit", (e) => {
 $("#rules-button").addEventListener("click", openRules);
 $("#last-trick").addEventListener("click", () => middle.toggleReview());
 const paceKey = "xactika-pace";
-$("#pace").value = store.getItem(paceKey) || "1200";
-middle.pace = Number(store.getItem(paceKey)) || 1200;
+middle.pace = Math.min(10000, Math.max(0, Number(store.getItem(paceKey)))) || 1200;
+paceMenu($("#pace"), middle.pace);
 $("#pace").addEventListener("change", () => {
   store.setItem(paceKey, $("#pace").value);
   middle.pace = Number($("#pace").value);

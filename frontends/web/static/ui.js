@@ -52,6 +52,15 @@ export function h(tag, attrs, ...children) {
   return node;
 }
 
+/** Select `ms` in a pace menu, adding it as an option of its own where none has it (a
+ * pace stored by hand or by an older page), so that the menu never shows blank. */
+export function paceMenu(select, ms) {
+  if (![...select.options].some((option) => Number(option.value) === ms)) {
+    select.append(h("option", { value: String(ms) }, `${ms} ms`));
+  }
+  select.value = String(ms);
+}
+
 export function clear(node) {
   while (node.firstChild) node.firstChild.remove();
   return node;
