@@ -397,6 +397,21 @@ def test_a_settings_error_from_the_core_is_german_in_a_german_terminal(
     assert i18n.current() == "en"
 
 
+def test_selfplay_says_a_settings_error_in_the_terminals_language(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from xactika.frontends.stdio import selfplay
+
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert selfplay.main(["--players", "11"]) == 2
+    assert capsys.readouterr().err == (
+        "xactika selfplay: xactika ist für 2 bis 10 Spieler, nicht 11\n")
+    monkeypatch.setenv("LANG", "C")
+    assert selfplay.main(["--players", "11"]) == 2
+    assert capsys.readouterr().err == "xactika selfplay: xactika takes 2 to 10 players, not 11\n"
+
+
 @pytest.mark.parametrize(("pairs", "english"), [
     ({"mode": "nope"}, "unknown mode 'nope' for xactika: expected one of win, lose, bid"),
     ({"rounds": "0"}, "rounds must be at least 1, not 0"),
