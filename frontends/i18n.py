@@ -27,6 +27,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from xactika.core.engine.reason import Reason, plural_count
+
 DOMAIN = "xactika"
 SOURCE = "en"  # the language the message ids are written in
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -258,6 +260,30 @@ def fill(text: str, fields: Mapping[str, Any],
     """``text.format(**fields)`` in the current language: its numbers with the language's
     decimal sign, ``{x.words}`` named by ``words``. Raises as ``str.format`` does."""
     return _Filler(decimal_sign(current()), words).vformat(text, (), fields)
+
+
+def reason_said(reason: str, words: Callable[[Any], str] | None = None) -> str:
+    """A :class:`Reason` made in the core (a bot's hint's why, a configuration error) in
+    the current language: its template through the catalog, its fields as the reader says
+    them (``words`` names ``{x.words}``, numbers take the language's decimal sign). A plain
+    text is shown as given, as is the English where a translation breaks its fields."""
+    if not isinstance(reason, Reason):
+        return reason
+    fields = {k: reason_said(v, words) if isinstance(v, Reason) else v
+              for k, v in reason.fields.items()}
+    text = (ngettext(reason.template, reason.plural, plural_count(fields["n"]))
+            if reason.plural else _(reason.template))
+    try:
+        return fill(text, fields, words)
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+        return str.__str__(reason)
+
+
+def error_said(exc: BaseException) -> str:
+    """An error's one line for a person: a configuration error from the core
+    (``xactika takes 2 to 10 players, not 11``) in the reader's language, any other as
+    it is."""
+    return reason_said(str(exc))
 
 
 def N_(message: str) -> str:

@@ -11,7 +11,7 @@ ordinary Python extraction of the file it is pointed at (presentation.py).
 
 The bots' reasons (a hint's "why") are made in the core, which imports nothing of ours:
 their templates are the first arguments of ``Reason(...)`` and ``counted(...)``
-(core/bots/reason.py), whatever the extraction's own keywords are.
+(core/engine/reason.py), whatever the extraction's own keywords are.
 """
 
 from __future__ import annotations
@@ -100,7 +100,8 @@ def extract_reasons(fileobj: Any, keywords: Mapping[str, Any],
         # named as gettext's own keywords, which every extraction knows (Babel looks the
         # name up in the extraction's keywords)
         said = "ngettext" if funcname == "counted" else "_"
-        yield lineno, said, message, [*list(comments or ()), REASON_NOTE]
+        note = (options or {}).get("note", REASON_NOTE)  # babel.cfg's, for a section
+        yield lineno, said, message, [*list(comments or ()), note]
 
 
 PARSER_CALLS = {"add_argument", "ArgumentParser", "OneLineParser", "add_parser",

@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 
 from xactika.core import Call, Config, legal_actions, new_game, step, view
 from xactika.core.bots.agents import make_agent
-from xactika.core.bots.reason import Reason, counted
+from xactika.core.engine.reason import Reason, counted
 from xactika.frontends import i18n
 from xactika.frontends.i18n_extract import extract_reasons
 from xactika.frontends.people import teach
@@ -26,7 +26,8 @@ from xactika.protocol.notation.text import config_from_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "frontends" / "locale"
-FIELD = re.compile(r"\{[a-z_]*(?:\.[a-z_]+)?(?::[^{}]*)?\}")  # {n}, {call.words}, {ev:+.1f}
+FIELD = re.compile(r"\{[a-z_]*(?:\.[a-z_]+)?(?:![rs])?(?::[^{}]*)?\}")  # {n}, {call.words},
+# {ev:+.1f}, {name!r}
 
 
 @pytest.fixture(autouse=True)
@@ -283,6 +284,9 @@ def test_a_bots_new_reason_is_extracted_for_the_catalog(tmp_path: Path) -> None:
     now = extracted()
     assert (None, "cannot follow {call.words}: slough the weakest, {card}") in now
     assert (None, ("{n:+d} point net", "{n:+d} points net")) in now
+    # and so are the core's errors in a game's settings (rules.py, the games' modules)
+    assert (None, "{game} takes {least} to {most} players, not {players}") in now
+    assert (None, "hook must be one of {hooks}, not {hook!r}") in now
 
 
 @pytest.mark.parametrize(("options", "hands"), [
@@ -367,6 +371,78 @@ def test_play_takes_its_help_and_errors_language_from_lang(
     code, _out, err = _help("play", {}, monkeypatch, capsys, "--frobnicate")
     assert err == "xactika play: unrecognized arguments: --frobnicate\n"
     assert i18n.current() == "en"  # the language was the parse's only
+
+
+@pytest.mark.parametrize(("args", "german", "english"), [
+    (["--players", "11"], "xactika ist für 2 bis 10 Spieler, nicht 11",
+     "xactika takes 2 to 10 players, not 11"),
+    (["--game", "dix", "--players", "3"], "dix ist für genau 2 Spieler, nicht 3",
+     "dix takes exactly 2 players, not 3"),
+    (["--game", "ohhell", "--top", "99"],
+     "top muss bei 4 Spielern (52 Karten) von 1 bis 13 sein, nicht 99",
+     "top must be from 1 to 13 with 4 players (52 cards), not 99"),
+    (["--game", "frob"], "unbekanntes Spiel 'frob': erwartet wird eines von dix, ohhell, xactika",
+     "unknown game 'frob': expected one of dix, ohhell, xactika")])
+def test_a_settings_error_from_the_core_is_german_in_a_german_terminal(
+        args: list[str], german: str, english: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The core says what is wrong with a game's settings in English (a program reads
+    it); ``xactika play`` says it in the terminal's language."""
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "XACTIKA_PLUGINS"):
+        monkeypatch.delenv(key, raising=False)
+    for lang, said in (("de_DE.UTF-8", german), ("C", english)):
+        monkeypatch.setenv("LANG", lang)
+        assert play.main(args, stdin=io.StringIO(), stdout=io.StringIO()) == 2
+        assert capsys.readouterr().err == f"xactika play: {said}\n"
+    assert i18n.current() == "en"
+
+
+def test_selfplay_says_a_settings_error_in_the_terminals_language(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from xactika.frontends.stdio import selfplay
+
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert selfplay.main(["--players", "11"]) == 2
+    assert capsys.readouterr().err == (
+        "xactika selfplay: xactika ist für 2 bis 10 Spieler, nicht 11\n")
+    monkeypatch.setenv("LANG", "C")
+    assert selfplay.main(["--players", "11"]) == 2
+    assert capsys.readouterr().err == "xactika selfplay: xactika takes 2 to 10 players, not 11\n"
+
+
+@pytest.mark.parametrize(("pairs", "english"), [
+    ({"mode": "nope"}, "unknown mode 'nope' for xactika: expected one of win, lose, bid"),
+    ({"rounds": "0"}, "rounds must be at least 1, not 0"),
+    ({"dealer": "7"}, "dealer must be a seat from 0 to 3, not 7"),
+    ({"seed": "-1"}, "seed must be 0 or more, not -1"),
+    ({"target": "5"}, "xactika has no target score (target=5): a game is a fixed number of "
+                      "rounds; set rounds instead"),
+    ({"game": "dix", "players": "2", "target": "0"}, "target must be at least 1, not 0"),
+    ({"game": "ohhell", "hands": "zig"},
+     "hands must be one of updown, downup, up, down, fixed, not 'zig'"),
+    ({"game": "ohhell", "hook": "x"}, "hook must be one of dealer, none, not 'x'"),
+    ({"top": "5"}, "xactika takes no setting top (top=5)")])
+def test_every_settings_error_of_the_core_has_german(pairs: dict[str, str],
+                                                     english: str) -> None:
+    """Each is a Reason: English as before to a program, German (its nested parts too)
+    to a German reader, through the one function every frontend uses."""
+    from xactika.core.engine.api import game_rules
+    from xactika.core.engine.errors import ConfigError
+
+    de = i18n.translator("de")
+    with pytest.raises(ConfigError) as raised:
+        config = config_from_pairs({"game": "xactika", "seed": "1", **pairs}, defaults=True)
+        game_rules(config.game).validate(config)
+    assert str(raised.value) == english
+    assert isinstance(str(raised.value), Reason)
+    for part in _reasons(str(raised.value)):
+        assert de.gettext(part.template) != part.template, part.template
+    with i18n.using("de"):
+        german = i18n.error_said(raised.value)
+    assert german != english and "{" not in german, german
+    assert i18n.error_said(ValueError("plain")) == "plain"
 
 
 def test_the_command_list_is_german_in_a_german_terminal(

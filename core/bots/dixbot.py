@@ -29,8 +29,8 @@ from math import comb
 import attrs
 
 from xactika.core.bots.agents import Hands
-from xactika.core.bots.reason import Reason, counted
 from xactika.core.engine.api import Command, Legal, Play, State
+from xactika.core.engine.reason import Reason, counted
 from xactika.core.engine.views import SeatView, view
 from xactika.core.games.dix import DECK, DixCard, beats, suit_of, trump_suit
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from xactika.core.bots.reason import Reason, counted
 from xactika.core.engine.api import Bid, Command, Legal, Play, game_rules
+from xactika.core.engine.reason import Reason, counted
 from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import DECK, XACTIKA, Call, Card
 

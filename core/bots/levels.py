@@ -30,10 +30,10 @@ import attrs
 
 from xactika.core.bots.agents import Agent
 from xactika.core.bots.heuristic import HeuristicAgent, nearest_bid
-from xactika.core.bots.reason import Reason
 from xactika.core.bots.sampler import Hidden
 from xactika.core.bots.search import StrongAgent
 from xactika.core.engine.api import Bid, Command, Legal, game_rules
+from xactika.core.engine.reason import Reason
 from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import XACTIKA
 

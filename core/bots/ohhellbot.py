@@ -12,8 +12,8 @@ import time
 from collections.abc import Sequence
 
 from xactika.core.bots.agents import Hands
-from xactika.core.bots.reason import Reason, counted
 from xactika.core.engine.api import Bid, Command, Legal, Play, State
+from xactika.core.engine.reason import Reason, counted
 from xactika.core.engine.views import SeatView, view
 from xactika.core.games.dix import DixCard
 from xactika.core.games.ohhell import DECK, OHHELL, beats, points, trump_suit

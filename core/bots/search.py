@@ -32,9 +32,9 @@ from xactika.core.bots.heuristic import (
     knowledge,
     nearest_bid,
 )
-from xactika.core.bots.reason import Reason, counted
 from xactika.core.bots.sampler import BarredSampler, Deal, DealSampler, Hidden, hidden_of
 from xactika.core.engine.api import Bid, Command, Legal, Play, game_rules
+from xactika.core.engine.reason import Reason, counted
 from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import (
     CALLS,

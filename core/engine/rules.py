@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from xactika.core.engine.errors import ConfigError, IllegalCommand
 from xactika.core.engine.events import Dealt, Event, GameEvent
+from xactika.core.engine.reason import Reason
 from xactika.core.engine.settings import Card, Config, PresetDeal
 
 if TYPE_CHECKING:
@@ -60,34 +61,36 @@ class TrickGame:
         for key, value in config.options:
             kind = self.option_types.get(key)
             if kind is None:
-                raise ConfigError(f"{self.name} takes no setting {key} ({key}={value})")
+                raise ConfigError(Reason("{game} takes no setting {key} ({key}={value})",
+                                         game=self.name, key=key, value=value))
             if type(value) is not kind:
-                raise ConfigError(f"{key} must be {_TYPE_WORDS.get(kind, kind.__name__)}, "
-                                  f"not {value!r}")
+                raise ConfigError(Reason("{key} must be {kind}, not {value!r}", key=key,
+                                         kind=_TYPE_WORDS.get(kind, kind.__name__),
+                                         value=value))
 
     def validate(self, config: Config) -> None:
         if config.mode not in self.modes:
-            raise ConfigError(
-                f"unknown mode {config.mode!r} for {self.name}: expected one of "
-                + ", ".join(self.modes)
-            )
+            raise ConfigError(Reason("unknown mode {mode!r} for {game}: expected one of {modes}",
+                                     mode=config.mode, game=self.name,
+                                     modes=", ".join(self.modes)))
         if not self.min_players <= config.players <= self.max_players:
-            span = (
-                f"exactly {self.min_players}"
-                if self.min_players == self.max_players
-                else f"{self.min_players} to {self.max_players}"
-            )
-            raise ConfigError(f"{self.name} takes {span} players, not {config.players}")
+            if self.min_players == self.max_players:
+                raise ConfigError(Reason("{game} takes exactly {most} players, not {players}",
+                                         game=self.name, most=self.max_players,
+                                         players=config.players))
+            raise ConfigError(Reason("{game} takes {least} to {most} players, not {players}",
+                                     game=self.name, least=self.min_players,
+                                     most=self.max_players, players=config.players))
         if config.rounds < 1:
-            raise ConfigError(f"rounds must be at least 1, not {config.rounds}")
+            raise ConfigError(Reason("rounds must be at least 1, not {rounds}",
+                                     rounds=config.rounds))
         if not 0 <= config.dealer < config.players:
-            raise ConfigError(
-                f"dealer must be a seat from 0 to {config.players - 1}, not {config.dealer}"
-            )
+            raise ConfigError(Reason("dealer must be a seat from 0 to {last}, not {dealer}",
+                                     last=config.players - 1, dealer=config.dealer))
         if config.seed is None and config.deals is None:
-            raise ConfigError("a game needs a seed or preset deals")
+            raise ConfigError(Reason("a game needs a seed or preset deals"))
         if config.seed is not None and config.seed < 0:
-            raise ConfigError(f"seed must be 0 or more, not {config.seed}")
+            raise ConfigError(Reason("seed must be 0 or more, not {seed}", seed=config.seed))
         self.validate_options(config)
         if config.deals is not None:
             for i, preset in enumerate(config.deals):
@@ -241,7 +244,7 @@ class TrickGame:
         return str(card)
 
 
-_TYPE_WORDS = {int: "a whole number", str: "text"}
+_TYPE_WORDS = {int: Reason("a whole number"), str: Reason("text")}
 
 _GAMES: dict[str, TrickGame] = {}
 plugin_problems: list[str] = []
@@ -258,9 +261,9 @@ def game_rules(name: str) -> TrickGame:
         return _GAMES[name]
     except KeyError:
         why = "".join(f" ({problem})" for problem in plugin_problems[:1])
-        raise ConfigError(
-            f"unknown game {name!r}: expected one of {', '.join(sorted(_GAMES))}{why}"
-        ) from None
+        raise ConfigError(Reason("unknown game {name!r}: expected one of {games}{why}",
+                                 name=name, games=", ".join(sorted(_GAMES)), why=why)
+                          ) from None
 
 
 def games() -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from xactika.core.engine.api import (
     register_game,
 )
 from xactika.core.engine.errors import ConfigError, InvalidEvent, MustFollow, ParseError
+from xactika.core.engine.reason import Reason
 from xactika.core.engine.rng import deal_key, shuffled
 from xactika.core.engine.views import SeatView, visible
 
@@ -237,7 +238,7 @@ class Dix(TrickGame):
         super().validate_options(config)
         target = config.option("target")
         if target is not None and int(target) < 1:
-            raise ConfigError(f"target must be at least 1, not {target}")
+            raise ConfigError(Reason("target must be at least 1, not {target}", target=target))
 
     def check_presets_without_seed(self, config: Config) -> None:
         assert config.deals is not None

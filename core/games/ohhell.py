@@ -18,6 +18,7 @@ from xactika.core.engine.api import (
     register_game,
 )
 from xactika.core.engine.errors import ConfigError, MustFollow, ParseError
+from xactika.core.engine.reason import Reason
 from xactika.core.engine.rng import deal_key, shuffled
 from xactika.core.games.dix import DECK as DIX_DECK
 from xactika.core.games.dix import SUIT_NAMES, DixCard, card_sort_key, sort_hand
@@ -112,14 +113,17 @@ class OhHell(TrickGame):
         top = config.option("top")
         most = most_cards(config.players)
         if top is not None and not 1 <= int(top) <= most:
-            raise ConfigError(f"top must be from 1 to {most} with {config.players} players "
-                              f"(52 cards), not {top}")
+            raise ConfigError(Reason("top must be from 1 to {most} with {players} players "
+                                     "(52 cards), not {top}",
+                                     most=most, players=config.players, top=top))
         hands = config.option("hands")
         if hands is not None and hands not in PATTERNS:
-            raise ConfigError(f"hands must be one of {', '.join(PATTERNS)}, not {hands!r}")
+            raise ConfigError(Reason("hands must be one of {patterns}, not {hands!r}",
+                                     patterns=", ".join(PATTERNS), hands=hands))
         hook = config.option("hook")
         if hook is not None and hook not in HOOKS:
-            raise ConfigError(f"hook must be one of {', '.join(HOOKS)}, not {hook!r}")
+            raise ConfigError(Reason("hook must be one of {hooks}, not {hook!r}",
+                                     hooks=", ".join(HOOKS), hook=hook))
 
     def hand_size(self, config: Config, round_no: int = 1) -> int:
         return cards_in_round(pattern_of(config), top_of(config), round_no)

@@ -18,6 +18,7 @@ from xactika.core.engine.api import (
     register_game,
 )
 from xactika.core.engine.errors import ConfigError, MustFollow, ParseError
+from xactika.core.engine.reason import Reason
 from xactika.core.engine.rng import deal_key, shuffled
 
 SHAPES = ("balls", "cubes", "cones", "stars")
@@ -186,10 +187,9 @@ class Xactika(TrickGame):
     def validate_options(self, config: Config) -> None:
         target = config.option("target")
         if target is not None:
-            raise ConfigError(
-                f"xactika has no target score (target={target}): a game is a fixed "
-                "number of rounds; set rounds instead"
-            )
+            raise ConfigError(Reason("xactika has no target score (target={target}): a game "
+                                     "is a fixed number of rounds; set rounds instead",
+                                     target=target))
         super().validate_options(config)
 
     def hand_size(self, config: Config, round_no: int = 1) -> int:

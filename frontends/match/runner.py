@@ -35,7 +35,7 @@ from xactika.core.engine.api import (
 )
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.cli.options import OneLineParser, lang_of
-from xactika.frontends.i18n import later, using
+from xactika.frontends.i18n import error_said, later, using
 from xactika.frontends.match.game import GamePlayer, MatchSettings, Played, Runner
 from xactika.frontends.match.report import (
     RESULTS_FILE,
@@ -596,7 +596,8 @@ def main(argv: Sequence[str]) -> int:
             cluster = join(args.cluster, settings, box, args.concurrency)
     except (XactikaError, OSError, KeyFileError, SandboxError, ValueError,
             ClusterError) as exc:
-        print(f"xactika match: {exc}", file=sys.stderr)
+        with using(lang_of(argv, has_lang=False)):  # a setting's error as --help speaks
+            print(f"xactika match: {error_said(exc)}", file=sys.stderr)
         return 2
     total = len(settings.schedule())
     mode = args.progress

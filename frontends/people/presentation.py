@@ -14,11 +14,10 @@ from typing import Any, ClassVar
 
 import attrs
 
-from xactika.core.bots.reason import Reason, plural_count
 from xactika.core.engine.api import Config, RoundScored, State, Trick, game_rules, import_named
 from xactika.core.engine.errors import ConfigError
 from xactika.core.engine.views import SeatView
-from xactika.frontends.i18n import _, fill, ngettext
+from xactika.frontends.i18n import _, ngettext, reason_said
 
 Plays = Sequence[tuple[int, Any]]
 
@@ -145,16 +144,7 @@ class Presentation:
         call in words, a number with the language's decimal sign). A plain text (a
         plug-in bot's own) is shown as given, as is the English where a translation
         breaks its fields."""
-        if not isinstance(reason, Reason):
-            return reason
-        fields = {k: self.reason(v) if isinstance(v, Reason) else v
-                  for k, v in reason.fields.items()}
-        text = (ngettext(reason.template, reason.plural, plural_count(fields["n"]))
-                if reason.plural else _(reason.template))
-        try:
-            return fill(text, fields, self.call_name)
-        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
-            return str.__str__(reason)
+        return reason_said(reason, self.call_name)
 
     # -- teaching
     def topics(self, config: Config) -> dict[str, str]:

@@ -26,7 +26,7 @@ from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.rng import fresh_seed
 from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.cli.options import OneLineParser, lang_of
-from xactika.frontends.i18n import _, later, using
+from xactika.frontends.i18n import _, error_said, later, using
 from xactika.frontends.people.driver import LoadError, load_game
 from xactika.frontends.people.flags import (
     add_option_flags,
@@ -581,7 +581,7 @@ def _main(args: argparse.Namespace, *, stdin: TextIO | None, stdout: TextIO | No
         try:
             session = setup(args, style)
         except (UsageError, XactikaError, ValueError) as exc:
-            print(f"xactika play: {exc}", file=sys.stderr)
+            print(f"xactika play: {error_said(exc)}", file=sys.stderr)
             return 2
         session.autoplay = args.auto_play
         session.again = again_command(args, session)

@@ -11,7 +11,7 @@ from xactika.core.bots.agents import self_play
 from xactika.core.engine.api import Config, Event
 from xactika.core.engine.rng import fresh_seed
 from xactika.frontends.cli.options import OneLineParser, lang_of
-from xactika.frontends.i18n import _, using
+from xactika.frontends.i18n import _, error_said, using
 from xactika.frontends.people.flags import (
     add_option_flags,
     counting_number,
@@ -68,7 +68,8 @@ def main(argv: Sequence[str]) -> int:
         rules = game_rules(config.game)
         rules.validate(config)
     except XactikaError as exc:
-        print(f"xactika selfplay: {exc}", file=sys.stderr)
+        with using(lang_of(argv, has_lang=False)):  # a setting's error as --help speaks
+            print(f"xactika selfplay: {error_said(exc)}", file=sys.stderr)
         return 2
     signer = None
     if args.record is not None:
