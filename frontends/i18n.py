@@ -27,8 +27,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from xactika.core.engine.reason import Reason, plural_count
-
 DOMAIN = "xactika"
 SOURCE = "en"  # the language the message ids are written in
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -267,6 +265,10 @@ def reason_said(reason: str, words: Callable[[Any], str] | None = None) -> str:
     the current language: its template through the catalog, its fields as the reader says
     them (``words`` names ``{x.words}``, numbers take the language's decimal sign). A plain
     text is shown as given, as is the English where a translation breaks its fields."""
+    # imported here, not at the top: importing the core loads the plug-in games, and a
+    # plug-in's presentation imports this module, which must be whole by then
+    from xactika.core.engine.reason import Reason, plural_count
+
     if not isinstance(reason, Reason):
         return reason
     fields = {k: reason_said(v, words) if isinstance(v, Reason) else v
