@@ -23,6 +23,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "convert": ("xactika.frontends.records.convert", "convert a record between text and JSONL"),
     "replay": ("xactika.frontends.records.replay", "step through a recorded game"),
+    "analyse": (
+        "xactika.frontends.records.analyse", "weigh every decision of a record with the search"
+    ),
     "engine": ("xactika.frontends.stdio.engine", "the referee protocol on stdin/stdout"),
     "completion": ("xactika.frontends.cli.completion", "print a bash or zsh completion script"),
     "serve": ("xactika.frontends.net.serve", "host tables for remote seats over TCP or TLS"),
