@@ -1,0 +1,197 @@
+"""``xactika analyse``: the search weighs each decision from the seat's view alone."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from xactika.core.bots.agents import RandomAgent, self_play
+from xactika.core.bots.heuristic import HeuristicAgent
+from xactika.core.engine.api import (
+    Bid,
+    Command,
+    Config,
+    Event,
+    PresetDeal,
+    legal_actions,
+    replay,
+    start,
+    step,
+)
+from xactika.core.engine.errors import XactikaError
+from xactika.core.engine.views import view
+from xactika.core.games.xactika import DECK, HAND_SIZE
+from xactika.frontends.records import analyse
+from xactika.protocol.records.textform import format_record
+
+DEALS = 12  # few deals: the figures are still exact for a seed, and the tests fast
+
+
+def _deal(seed: int) -> PresetDeal:
+    cards = random.Random(seed).sample(DECK, len(DECK))
+    hands = tuple(tuple(cards[s * HAND_SIZE:(s + 1) * HAND_SIZE]) for s in range(4))
+    return PresetDeal(hands, tuple(cards[4 * HAND_SIZE:]))
+
+
+def _game(deal: PresetDeal, moves: int, commands: Sequence[Command] = ()
+          ) -> tuple[list[Event], list[Command]]:
+    """The events of a one-round game of ``deal`` after ``moves`` commands: those given,
+    then the heuristic's."""
+    config = Config(game="xactika", mode="bid", players=4, rounds=1, deals=(deal,))
+    events = start(config)
+    state = replay(events)
+    bot = HeuristicAgent(3)
+    made: list[Command] = []
+    for i in range(moves):
+        legal = legal_actions(state)
+        cmd = commands[i] if i < len(commands) else bot.choose(view(state, legal.seat or 0),
+                                                              legal)
+        state, new = step(state, cmd)
+        events += new
+        made.append(cmd)
+    return events, made
+
+
+def _write(path: Path, events: Sequence[Event]) -> str:
+    path.write_text(format_record([("seats", "ann,bob,cy,dee")], events), encoding="utf-8")
+    return str(path)
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    rc = analyse.main(list(args))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    rc, out, err = _run(capsys, *args, "--json", "--deals", str(DEALS))
+    assert rc == 0, err
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+def _other_hands(deal: PresetDeal, moves: int) -> tuple[PresetDeal, list[Command]]:
+    """``deal`` with a card seat 1 has not played by move ``moves`` swapped for an undealt
+    one, such that the same commands stay legal; and those commands."""
+    _, made = _game(deal, moves)
+    played = {c.card for c in made if not isinstance(c, Bid)}
+    assert deal.rest is not None
+    for out in deal.hands[1]:
+        if out in played:
+            continue
+        for into in deal.rest:
+            hands = list(deal.hands)
+            hands[1] = tuple(into if c == out else c for c in hands[1])
+            rest = tuple(out if c == into else c for c in deal.rest)
+            other = PresetDeal(tuple(hands), rest)
+            try:
+                _game(other, moves, made)
+            except XactikaError:
+                continue
+            return other, made
+    raise AssertionError("no swap keeps the moves legal")
+
+
+def test_the_hidden_cards_change_nothing(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    deal = _deal(5)
+    moves = 4 + 4 * 3  # the bids and three tricks: the round goes on, seat 1 holds cards
+    other, made = _other_hands(deal, moves)
+    a = _write(tmp_path / "a.log", _game(deal, moves)[0])
+    b = _write(tmp_path / "b.log", _game(other, moves, made)[0])
+    assert Path(a).read_text() != Path(b).read_text()
+    seat0 = _json(capsys, a, "--seat", "0")
+    assert len(seat0["decisions"]) == 4
+    assert _json(capsys, b, "--seat", "0") == seat0
+    # seat 1 holds the swapped card, so its own analysis may and does change
+    assert _json(capsys, a, "--seat", "1") != _json(capsys, b, "--seat", "1")
+
+
+def test_a_planted_blunder_is_marked(tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    deal = _deal(9)
+    events, made = _game(deal, 4 * 9)
+    first = made[0]
+    assert isinstance(first, Bid)
+    planted = [Bid(first.seat, 8 if first.bid < 4 else 0), *made[1:]]
+    edited = _game(deal, len(planted), planted)[0]  # the rest of the moves kept, re-chained
+    honest = _json(capsys, _write(tmp_path / "honest.log", events))
+    blunder = _json(capsys, _write(tmp_path / "blunder.log", edited))
+    before, after = honest["decisions"][0], blunder["decisions"][0]
+    assert before["seq"] == after["seq"] == 3
+    assert after["made"] == {"bid": planted[0].bid}
+    assert after["mark"] == "blunder" and after["loss"] >= analyse.MARKS[0][1]
+    assert before["mark"] != "blunder"
+    assert blunder["summary"][first.seat]["blunder"] >= 1
+
+
+def test_the_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    events, _ = _game(_deal(2), 4 + 8)
+    path = _write(tmp_path / "g.log", events)
+    data = _json(capsys, path)
+    assert data == _json(capsys, path)  # seeded: the same record, the same figures
+    assert (data["analysis"], data["game"], data["mode"], data["players"], data["deals"],
+            data["seats"]) == (1, "xactika", "bid", 4, DEALS, [0, 1, 2, 3])
+    assert data["thresholds"] == dict(analyse.MARKS)
+    assert [d["seq"] for d in data["decisions"]] == list(range(3, 3 + 4)) + [
+        e.seq for e in events[6:] if e.kind in ("lead", "play")]
+    state = replay(events[:2])
+    for d in data["decisions"][:4]:
+        assert d["trick"] is None and not d["forced"]
+        assert len(d["options"]) == len(legal_actions(state).bids)
+        state = replay(events[: d["seq"]])
+    for d in data["decisions"]:
+        if d["forced"]:
+            assert d["options"] == [] and d["loss"] == 0 and d["points"] is None
+            continue
+        points = [o["points"] for o in d["options"]]
+        assert d["best"] == max(points)
+        assert d["made"] in [o["move"] for o in d["options"]]
+        assert d["loss"] == pytest.approx(d["best"] - d["points"], abs=2e-3)
+        assert d["mark"] == analyse.mark_of(d["loss"])
+    lead = next(d for d in data["decisions"] if d["made"].get("call"))
+    assert len(lead["options"]) == 4 * HAND_SIZE  # every card with each of its calls
+    for row in data["summary"]:
+        mine = [d for d in data["decisions"] if d["seat"] == row["seat"]]
+        assert row["decisions"] == len(mine) and row["name"] == "ann,bob,cy,dee".split(
+            ",")[row["seat"]]
+        assert row["average_loss"] == pytest.approx(
+            sum(d["loss"] for d in mine) / len(mine), abs=2e-3)
+        for mark in ("inaccuracy", "mistake", "blunder"):
+            assert row[mark] == sum(d["mark"] == mark for d in mine)
+
+
+def test_the_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "g.log", _game(_deal(2), 4 + 4)[0])
+    rc, out, _ = _run(capsys, path, "--seat", "2", "--deals", str(DEALS))
+    assert rc == 0
+    assert "round 1" in out and "seat 2 (cy): bid" in out and "summary" in out
+    assert "seat 0 (ann)" not in out
+
+
+def _error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    rc, out, err = _run(capsys, *args)
+    assert rc == 2 and out == ""
+    assert err.startswith("xactika analyse: ") and err.count("\n") == 1
+    return err
+
+
+def test_bad_input_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "cannot read" in _error(capsys, str(tmp_path / "nope.log"))
+    good = _write(tmp_path / "g.log", _game(_deal(2), 4)[0])
+    damaged = tmp_path / "damaged.log"
+    damaged.write_text(Path(good).read_text().replace("event 3 bid", "event 3 bud"))
+    assert "line " in _error(capsys, str(damaged))
+    assert "seats are 0 to 3" in _error(capsys, good, "--seat", "4")
+    assert "at least 1" in _error(capsys, good, "--deals", "0")
+    for game in ("dix", "ohhell"):
+        config = Config(game=game, players=2 if game == "dix" else 4, rounds=1, seed=1)
+        events = self_play(config, [RandomAgent(s) for s in range(config.players)])[1]
+        path = tmp_path / f"{game}.log"
+        path.write_text(format_record([], events), encoding="utf-8")
+        assert "no search to analyse with" in _error(capsys, str(path))
