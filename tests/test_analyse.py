@@ -27,6 +27,8 @@ from xactika.core.engine.errors import XactikaError
 from xactika.core.engine.views import view
 from xactika.core.games.xactika import DECK, HAND_SIZE
 from xactika.frontends.records import analyse
+from xactika.frontends.records import replay as replayer
+from xactika.frontends.records.analysisform import MARKS, mark_of
 from xactika.protocol.records.textform import format_record
 
 DEALS = 12  # few deals: the figures are still exact for a seed, and the tests fast
@@ -125,7 +127,7 @@ def test_a_planted_blunder_is_marked(tmp_path: Path,
     before, after = honest["decisions"][0], blunder["decisions"][0]
     assert before["seq"] == after["seq"] == 3
     assert after["made"] == {"bid": planted[0].bid}
-    assert after["mark"] == "blunder" and after["loss"] >= analyse.MARKS[0][1]
+    assert after["mark"] == "blunder" and after["loss"] >= MARKS[0][1]
     assert before["mark"] != "blunder"
     assert blunder["summary"][first.seat]["blunder"] >= 1
 
@@ -137,7 +139,7 @@ def test_the_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert data == _json(capsys, path)  # seeded: the same record, the same figures
     assert (data["analysis"], data["game"], data["mode"], data["players"], data["deals"],
             data["seats"]) == (1, "xactika", "bid", 4, DEALS, [0, 1, 2, 3])
-    assert data["thresholds"] == dict(analyse.MARKS)
+    assert data["thresholds"] == dict(MARKS)
     assert [d["seq"] for d in data["decisions"]] == list(range(3, 3 + 4)) + [
         e.seq for e in events[6:] if e.kind in ("lead", "play")]
     state = replay(events[:2])
@@ -153,7 +155,7 @@ def test_the_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         assert d["best"] == max(points)
         assert d["made"] in [o["move"] for o in d["options"]]
         assert d["loss"] == pytest.approx(d["best"] - d["points"], abs=2e-3)
-        assert d["mark"] == analyse.mark_of(d["loss"])
+        assert d["mark"] == mark_of(d["loss"])
     lead = next(d for d in data["decisions"] if d["made"].get("call"))
     assert len(lead["options"]) == 4 * HAND_SIZE  # every card with each of its calls
     for row in data["summary"]:
@@ -195,3 +197,26 @@ def test_bad_input_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         path = tmp_path / f"{game}.log"
         path.write_text(format_record([], events), encoding="utf-8")
         assert "no search to analyse with" in _error(capsys, str(path))
+
+
+def test_the_replay_shows_it_beside_each_move(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "g.log", _game(_deal(2), 4 + 4)[0])
+    out = _run(capsys, path, "--json", "--deals", str(DEALS), "--seat", "1")[1]
+    analysis = tmp_path / "g.json"
+    analysis.write_text(out)
+    first = json.loads(out)["decisions"][0]
+    assert replayer.main([path, "--analysis", str(analysis), "--keys", "l l"]) == 0
+    shown = capsys.readouterr().out
+    assert f"analysis: seat 1 (bob): bid {first['made']['bid']} {first['points']:+.2f}" in shown
+    # another seat's view shows nothing of seat 1's options
+    assert replayer.main([path, "--analysis", str(analysis), "--keys", "l l", "--seat", "0"]
+                       ) == 0
+    assert "analysis:" not in capsys.readouterr().out
+    other = _write(tmp_path / "other.log", _game(_deal(3), 4 + 4)[0])
+    assert replayer.main([other, "--analysis", str(analysis)]) == 2
+    err = capsys.readouterr().err
+    assert "the analysis is of another record" in err and err.count("\n") == 1
+    analysis.write_text('{"analysis": 1, "decisions": [{"seq": "3"}]}')
+    assert replayer.main([path, "--analysis", str(analysis)]) == 2
+    assert "must be integers" in capsys.readouterr().err

@@ -35,19 +35,19 @@ from xactika.core.engine.views import visible
 from xactika.frontends.cli.options import OneLineParser, lang_of
 from xactika.frontends.i18n import _, using
 from xactika.frontends.people.driver import unreadable
+from xactika.frontends.records.analysisform import (
+    FORMAT,
+    MARKS,
+    decision_line,
+    mark_of,
+    mark_word,
+    move_text,
+)
 from xactika.frontends.records.replay import Game, load
 from xactika.frontends.repl import render
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.player.agentside import SeatTracker
 from xactika.protocol.records.textform import RecordError
-
-FORMAT = 1
-"""The analysis file's version (its ``analysis`` key)."""
-
-MARKS: tuple[tuple[str, float], ...] = (("blunder", 1.6), ("mistake", 0.8),
-                                        ("inaccuracy", 0.4))
-"""A decision's mark by its loss in expected points for the round, the worst first: well
-above the search's own noise at the default deals, about 0.15 (spec/ANALYSE.md)."""
 
 
 @attrs.frozen
@@ -76,14 +76,6 @@ class Decision:
     @property
     def mark(self) -> str | None:
         return mark_of(self.loss)
-
-
-def mark_of(loss: float) -> str | None:
-    """The mark a loss earns (:data:`MARKS`), None below them all."""
-    for name, threshold in MARKS:
-        if loss >= threshold - 1e-9:
-            return name
-    return None
 
 
 def command_of(event: Event) -> Command | None:
@@ -127,13 +119,6 @@ def analyse(g: Game, seats: Sequence[int], deals: int = DEFAULT_DEALS) -> list[D
 
 
 # --------------------------------------------------------------------------- output
-
-
-def move_text(command: Command) -> str:
-    """A move as the records write it: ``bid 3``, ``1323 3ba`` (a lead), ``1323``."""
-    if isinstance(command, Bid):
-        return _("bid {bid}").format(bid=command.bid)
-    return str(command.card) if command.call is None else f"{command.card} {command.call}"
 
 
 def move_json(command: Command) -> dict[str, Any]:
@@ -184,46 +169,27 @@ def to_json(g: Game, found: Sequence[Decision], seats: Sequence[int], deals: int
     }
 
 
-def mark_word(name: str) -> str:
-    """A mark in the reader's language."""
-    return {"inaccuracy": _("inaccuracy"), "mistake": _("mistake"),
-            "blunder": _("blunder")}[name]
-
-
-def decision_line(d: Decision, names: Sequence[str]) -> str:
-    """One decision in a line: who, the move, its points, the best and the loss."""
-    who = render.seat_name(d.seat, list(names))
-    if d.forced:
-        return _("{who}: {move} (the only move)").format(who=who, move=move_text(d.made))
-    options = sorted(d.assessment.options, key=lambda o: -o.points)
-    text = _("{who}: {move} {points:+.2f}, best {best} {top:+.2f}, loss {loss:.2f}").format(
-        who=who, move=move_text(d.made), points=d.points, best=move_text(options[0].command),
-        top=options[0].points, loss=d.loss)
-    return text + (f"  {mark_word(d.mark).upper()}" if d.mark else "")
-
-
-def text_report(g: Game, found: Sequence[Decision], seats: Sequence[int], deals: int
-                ) -> str:
-    """The analysis for people: a line a decision, its options below, then a summary."""
-    names = list(g.names)
+def text_report(data: dict[str, Any], names: Sequence[str]) -> str:
+    """The analysis (:func:`to_json`'s) for people: a line a decision, its options below
+    it best first, then the summary."""
     lines = [_("{deals} sampled deals a decision; marks: {marks}").format(
-        deals=deals, marks=", ".join(f"{mark_word(n)} >= {t:g}" for n, t in MARKS))]
+        deals=data["deals"], marks=", ".join(f"{mark_word(n)} >= {t:g}" for n, t in MARKS))]
     last_round = 0
-    for d in found:
-        if d.round != last_round:
-            last_round = d.round
-            lines.append(_("round {n}").format(n=d.round))
-        lines.append(f"  {d.seq:>4}  {decision_line(d, names)}")
-        if not d.forced:
-            options = sorted(d.assessment.options, key=lambda o: -o.points)
-            lines += _wrap([f"{move_text(o.command)} {o.points:+.2f}" for o in options],
+    for d in data["decisions"]:
+        if d["round"] != last_round:
+            last_round = d["round"]
+            lines.append(_("round {n}").format(n=d["round"]))
+        lines.append(f"  {d['seq']:>4}  {decision_line(d, names)}")
+        options = sorted(d["options"], key=lambda o: -o["points"])
+        if options:
+            lines += _wrap([f"{move_text(o['move'])} {o['points']:+.2f}" for o in options],
                            "          ")
     lines.append(_("summary"))
-    for row in summary(found, seats):
+    for row in data["summary"]:
         lines.append("  " + _("{who}: {n} decisions, average loss {loss:.3f}; "
                               "{inaccuracy} inaccuracies, {mistake} mistakes, "
                               "{blunder} blunders").format(
-            who=render.seat_name(row["seat"], names), n=row["decisions"],
+            who=render.seat_name(row["seat"], list(names)), n=row["decisions"],
             loss=row["average_loss"], inaccuracy=row["inaccuracy"], mistake=row["mistake"],
             blunder=row["blunder"]))
     return "\n".join(lines)
@@ -313,9 +279,9 @@ def _main(argv: Sequence[str]) -> int:
     except Refused as exc:
         print(f"xactika analyse: {exc}", file=sys.stderr)
         return 2
-    found = analyse(g, seats, args.deals)
+    data = to_json(g, analyse(g, seats, args.deals), seats, args.deals)
     if args.json:
-        print(json.dumps(to_json(g, found, seats, args.deals), ensure_ascii=False))
+        print(json.dumps(data, ensure_ascii=False))
     else:
-        print(text_report(g, found, seats, args.deals))
+        print(text_report(data, g.names))
     return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -35,6 +35,12 @@ from xactika.frontends.i18n import N_, _, ngettext, using
 from xactika.frontends.people import narration
 from xactika.frontends.people.driver import unreadable
 from xactika.frontends.people.presentation import presentation
+from xactika.frontends.records.analysisform import (
+    MAX_ANALYSIS_BYTES,
+    AnalysisError,
+    decision_line,
+    read_analysis,
+)
 from xactika.frontends.repl import render
 from xactika.protocol.records.games import find_part, is_games_file
 from xactika.protocol.records.textform import Record, RecordError, read_record
@@ -56,6 +62,8 @@ class Game:
     names: tuple[str, ...]
     problem: str | None = None
     view: int | None = None  # a record of one seat's view (a remote game's 'save'): its seat
+    analysis: Mapping[int, Mapping[str, Any]] = attrs.field(factory=dict)
+    """Decisions weighed by ``xactika analyse``, by the seq of their move (analysisform)."""
 
     @classmethod
     def from_record(cls, record: Record) -> Game:
@@ -311,6 +319,10 @@ def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
     lines += render.narration([item for item in said
                                if isinstance(item, narration.WhyWon | narration.RoundOutcome)],
                               names, game, style)
+    weighed = g.analysis.get(getattr(g.events[c.pos], "seq", -1))
+    if weighed is not None and c.seat in (None, weighed["seat"]):
+        lines.append(style.bold(_("analysis: {line}").format(
+            line=decision_line(weighed, names))))
     if state.round:
         if state.turned is not None:
             lines.append(render.turned_up(state.turned, style, game))
@@ -417,6 +429,13 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run these keys (space-separated, e.g. 'r r t 2 s') without a "
                     "terminal and print the screen")
     ap.add_argument("--ascii", action="store_true", help="7-bit characters only")
+    weigh = ap.add_mutually_exclusive_group()
+    weigh.add_argument("--analysis", default=None, metavar="FILE",
+                       help="show beside each move the analysis in FILE (xactika analyse "
+                       "--json writes it)")
+    weigh.add_argument("--analyse", action="store_true",
+                       help="weigh every decision with the strong search first and show "
+                       "that beside each move (as xactika analyse; Xactika only)")
     return ap
 
 
@@ -451,6 +470,11 @@ def _main(argv: Sequence[str]) -> int:
     except RecordError as exc:
         print(f"xactika replay: {args.log}: {exc}", file=sys.stderr)
         return 2
+    try:
+        g = with_analysis(g, args.analysis, args.analyse)
+    except (AnalysisError, OSError) as exc:
+        print(f"xactika replay: {args.analysis or args.log}: {exc}", file=sys.stderr)
+        return 2
     c = Cursor(seat=g.view)  # a seat's view is shown as that seat saw it
     if args.round is not None:
         c = goto_round(g, c, args.round)
@@ -467,6 +491,27 @@ def _main(argv: Sequence[str]) -> int:
         return 0
     run_viewer(g, c, style)
     return 0
+
+
+def with_analysis(g: Game, path: str | None, compute: bool) -> Game:
+    """``g`` with the analysis of file ``path``, or computed (``compute``), or none."""
+    if compute:
+        from xactika.frontends.records import analyse  # the search, loaded only when asked
+
+        seats = list(range(g.config.players)) if g.view is None else [g.view]
+        if not analyse.supported(g.config.game):
+            raise AnalysisError(_("{game} has no search to analyse with: only Xactika's "
+                                  "decisions can be analysed").format(game=g.config.game))
+        data = analyse.to_json(g, analyse.analyse(g, seats), seats, analyse.DEFAULT_DEALS)
+        return attrs.evolve(g, analysis={d["seq"]: d for d in data["decisions"]})
+    if path is None:
+        return g
+    why = unreadable(path)
+    if why is not None:
+        raise AnalysisError(_("cannot read {path}: {why}").format(path=path, why=why))
+    with open(path, "rb") as f:
+        text = f.read(MAX_ANALYSIS_BYTES + 1)
+    return attrs.evolve(g, analysis=read_analysis(text, g.events))
 
 
 def run_viewer(g: Game, cursor: Cursor, style: render.Style, **app_args: Any) -> Cursor:
