@@ -220,3 +220,35 @@ def test_the_replay_shows_it_beside_each_move(tmp_path: Path,
     analysis.write_text('{"analysis": 1, "decisions": [{"seq": "3"}]}')
     assert replayer.main([path, "--analysis", str(analysis)]) == 2
     assert "must be integers" in capsys.readouterr().err
+
+
+@pytest.mark.filterwarnings("ignore:.*httpx.*")  # TestClient's notice on httpx
+def test_the_web_viewer_shows_it_beside_each_move(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from starlette.testclient import TestClient
+
+    from xactika.frontends.web.viewer import ANALYSIS_SUFFIX, viewer_app
+
+    events = _game(_deal(4), 4 * 9)[0]
+    assert events[-1].kind == "game-over"  # the viewer serves a folder's finished games
+    path = _write(tmp_path / "g.log", events)
+    out = _run(capsys, path, "--json", "--deals", "4")[1]
+    moves = {d["seq"]: d["seat"] for d in json.loads(out)["decisions"]}
+    with TestClient(viewer_app(tmp_path)) as client:
+        def shown(seat: str | None) -> dict[int, str]:
+            params = {"file": "g.log"} | ({"seat": seat} if seat is not None else {})
+            data = client.get("/replay/api/record", params=params).json()
+            return {i + 1: e["analysis"] for i, e in enumerate(data["events"])
+                    if e["analysis"] is not None}
+
+        assert shown(None) == {}  # no analysis beside the record: none shown
+        (tmp_path / ("g.log" + ANALYSIS_SUFFIX)).write_text(out)
+        everyone = shown(None)
+        assert set(everyone) == set(moves)
+        assert all(line.startswith(f"seat {moves[seq]} (") for seq, line in everyone.items())
+        assert set(shown("2")) == {seq for seq, seat in moves.items() if seat == 2}
+        (tmp_path / ("g.log" + ANALYSIS_SUFFIX)).write_text(out.replace('"seq": 3,',
+                                                                         '"seq": 4,', 1))
+        data = client.get("/replay/api/record", params={"file": "g.log"}).json()
+        assert "another record" in data["analysis_problem"]
+        assert all(e["analysis"] is None for e in data["events"])

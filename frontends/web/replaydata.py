@@ -11,7 +11,7 @@ round outcomes), so every front end says the same things.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from xactika.core.engine.api import (
@@ -27,6 +27,7 @@ from xactika.core.engine.views import view, visible
 from xactika.frontends.i18n import _, said
 from xactika.frontends.people import narration
 from xactika.frontends.people.presentation import presentation, seat_label
+from xactika.frontends.records.analysisform import decision_line
 from xactika.frontends.records.replay import Game
 from xactika.frontends.repl import render
 from xactika.protocol.notation.text import format_event
@@ -44,8 +45,11 @@ MAX_VIEW_EVENTS = 20_000  # a viewer of more would send tens of megabytes of JSO
 PROBLEMS_SHOWN = 20
 
 
-def record_view(g: Game, seat: int | None) -> dict[str, Any]:
-    """Everything the page shows of ``g`` as ``seat`` saw it (None: everyone)."""
+def record_view(g: Game, seat: int | None,
+                analysis: Mapping[int, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """Everything the page shows of ``g`` as ``seat`` saw it (None: everyone); beside
+    each move its line of ``analysis`` (analysisform.read_analysis), as one seat only
+    that seat's own (another's options would name its cards)."""
     config = g.config
     rules = game_rules(config.game)
     names = list(g.names)
@@ -55,6 +59,9 @@ def record_view(g: Game, seat: int | None) -> dict[str, Any]:
     for pos, event in enumerate(g.events):
         scored_so_far += isinstance(event, RoundScored)
         events.append(_position(g, pos, seat, names, rules, scored_so_far))
+        weighed = (analysis or {}).get(getattr(event, "seq", -1))
+        events[-1]["analysis"] = (decision_line(weighed, names) if weighed is not None
+                                  and seat in (None, weighed["seat"]) else None)
     scored = [e for e in g.events if isinstance(e, RoundScored)]
     return {
         "game": config.game,

@@ -7,7 +7,8 @@ for a larger app to mount). The server reads, audits and redacts; the page
 - ``GET /replay`` the page: the folder's records and an upload form; ``?file=NAME``
   (or ``?upload=NAME``), ``&seat=N`` and ``&e=N`` name the position, so a reload shows it.
 - ``GET /replay/api/record?file=NAME&seat=N`` a record of the folder as JSON: its
-  events as seat N saw them (no ``seat``: everyone), narration texts and audit verdict.
+  events as seat N saw them (no ``seat``: everyone), narration texts and audit verdict,
+  and each move's analysis where the folder holds ``NAME.analysis.json``.
 - ``POST /replay/api/upload?seat=N`` the same for a record sent as the request body.
 - ``GET /match`` the folder's match folders; ``?dir=NAME`` one match's results and games.
 
@@ -42,6 +43,11 @@ from starlette.templating import Jinja2Templates
 
 from xactika.core.engine.api import GameOver
 from xactika.frontends import i18n
+from xactika.frontends.records.analysisform import (
+    MAX_ANALYSIS_BYTES,
+    AnalysisError,
+    read_analysis,
+)
 from xactika.frontends.records.replay import Game
 from xactika.frontends.web.lang import catalog, install_gettext, page, page_language
 from xactika.frontends.web.matchdata import results_view
@@ -69,6 +75,7 @@ MAX_DEPTH = 4  # folders below the served one that the listings look into
 MAX_RESULTS_BYTES = 16 * 1024 * 1024
 DEFAULT_MAX_UPLOAD = 16 * 1024 * 1024
 MAX_NAME = 200  # characters of an upload's name kept
+ANALYSIS_SUFFIX = ".analysis.json"  # beside a record: its analysis (spec/ANALYSE.md)
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -223,11 +230,22 @@ class Viewer:
         walk(self.folder.path, "", 0)
         return files, matches, left
 
+    def read_analysis_file(self, rel: str) -> bytes | None:
+        """The analysis beside a folder's record (``NAME`` + :data:`ANALYSIS_SUFFIX`, as
+        ``xactika analyse --json`` writes it), bounded; None where there is none."""
+        try:
+            with self._need_folder().open_read(rel + ANALYSIS_SUFFIX) as fh:
+                return bytes(fh.read(MAX_ANALYSIS_BYTES + 1))
+        except (PathRefused, OSError):
+            return None
+
     # -- a record
-    def record(self, lines: list[bytes], name: str, seat: int | None, *, own: bool
-               ) -> dict[str, Any]:
+    def record(self, lines: list[bytes], name: str, seat: int | None, *, own: bool,
+               analysis: bytes | None = None) -> dict[str, Any]:
         """The viewer's JSON of a record; ``own``: the uploader's file, shown even when
-        unfinished (a folder's record is shown only once the game is over)."""
+        unfinished (a folder's record is shown only once the game is over); with
+        ``analysis`` (an analysis file's bytes) each move's analysis beside it, or the
+        one line that says why not."""
         try:
             record = record_from_lines(lines)
             if len(record.events) > MAX_VIEW_EVENTS:
@@ -241,7 +259,15 @@ class Viewer:
             raise Refused(400, f"{name}: {exc}") from None
         if seat is not None and not 0 <= seat < g.config.players:
             raise Refused(400, f"no seat {seat}: seats are 0 to {g.config.players - 1}")
-        data = record_view(g, seat)
+        weighed: dict[int, dict[str, Any]] = {}
+        problem: str | None = None
+        if analysis is not None:
+            try:
+                weighed = read_analysis(analysis, g.events)
+            except AnalysisError as exc:
+                problem = f"{name}{ANALYSIS_SUFFIX}: {exc}"
+        data = record_view(g, seat, weighed)
+        data["analysis_problem"] = problem
         data["name"] = name
         data["audit"] = verdict(audit_lines(lines, name, trusted=self.keys))
         return data
@@ -337,8 +363,10 @@ def viewer_routes(viewer: Viewer) -> list[BaseRoute]:
             name = request.query_params.get("file", "")
             seat = _seat(request.query_params.get("seat"))
             lines = await run_in_threadpool(viewer.read_folder_file, name)
+            analysis = await run_in_threadpool(viewer.read_analysis_file, name)
             with i18n.using(page_language(request)):  # the narration in the reader's words
-                data = await run_in_threadpool(viewer.record, lines, name, seat, own=False)
+                data = await run_in_threadpool(viewer.record, lines, name, seat, own=False,
+                                               analysis=analysis)
         except Refused as exc:
             return _error(exc)
         return _json(data)

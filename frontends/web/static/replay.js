@@ -286,6 +286,7 @@ function show() {
   told.replaceChildren();
   if (ev.told) told.append(node("p", ev.told, "said"));
   for (const s of ev.said) told.append(node("p", s, "why"));
+  if (ev.analysis) told.append(node("p", _("analysis: {line}", { line: ev.analysis }), "analysis"));
   drawBoard(ev);
   drawHands(ev);
   drawScores(ev);
@@ -294,6 +295,7 @@ function show() {
   let note = "";
   if (st.pos === d.events.length - 1 && d.problem) note = _("the record stops following the rules here: {problem}", { problem: d.problem });
   else if (st.pos === d.events.length - 1 && !d.finished) note = _("the record ends here: the game is unfinished");
+  else if (d.analysis_problem) note = d.analysis_problem;
   $("note").hidden = !note;
   $("note").textContent = note;
   drawVerdict();
