@@ -33,7 +33,7 @@ from xactika.core.engine.api import (
 )
 from xactika.core.engine.views import visible
 from xactika.frontends.cli.options import OneLineParser, lang_of
-from xactika.frontends.i18n import _, using
+from xactika.frontends.i18n import _, fill, later, ngettext, using
 from xactika.frontends.people.driver import unreadable
 from xactika.frontends.records.analysisform import (
     FORMAT,
@@ -41,7 +41,7 @@ from xactika.frontends.records.analysisform import (
     decision_line,
     mark_of,
     mark_word,
-    move_text,
+    option_text,
 )
 from xactika.frontends.records.replay import Game, load
 from xactika.frontends.repl import render
@@ -172,8 +172,11 @@ def to_json(g: Game, found: Sequence[Decision], seats: Sequence[int], deals: int
 def text_report(data: dict[str, Any], names: Sequence[str]) -> str:
     """The analysis (:func:`to_json`'s) for people: a line a decision, its options below
     it best first, then the summary."""
-    lines = [_("{deals} sampled deals a decision; marks: {marks}").format(
-        deals=data["deals"], marks=", ".join(f"{mark_word(n)} >= {t:g}" for n, t in MARKS))]
+    marks = ", ".join(fill("{mark} >= {loss:g}", {"mark": mark_word(n), "loss": t})
+                      for n, t in MARKS)
+    lines = [ngettext("{n} sampled deal a decision; marks: {marks}",
+                      "{n} sampled deals a decision; marks: {marks}", data["deals"]).format(
+        n=data["deals"], marks=marks)]
     last_round = 0
     for d in data["decisions"]:
         if d["round"] != last_round:
@@ -182,16 +185,17 @@ def text_report(data: dict[str, Any], names: Sequence[str]) -> str:
         lines.append(f"  {d['seq']:>4}  {decision_line(d, names)}")
         options = sorted(d["options"], key=lambda o: -o["points"])
         if options:
-            lines += _wrap([f"{move_text(o['move'])} {o['points']:+.2f}" for o in options],
-                           "          ")
+            lines += _wrap([option_text(o) for o in options], "          ")
     lines.append(_("summary"))
     for row in data["summary"]:
-        lines.append("  " + _("{who}: {n} decisions, average loss {loss:.3f}; "
-                              "{inaccuracy} inaccuracies, {mistake} mistakes, "
-                              "{blunder} blunders").format(
-            who=render.seat_name(row["seat"], list(names)), n=row["decisions"],
-            loss=row["average_loss"], inaccuracy=row["inaccuracy"], mistake=row["mistake"],
-            blunder=row["blunder"]))
+        decided = ngettext("{n} decision", "{n} decisions", row["decisions"]).format(
+            n=row["decisions"])
+        lines.append("  " + fill(_(
+            "{who}: average loss {loss:.3f} over {decisions}; inaccuracies {inaccuracy}, "
+            "mistakes {mistake}, blunders {blunder}"), {
+            "who": render.seat_name(row["seat"], list(names)), "decisions": decided,
+            "loss": float(row["average_loss"]), "inaccuracy": row["inaccuracy"],
+            "mistake": row["mistake"], "blunder": row["blunder"]}))
     return "\n".join(lines)
 
 
@@ -226,7 +230,7 @@ def build_parser() -> OneLineParser:
     ap.add_argument("--seat", type=int, action="append", default=None,
                     help="analyse this seat's decisions (repeatable; default: every seat)")
     ap.add_argument("--deals", type=int, default=DEFAULT_DEALS,
-                    help=f"sampled deals a decision (default {DEFAULT_DEALS})")
+                    help=later("sampled deals a decision (default {n})", n=DEFAULT_DEALS))
     ap.add_argument("--json", action="store_true", help="print the analysis as JSON")
     return ap
 

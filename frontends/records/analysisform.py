@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xactika.core.engine.api import BidMade, Event, Led, Played
-from xactika.frontends.i18n import _
+from xactika.frontends.i18n import _, fill
 from xactika.frontends.repl import render
 
 FORMAT = 1
@@ -58,10 +58,16 @@ def move_of(event: Event) -> dict[str, Any] | None:
     return None
 
 
+def option_text(option: dict[str, Any]) -> str:
+    """An option and its expected points: ``1323 3ba +0.41`` (``+0,41`` in German)."""
+    return fill("{move} {points:+.2f}", {"move": move_text(option["move"]),
+                                         "points": float(option["points"])})
+
+
 def move_text(move: dict[str, Any]) -> str:
     """A move for people: ``bid 3``, ``1323 3ba`` (a lead with its call), ``1323``."""
     if "bid" in move:
-        return _("bid {bid}").format(bid=move["bid"])
+        return _("bid {n}").format(n=move["bid"])
     return f"{move['card']} {move['call']}" if "call" in move else str(move["card"])
 
 
@@ -71,9 +77,10 @@ def decision_line(d: dict[str, Any], names: Sequence[str]) -> str:
     if d["forced"]:
         return _("{who}: {move} (the only move)").format(who=who, move=move_text(d["made"]))
     top = max(d["options"], key=lambda o: o["points"])
-    text = _("{who}: {move} {points:+.2f}, best {best} {top:+.2f}, loss {loss:.2f}").format(
-        who=who, move=move_text(d["made"]), points=d["points"], best=move_text(top["move"]),
-        top=top["points"], loss=d["loss"])
+    text = fill(_("{who}: {move} {points:+.2f}, best {best} {top:+.2f}, loss {loss:.2f}"), {
+        "who": who, "move": move_text(d["made"]), "points": float(d["points"]),
+        "best": move_text(top["move"]), "top": float(top["points"]),
+        "loss": float(d["loss"])})
     return text + (f"  {mark_word(d['mark']).upper()}" if d["mark"] else "")
 
 
