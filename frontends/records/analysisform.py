@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from xactika.core.engine.api import BidMade, Event, Led, Played
@@ -58,20 +58,20 @@ def move_of(event: Event) -> dict[str, Any] | None:
     return None
 
 
-def option_text(option: dict[str, Any]) -> str:
+def option_text(option: Mapping[str, Any]) -> str:
     """An option and its expected points: ``1323 3ba +0.41`` (``+0,41`` in German)."""
     return fill("{move} {points:+.2f}", {"move": move_text(option["move"]),
                                          "points": float(option["points"])})
 
 
-def move_text(move: dict[str, Any]) -> str:
+def move_text(move: Mapping[str, Any]) -> str:
     """A move for people: ``bid 3``, ``1323 3ba`` (a lead with its call), ``1323``."""
     if "bid" in move:
         return _("bid {n}").format(n=move["bid"])
     return f"{move['card']} {move['call']}" if "call" in move else str(move["card"])
 
 
-def decision_line(d: dict[str, Any], names: Sequence[str]) -> str:
+def decision_line(d: Mapping[str, Any], names: Sequence[str]) -> str:
     """One decision in a line: who, the move and its points, the best, the loss, a mark."""
     who = render.seat_name(d["seat"], list(names))
     if d["forced"]:
