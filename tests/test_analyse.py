@@ -24,7 +24,7 @@ from xactika.core.engine.api import (
     step,
 )
 from xactika.core.engine.errors import XactikaError
-from xactika.core.engine.views import view
+from xactika.core.engine.views import view, visible
 from xactika.core.games.xactika import DECK, HAND_SIZE
 from xactika.frontends.records import analyse
 from xactika.frontends.records import replay as replayer
@@ -112,6 +112,11 @@ def test_the_hidden_cards_change_nothing(tmp_path: Path,
     assert _json(capsys, b, "--seat", "0") == seat0
     # seat 1 holds the swapped card, so its own analysis may and does change
     assert _json(capsys, a, "--seat", "1") != _json(capsys, b, "--seat", "1")
+    # and seat 0's own log, which never held another hand, is analysed the same
+    log = tmp_path / "seat0.log"
+    log.write_text(format_record([("seats", "ann,bob,cy,dee"), ("view", "0")],
+                                 [visible(e, 0) for e in _game(deal, moves)[0]]))
+    assert _json(capsys, str(log)) == seat0
 
 
 def test_a_planted_blunder_is_marked(tmp_path: Path,
@@ -189,6 +194,8 @@ def test_bad_input_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     damaged = tmp_path / "damaged.log"
     damaged.write_text(Path(good).read_text().replace("event 3 bid", "event 3 bud"))
     assert "line " in _error(capsys, str(damaged))
+    damaged.write_text(Path(good).read_text().replace("event 3 bid seat=1", "event 3 bid seat=2"))
+    assert "stops following the rules at event 3" in _error(capsys, str(damaged))
     assert "seats are 0 to 3" in _error(capsys, good, "--seat", "4")
     assert "at least 1" in _error(capsys, good, "--deals", "0")
     for game in ("dix", "ohhell"):
