@@ -6,7 +6,11 @@ The viewer app runs under uvicorn on 127.0.0.1 in a thread; screenshots at a pho
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import re
+import shutil
 import socket
 import threading
 import time
@@ -233,3 +237,25 @@ def test_xss_name_is_text_and_screenshots(page: Any, base: str) -> None:
         page.goto(f"{base}/match?dir=m1")
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.screenshot(path=str(ARTIFACTS / f"match-{width}x{height}.png"), full_page=True)
+
+
+def test_a_records_analysis_beside_each_move(page: Any, base: str,
+                                             served: tuple[Path, Path]) -> None:
+    from xactika.frontends.records import analyse
+
+    folder = served[0]
+    shutil.copy(folder / "x4.log", folder / "analysed.log")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert analyse.main([str(folder / "analysed.log"), "--json", "--deals", "2"]) == 0
+    (folder / "analysed.log.analysis.json").write_text(out.getvalue())
+    lead = next(d for d in json.loads(out.getvalue())["decisions"] if "call" in d["made"])
+    page.goto(f"{base}/replay?file=analysed.log&e={lead['seq']}")
+    page.wait_for_selector("#analysis:not([hidden])")
+    shown = str(page.locator("#analysis").text_content())
+    assert shown.startswith(f"analysis: seat {lead['seat']} (")
+    assert f"{lead['made']['card']} {lead['made']['call']}" in shown
+    other = (lead["seat"] + 1) % 4
+    page.goto(f"{base}/replay?file=analysed.log&e={lead['seq']}&seat={other}")
+    page.wait_for_selector("#viewer:not([hidden])")
+    assert page.locator("#analysis").is_hidden()

@@ -227,9 +227,9 @@ def build_parser() -> OneLineParser:
     ap.add_argument("--record", default=None, metavar="N|NAME",
                     help="in a games file, the record to analyse: its number from 1 or "
                     "its name")
-    ap.add_argument("--seat", type=int, action="append", default=None,
+    ap.add_argument("--seat", type=int, action="append", default=None, metavar="N",
                     help="analyse this seat's decisions (repeatable; default: every seat)")
-    ap.add_argument("--deals", type=int, default=DEFAULT_DEALS,
+    ap.add_argument("--deals", type=int, default=DEFAULT_DEALS, metavar="K",
                     help=later("sampled deals a decision (default {n})", n=DEFAULT_DEALS))
     ap.add_argument("--json", action="store_true", help="print the analysis as JSON")
     return ap

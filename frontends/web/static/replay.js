@@ -286,7 +286,8 @@ function show() {
   told.replaceChildren();
   if (ev.told) told.append(node("p", ev.told, "said"));
   for (const s of ev.said) told.append(node("p", s, "why"));
-  if (ev.analysis) told.append(node("p", _("analysis: {line}", { line: ev.analysis }), "analysis"));
+  $("analysis").hidden = !ev.analysis;
+  $("analysis").textContent = ev.analysis ? _("analysis: {line}", { line: ev.analysis }) : "";
   drawBoard(ev);
   drawHands(ev);
   drawScores(ev);
