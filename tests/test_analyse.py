@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -167,10 +170,25 @@ def test_the_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         mine = [d for d in data["decisions"] if d["seat"] == row["seat"]]
         assert row["decisions"] == len(mine) and row["name"] == "ann,bob,cy,dee".split(
             ",")[row["seat"]]
+        weighed = [d for d in mine if not d["forced"]]
+        assert row["forced"] == len(mine) - len(weighed)
         assert row["average_loss"] == pytest.approx(
-            sum(d["loss"] for d in mine) / len(mine), abs=2e-3)
+            sum(d["loss"] for d in weighed) / len(weighed), abs=2e-3)
         for mark in ("inaccuracy", "mistake", "blunder"):
             assert row[mark] == sum(d["mark"] == mark for d in mine)
+
+
+def test_the_same_figures_in_any_process(tmp_path: Path) -> None:
+    """Seeded by the record alone: neither Python's hash seed nor the run matters."""
+    path = _write(tmp_path / "g.log", _game(_deal(6), 4 + 8)[0])
+    outs = set()
+    for hash_seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-m", "xactika.frontends.cli", "analyse", path, "--json",
+             "--deals", "6"], capture_output=True, text=True, timeout=120, check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        outs.add(done.stdout)
+    assert len(outs) == 1 and json.loads(outs.pop())["decisions"]
 
 
 def test_the_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -220,6 +238,9 @@ def test_the_replay_shows_it_beside_each_move(tmp_path: Path,
     assert replayer.main([path, "--analysis", str(analysis), "--keys", "l l", "--seat", "0"]
                        ) == 0
     assert "analysis:" not in capsys.readouterr().out
+    # --analyse weighs them first, with the default deals
+    assert replayer.main([path, "--analyse", "--keys", "l l"]) == 0
+    assert "analysis: seat 1 (bob): bid " in capsys.readouterr().out
     other = _write(tmp_path / "other.log", _game(_deal(3), 4 + 4)[0])
     assert replayer.main([other, "--analysis", str(analysis)]) == 2
     err = capsys.readouterr().err

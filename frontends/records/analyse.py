@@ -131,13 +131,16 @@ def move_json(command: Command) -> dict[str, Any]:
 
 
 def summary(found: Sequence[Decision], seats: Sequence[int]) -> list[dict[str, Any]]:
-    """Per seat: decisions, average loss a decision, and how many of each mark."""
+    """Per seat: its decisions, the forced ones, the average loss of the others (a forced
+    move would flatter it with a loss of 0), and how many of each mark."""
     out = []
     for seat in seats:
         mine = [d for d in found if d.seat == seat]
+        weighed = [d for d in mine if not d.forced]
         row: dict[str, Any] = {
-            "seat": seat, "decisions": len(mine),
-            "average_loss": round(sum(d.loss for d in mine) / len(mine), 3) if mine else 0.0}
+            "seat": seat, "decisions": len(mine), "forced": len(mine) - len(weighed),
+            "average_loss": round(sum(d.loss for d in weighed) / len(weighed), 3)
+            if weighed else 0.0}
         for name, _threshold in reversed(MARKS):
             row[name] = sum(1 for d in mine if d.mark == name)
         out.append(row)
@@ -188,8 +191,8 @@ def text_report(data: dict[str, Any], names: Sequence[str]) -> str:
             lines += _wrap([option_text(o) for o in options], "          ")
     lines.append(_("summary"))
     for row in data["summary"]:
-        decided = ngettext("{n} decision", "{n} decisions", row["decisions"]).format(
-            n=row["decisions"])
+        weighed = row["decisions"] - row["forced"]
+        decided = ngettext("{n} decision", "{n} decisions", weighed).format(n=weighed)
         lines.append("  " + fill(_(
             "{who}: average loss {loss:.3f} over {decisions}; inaccuracies {inaccuracy}, "
             "mistakes {mistake}, blunders {blunder}"), {
