@@ -22,8 +22,8 @@ from xactika.core.games.xactika import TRICKS_PER_ROUND, XACTIKA
 
 DEFAULT_DEALS = 100
 """Sampled deals a decision by default: on shared deals a loss (a paired difference)
-varies by about 0.15 points a round from seed to seed, and a whole 8-round game takes
-under 20 s on the Python search (spec/ANALYSE.md)."""
+varies by about 0.15 points a round from seed to seed, and a whole 8-round game of 4
+seats takes 11 to 14 s of CPU on the Python search (bench/analyse_speed.py)."""
 
 
 class Unsupported(ValueError):
