@@ -67,8 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also serve this host name (the public one behind a proxy); "
                    "repeatable. Served besides: localhost and the --host address")
     p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
-                   help="believe X-Forwarded-*/Forwarded headers from this address or "
+                   help="believe --proxy-header and X-Forwarded-Proto from this address or "
                    "network (a reverse proxy); repeatable")
+    p.add_argument("--proxy-header", default="X-Forwarded-For", metavar="NAME",
+                   help="the one header a trusted proxy names the client's address in "
+                   "(default X-Forwarded-For); Forwarded, X-Forwarded-Host and the rest are "
+                   "never read")
     p.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
                    help="seconds a client has to send a request's headers (default 10)")
     p.add_argument("--idle-timeout", type=int, default=5, metavar="S",
@@ -81,11 +85,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def hosting_options(args: argparse.Namespace) -> str | None:
     """The hosting options checked (one line of error, or None); the names and networks."""
-    from xactika.frontends.web.hosting import HostingError, host_name, proxy_network
+    from xactika.frontends.web.hosting import (
+        HostingError,
+        host_name,
+        proxy_header,
+        proxy_network,
+    )
 
     try:
         args.allowed_host = [host_name(name) for name in args.allowed_host]
         args.trusted_proxy = [proxy_network(addr) for addr in args.trusted_proxy]
+        args.proxy_header = proxy_header(args.proxy_header)
     except HostingError as exc:
         return str(exc)
     if not 0 < args.header_timeout <= 3600 or not 0 < args.idle_timeout <= 3600:
@@ -148,7 +158,7 @@ async def _serve(args: argparse.Namespace) -> int:
                         seed_for=None if seed is None else lambda k: table_seed(seed, k),
                         on_note=lambda text: print(text, flush=True))
         web = create_app(server, bound=args.host, allowed_hosts=args.allowed_host,
-                         trusted_proxies=args.trusted_proxy)
+                         trusted_proxies=args.trusted_proxy, proxy_header=args.proxy_header)
         sock = socket.create_server((args.host, args.port))
         tcp = await server.start(args.host, args.tcp_port) if args.tcp_port is not None \
             else None
@@ -175,7 +185,7 @@ async def _serve(args: argparse.Namespace) -> int:
             web.asgi, host=args.host, port=args.port, ssl_certfile=args.tls_cert,
             ssl_keyfile=args.tls_key, ws="websockets-sansio", ws_max_size=64 * 1024,
             ws_ping_interval=20.0, access_log=False, log_level="warning", lifespan="on",
-            proxy_headers=False, server_header=False,  # hosting.py reads trusted proxies'
+            proxy_headers=False, server_header=False,  # hosting.py believes the one header
             http=guarded_http(args.header_timeout), h11_max_incomplete_event_size=16 * 1024,
             timeout_keep_alive=args.idle_timeout, timeout_graceful_shutdown=5)
         await _uvicorn_class()(config).serve(sockets=[sock])
