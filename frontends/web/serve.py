@@ -29,6 +29,7 @@ from xactika.frontends.net.serve import seed_note, table_seed
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
+from xactika.protocol.net.lobby import LobbyPolicy
 from xactika.protocol.trust.signing import KeyFileError, signer_for
 
 
@@ -77,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds a client has to send a request's headers (default 10)")
     p.add_argument("--idle-timeout", type=int, default=5, metavar="S",
                    help="seconds an idle HTTP keep-alive connection is kept (default 5)")
+    p.add_argument("--unwatched", type=float, default=300.0, metavar="S",
+                   help="end a table of bots alone that nobody has watched for S seconds "
+                   "(default 300)")
     p.add_argument("--no-journal", action="store_true",
                    help="keep no journal in --out: a crash loses every game in progress "
                    "(for measuring what the journal costs)")
@@ -135,6 +139,8 @@ async def _serve(args: argparse.Namespace) -> int:
         raise ValueError("TLS needs both --tls-cert and --tls-key")
     if (bad := hosting_options(args)) is not None:
         raise ValueError(bad)
+    if not 0 < args.unwatched <= 86400:
+        raise ValueError("--unwatched is more than 0 and at most 86400 seconds")
     import uvicorn
 
     from xactika.frontends.web.app import create_app
@@ -156,6 +162,7 @@ async def _serve(args: argparse.Namespace) -> int:
         server = Server(limits=limits, out=out, signer=signer, journal=journal,
                         clocks={"grace": 120.0, "startup_timeout": 30.0, "pace": args.pace},
                         seed_for=None if seed is None else lambda k: table_seed(seed, k),
+                        lobby=LobbyPolicy(unwatched=args.unwatched),
                         on_note=lambda text: print(text, flush=True))
         web = create_app(server, bound=args.host, allowed_hosts=args.allowed_host,
                          trusted_proxies=args.trusted_proxy, proxy_header=args.proxy_header)

@@ -38,11 +38,12 @@ function gameChanged() {
   players.value = String(g.players.default);
   players.disabled = g.players.min === g.players.max;
   $("#rounds").value = String(g.rounds);
+  $("#rounds").max = String(g.maxRounds);
   const box = clear($("#options"));
   for (const o of g.options) {
     const attrs = { id: `option-${o.name}`, "data-option": o.name };
     const input = o.choices && o.choices.length ? h("select", attrs)
-      : h("input", Object.assign(attrs, o.type === "int" ? { type: "number", min: "1" } : { type: "text" }));
+      : h("input", Object.assign(attrs, o.type === "int" ? { type: "number", min: "1", max: String(o.max) } : { type: "text" }));
     if (input.tagName === "SELECT") { // a few values: the game's default ("") or one of them
       input.append(h("option", { value: "" }, "the game's default"));
       for (const c of o.choices) input.append(h("option", { value: c }, c));
