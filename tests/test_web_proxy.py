@@ -92,7 +92,8 @@ class Proxied:
     def __init__(self, tmp: Path) -> None:
         self.web = WebServer(tmp / "web", 11, ["--trusted-proxy", "127.0.0.1",
                                                "--allowed-host", PUBLIC,
-                                               "--max-per-address", "2"])
+                                               "--max-per-address", "2",
+                                               "--tables-per-address", "2"])
         self.upstream = int(self.web.url.rsplit(":", 1)[1])
         prefix = tmp / "nginx"
         prefix.mkdir()

@@ -78,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds a client has to send a request's headers (default 10)")
     p.add_argument("--idle-timeout", type=int, default=5, metavar="S",
                    help="seconds an idle HTTP keep-alive connection is kept (default 5)")
+    p.add_argument("--tables-per-address", type=counting_number, default=2, metavar="N",
+                   help="lobby tables not over, whatever their seats, one address may have "
+                   "(default 2)")
     p.add_argument("--unwatched", type=float, default=300.0, metavar="S",
                    help="end a table of bots alone that nobody has watched for S seconds "
                    "(default 300)")
@@ -162,7 +165,8 @@ async def _serve(args: argparse.Namespace) -> int:
         server = Server(limits=limits, out=out, signer=signer, journal=journal,
                         clocks={"grace": 120.0, "startup_timeout": 30.0, "pace": args.pace},
                         seed_for=None if seed is None else lambda k: table_seed(seed, k),
-                        lobby=LobbyPolicy(unwatched=args.unwatched),
+                        lobby=LobbyPolicy(tables_per_address=args.tables_per_address,
+                                          unwatched=args.unwatched),
                         on_note=lambda text: print(text, flush=True))
         web = create_app(server, bound=args.host, allowed_hosts=args.allowed_host,
                          trusted_proxies=args.trusted_proxy, proxy_header=args.proxy_header)

@@ -139,7 +139,6 @@ async function create(e) {
   const invites = Object.entries(body.invites);
   if (!invites.length) { location.assign(`/table/${id}#watch`); return; }
   const [mySeat, myToken] = invites[0];
-  store.setItem(`xactika-seat-${id}`, myToken);
   out.append(h("p", {}, _("table {id} is ready. You sit at seat {seat}.", { id, seat: mySeat }) + " ",
     h("a", { href: `/table/${id}#seat=${myToken}`, class: "button", id: "go-to-table" }, _("go to the table"))));
   if (invites.length > 1) {
@@ -155,6 +154,8 @@ async function create(e) {
 }
 
 $("#name").value = store.getItem("xactika-name") || "";
+// seats' tokens are kept by their table's page alone (table.js); an older page's go
+for (const key of Object.keys(store)) if (key.startsWith("xactika-seat-")) store.removeItem(key);
 $("#game").addEventListener("change", gameChanged);
 $("#players").addEventListener("change", seatRows);
 $("#create").addEventListener("submit", create);
