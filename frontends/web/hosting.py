@@ -162,8 +162,7 @@ class ServedHosts:
         patterns = set()
         for name in names:  # as a Host names it: an IPv6 address in brackets, a final dot
             patterns |= {f"[{name}]"} if ":" in name else {name, f"{name}."}
-        self.names = TrustedHostMiddleware(app, sorted(patterns),  # type: ignore[arg-type]
-                                           www_redirect=False)
+        self.names = TrustedHostMiddleware(app, sorted(patterns), www_redirect=False)
 
     def listens_on(self, host: str | None) -> bool:
         """An address literal this server listens on (any, bound to a wildcard)."""
@@ -181,7 +180,7 @@ class ServedHosts:
         if len(hosts) == 1 and self.listens_on(hosts[0]):
             await self.app(scope, receive, send)
         else:  # a name served, else refused (400, a WebSocket's handshake too)
-            await self.names(scope, receive, send)  # type: ignore[arg-type]
+            await self.names(scope, receive, send)
 
 
 def _aborter(send: Send) -> Callable[[], None] | None:
