@@ -131,8 +131,8 @@ class Forwarding:
         peer = str(client[0]) if client else ""
         trusted = self.believe is not None and self.trusted(peer)
         kept = (self.header, PROTO) if trusted else ()
-        scope["headers"] = [(XFF if key.lower() == self.header else key.lower(), value)
-                            for key, value in scope.get("headers", [])
+        scope["headers"] = [(XFF if key.lower() == self.header and trusted else key.lower(),
+                             value) for key, value in scope.get("headers", [])
                             if key.lower() not in FORWARDING or key.lower() in kept]
         scope[PEER] = peer
         if trusted and self.believe is not None:
@@ -144,9 +144,10 @@ class Forwarding:
         """After uvicorn's reading: the address in one spelling; a hop that is not an
         address (a proxy that passed a client's text on) leaves the peer's own."""
         client = scope.get("client")
-        found = _address(str(client[0])) if client else None
-        address = canonical(found) if found is not None else scope[PEER]
-        scope["client"] = (address, client[1] if client else 0)
+        if client:
+            found = _address(str(client[0]))
+            scope["client"] = (canonical(found) if found is not None else scope[PEER],
+                               client[1])
         await self.app(scope, receive, send)
 
 
