@@ -252,7 +252,8 @@ class WebLobby:
                 kinds = [hosted.bots.get(seat, "open") for seat in range(len(hosted.table.seats))]
                 self.tables[number] = WebTable(hosted, kinds)  # the server's bots as bots
         for number in [n for n, w in self.tables.items() if n not in self.lobby.hosted]:
-            del self.tables[number]  # closed unplayed, or forgotten by the lobby
+            for task in self.tables.pop(number).tasks:  # closed unplayed, or forgotten
+                task.cancel()  # a closed table's bots go with it
         return list(self.tables.values())
 
     def get(self, number: int) -> WebTable:
