@@ -152,7 +152,7 @@ def test_lobby_limits_per_address_and_in_all(tmp_path: Path) -> None:
         a = lobby(live)
         made = [fields(ask(a, "create players=2"))["table"] for _ in range(2)]
         assert ask(a, "create players=2") == \
-            "error 2 tables of yours are waiting for players already"
+            "error 2 tables of yours are not over yet"
         a.send("quit")
         b = Client(live.port, source="127.0.0.2")
         b.send("lobby")

@@ -43,7 +43,8 @@ class Web:
     def __init__(self, port: int, out: Path, key: Path) -> None:
         self.url = f"http://127.0.0.1:{port}"
         self.args = [XACTIKA, "web", "--port", str(port), "--seed", "40", "--out", str(out),
-                     "--key", str(key), "--pace", "off"]
+                     "--key", str(key), "--pace", "off",
+                     "--tables-per-address", "64"]  # its pages: one address, many people
         self.log = out.parent / "web.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0

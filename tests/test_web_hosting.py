@@ -19,7 +19,7 @@ from rawws import RawSocket
 from webkit import WebServer
 
 from xactika.frontends.web.app import same_origin
-from xactika.frontends.web.hosting import Hosting, proxy_network
+from xactika.frontends.web.hosting import proxy_network, served
 
 
 @pytest.fixture(scope="module")
@@ -115,9 +115,9 @@ def test_slow_headers_and_silent_connections_are_closed(server: WebServer) -> No
 # --------------------------------------------------------------------------- proxies
 
 
-def _seen(hosting_args: dict[str, Any], kind: str, peer: str, headers: dict[str, str]
-          ) -> dict[str, Any] | None:
-    """The scope the app behind :class:`Hosting` gets (None: refused)."""
+def _seen(hosting_args: dict[str, Any], kind: str, peer: str,
+          headers: dict[str, str] | list[tuple[str, str]]) -> dict[str, Any] | None:
+    """The scope the app behind :func:`served` gets (None: refused)."""
     seen: list[dict[str, Any]] = []
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
@@ -129,10 +129,11 @@ def _seen(hosting_args: dict[str, Any], kind: str, peer: str, headers: dict[str,
     async def send(message: Any) -> None:
         pass
 
+    pairs = headers.items() if isinstance(headers, dict) else headers
     scope = {"type": kind, "scheme": "ws" if kind == "websocket" else "http",
              "client": (peer, 5555), "headers": [(k.lower().encode(), v.encode())
-                                                 for k, v in headers.items()]}
-    asyncio.run(Hosting(app, **hosting_args)(scope, receive, send))
+                                                 for k, v in pairs]}
+    asyncio.run(served(app, **hosting_args)(scope, receive, send))
     return seen[0] if seen else None
 
 
@@ -140,46 +141,76 @@ PROXIED = {"bound": "127.0.0.1", "allowed": ["cards.example"],
            "proxies": [proxy_network("127.0.0.1"), proxy_network("10.0.0.0/8")]}
 
 
-def test_forwarding_headers_are_believed_from_trusted_proxies_only() -> None:
-    headers = {"Host": "127.0.0.1:8000", "X-Forwarded-For": "203.0.113.9, 10.1.2.3",
-               "X-Forwarded-Proto": "https", "X-Forwarded-Host": "cards.example",
-               "Origin": "https://cards.example"}
-    scope = _seen(PROXIED, "websocket", "127.0.0.1", headers)
+def _client(scope: dict[str, Any] | None) -> str:
     assert scope is not None
-    assert scope["client"][0] == "203.0.113.9"  # 10.1.2.3 is a trusted proxy too
-    assert scope["scheme"] == "wss"
-    names = {k: v for k, v in scope["headers"]}
-    assert names[b"host"] == b"cards.example"
+    return str(scope["client"][0])
+
+
+def test_the_named_header_is_believed_from_trusted_proxies_only() -> None:
+    headers = {"Host": "cards.example", "X-Forwarded-For": "203.0.113.9, 10.1.2.3",
+               "X-Forwarded-Proto": "https", "Origin": "https://cards.example"}
+    scope = _seen(PROXIED, "websocket", "127.0.0.1", headers)
+    assert _client(scope) == "203.0.113.9"  # 10.1.2.3 is a trusted proxy too
+    assert scope is not None and scope["scheme"] == "wss"
     assert same_origin({k.decode(): v.decode() for k, v in scope["headers"]}, scope["scheme"])
     # the same headers from a peer that is not a proxy: ignored, its own address counts
     scope = _seen(PROXIED, "websocket", "192.0.2.7", headers)
-    assert scope is not None and scope["client"][0] == "192.0.2.7" and scope["scheme"] == "ws"
+    assert _client(scope) == "192.0.2.7" and scope is not None and scope["scheme"] == "ws"
     assert not same_origin({k.decode(): v.decode() for k, v in scope["headers"]}, "ws")
     # a forged left part cannot hide the address the proxy saw
-    scope = _seen(PROXIED, "http", "127.0.0.1",
-                  {"Host": "cards.example", "X-Forwarded-For": "1.1.1.1, 198.51.100.4"})
-    assert scope is not None and scope["client"][0] == "198.51.100.4"
-    # RFC 7239's header, with an IPv6 hop
-    scope = _seen(PROXIED, "http", "10.0.0.2",
-                  {"Host": "127.0.0.1", "Forwarded":
-                   'for="[2001:db8::7]:4711";proto=https;host=cards.example'})
-    assert scope is not None and scope["client"][0] == "2001:db8::7"
-    assert scope["scheme"] == "https"
+    assert _client(_seen(PROXIED, "http", "127.0.0.1", {
+        "Host": "cards.example", "X-Forwarded-For": "1.1.1.1, 198.51.100.4"})) == "198.51.100.4"
+    # several headers are one list; the proxy's own hop is the nearest
+    assert _client(_seen(PROXIED, "http", "127.0.0.1", [
+        ("Host", "cards.example"), ("X-Forwarded-For", "1.1.1.1"),
+        ("X-Forwarded-For", "2.2.2.2, 198.51.100.5")])) == "198.51.100.5"
+
+
+def test_no_other_forwarding_header_and_no_odd_hop_picks_the_address() -> None:
+    """Issue 40, item 1: RFC 7239 ``Forwarded``, ``X-Real-IP`` and the like are never
+    read; a hop that is not an address leaves the proxy's own; one address, one spelling."""
+    for headers in ({"Forwarded": 'for="[2001:db8::7]:4711";proto=https'},
+                    {"X-Real-IP": "203.0.113.1"}, {"True-Client-IP": "203.0.113.2"},
+                    {"X-Forwarded-For": "evil-name"}, {"X-Forwarded-For": "10.9.9.9.9"},
+                    {"X-Forwarded-For": ""}):
+        scope = _seen(PROXIED, "http", "10.0.0.2", {"Host": "127.0.0.1", **headers})
+        assert _client(scope) == "10.0.0.2", headers
+        assert scope is not None and scope["scheme"] == "http"
+        assert not any(k in (b"forwarded", b"x-real-ip", b"true-client-ip")
+                       for k, _ in scope["headers"])
+    assert _client(_seen(PROXIED, "http", "127.0.0.1", {
+        "Host": "127.0.0.1", "X-Forwarded-For": "::ffff:198.51.100.4"})) == "198.51.100.4"
+    assert _client(_seen(PROXIED, "http", "127.0.0.1", {
+        "Host": "127.0.0.1", "X-Forwarded-For": "[2001:DB8:0::7]:80"})) == "2001:db8::7"
+    # the operator names another header: only that one counts
+    real = {**PROXIED, "header": "x-real-ip"}
+    assert _client(_seen(real, "http", "127.0.0.1", {
+        "Host": "127.0.0.1", "X-Forwarded-For": "203.0.113.3",
+        "X-Real-IP": "198.51.100.6"})) == "198.51.100.6"
+    assert _client(_seen(real, "http", "192.0.2.8", {
+        "Host": "127.0.0.1", "X-Real-IP": "198.51.100.6"})) == "192.0.2.8"
 
 
 def test_a_proxy_cannot_forward_an_unserved_host() -> None:
-    headers = {"Host": "127.0.0.1", "X-Forwarded-Host": "evil.example"}
-    assert _seen(PROXIED, "http", "127.0.0.1", headers) is None
-    assert _seen(PROXIED, "websocket", "127.0.0.1", headers) is None
+    for forged in ({"X-Forwarded-Host": "cards.example"}, {"Forwarded": "host=cards.example"}):
+        assert _seen(PROXIED, "http", "127.0.0.1", {"Host": "evil.example", **forged}) is None
+        assert _seen(PROXIED, "websocket", "127.0.0.1",
+                     {"Host": "evil.example", **forged}) is None
+        scope = _seen(PROXIED, "http", "127.0.0.1", {"Host": "127.0.0.1", **forged})
+        assert scope is not None and dict(scope["headers"])[b"host"] == b"127.0.0.1"
     wild = {"bound": "0.0.0.0", "allowed": [], "proxies": []}
     assert _seen(wild, "http", "192.0.2.1", {"Host": "192.0.2.10:8000"}) is not None
     assert _seen(wild, "http", "192.0.2.1", {"Host": "[2001:db8::1]:8000"}) is not None
     assert _seen(wild, "http", "192.0.2.1", {"Host": "rebound.example:8000"}) is None
+    assert _seen(wild, "http", "192.0.2.1", {"Host": "2130706433:8000"}) is None  # 127.0.0.1
     assert _seen(wild, "http", "192.0.2.1", {}) is None
+    assert _seen(PROXIED, "http", "192.0.2.1", {"Host": "127.0.0.2"}) is None  # not bound
 
 
 @pytest.mark.parametrize("option", [["--trusted-proxy", "proxy.example"],
                                     ["--allowed-host", "http://x/"],
+                                    ["--proxy-header", "Forwarded"],
+                                    ["--proxy-header", "x y"],
                                     ["--header-timeout", "0"]])
 def test_bad_hosting_options_are_one_line(option: list[str]) -> None:
     done = subprocess.run([sys.executable, "-m", "xactika.frontends.cli", "web", "--port", "0",

@@ -6,6 +6,10 @@ here as the test's own process with a temporary prefix and stopped after).
     direct peer that is not a proxy gets its forwarding header ignored.
 (b) The public name (``--allowed-host``) works through the proxy for the lobby's POST and
     the WebSocket, Host and Origin both; an unserved name is refused.
+(c) Issue 40, item 1: a client's own forwarding headers (``Forwarded``, ``X-Forwarded-Host``,
+    ``X-Real-IP``, several ``X-Forwarded-For``, IPv6 and odd spellings), through the proxy
+    (README's block) or sent straight from a trusted peer, change neither the address the
+    lobby's limits count nor the host the checks see.
 
 Each client comes from its own loopback address (127.0.0.2, .3, .4), which the proxy
 puts in ``X-Forwarded-For`` as it would a real client's.
@@ -14,6 +18,7 @@ puts in ``X-Forwarded-For`` as it would a real client's.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import socket
@@ -59,6 +64,8 @@ http {{
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header Forwarded "";
+            proxy_set_header X-Forwarded-Host "";
             proxy_read_timeout 1h;
         }}
     }}
@@ -85,7 +92,8 @@ class Proxied:
     def __init__(self, tmp: Path) -> None:
         self.web = WebServer(tmp / "web", 11, ["--trusted-proxy", "127.0.0.1",
                                                "--allowed-host", PUBLIC,
-                                               "--max-per-address", "2"])
+                                               "--max-per-address", "2",
+                                               "--tables-per-address", "2"])
         self.upstream = int(self.web.url.rsplit(":", 1)[1])
         prefix = tmp / "nginx"
         prefix.mkdir()
@@ -202,5 +210,105 @@ def test_the_public_name_works_through_the_proxy(proxied: Proxied) -> None:
         ws.send(f"watch {made['table']['id']} name=viewer")
         assert str(ws.recv(timeout=10)).split()[0] in ("hello", "newgame", "chat", "say")
     assert _post(proxied.port, f"evil.example:{proxied.port}", table)[0] == 400
-    with pytest.raises(Exception, match="HTTP 403"):
+    with pytest.raises(Exception, match="HTTP 400"):
         _socket(proxied.port, "127.0.0.5", f"evil.example:{proxied.port}")
+
+
+# --------------------------------------------------------------------------- issue 40, item 1
+
+TABLE = {"game": "xactika", "rounds": 1, "players": 2, "seats": ["open", "1"]}
+WAITING = "tables of yours"  # the lobby's per-address refusal (protocol/net/lobby.py)
+
+
+def _forged(address: str) -> list[list[tuple[str, str]]]:
+    """Headers a client sends to pass for ``address`` (one list per request): every
+    forwarding header, repeated, in IPv6 and in odd spellings."""
+    v6 = "2001:db8::" + address.rsplit(".", 1)[1]
+    return [[("Forwarded", f"for={address}")],
+            [("Forwarded", f'for="[{v6}]:4711";proto=https;host={PUBLIC}')],
+            [("Forwarded", f"For={address}, for={address}")],
+            [("X-Forwarded-For", address)],
+            [("X-Forwarded-For", address), ("X-Forwarded-For", address)],
+            [("X-Forwarded-For", f"{address}, {address}"), ("X-Forwarded-For", v6)],
+            [("X-Forwarded-For", f"::ffff:{address}")],
+            [("X-Forwarded-For", f"[{v6}]:80")],
+            [("X-Forwarded-For", f" {address}:443 ,")],
+            [("X-Real-IP", address)],
+            [("X-Forwarded-Host", PUBLIC), ("Forwarded", f"for={address};host={PUBLIC}")]]
+
+
+def _request(port: int, source: str, headers: list[tuple[str, str]], host: str = "",
+             origin: str = "", method: str = "POST") -> tuple[int, str]:
+    """A lobby POST (or a GET of the lobby page) from ``source`` with extra (repeatable)
+    headers: the status and the text."""
+    host = host or f"{PUBLIC}:{port}"
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                      source_address=(source, 0))
+    try:
+        body = json.dumps(TABLE).encode() if method == "POST" else b""
+        conn.putrequest(method, "/api/tables" if method == "POST" else "/", skip_host=True)
+        for name, value in [("Host", host), ("Origin", origin or f"http://{host}"),
+                            ("Content-Type", "application/json"),
+                            ("Content-Length", str(len(body))), *headers]:
+            conn.putheader(name, value)
+        conn.endheaders(body)
+        answer = conn.getresponse()
+        return answer.status, answer.read().decode()
+    finally:
+        conn.close()
+
+
+def _create(port: int, source: str, headers: list[tuple[str, str]], host: str = "",
+            origin: str = "") -> tuple[int, str]:
+    return _request(port, source, headers, host, origin)
+
+
+def test_a_clients_own_forwarding_headers_do_not_change_its_address(proxied: Proxied) -> None:
+    """One client (127.0.0.2x) forges every header naming many addresses: it opens only
+    the 2 tables its own address may have waiting, through the proxy and straight from a
+    trusted peer alike (the server alone holds, README's block aside)."""
+    for via, source in ((proxied.port, "127.0.0.21"), (proxied.upstream, "127.0.0.1")):
+        if source == "127.0.0.1":  # straight from the trusted peer: its only header counts
+            forged = [h for h in (_forged(f"10.9.9.{n}") for n in range(8)) for h in h
+                      if not any(name == "X-Forwarded-For" for name, _ in h)]
+        else:
+            forged = [h for n in range(8) for h in _forged(f"10.9.9.{n}")]
+        answers = [_create(via, source, headers) for headers in forged]
+        made = [a for a in answers if a[0] == 200]
+        assert len(made) <= 2, (via, len(made), len(forged))
+        refused = [text for status, text in answers if status != 200]
+        assert refused and all(WAITING in text for text in refused), refused[:3]
+
+
+def test_a_client_cannot_use_up_a_victims_quota(proxied: Proxied) -> None:
+    victim = "127.0.0.23"
+    for headers in _forged(victim) * 2:
+        _create(proxied.port, "127.0.0.22", headers)
+    status, text = _create(proxied.port, victim, [])
+    assert status == 200, text  # the victim's first table: no "2 tables of yours"
+
+
+def test_forwarded_hosts_change_no_host_a_check_sees(proxied: Proxied) -> None:
+    """A DNS-rebinding page names its own host; a header naming the public one does not
+    make it served (through the proxy, or straight from the trusted peer)."""
+    for via, source in ((proxied.port, "127.0.0.24"), (proxied.upstream, "127.0.0.1")):
+        evil = f"evil.example:{via}"
+        for headers in ([("X-Forwarded-Host", PUBLIC)], [("Forwarded", f"host={PUBLIC}")],
+                        [("Forwarded", f'host="{PUBLIC}";proto=http')],
+                        [("X-Forwarded-Host", PUBLIC), ("X-Forwarded-Host", PUBLIC)]):
+            status, text = _create(via, source, headers, host=evil,
+                                   origin=f"http://{PUBLIC}:{via}")
+            assert status == 400, (via, headers, text)
+            assert '"table"' not in text
+            page = _request(via, source, headers, host=evil, method="GET")
+            assert page[0] == 400, (via, headers, page[0])  # not the lobby's page
+
+
+def test_forged_headers_on_websockets_share_one_address(proxied: Proxied) -> None:
+    via = f"127.0.0.1:{proxied.port}"
+    with contextlib.ExitStack() as stack:
+        forged = [{"Forwarded": f"for=10.8.8.{n}", "X-Real-IP": f"10.7.7.{n}"}
+                  for n in range(3)]
+        sockets = [stack.enter_context(_socket(proxied.port, "127.0.0.25", via, h))
+                   for h in forged]
+        assert _evicted(sockets[0])  # three from one address, the limit is 2

@@ -2,7 +2,9 @@
 and offers to move the seat there (never retrying in a loop), bots have unique names and a
 bot mark, a hidden tab is told of its turn (title and a tone, a remembered mute), and a
 person can leave a game in play (a bot takes the seat, everyone is told, the record says
-so) and go back to the lobby."""
+so) and go back to the lobby. Issue 40, item 5b: a seat's token is kept where only its
+table's page reads it (never by the replay viewer), dropped at the game's end, and an
+invite link asks before it replaces the seat a page holds."""
 
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ def test_the_seat_moves_between_pages_and_never_loops(server: WebServer,
     first.goto(f"{server.url}/table/{number}#seat={token}")
     first.wait_for_selector("#hand button.card")
     assert "seat=" not in first.url and token not in first.url  # shared: the table only
-    assert first.evaluate(f"() => localStorage.getItem('xactika-seat-{number}')") == token
+    assert first.evaluate("() => history.state && history.state.seat") == token
     names = first.locator("#seats .seat-name").evaluate_all(
         "ns => ns.map(n => [[...n.querySelectorAll('.badge')].map(b => b.textContent)"
         "  .filter(b => b === 'bot'), n.lastChild.textContent])")
@@ -56,7 +58,7 @@ def test_the_seat_moves_between_pages_and_never_loops(server: WebServer,
     second = context.new_page()
     second.set_viewport_size(PHONE)
     second_sockets = _sockets(second)
-    second.goto(f"{server.url}/table/{number}")
+    second.goto(f"{server.url}/table/{number}#seat={token}")  # the seat's link again
     second.wait_for_selector("#move-here")
     assert "open in another page" in second.locator("#status").inner_text()
     second.wait_for_timeout(3000)
@@ -124,7 +126,7 @@ def test_a_person_leaves_and_a_bot_plays_on(server: WebServer, browser: Any) -> 
     assert "really leave" in page.locator("#leave").inner_text()
     page.click("#leave")
     page.wait_for_url(f"{server.url}/")
-    assert page.evaluate(f"() => localStorage.getItem('xactika-seat-{number}')") is None
+    assert page.evaluate("() => JSON.stringify(localStorage)").find(invites["0"]) < 0
     other.wait_for_function(
         "() => document.querySelector('#log-list').innerText.includes('left')")
     talk = other.locator("#log-list").inner_text()
@@ -138,3 +140,63 @@ def test_a_person_leaves_and_a_bot_plays_on(server: WebServer, browser: Any) -> 
     assert "header stand-in 0 events " in record
     page.close()
     other.close()
+
+
+STORED = "() => JSON.stringify([localStorage, sessionStorage, history.state])"
+
+
+def test_a_seats_token_is_only_its_tables_and_gone_at_the_end(server: WebServer,
+                                                               browser: Any) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    answer = create_table(page, server.url, name="Hal", seats=["open", "1"], clock="none")
+    number, token = answer["table"]["id"], answer["invites"]["0"]
+    page.goto(f"{server.url}/table/{number}#seat={token}")
+    page.wait_for_selector("#hand button.card")
+    assert token in page.evaluate(STORED)  # this page's own history entry holds it
+    page.reload()
+    page.wait_for_selector("#hand button.card")  # a reload keeps the seat
+    # the same tab goes to the replay viewer (it shows uploaded files): nothing to read
+    page.goto(f"{server.url}/replay")
+    assert token not in page.evaluate(STORED)
+    lobby = browser.new_page(viewport=DESKTOP)  # another page of the site
+    lobby.goto(f"{server.url}/")
+    assert token not in lobby.evaluate(STORED)
+    lobby.close()
+    page.go_back()
+    page.wait_for_selector("#hand button.card")  # back at the table: its entry's token
+    while not page.locator("#end").is_visible():
+        if not click_move(page):
+            page.wait_for_timeout(20)
+    assert token not in page.evaluate(STORED)  # the game is over: dropped
+    page.reload()
+    page.wait_for_selector("#status")
+    assert token not in page.evaluate(STORED)
+    page.close()
+
+
+def test_an_invite_link_asks_before_it_replaces_a_seat(server: WebServer,
+                                                       browser: Any) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    answer = create_table(page, server.url, name="Ida", seats=["open", "open", "1"],
+                          clock="none")
+    number, invites = answer["table"]["id"], answer["invites"]
+    page.goto(f"{server.url}/table/{number}#seat={invites['0']}")
+    page.wait_for_function("(t) => history.state && history.state.seat === t",
+                           arg=invites["0"])
+    asked: list[str] = []
+
+    def dismiss(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
+    page.evaluate("(t) => { location.hash = 'seat=' + t; }", invites["1"])
+    page.wait_for_function("() => !location.hash")
+    assert asked and "invite link" in asked[0]
+    assert page.evaluate("() => history.state.seat") == invites["0"]  # kept
+    page.remove_listener("dialog", dismiss)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.evaluate("(t) => { location.hash = 'seat=' + t; }", invites["1"])
+    page.wait_for_function("(t) => history.state && history.state.seat === t && !location.hash",
+                           arg=invites["1"])
+    page.close()

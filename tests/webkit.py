@@ -52,6 +52,8 @@ class WebServer:
         self.proc = subprocess.Popen(
             [sys.executable, *(program or ["-m", "xactika.frontends.cli"]), "web", "--port",
              "0", "--out", str(out), "--seed", str(seed),
+             # every page of a test comes from 127.0.0.1: one address for many people
+             "--tables-per-address", "64",
              *(() if paced else ("--pace", "off")), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None

@@ -38,7 +38,7 @@ from xactika.core.engine.api import Config, game_rules
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends import i18n
 from xactika.frontends.web.facts import all_games
-from xactika.frontends.web.hosting import ABORT, Hosting, Network
+from xactika.frontends.web.hosting import ABORT, DEFAULT_HEADER, Network, served
 from xactika.frontends.web.lang import catalog, install_gettext, page, page_language
 from xactika.frontends.web.lobby import ChatRate, WebLobby, WebLobbyError, WebTable
 from xactika.frontends.web.narrate import Narrator, rules_texts
@@ -104,7 +104,8 @@ class WebApp:
 
     def __init__(self, server: Server, *, extra_routes: list[BaseRoute] | None = None,
                  bound: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
-                 trusted_proxies: Sequence[Network] = ()) -> None:
+                 trusted_proxies: Sequence[Network] = (),
+                 proxy_header: str = DEFAULT_HEADER) -> None:
         self.server = server
         self.viewers = any(getattr(r, "path", "") == "/replay" for r in extra_routes or ())
         self.lobby = WebLobby(server)
@@ -128,7 +129,8 @@ class WebApp:
             *(extra_routes or []),
         ]
         self.app = Starlette(routes=routes, lifespan=self.lifespan)
-        self.asgi = SecurityHeaders(Hosting(self.app, bound, allowed_hosts, trusted_proxies))
+        self.asgi = SecurityHeaders(served(self.app, bound, allowed_hosts, trusted_proxies,
+                                           proxy_header))
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -433,8 +435,11 @@ def viewer_routes(server: Server) -> list[BaseRoute]:
 
 def create_app(server: Server, *, bound: str = "127.0.0.1",
                allowed_hosts: Sequence[str] = (),
-               trusted_proxies: Sequence[Network] = ()) -> WebApp:
+               trusted_proxies: Sequence[Network] = (),
+               proxy_header: str = DEFAULT_HEADER) -> WebApp:
     """The application: the lobby, the tables and, when present, the viewers; served under
-    the names ``bound``, ``localhost`` and ``allowed_hosts`` (hosting.py)."""
+    the names ``bound``, ``localhost`` and ``allowed_hosts``, believing ``proxy_header``
+    from ``trusted_proxies`` only (hosting.py)."""
     return WebApp(server, extra_routes=viewer_routes(server), bound=bound,
-                  allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies)
+                  allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies,
+                  proxy_header=proxy_header)

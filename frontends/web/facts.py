@@ -26,6 +26,7 @@ from xactika.core.engine.api import (
 )
 from xactika.frontends.i18n import said
 from xactika.frontends.people.presentation import presentation
+from xactika.protocol.net.lobby import MAX_OPTION, MAX_ROUNDS
 from xactika.protocol.player.agentside import SeatTracker
 
 
@@ -59,8 +60,9 @@ def game_facts(name: str) -> dict[str, Any]:
             "modes": [_mode_facts(name, m) for m in modes],
             "players": {"min": rules.min_players, "max": rules.max_players,
                         "default": rules.default_players},
-            "rounds": rules.default_rounds,
+            "rounds": rules.default_rounds, "maxRounds": MAX_ROUNDS,  # the lobby's bound
             "options": [{"name": key, "type": "int" if kind is int else "text",
+                         "max": MAX_OPTION if kind is int else None,
                          "label": _option_label(key, kind, rules, suggested),
                          "suggest": suggested.get(key, ("", None))[1],
                          "choices": list(rules.option_choices.get(key, ()))}

@@ -1,15 +1,20 @@
-"""``xactika web`` on a network: which host names it serves, whose forwarding headers it
+"""``xactika web`` on a network: which host names it serves, which forwarding header it
 believes, and how long a slow client may hold a connection (spec/WEB.md, Hosting).
 
 * Host names: a page at ``http://evil.example:PORT`` whose name an attacker rebinds to
   127.0.0.1 sends a Host and an Origin that match each other, so comparing the two proves
   nothing. Only the names the server was bound to, ``localhost``, and the names given by
-  ``--allowed-host`` are served; any other Host is refused, HTTP and WebSocket alike. An
-  address literal cannot be rebound, so one the server listens on is served too.
-* Reverse proxies: the forwarding headers (``X-Forwarded-For``/``-Proto``/``-Host`` or
-  ``Forwarded``) are believed only from the peers named by ``--trusted-proxy``; then the
-  client's own address counts for the per-address limits, and the Host and Origin checks
-  see the public name and scheme. From anyone else they are ignored.
+  ``--allowed-host`` are served (Starlette's ``TrustedHostMiddleware``); an address literal
+  cannot be rebound, so one the server listens on is served too. Any other Host is
+  refused, HTTP and WebSocket alike. The Host header is the only name read: a client's
+  ``X-Forwarded-Host`` or ``Forwarded: host=`` never is.
+* Reverse proxies: exactly one forwarding header is believed, the one the operator names
+  (``--proxy-header``, default ``X-Forwarded-For``) and only from a ``--trusted-proxy``
+  peer; uvicorn's ``ProxyHeadersMiddleware`` reads it (the nearest hop from the right that
+  is not a trusted proxy) with ``X-Forwarded-Proto``. Every other forwarding header
+  (``Forwarded``, ``X-Forwarded-Host``, ``X-Real-IP``, ...) is dropped from every request,
+  and a hop that is not an address leaves the proxy's own, so no spelling a client sends
+  picks the address the per-address limits count.
 * Slow clients: uvicorn arms its keep-alive timer only after a response, so a connection
   that sends part of a request line and headers, or nothing, is held for ever (slowloris).
   :func:`guarded_http` adds a deadline for a complete request head.
@@ -22,6 +27,10 @@ import ipaddress
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
+from starlette._utils import parse_host_header
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Any]]
 Send = Callable[[Any], Awaitable[None]]
@@ -30,12 +39,25 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 ABORT = "xactika.abort"  # the scope's key for dropping a WebSocket's connection at once
+PEER = "xactika.peer"  # the scope's key for the connection's own peer address
 WILDCARDS = ("", "0.0.0.0", "::")
-HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-._:[]")
+HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-._")
+DEFAULT_HEADER = "X-Forwarded-For"
+PROTO = b"x-forwarded-proto"  # believed with the named header, from trusted proxies only
+# the forwarding headers a request may carry; none but the named one (and PROTO) is read
+FORWARDING = frozenset({b"forwarded", b"x-forwarded-for", b"x-forwarded-host",
+                        b"x-forwarded-proto", b"x-forwarded-port", b"x-forwarded-server",
+                        b"x-forwarded-prefix", b"x-real-ip", b"x-client-ip",
+                        b"true-client-ip", b"cf-connecting-ip", b"x-original-forwarded-for",
+                        b"x-cluster-client-ip", b"forwarded-for"})
+XFF = b"x-forwarded-for"
+NOT_ADDRESSES = frozenset({b"forwarded", b"x-forwarded-host", PROTO, b"x-forwarded-port",
+                           b"x-forwarded-server", b"x-forwarded-prefix", b"host"})
+HEADER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 
 class HostingError(ValueError):
-    """A bad ``--allowed-host`` or ``--trusted-proxy``: the message is one line."""
+    """A bad ``--allowed-host``, ``--trusted-proxy`` or ``--proxy-header``: one line."""
 
 
 def proxy_network(text: str) -> Network:
@@ -50,9 +72,19 @@ def proxy_network(text: str) -> Network:
 def host_name(text: str) -> str:
     """``--allowed-host``: a host name or address, without a scheme or a port."""
     name = text.strip().lower().rstrip(".")
-    if not name or (not set(name) <= HOST_CHARS - {":", "[", "]"} and _address(name) is None):
+    if not name or (not set(name) <= HOST_CHARS and _address(name) is None):
         raise HostingError(f"--allowed-host {text!r} is not a host name (such as "
                            "cards.example.org)")
+    return name
+
+
+def proxy_header(text: str) -> str:
+    """``--proxy-header``: the one header naming the client's address, a list of hops as
+    ``X-Forwarded-For`` writes them (``X-Real-IP``: one), lower case."""
+    name = text.strip().lower()
+    if not name or not set(name) <= HEADER_CHARS or name.encode() in NOT_ADDRESSES:
+        raise HostingError(f"--proxy-header {text[:40]!r} is not a header naming the "
+                           "client's address (such as X-Forwarded-For or X-Real-IP)")
     return name
 
 
@@ -63,38 +95,29 @@ def _address(text: str) -> Address | None:
         return None
 
 
-def _split_host(value: str) -> str:
-    """A Host header's name: lower case, without its port, brackets or final dot."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        return value[1:value.find("]")] if "]" in value else ""
-    if value.count(":") == 1:
-        value = value.split(":")[0]
-    return value.rstrip(".")
+def canonical(address: Address) -> str:
+    """One spelling per address: an IPv4-mapped IPv6 address is its IPv4 one."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(address)
 
 
-class Hosting:
-    """The names served and the proxies trusted; an ASGI middleware around the app."""
+def served(app: ASGI, bound: str, allowed: Iterable[str] = (),
+           proxies: Iterable[Network] = (), header: str = DEFAULT_HEADER) -> ASGI:
+    """``app`` behind the forwarding rule and the host check (an ASGI app)."""
+    return Forwarding(ServedHosts(app, bound, allowed), tuple(proxies), header)
 
-    def __init__(self, app: ASGI, bound: str, allowed: Iterable[str] = (),
-                 proxies: Iterable[Network] = ()) -> None:
+
+class Forwarding:
+    """The one named forwarding header from trusted proxies, every other one dropped."""
+
+    def __init__(self, app: ASGI, proxies: tuple[Network, ...], header: str) -> None:
         self.app = app
-        self.bound = bound.strip().lower()
-        self.names = {"localhost", *allowed}
-        if self.bound not in WILDCARDS:
-            self.names.add(self.bound.strip("[]"))
-        self.proxies = tuple(proxies)
-
-    def serves(self, host: str | None) -> bool:
-        """True for a Host this server answers to (a name it was given, or an address it
-        listens on)."""
-        if not host or not set(host.lower()) <= HOST_CHARS:
-            return False
-        name = _split_host(host)
-        if name in self.names:
-            return True
-        found = _address(name)
-        return found is not None and (self.bound in WILDCARDS or found == _address(self.bound))
+        self.proxies = proxies
+        self.header = header.lower().encode()
+        self.believe = ProxyHeadersMiddleware(self._believed,  # type: ignore[arg-type]
+                                              [str(net) for net in proxies]) \
+            if proxies else None
 
     def trusted(self, peer: str) -> bool:
         found = _address(peer)
@@ -104,100 +127,61 @@ class Hosting:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        headers = _headers(scope)
         client = scope.get("client")
-        if self.proxies and client and self.trusted(str(client[0])):
-            self._forwarded(scope, headers)
-        if not self.serves(_headers(scope).get("host")):
-            await self._refuse(scope, receive, send)
+        peer = str(client[0]) if client else ""
+        trusted = self.believe is not None and self.trusted(peer)
+        kept = (self.header, PROTO) if trusted else ()
+        scope["headers"] = [(XFF if key.lower() == self.header and trusted else key.lower(),
+                             value) for key, value in scope.get("headers", [])
+                            if key.lower() not in FORWARDING or key.lower() in kept]
+        scope[PEER] = peer
+        if trusted and self.believe is not None:
+            await self.believe(scope, receive, send)  # type: ignore[arg-type]
+        else:
+            await self._believed(scope, receive, send)
+
+    async def _believed(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """After uvicorn's reading: the address in one spelling; a hop that is not an
+        address (a proxy that passed a client's text on) leaves the peer's own."""
+        client = scope.get("client")
+        if client:
+            found = _address(str(client[0]))
+            scope["client"] = (canonical(found) if found is not None else scope[PEER],
+                               client[1])
+        await self.app(scope, receive, send)
+
+
+class ServedHosts:
+    """The names served (Starlette's check), and the addresses listened on."""
+
+    def __init__(self, app: ASGI, bound: str, allowed: Iterable[str] = ()) -> None:
+        self.app = app
+        self.bound = bound.strip().lower().strip("[]")
+        names = {"localhost", *allowed}
+        if self.bound not in WILDCARDS:
+            names.add(self.bound)
+        patterns = set()
+        for name in names:  # as a Host names it: an IPv6 address in brackets, a final dot
+            patterns |= {f"[{name}]"} if ":" in name else {name, f"{name}."}
+        self.names = TrustedHostMiddleware(app, sorted(patterns), www_redirect=False)
+
+    def listens_on(self, host: str | None) -> bool:
+        """An address literal this server listens on (any, bound to a wildcard)."""
+        parsed = parse_host_header(host)
+        found = _address(parsed.host) if parsed is not None else None
+        return found is not None and (self.bound in WILDCARDS or found == _address(self.bound))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
             return
         if scope["type"] == "websocket":
             scope[ABORT] = _aborter(send)
-        await self.app(scope, receive, send)
-
-    def _forwarded(self, scope: Scope, headers: dict[str, str]) -> None:
-        """Believe a trusted proxy: the client's address, the scheme and the host it saw."""
-        hops, proto, host = _forwarded_header(headers.get("forwarded", ""))
-        if not hops:
-            hops = _items(headers.get("x-forwarded-for", ""))
-            proto = _last(headers.get("x-forwarded-proto", ""))
-            host = _last(headers.get("x-forwarded-host", ""))
-        if hops:
-            scope["client"] = (self._client(hops, str(scope["client"][0])), 0)
-        if proto in ("http", "https"):
-            secure = proto == "https"
-            scope["scheme"] = ("wss" if secure else "ws") if scope["type"] == "websocket" \
-                else proto
-        if host:
-            raw = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"host"]
-            scope["headers"] = [*raw, (b"host", host.encode("latin-1", "replace"))]
-
-    def _client(self, hops: list[str], peer: str) -> str:
-        """The nearest address that is not a trusted proxy, from the right (each proxy
-        appends the address it heard from); the proxy's own where one is malformed."""
-        for hop in reversed(hops):
-            found = _address(_hop_address(hop))
-            if found is None:
-                return peer
-            peer = str(found)
-            if not any(found in net for net in self.proxies):
-                return peer
-        return peer
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            await receive()  # websocket.connect
-            await send({"type": "websocket.close", "code": 1008})
-            return
-        body = b"this server does not serve that host name\n"
-        await send({"type": "http.response.start", "status": 400,
-                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                                (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body})
-
-
-def _headers(scope: Scope) -> dict[str, str]:
-    """The headers a decision reads, repeated ones joined with commas."""
-    found: dict[str, str] = {}
-    for key, value in scope.get("headers", []):
-        name = key.decode("latin-1").lower()
-        if name in ("host", "forwarded", "x-forwarded-for", "x-forwarded-proto",
-                    "x-forwarded-host"):
-            text = value.decode("latin-1")
-            found[name] = f"{found[name]},{text}" if name in found else text
-    return found
-
-
-def _items(value: str) -> list[str]:
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
-def _last(value: str) -> str:
-    items = _items(value)
-    return items[-1].lower() if items else ""
-
-
-def _forwarded_header(value: str) -> tuple[list[str], str, str]:
-    """RFC 7239 ``Forwarded``: each element's ``for``, and the nearest one's proto and host."""
-    hops: list[str] = []
-    proto = host = ""
-    for element in _items(value):
-        pairs = {}
-        for pair in element.split(";"):
-            key, _, text = pair.partition("=")
-            pairs[key.strip().lower()] = text.strip().strip('"')
-        hops.append(pairs.get("for", "unknown"))
-        proto, host = pairs.get("proto", "").lower(), pairs.get("host", "")
-    return hops, proto, host
-
-
-def _hop_address(hop: str) -> str:
-    """An address from a hop (``1.2.3.4``, ``1.2.3.4:5``, ``[::1]:5``, ``::1``)."""
-    hop = hop.strip().strip('"')
-    if hop.startswith("["):
-        return hop[1:hop.find("]")] if "]" in hop else hop
-    return hop.split(":")[0] if hop.count(":") == 1 else hop
+        hosts = [v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"]
+        if len(hosts) == 1 and self.listens_on(hosts[0]):
+            await self.app(scope, receive, send)
+        else:  # a name served, else refused (400, a WebSocket's handshake too)
+            await self.names(scope, receive, send)
 
 
 def _aborter(send: Send) -> Callable[[], None] | None:
@@ -253,4 +237,5 @@ def guarded_http(header_timeout: float) -> type[asyncio.Protocol]:
     return GuardedH11Protocol
 
 
-__all__ = ["ABORT", "Hosting", "HostingError", "guarded_http", "host_name", "proxy_network"]
+__all__ = ["ABORT", "HostingError", "canonical", "guarded_http", "host_name", "proxy_header",
+           "proxy_network", "served"]

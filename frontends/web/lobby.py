@@ -140,13 +140,15 @@ class WebLobby:
             raise WebLobbyError(escape(str(exc), 200)) from None
         kinds = self._kinds(request.get("seats"), players)
         try:
-            table = self.lobby.open_table(pairs, address, admin=False)
+            table = self.lobby.open_table(pairs, address, admin=False,
+                                          people="open" in kinds)
         except LobbyError as exc:
             raise WebLobbyError(str(exc)) from None
         hosted = self.lobby.hosted[table.id]
         web = WebTable(hosted, kinds, delay, bool(request.get("tutorial")))
         self.tables[table.id] = web
         self._seat_bots(web)
+        self.lobby.mind(hosted)  # a table of bots alone ends when nobody watches it
         opened = [seat for seat, kind in enumerate(kinds) if kind == "open"]
         if opened:
             try:
@@ -200,6 +202,7 @@ class WebLobby:
                 if kind != "open" and table.seats[seat].fault is None:
                     self.server.reissue(table, seat)
                     web.tasks.append(asyncio.create_task(self._bot(web, seat, kind)))
+            self.lobby.mind(hosted)
 
     def _seat_bots(self, web: WebTable) -> None:
         for seat, kind in enumerate(web.kinds):
@@ -249,7 +252,8 @@ class WebLobby:
                 kinds = [hosted.bots.get(seat, "open") for seat in range(len(hosted.table.seats))]
                 self.tables[number] = WebTable(hosted, kinds)  # the server's bots as bots
         for number in [n for n, w in self.tables.items() if n not in self.lobby.hosted]:
-            del self.tables[number]  # closed unplayed, or forgotten by the lobby
+            for task in self.tables.pop(number).tasks:  # closed unplayed, or forgotten
+                task.cancel()  # a closed table's bots go with it
         return list(self.tables.values())
 
     def get(self, number: int) -> WebTable:

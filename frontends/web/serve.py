@@ -29,6 +29,7 @@ from xactika.frontends.net.serve import seed_note, table_seed
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
+from xactika.protocol.net.lobby import LobbyPolicy
 from xactika.protocol.trust.signing import KeyFileError, signer_for
 
 
@@ -67,12 +68,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also serve this host name (the public one behind a proxy); "
                    "repeatable. Served besides: localhost and the --host address")
     p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
-                   help="believe X-Forwarded-*/Forwarded headers from this address or "
+                   help="believe --proxy-header and X-Forwarded-Proto from this address or "
                    "network (a reverse proxy); repeatable")
+    p.add_argument("--proxy-header", default="X-Forwarded-For", metavar="NAME",
+                   help="the one header a trusted proxy names the client's address in "
+                   "(default X-Forwarded-For); Forwarded, X-Forwarded-Host and the rest are "
+                   "never read")
     p.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
                    help="seconds a client has to send a request's headers (default 10)")
     p.add_argument("--idle-timeout", type=int, default=5, metavar="S",
                    help="seconds an idle HTTP keep-alive connection is kept (default 5)")
+    p.add_argument("--tables-per-address", type=counting_number, default=2, metavar="N",
+                   help="lobby tables not over, whatever their seats, one address may have "
+                   "(default 2)")
+    p.add_argument("--unwatched", type=float, default=300.0, metavar="S",
+                   help="end a table of bots alone that nobody has watched for S seconds "
+                   "(default 300)")
     p.add_argument("--no-journal", action="store_true",
                    help="keep no journal in --out: a crash loses every game in progress "
                    "(for measuring what the journal costs)")
@@ -81,11 +92,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def hosting_options(args: argparse.Namespace) -> str | None:
     """The hosting options checked (one line of error, or None); the names and networks."""
-    from xactika.frontends.web.hosting import HostingError, host_name, proxy_network
+    from xactika.frontends.web.hosting import (
+        HostingError,
+        host_name,
+        proxy_header,
+        proxy_network,
+    )
 
     try:
         args.allowed_host = [host_name(name) for name in args.allowed_host]
         args.trusted_proxy = [proxy_network(addr) for addr in args.trusted_proxy]
+        args.proxy_header = proxy_header(args.proxy_header)
     except HostingError as exc:
         return str(exc)
     if not 0 < args.header_timeout <= 3600 or not 0 < args.idle_timeout <= 3600:
@@ -125,6 +142,8 @@ async def _serve(args: argparse.Namespace) -> int:
         raise ValueError("TLS needs both --tls-cert and --tls-key")
     if (bad := hosting_options(args)) is not None:
         raise ValueError(bad)
+    if not 0 < args.unwatched <= 86400:
+        raise ValueError("--unwatched is more than 0 and at most 86400 seconds")
     import uvicorn
 
     from xactika.frontends.web.app import create_app
@@ -146,9 +165,11 @@ async def _serve(args: argparse.Namespace) -> int:
         server = Server(limits=limits, out=out, signer=signer, journal=journal,
                         clocks={"grace": 120.0, "startup_timeout": 30.0, "pace": args.pace},
                         seed_for=None if seed is None else lambda k: table_seed(seed, k),
+                        lobby=LobbyPolicy(tables_per_address=args.tables_per_address,
+                                          unwatched=args.unwatched),
                         on_note=lambda text: print(text, flush=True))
         web = create_app(server, bound=args.host, allowed_hosts=args.allowed_host,
-                         trusted_proxies=args.trusted_proxy)
+                         trusted_proxies=args.trusted_proxy, proxy_header=args.proxy_header)
         sock = socket.create_server((args.host, args.port))
         tcp = await server.start(args.host, args.tcp_port) if args.tcp_port is not None \
             else None
@@ -175,7 +196,7 @@ async def _serve(args: argparse.Namespace) -> int:
             web.asgi, host=args.host, port=args.port, ssl_certfile=args.tls_cert,
             ssl_keyfile=args.tls_key, ws="websockets-sansio", ws_max_size=64 * 1024,
             ws_ping_interval=20.0, access_log=False, log_level="warning", lifespan="on",
-            proxy_headers=False, server_header=False,  # hosting.py reads trusted proxies'
+            proxy_headers=False, server_header=False,  # hosting.py believes the one header
             http=guarded_http(args.header_timeout), h11_max_incomplete_event_size=16 * 1024,
             timeout_keep_alive=args.idle_timeout, timeout_graceful_shutdown=5)
         await _uvicorn_class()(config).serve(sockets=[sock])

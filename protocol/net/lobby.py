@@ -11,6 +11,8 @@ token is written once, to the connection that took the seat.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 import unicodedata
@@ -22,6 +24,7 @@ import attrs
 from xactika.core.bots.agents import plays
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
+from xactika.protocol.net.seating import TableSettings
 from xactika.protocol.net.table import Table
 from xactika.protocol.notation.text import game_option_types
 from xactika.protocol.notation.untrusted import escape
@@ -41,6 +44,12 @@ REMATCH = "rematch"  # a seat kept for the holder of the last game's token
 SEATS = "seats"  # create's seats=human,human,bot: who sits where, where the server seats bots
 PERSON_SEATS = ("human", "open")  # a seat in seats= left for a person to join
 BOT = "bot"  # the mark on a seat a built-in bot holds
+UNWATCHED = "unwatched"  # the faults' reason when a table of bots alone is ended
+# what a stranger's table may ask for (spec/SERVER.md section 9): a person's choices
+MAX_ROUNDS = 30  # Oh Hell's longest up-and-down with 13 cards is 25
+MAX_CLOCK = (3600.0, 60.0)  # a bank's seconds and the seconds added a move
+MAX_PACE = 10.0  # seconds of each pause (a card, a trick, a round)
+MAX_OPTION = 100  # a game's number setting (Dix's target; the long game is 50)
 
 
 @attrs.frozen
@@ -64,6 +73,7 @@ class LobbyPolicy:
     seats_per_address: int = 8  # seats handed to one address at tables not started
     idle: float = 600.0  # a lobby table not started this long after its last join closes
     session_idle: float = 600.0  # seconds a lobby session may stay silent
+    unwatched: float = 300.0  # a table of bots alone nobody watches this long is ended
 
 
 @attrs.define(eq=False)
@@ -100,6 +110,31 @@ def _shown(name: str) -> str:
     return escape(name, NAME_MAX).replace(",", "_").replace(" ", "_") or "-"
 
 
+def check_bounds(pairs: dict[str, str], settings: TableSettings) -> None:
+    """The settings a lobby request gave, within what a person would choose (the server's
+    own defaults are the operator's); LobbyError, one line, for one that is not."""
+    config = settings.config
+    if "rounds" in pairs and not 1 <= config.rounds <= MAX_ROUNDS:
+        raise LobbyError(f"rounds is 1 to {MAX_ROUNDS} at a lobby table, not {config.rounds}")
+    clock = settings.clock
+    if "clock" in pairs and clock is not None and (
+            clock.base_ms > MAX_CLOCK[0] * 1000 or clock.inc_ms > MAX_CLOCK[1] * 1000):
+        raise LobbyError(f"clock is at most {MAX_CLOCK[0]:g}+{MAX_CLOCK[1]:g} seconds at a "
+                         f"lobby table, not {clock.text()}")
+    pace = settings.pace
+    if "pace" in pairs and pace is not None and \
+            max(pace.card, pace.trick, pace.round) > MAX_PACE:
+        raise LobbyError(f"pace is 0 to {MAX_PACE:g} seconds a pause at a lobby table")
+    for key, value in config.options:
+        if key in pairs and isinstance(value, int) and not value <= MAX_OPTION:
+            raise LobbyError(f"{key} is at most {MAX_OPTION} at a lobby table, not {value}")
+
+
+def bots_only(hosted: Hosted) -> bool:
+    """Every seat is a built-in bot's: a table nobody plays at."""
+    return all(hosted.given.get(seat) == BOT for seat in range(len(hosted.table.seats)))
+
+
 class Lobby:
     """The lobby of one server: its tables and the sessions' commands."""
 
@@ -109,6 +144,8 @@ class Lobby:
         self.hosted: dict[int, Hosted] = {}
         self.closed: set[int] = set()  # tables closed unplayed (their tasks end soon)
         self.bots: BotSeats | None = None  # seats=...,bot at create: None refuses them
+        self.ending: set[int] = set()  # tables of bots alone being ended (not live)
+        self._minding: set[asyncio.Task[None]] = set()
 
     # -- a session
     async def session(self, link: Link, address: str, *, admin: bool = False) -> None:
@@ -189,30 +226,85 @@ class Lobby:
         return f"created table={self.open_table(pairs, address, admin, seats).id}"
 
     def open_table(self, pairs: dict[str, str], address: str, admin: bool,
-                   seats: str | None = None) -> Table:
-        """A new lobby table from checked ``KEY=VALUE`` settings, within the limits: what
-        ``create`` does, callable in the process (the web's lobby, frontends/web/lobby.py).
-        ``seats`` (``human,human,bot``) seats the server's bots where it says."""
+                   seats: str | None = None, *, people: bool = True) -> Table:
+        """A new lobby table from checked ``KEY=VALUE`` settings, within the bounds and the
+        limits: what ``create`` does, callable in the process (the web's lobby,
+        frontends/web/lobby.py). ``seats`` (``human,human,bot``) seats the server's bots
+        where it says; ``people``: False for a table of bots alone (the web's), which never
+        takes a table with people's place."""
         try:
             settings = self.server.settings(pairs)
         except (XactikaError, ValueError, KeyError, TypeError) as exc:
             raise LobbyError(escape(str(exc), 200)) from None
+        check_bounds(pairs, settings)
         bots = self._bot_seats(seats, settings.config.players)
         self._sweep()
         if not admin:
-            live = [h for h in self.hosted.values() if not h.table.over.is_set()]
-            if len(live) >= self.policy.max_tables:
-                raise LobbyError(f"the lobby has {self.policy.max_tables} tables already; "
-                                 "try again later")
-            mine = [h for h in live if h.address == address and not h.table.started]
+            live = self.live()
+            mine = [h for h in live if h.address == address]  # whatever their seats
             if len(mine) >= self.policy.tables_per_address:
                 raise LobbyError(f"{self.policy.tables_per_address} tables of yours are "
-                                 "waiting for players already")
+                                 "not over yet")
+            self._make_room(live, people)
         table = self.server.add_table(settings)
         hosted = self.hosted[table.id] = Hosted(table, address, time.monotonic(), bots=bots)
         self._seat_bots(hosted)
         self.keep(hosted)
         return table
+
+    def _make_room(self, live: list[Hosted], people: bool) -> None:
+        """Under the cap, or a table of bots alone ended for a table with ``people`` (the
+        least watched, the oldest first): bots never keep people out."""
+        if len(live) < self.policy.max_tables:
+            return
+        room = min((h for h in live if bots_only(h)), default=None,
+                   key=lambda h: (len(h.table.observers), h.table.id))
+        if room is None or not people:
+            raise LobbyError(f"the lobby has {self.policy.max_tables} tables already; "
+                             "try again later")
+        self.end(room, "ended to make room for a table with people")
+
+    def live(self) -> list[Hosted]:
+        """The lobby's tables not over (a table of bots being ended is not)."""
+        return [h for h in self.hosted.values()
+                if not h.table.over.is_set() and h.table.id not in self.ending]
+
+    # -- tables of bots alone: ended when nobody watches, or to make room for people
+    def mind(self, hosted: Hosted) -> None:
+        """Once a table's bots are seated: a table of bots alone that nobody has watched
+        for ``unwatched`` seconds is ended (a bot game for nobody only costs the server)."""
+        if bots_only(hosted) and not hosted.table.over.is_set():
+            task = asyncio.create_task(self._unwatched(hosted))
+            self._minding.add(task)
+            task.add_done_callback(self._minding.discard)
+
+    async def _unwatched(self, hosted: Hosted) -> None:
+        table, idle = hosted.table, self.policy.unwatched
+        seen = time.monotonic()
+        while not table.over.is_set() and table.id not in self.ending:
+            now = time.monotonic()
+            if table.observers:
+                seen = now
+            left = seen + idle - now
+            if left <= 0:
+                self.end(hosted, f"nobody watched it for {idle:g} s")
+                return
+            with contextlib.suppress(TimeoutError):  # a look a second at most
+                await asyncio.wait_for(table.over.wait(), min(left, 1.0))
+
+    def end(self, hosted: Hosted, detail: str) -> None:
+        """End a table of bots alone: every seat forfeits (``unwatched``, the record's
+        termination and faults say why) and random players finish it at once; one that
+        has not started is closed."""
+        table = hosted.table
+        self.ending.add(table.id)
+        log.info("table %s ended: %s", table.id, detail)
+        if not table.started:
+            self.hosted.pop(table.id, None)
+            self.closed.add(table.id)
+            self.server.close_table(table)
+            return
+        table.end(UNWATCHED, detail)
 
     def _bot_seats(self, seats: str | None, players: int) -> dict[int, str]:
         """``seats=human,human,bot``: each seat a person's (``human``, ``open``) or one of
@@ -328,10 +420,8 @@ class Lobby:
         if old is None:
             old = self.hosted[table.id] = Hosted(table, address, time.monotonic())
         if old.rematch is None:
-            live = [h for h in self.hosted.values() if not h.table.over.is_set()]
-            if not admin and len(live) >= self.policy.max_tables:
-                raise LobbyError(f"the lobby has {self.policy.max_tables} tables already; "
-                                 "try again later")
+            if not admin:
+                self._make_room(self.live(), people=True)  # a rematch is people's
             config = table.config
             pairs = {"game": config.game, "mode": config.mode,
                      "players": str(config.players), "rounds": str(config.rounds),

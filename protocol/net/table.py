@@ -370,6 +370,13 @@ class Table:
             raise ValueError("only a person's seat of a game in play can be left")
         self._replace(seat, "left", "left the table")
 
+    def end(self, reason: str, detail: str) -> None:
+        """End a game in play for its host (the lobby's table of bots nobody watches):
+        every seat forfeits for ``reason``, random players finish it one move a
+        ``FINISH_STEP``, nobody wins, and the record's termination and faults say why."""
+        for seat in range(len(self.seats)):
+            self._forfeit(seat, reason, detail)
+
     def _replace(self, seat: int, reason: str, detail: str) -> None:
         """A person's bank ran out (or they stayed away past the grace): a bot of the
         table's level plays the seat until they come back with its token."""

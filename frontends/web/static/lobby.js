@@ -38,11 +38,12 @@ function gameChanged() {
   players.value = String(g.players.default);
   players.disabled = g.players.min === g.players.max;
   $("#rounds").value = String(g.rounds);
+  $("#rounds").max = String(g.maxRounds);
   const box = clear($("#options"));
   for (const o of g.options) {
     const attrs = { id: `option-${o.name}`, "data-option": o.name };
     const input = o.choices && o.choices.length ? h("select", attrs)
-      : h("input", Object.assign(attrs, o.type === "int" ? { type: "number", min: "1" } : { type: "text" }));
+      : h("input", Object.assign(attrs, o.type === "int" ? { type: "number", min: "1", max: String(o.max) } : { type: "text" }));
     if (input.tagName === "SELECT") { // a few values: the game's default ("") or one of them
       input.append(h("option", { value: "" }, "the game's default"));
       for (const c of o.choices) input.append(h("option", { value: c }, c));
@@ -138,7 +139,6 @@ async function create(e) {
   const invites = Object.entries(body.invites);
   if (!invites.length) { location.assign(`/table/${id}#watch`); return; }
   const [mySeat, myToken] = invites[0];
-  store.setItem(`xactika-seat-${id}`, myToken);
   out.append(h("p", {}, _("table {id} is ready. You sit at seat {seat}.", { id, seat: mySeat }) + " ",
     h("a", { href: `/table/${id}#seat=${myToken}`, class: "button", id: "go-to-table" }, _("go to the table"))));
   if (invites.length > 1) {
@@ -154,6 +154,8 @@ async function create(e) {
 }
 
 $("#name").value = store.getItem("xactika-name") || "";
+// seats' tokens are kept by their table's page alone (table.js); an older page's go
+for (const key of Object.keys(store)) if (key.startsWith("xactika-seat-")) store.removeItem(key);
 $("#game").addEventListener("change", gameChanged);
 $("#players").addEventListener("change", seatRows);
 $("#create").addEventListener("submit", create);

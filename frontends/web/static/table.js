@@ -13,8 +13,7 @@ const game = new Game();
 const middle = new Middle(game, () => render());
 window.xactikaMiddle = middle; // what the middle holds (the tests read it)
 const store = window.localStorage;
-const seatKey = `xactika-seat-${number}`;
-let token = params.get("seat") || store.getItem(seatKey);
+let token = seatToken(params.get("seat"));
 let watching = params.has("watch") && !params.get("seat");
 let name = params.get("name") || store.getItem("xactika-name") || "";
 let socket = null;
@@ -42,7 +41,44 @@ window.xactikaGame = game; // what the page knows (the tests read it; nothing se
 window.xactikaTimes = []; // click to the trick updated, milliseconds
 let clickAt = null;
 
-if (token) store.setItem(seatKey, token);
+keepToken(token);
+window.addEventListener("hashchange", () => { // an invite link pasted on this very page
+  const invited = new URLSearchParams(location.hash.slice(1)).get("seat");
+  if (!invited || invited === token || (token && !window.confirm(REPLACE_SEAT()))) {
+    keepToken(token);
+    return;
+  }
+  keepToken(invited);
+  location.reload();
+});
+
+// --------------------------------------------------------------------------- the seat's token
+
+/** The question before an invite link replaces the seat this page holds. */
+function REPLACE_SEAT() {
+  return _("This page holds your seat at this table already. Take the invite link's seat instead?");
+}
+
+/** The token this page plays with: the invite link's (``#seat=``), or the one this page
+ * kept, asking first when both differ. A token is kept in this page's own history entry
+ * (``history.state``) and nowhere else: another page of the site (the replay viewer, which
+ * shows uploaded files, included) cannot read an entry's state, as it could read
+ * localStorage or sessionStorage; it survives a reload and is dropped at the game's end.
+ * Tokens an older page kept in localStorage are taken over once and removed. */
+function seatToken(invited) {
+  const old = `xactika-seat-${number}`;
+  const kept = (history.state && history.state.seat) || store.getItem(old) || null;
+  for (const key of Object.keys(store)) if (key.startsWith("xactika-seat-")) store.removeItem(key);
+  if (!invited) return kept;
+  if (kept && kept !== invited && !window.confirm(REPLACE_SEAT())) return kept;
+  return invited;
+}
+
+/** Keep ``t`` (null: none) in this page's history entry; the address bar shows the table
+ * only, so sharing the address shares the table, never the seat. */
+function keepToken(t) {
+  history.replaceState(t ? { seat: t } : null, "", location.pathname);
+}
 
 // --------------------------------------------------------------------------- connection
 
@@ -85,9 +121,7 @@ function receive(line) {
       game.seat = Number(words[2].split("=")[1]);
       elsewhere = "";
       busyTries = 0;
-      // the token leaves the address bar (kept in this browser for reloads): sharing the
-      // address shares the table, never the seat; invites are the lobby's links
-      if (location.hash) history.replaceState(null, "", location.pathname);
+      if (location.hash) keepToken(token); // the address bar: the table, never the seat
       break;
     case "watching":
       watching = true;
@@ -124,7 +158,8 @@ function receive(line) {
       break;
     case "quit":
       over = true;
-      break;
+      keepToken(null); // the game is over: the token is kept no more (this page's rematch
+      break; //          button still has it)
     case "error":
       error(words.slice(1).join(" "));
       break;
@@ -159,7 +194,7 @@ function event(words) {
   }
   if (kind === "lead" || kind === "play" || kind === "bid") game.go = null;
   if (kind === "deal") note(_("round {n}: {who} deals", { n: game.round, who: game.label(game.dealer) }));
-  if (kind === "game-over") over = true;
+  if (kind === "game-over") { over = true; keepToken(null); }
 }
 
 function say(kind, words) {
@@ -224,7 +259,7 @@ async function leaveTable() {
     return;
   }
   if (game.config && !over && !(await seatAction("leave"))) return;
-  store.removeItem(seatKey);
+  keepToken(null);
   location.assign("/");
 }
 
@@ -255,7 +290,8 @@ function error(text) {
   }
   if (/unknown token|is over|forfeited/.test(text)) {
     over = /is over/.test(text);
-    if (!over) { store.removeItem(seatKey); token = null; }
+    if (!over) token = null;
+    keepToken(null);
   }
   setStatus(_("server: {said}", { said: text }));
   note(_("server: {said}", { said: text }), "error");
@@ -691,7 +727,6 @@ async function rematch() {
     headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
   const body = await answer.json();
   if (body.error) { setStatus(body.error); return; }
-  store.setItem(`xactika-seat-${body.table}`, body.token);
   location.assign(`/table/${body.table}#seat=${body.token}`);
 }
 
@@ -725,8 +760,7 @@ async function join() {
     const body = await answer.json();
     if (body.error) { $("#join-error").textContent = body.error; return; }
     token = body.token;
-    store.setItem(seatKey, token);
-    history.replaceState(null, "", location.pathname);
+    keepToken(token);
     form.hidden = true;
     connect();
   });
