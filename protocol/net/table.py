@@ -29,6 +29,7 @@ from xactika.core.engine.api import (
     Config,
     Event,
     GameOver,
+    Legal,
     State,
     game_rules,
     legal_actions,
@@ -122,6 +123,8 @@ class Table:
         self._changes = 0  # faults, replacements and returns journalled
         self._shown: Sequence[Event] = ()  # the last move's events, for the pace
         self._shown_at = 0.0  # when they were sent (monotonic)
+        self._thinking: int | None = None  # the seat whose stand-in is choosing its move
+        self._back: set[int] = set()  # taken back meanwhile: handed over once it lands
 
     # -- the journal (protocol/net/journal.py)
     def journalled(self, journal: Journal) -> None:
@@ -346,6 +349,8 @@ class Table:
                 and not self.over.is_set() and reason in ("timeout", "crash"):
             self._replace(seat, reason, detail)
             return
+        if seat in self._back:  # back, then forfeited before the stand-in's move landed
+            self._hand_back(seat)  # a random player stands in from here (its range)
         s.fault = (reason, detail)
         s.replaced = False
         self.faults.append((seat, reason, detail))
@@ -377,6 +382,7 @@ class Table:
         if s.replaced:
             return
         s.replaced = True
+        self._back.discard(seat)  # back and gone again before the stand-in's move: it stays
         self.faults.append((seat, reason, detail))
         self._keep_change(seat, REPLACED + reason, detail)
         assert self.referee is not None
@@ -390,16 +396,26 @@ class Table:
                         "now: connect again with the seat's token to take it back")
 
     def _reclaim(self, seat: int) -> None:
+        """A person is back. While their stand-in is choosing a move for them, the seat
+        is handed back once that move lands (the stand-in made it: its range holds it)."""
+        s = self.seats[seat]
+        s.replaced = False
+        self.tell(f"{self.label(seat)} is back: they play their seat from their next turn")
+        if self._thinking == seat:
+            self._back.add(seat)
+        else:
+            self._hand_back(seat)
+
+    def _hand_back(self, seat: int) -> None:
         s = self.seats[seat]
         assert self.referee is not None
-        s.replaced = False
+        self._back.discard(seat)
         self.referee.reclaim(seat)
         if self.settings.clock is not None and s.clock_ms is not None:
             bank = Bank(self.settings.clock, s.clock_ms)
             bank.refill()
             s.clock_ms = bank.ms
         self._keep_change(seat, RECLAIMED, "")
-        self.tell(f"{self.label(seat)} is back: they play their seat from their next turn")
 
     def _sync(self, seat: int) -> None:
         s = self.seats[seat]
@@ -493,9 +509,22 @@ class Table:
             self._publish(new)
             self._shown, self._shown_at = new, time.monotonic()
 
-        await run_async(referee, self._ask, moved, think=think, before=self._before)
+        def landed(new: list[Event]) -> None:
+            moved(new)
+            self._thinking = None
+            for seat in sorted(self._back):  # the stand-in's move is in: now the seat
+                self._hand_back(seat)
+
+        await run_async(referee, self._ask, landed, think=self._think, before=self._before)
         self.state = referee.state
         self._write_record(self.started_at or dt.datetime.now(dt.UTC))
+
+    async def _think(self, agent: Any, seen: Any, legal: Legal) -> Command:
+        """A stand-in's choice (protocol/net/thinking.py). Its seat is ``_thinking``
+        until the move lands: a person who comes back meanwhile has the seat from then
+        on, so that the record's ``stand-in`` range holds the move (issue 40)."""
+        self._thinking = legal.seat
+        return await think(agent, seen, legal)
 
     async def _before(self, turn: Turn) -> None:
         """Before each move: a deserted table waits for its people, then the pace. A game
@@ -721,9 +750,9 @@ class Table:
             starts = [f.at for f in self.referee.faults if f.seat == seat]
             ends = [r.at for r in self.referee.reclaims if r.seat == seat]
             for n, begin in enumerate(starts):
-                if begin >= len(self.events):
-                    continue  # a fault once the game was over: nobody stood in
                 end = ends[n] if n < len(ends) else len(self.events)
+                if begin >= end:
+                    continue  # over, or taken back, before the stand-in made a move
                 who = "random" if s.fault is not None and n == len(starts) - 1 else level
                 marks.append(("stand-in", f"{seat} events {begin + 1}-{end} {who}"))
             if s.fault is not None or s.replaced:
