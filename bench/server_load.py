@@ -189,6 +189,8 @@ async def kill_child(pid: int, at: float) -> str:
         os.kill(child, signal.SIGKILL)
     killed = time.perf_counter()
     while not (fresh := set(thinkers(pid)) - set(dead)):
+        if time.perf_counter() - killed > 60:
+            return f"killed {dead}: no fresh thinking process within 60 s"
         await asyncio.sleep(0.05)
     return (f"killed the thinking process{'es' if len(dead) > 1 else ''} "
             f"{','.join(map(str, dead)) or '(none running)'}; a fresh one "
@@ -292,7 +294,16 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0,
                     tasks.append(asyncio.ensure_future(silent(port, token)))
         if bots:
             await asyncio.sleep(min(5.0, args.warmup / 2))
-            for n, token in enumerate(await bot_tables(port, admin, bots)):
+
+            async def one_after_another(n: int) -> None:  # the load stays while it is killed
+                while await seat(port, (await bot_tables(port, admin, 1))[0],
+                                 random.Random(n), kept, window=window):
+                    n += bots
+
+            if args.kill_child:
+                tasks += [asyncio.ensure_future(one_after_another(n)) for n in range(bots)]
+            for n, token in enumerate([] if args.kill_child else
+                                      await bot_tables(port, admin, bots)):
                 tasks.append(asyncio.ensure_future(seat(port, token, random.Random(n), kept,
                                                         window=window)))
         killing = asyncio.ensure_future(kill_child(serve.pid, kill_at)) \
