@@ -23,6 +23,7 @@ from xactika.core.bots.agents import plays
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.table import Table
+from xactika.protocol.notation.blanks import split_blanks
 from xactika.protocol.notation.text import game_option_types
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import name_key
@@ -126,7 +127,7 @@ class Lobby:
             except (LinkDown, LinkFault):
                 return
             link.asked()
-            words = line.split()
+            words = split_blanks(line)
             command, rest = words[0], words[1:]
             if command == "quit":
                 link.send("bye")

@@ -35,6 +35,7 @@ from xactika.protocol.net.table import (
     table_lines,
     table_settings,
 )
+from xactika.protocol.notation.blanks import split_blanks
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
     Handshake,
@@ -342,7 +343,7 @@ class Server:
         if line is None or link.closed:  # closed meanwhile (a web peer cut for a flood)
             self.refused += 1
             return
-        words = line.split()
+        words = split_blanks(line)
         if words == ["lobby"] or (words[0] == "lobby" and len(words) == 2):
             admin = len(words) == 2 and self._is_admin(words[1])
             if len(words) == 2 and not admin:
@@ -486,7 +487,7 @@ class Server:
                 line = await link.next(3600.0)
             except (LinkDown, LinkFault, TimeoutError):
                 return
-            words = line.split()
+            words = split_blanks(line)
             link.asked()  # the next command stays queued: commands may come together
             if words[0] == "quit":
                 link.finish(LinkDown("quit"))
