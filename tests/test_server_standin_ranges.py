@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from netkit import Client, LiveServer, first_option, in_thread, play_first
+from netkit import Client, LiveServer, first_option, in_thread, play_first, until
 from test_server_people import person
 
 from xactika.protocol.net import table as table_module
@@ -41,16 +41,6 @@ class Gate:
         self.asked.set()
         assert await asyncio.to_thread(self.permits.acquire, True, GUARD), "never let through"
         return agent.choose(seen, legal)
-
-
-def wait_for(done: Any, what: str) -> None:
-    """Wait for ``done()`` (the server's loop makes it true), GUARD seconds at most."""
-    flag = threading.Event()
-    for _ in range(int(GUARD / 0.01)):
-        if done():
-            return
-        flag.wait(0.01)
-    raise AssertionError(f"never: {what}")
 
 
 def to_go(client: Client, hello: str = "hello 1 name=bot") -> str:
@@ -100,7 +90,7 @@ def test_a_person_back_at_any_point_of_the_stand_ins_turn_leaves_an_exact_range(
         ann.send(f"seat {table.seats[0].token}")
         ann_go = in_thread(to_go, ann, "hello 1 name=Ann kind=human")
         bot_go = in_thread(to_go, bot)  # always the bot's next go, unanswered
-        wait_for(lambda: table.referee is not None and table.referee.turn() is not None,
+        until(lambda: table.referee is not None and table.referee.turn() is not None,
                  "the game starts")
         assert table.referee is not None
         first = table.referee.turn().seat  # type: ignore[union-attr]
@@ -119,10 +109,10 @@ def test_a_person_back_at_any_point_of_the_stand_ins_turn_leaves_an_exact_range(
             assert gate.asked.wait(GUARD)
         elif point == "after it answers":
             gate.permits.release()
-            wait_for(lambda: gate.moves and len(table.events) >= gate.moves[0],
+            until(lambda: gate.moves and len(table.events) >= gate.moves[0],
                      "the stand-in's move is in")
         person(back, table.seats[0].token, resume=0, until="info")
-        wait_for(lambda: not table.seats[0].replaced, "Ann is back")
+        until(lambda: not table.seats[0].replaced, "Ann is back")
         gate.permits.release(1000)
         players = [in_thread(play_first, back, None), in_thread(play_on, bot, bot_go)]
         live.wait_over(table, GUARD)

@@ -10,12 +10,11 @@ import asyncio
 import logging
 import os
 import signal
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from netkit import LiveServer
+from netkit import LiveServer, until
 from test_web_bots import bots_table, thinkers
 
 from xactika.core.bots.agents import RandomAgent
@@ -26,14 +25,6 @@ from xactika.protocol.net import thinking
 from xactika.protocol.trust.audit import OK, audit_file
 
 GUARD = 60.0  # seconds: only so that a broken build fails instead of hanging
-
-
-def until(done: object, what: str) -> None:
-    """Wait for ``done()`` (an event another process makes), GUARD seconds at most."""
-    deadline = time.monotonic() + GUARD
-    while not done():  # type: ignore[operator]
-        assert time.monotonic() < deadline, f"never: {what}"
-        time.sleep(0.01)
 
 
 class Gate:
@@ -47,7 +38,7 @@ class Gate:
     def choose(self, view: SeatView | None, legal: Legal) -> Command:
         with (self.folder / "started").open("a") as fh:
             fh.write(f"{os.getpid()}\n")
-        until((self.folder / "open").exists, "the test opens the gate")
+        until((self.folder / "open").exists, "the test opens the gate", GUARD)
         self.pids.append(os.getpid())
         return RandomAgent(1).choose(view, legal)
 

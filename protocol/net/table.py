@@ -347,8 +347,12 @@ class Table:
             return
         if s.kind == HUMAN and self.settings.on_timeout == "bot" and self.started \
                 and not self.over.is_set() and reason in ("timeout", "crash"):
-            self._replace(seat, reason, detail)
-            return
+            limit = self.settings.timeouts
+            had = sum(1 for one, why, _ in self.faults if one == seat and why == "timeout")
+            if reason != "timeout" or limit is None or had + 1 < limit:
+                self._replace(seat, reason, detail)
+                return
+            detail += f" (timeout {had + 1}: the table forfeits a seat at its timeout {limit})"
         if seat in self._back:  # back, then forfeited before the stand-in's move landed
             self._hand_back(seat)  # a random player stands in from here (its range)
         s.fault = (reason, detail)
@@ -726,8 +730,10 @@ class Table:
                    ("termination", self.faults[0][1] if self.faults else "normal")])
         # a person's bank (SERVER.md section 7): a table of bots had none
         if self.settings.clock is not None and any(s.kind == HUMAN for s in self.seats):
+            limit = self.settings.timeouts
             headers.append(("clock", f"{self.settings.clock.text()} "
-                                     f"on-timeout={self.settings.on_timeout}"))
+                                     f"on-timeout={self.settings.on_timeout}"
+                                     + ("" if limit is None else f" timeouts={limit}")))
         headers += [("fault", f"{seat} {reason}: {' '.join(detail.split())}")
                     for seat, reason, detail in self.faults if seat >= 0]
         headers += self._played_by()
