@@ -25,10 +25,16 @@ Built-in bots (``--web-bots 10``, with ``--think``): as hostile, but the N table
 are lobby tables of three level-5 built-in bots (the bots a web table seats, run by
 frontends/web/transport.py) and one seat played at once by this process, unpaced.
 
+The thinking child killed (``--kill-child``, with ``--web-bots``): one run, in which the
+server's thinking process (protocol/net/thinking.py) is sent SIGKILL halfway through the
+measured window; the people's p99 before the kill and after it, their ratio (issue 40's
+target: within 2x), and how long until a fresh child was thinking.
+
 Run by hand: ``.venv/bin/python bench/server_load.py --tables 200``,
 ``... --tables 1000 --think 1-3 --duration 60``, ``... --journal both``,
 ``... --tables 200 --think 1-3 --duration 60 --hostile 10``,
-``... --tables 200 --think 1-3 --duration 60 --web-bots 10``. ``SERVE_CMD``
+``... --tables 200 --think 1-3 --duration 60 --web-bots 10``,
+``... --tables 200 --think 1-3 --duration 60 --web-bots 10 --kill-child``. ``SERVE_CMD``
 replaces the server's command (e.g. a cProfile wrapper around ``xactika.frontends.cli.main``).
 """
 
@@ -40,6 +46,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -53,11 +60,13 @@ SERVE = os.environ.get("SERVE_CMD", str(XACTIKA)).split()
 
 async def seat(port: int, token: str, rng: random.Random, latencies: list[float],
                think: tuple[float, float] = (0.0, 0.0), window: tuple[float, float] = (0.0, 1e18),
-               unspent: list[float] | None = None) -> bool:
+               unspent: list[float] | None = None,
+               later: tuple[float, list[float]] | None = None) -> bool:
     """Play one seat with random legal answers, thinking ``think`` seconds (a uniform
     range) before each; True when the game ended with quit. Latencies count within
-    ``window`` (perf_counter times). With ``unspent`` the seat is a person: each move's
-    charge to its bank, less the time it thought, goes there (seconds)."""
+    ``window`` (perf_counter times); with ``later`` (a time, a list), those of moves sent
+    from that time on go to that list instead. With ``unspent`` the seat is a person:
+    each move's charge to its bank, less the time it thought, goes there (seconds)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 16)
     writer.write(f"seat {token}\n".encode())
     me = ""
@@ -94,7 +103,8 @@ async def seat(port: int, token: str, rng: random.Random, latencies: list[float]
                 thought = sent - got
             elif sent and words[0] == "event" and len(words) > 3 and words[3] == me:
                 if window[0] <= sent < window[1]:
-                    latencies.append(time.perf_counter() - sent)
+                    into = later[1] if later is not None and sent >= later[0] else latencies
+                    into.append(time.perf_counter() - sent)
                 sent = 0.0
             elif words[0] == "quit":
                 return True
@@ -155,6 +165,38 @@ async def bot_tables(port: int, admin: str, count: int) -> list[str]:
     return tokens
 
 
+def thinkers(pid: int) -> list[int]:
+    """The server's thinking processes: its children started by multiprocessing's spawn
+    (not its resource tracker)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if entry.name.isdigit() and int(stat[1]) == pid \
+                    and b"spawn_main" in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+async def kill_child(pid: int, at: float) -> str:
+    """At perf_counter time ``at``, SIGKILL the server's thinking processes; what
+    happened, and how long until a fresh one was up."""
+    await asyncio.sleep(max(0.0, at - time.perf_counter()))
+    dead = thinkers(pid)
+    for child in dead:
+        os.kill(child, signal.SIGKILL)
+    killed = time.perf_counter()
+    while not (fresh := set(thinkers(pid)) - set(dead)):
+        if time.perf_counter() - killed > 60:
+            return f"killed {dead}: no fresh thinking process within 60 s"
+        await asyncio.sleep(0.05)
+    return (f"killed the thinking process{'es' if len(dead) > 1 else ''} "
+            f"{','.join(map(str, dead)) or '(none running)'}; a fresh one "
+            f"({','.join(map(str, fresh))}) was up {time.perf_counter() - killed:.2f} s later")
+
+
 def memory_kib(pid: int) -> dict[str, int]:
     found = {}
     with open(f"/proc/{pid}/status", encoding="ascii") as fh:
@@ -173,7 +215,8 @@ def cpu_seconds(pid: int) -> float:
 
 async def run(args: argparse.Namespace, journal: bool, hostile: int = 0,
               bots: int = 0) -> dict[str, float]:
-    """One load: moves per second, the p99 latency and the most unspent charge."""
+    """One load: moves per second, the p99 latency and the most unspent charge (and with
+    ``--kill-child`` the p99 of the moves after the kill)."""
     out = tempfile.mkdtemp(prefix="server-load-")
     conns = args.tables * args.players + 16
     think = tuple(float(x) for x in args.think.split("-")) if args.think else (0.0, 0.0)
@@ -207,10 +250,13 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0,
     window = (began + args.warmup, began + args.warmup + args.duration) if args.duration \
         else (0.0, 1e18)
     cpu_began = cpu_seconds(serve.pid)
+    after_kill: list[float] = []
+    kill_at = (window[0] + window[1]) / 2
+    later = (kill_at, after_kill) if args.kill_child else None
     jobs = []
     for tokens in tables.values():
-        jobs += [seat(port, t, random.Random(rng.random()), latencies, think, window, unspent)
-                 for t in tokens]
+        jobs += [seat(port, t, random.Random(rng.random()), latencies, think, window, unspent,
+                      later) for t in tokens]
     peak = {"VmHWM": 0, "cpu": 0.0}
 
     async def sample() -> None:  # the server exits with its last game: watch it meanwhile
@@ -248,12 +294,25 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0,
                     tasks.append(asyncio.ensure_future(silent(port, token)))
         if bots:
             await asyncio.sleep(min(5.0, args.warmup / 2))
-            for n, token in enumerate(await bot_tables(port, admin, bots)):
+
+            async def one_after_another(n: int) -> None:  # the load stays while it is killed
+                while await seat(port, (await bot_tables(port, admin, 1))[0],
+                                 random.Random(n), kept, window=window):
+                    n += bots
+
+            if args.kill_child:
+                tasks += [asyncio.ensure_future(one_after_another(n)) for n in range(bots)]
+            for n, token in enumerate([] if args.kill_child else
+                                      await bot_tables(port, admin, bots)):
                 tasks.append(asyncio.ensure_future(seat(port, token, random.Random(n), kept,
                                                         window=window)))
+        killing = asyncio.ensure_future(kill_child(serve.pid, kill_at)) \
+            if args.kill_child else None
         await asyncio.sleep(args.warmup)
         cpu_began = cpu_seconds(serve.pid)
         await asyncio.sleep(args.duration)
+        if killing is not None:
+            print(await killing)
         cpu = cpu_seconds(serve.pid) - cpu_began
         elapsed = args.duration
         for task in tasks:
@@ -276,8 +335,15 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0,
           + (", a seat of each kept by an instant bot" if hostile and args.keep_one else "")
           + (f"; {bots} tables of three level-5 built-in bots beside" if bots else ""))
 
-    def p(q: float) -> float:  # the q-quantile in ms
-        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+    def p(q: float, among: list[float] = latencies) -> float:  # the q-quantile in ms
+        return among[min(len(among) - 1, int(q * len(among)))] * 1000
+
+    if args.kill_child:
+        after_kill.sort()
+        print(f"people's p99 move latency after / before the thinking process was killed: "
+              f"{p(0.99, after_kill):.2f} / {p(0.99):.2f} ms = "
+              f"{p(0.99, after_kill) / p(0.99):.2f}x (target within 2x); max after "
+              f"{after_kill[-1] * 1000:.2f} ms over {len(after_kill)} moves")
 
     print(f"tables {args.tables} ({args.players} players, {args.rounds} rounds), "
           f"{games} games complete; measured {elapsed:.2f} s: {games / elapsed:.1f} games/s, "
@@ -333,8 +399,15 @@ def main() -> None:
     p.add_argument("--web-bots", type=int, default=0, metavar="N",
                    help="with --think and --duration: people's seats, run without and then "
                    "with N lobby tables of three level-5 built-in bots (the web's) beside")
+    p.add_argument("--kill-child", action="store_true",
+                   help="with --web-bots: SIGKILL the server's thinking process halfway "
+                   "through the window, and compare the people's p99 before and after")
     args = p.parse_args()
-    if args.web_bots:
+    if args.kill_child:
+        if not (args.web_bots and args.think and args.duration):
+            p.error("--kill-child needs --web-bots, --think and --duration")
+        asyncio.run(run(args, args.journal != "off", bots=args.web_bots))
+    elif args.web_bots:
         if not (args.think and args.duration):
             p.error("--web-bots needs --think and --duration")
         calm = asyncio.run(run(args, args.journal != "off"))

@@ -103,6 +103,18 @@ class Client(LineSocket):
         return out
 
 
+def until(done: Callable[[], object], what: str, timeout: float = WAIT) -> None:
+    """Wait until ``done()`` is true (an event another thread or process brings about: a
+    seat taken, a file written), looking every 10 ms; AssertionError naming ``what``
+    after ``timeout`` seconds, a guard only, never what the test waits for."""
+    pause = threading.Event()
+    for _ in range(int(timeout / 0.01) + 1):
+        if done():
+            return
+        pause.wait(0.01)
+    raise AssertionError(f"never happened: {what}")
+
+
 def first_option(go: str) -> str:
     """The spec's deterministic bot: the first option of a go line, as an answer."""
     words = go.split()

@@ -3,12 +3,11 @@ rematch, watch; its limits. Loopback only, every wait bounded."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from netkit import Client, LiveServer, first_option, in_thread, play_first
+from netkit import Client, LiveServer, first_option, in_thread, play_first, until
 
 from xactika.protocol.net.lobby import LobbyPolicy
 from xactika.protocol.records.textform import read_record
@@ -174,8 +173,7 @@ def test_an_unplayed_lobby_table_closes_after_the_idle_time(tmp_path: Path) -> N
         number = fields(ask(c, "create players=2"))["table"]
         token = fields(ask(c, f"join {number} name=ann"))["token"]  # joined, never sat
         assert ask(c, "create players=2").startswith("error 1 tables of yours")
-        time.sleep(0.5)
-        assert number not in listing(c)
+        until(lambda: number not in listing(c), "the idle table closes")
         assert ask(c, "create players=2").startswith("created ")
         assert ask(c, f"rematch {token}") == \
             f"error table {number} closed before its game began"
@@ -194,7 +192,7 @@ def test_observers_are_capped_per_table(tmp_path: Path) -> None:
         extra.send(f"observe {table.observer_token}")
         assert extra.rest() == ["error table 1 has 2 observers already; try again later"]
         watchers[0].close()
-        time.sleep(0.3)
+        until(lambda: len(table.observers) < 2, "the server sees the watcher go")
         late = lobby(live)
         number = fields(ask(late, "create players=2"))["table"]
         late.send(f"watch {number}")
@@ -227,7 +225,8 @@ def test_idle_connections_from_four_addresses_never_keep_a_seat_out(tmp_path: Pa
             assert c.read() == "seated table=1 seat=0 players=2"
             assert c.read() == "hello 1"
             c.close()
-            time.sleep(0.05)  # the server sees the drop: the seat is free again
+            until(lambda: table.seats[0].link is None and table.seats[0].claim is None,
+                  "the server sees the drop: the seat is free again")
         assert live.server.evicted > 0
         other = in_thread(play_first, Client(live.port), table.seats[1].token)
         seat = Client(live.port)
@@ -238,7 +237,7 @@ def test_idle_connections_from_four_addresses_never_keep_a_seat_out(tmp_path: Pa
                                 if line.startswith("event "))])
             seat.close()
             more(16)
-            time.sleep(0.05)
+            until(lambda: table.seats[0].link is None, "the server sees the drop")
             seat = Client(live.port)
             got = play_first(seat, table.seats[0].token, resume=last,
                              until=lambda line: line.startswith("go"))

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from netkit import until
 
 from xactika.frontends.match import runner as match
 from xactika.frontends.match.sandbox import bwrap_works
@@ -53,6 +54,21 @@ def bot_args(*bots: list[str]) -> list[str]:
     for b in bots:
         out += ["--bot", *b]
     return out
+
+
+def hung_children(pgids: Path) -> list[int]:
+    """The ``sleep 300`` children of fault bots hung at their ``timeout`` (tests/bots/
+    fault_bot.py), found by the marker pgid_wrap.py puts in their environment."""
+    marker = f"XACTIKA_TEST_GROUP={pgids}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "cmdline").read_bytes() == b"sleep\x00300\x00" \
+                    and marker in (entry / "environ").read_bytes().split(b"\0"):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
 
 
 def survivors(pgids: Path, wait: float = 3.0, sandbox: str = "none") -> list[str]:
@@ -202,12 +218,9 @@ def test_ctrl_c_and_sigterm_leave_no_process(sandbox: str, tmp_path: Path) -> No
         # script) would pass SIGINT on ignored, and an ignored SIGINT stays ignored
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        deadline = time.monotonic() + 20
-        while len(list(pgids.glob("*.pgid"))) < 4 and time.monotonic() < deadline:
-            if sandbox != "none" and time.monotonic() > deadline - 18:
-                break  # sandboxed bots write no group files: give them 2 s to start
-            time.sleep(0.05)
-        time.sleep(0.5)  # let the bots reach their hang and start their children
+        # both games under way, each with a bot hung at its third answer and its child
+        until(lambda pgids=pgids: len(hung_children(pgids)) >= 2,  # type: ignore[misc]
+              "the bots hang, each with its child", 60)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=20)
         assert proc.returncode == 130, err

@@ -78,21 +78,28 @@ def test_remote_bot_options() -> None:
             parse_bot(tokens)
 
 
-SLOW_BOT = """
-import sys, time
+HELD_BOT = """
+import os, sys, time
+folder, moves = sys.argv[1], 0
 for line in sys.stdin:
     words = line.split()
     if not words:
         continue
     if words[0] == "hello":
-        print("hello 1 name=slow", flush=True)
+        print("hello 1 name=held", flush=True)
     elif words[0] == "isready":
         print("readyok", flush=True)
     elif words[0] == "go":
-        time.sleep(0.03)
         option = dict(w.partition("=")[::2] for w in words[2:])["options"].split(",")[0]
         answer = "bid " + option if words[1] == "bid" else "play " + option.replace(":", " ")
         print(answer, flush=True)
+        moves += 1
+        if moves in (2, 4, 6):  # the match waits for its next answer: the test cuts now
+            open(os.path.join(folder, f"held-{moves}"), "w").close()
+            deadline = time.monotonic() + 60
+            while not os.path.exists(os.path.join(folder, f"go-{moves}")):
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
     elif words[0] == "quit":
         break
 """
@@ -100,11 +107,14 @@ for line in sys.stdin:
 
 def test_a_remote_bot_whose_connection_is_cut_resumes_and_plays_on(tmp_path: Path) -> None:
     """The network drops the remote bot three times during the match; `xactika connect`
-    comes back with resume= each time and the match ends with no fault."""
-    from netkit import Proxy
+    comes back with resume= each time and the match ends with no fault. Each cut comes
+    while the match waits for the bot (it holds after its 2nd, 4th and 6th answer, until
+    the test has cut and seen the relay back), never after a sleep: on a loaded machine
+    sleeps cut a relay that was not back yet, or a match that was over."""
+    from netkit import Proxy, until
 
-    bot = tmp_path / "slow_bot.py"
-    bot.write_text(SLOW_BOT)
+    bot = tmp_path / "held_bot.py"
+    bot.write_text(HELD_BOT)
     runner = subprocess.Popen(
         [str(XACTIKA), "match", "--bot", "name=far", f"remote={TOKEN}", "--bot", "random",
          "--deals", "2", "--players", "2", "--rounds", "2", "--listen", "127.0.0.1:0",
@@ -116,12 +126,15 @@ def test_a_remote_bot_whose_connection_is_cut_resumes_and_plays_on(tmp_path: Pat
         proxy = Proxy(port_of(runner))
         relay = subprocess.Popen(
             [str(XACTIKA), "connect", f"127.0.0.1:{proxy.port}", "--token", TOKEN, "--",
-             sys.executable, str(bot)],
+             sys.executable, str(bot), str(tmp_path)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             start_new_session=True)
-        for _ in range(3):
-            time.sleep(0.6)
+        for cuts, moves in enumerate((2, 4, 6), 1):
+            until((tmp_path / f"held-{moves}").exists, f"the bot's answer {moves}", 60)
             proxy.cut()
+            until(lambda cuts=cuts: proxy.accepted > cuts,  # type: ignore[misc,union-attr]
+                  "the relay is back", 60)
+            (tmp_path / f"go-{moves}").touch()
         out, err = runner.communicate(timeout=90)
         _, relay_err = relay.communicate(timeout=30)
     finally:

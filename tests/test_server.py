@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from netkit import Client, LiveServer, first_option, in_thread, play_first
+from netkit import Client, LiveServer, first_option, in_thread, play_first, until
 
 from xactika.core.engine.check import check_log
 from xactika.core.engine.views import visible
@@ -300,7 +300,7 @@ def test_an_answer_before_its_go_forfeits(live: LiveServer) -> None:
 def test_connection_cap_evicts_the_oldest_idle_connection(tmp_path: Path) -> None:
     with LiveServer(tmp_path, Limits(max_connections=3, auth_timeout=2.0)) as live:
         idle = [Client(live.port) for _ in range(3)]
-        time.sleep(0.2)
+        until(lambda: len(live.server._pending) == 3, "the server has the three, in order")
         newest = Client(live.port)
         assert idle[0].rest() == ["error too many connections; try again later"]
         newest.send("seat x")

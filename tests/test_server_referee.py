@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from netkit import Client, LiveServer, first_option, in_thread, play_first
+from netkit import Client, LiveServer, first_option, in_thread, play_first, until
 
 from xactika.core.engine.api import GameOver
 from xactika.core.engine.check import check_log
@@ -26,7 +26,7 @@ def test_a_fault_while_not_asked_gives_the_seat_to_its_stand_in_then(tmp_path: P
         go = waiting.result(20)[-1]
         other.send("play " + "1" * 5000)
         assert other.rest()[-1] == "error flood: a line longer than 4096 bytes"
-        live.call(_settle())  # the server has read the line and forfeited the seat
+        until(lambda: table.faults, "the server reads the line and forfeits the seat")
         opening = len(table.events)
         first.send(first_option(go))
         play_first(first, None)
@@ -40,8 +40,3 @@ def test_a_fault_while_not_asked_gives_the_seat_to_its_stand_in_then(tmp_path: P
         assert isinstance(record.events[-1], GameOver)
         assert record.header("termination") == "flood"
 
-
-async def _settle() -> None:
-    import asyncio
-
-    await asyncio.sleep(0.2)

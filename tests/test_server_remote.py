@@ -10,11 +10,10 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
-from netkit import Client, LiveServer, Proxy, first_option, in_thread, play_first
+from netkit import Client, LiveServer, Proxy, first_option, in_thread, play_first, until
 
 from xactika.core.engine.api import game_rules
 from xactika.core.engine.check import check_log
@@ -152,11 +151,10 @@ def test_a_cut_connection_resumes_where_the_bot_was(tmp_path: Path) -> None:
                                 lambda line: line.startswith("go play"))
             relay = connect(proxy.port, table.seats[0].token)
             go = stalled.result(20)[-1]
+            until(lambda: table.seats[0].link is not None, "the relay is seated")
+            cut = table.seats[0].link
             proxy.cut()
-            deadline = time.monotonic() + 10
-            while proxy.accepted < 2 and time.monotonic() < deadline:
-                time.sleep(0.05)
-            time.sleep(0.3)
+            until(lambda: table.seats[0].link not in (None, cut), "the relay is back")
             other.send(first_option(go))
             play_first(other, None)
             live.wait_over(table)

@@ -11,11 +11,10 @@ are captured and used later).
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
-from netkit import Client, LiveServer, in_thread, play_first
+from netkit import Client, LiveServer, in_thread, play_first, until
 
 from xactika.protocol.net.server import people_settings
 from xactika.protocol.net.table import table_settings
@@ -61,17 +60,21 @@ def test_transcript(settings: dict[str, str], body: str, tmp_path: Path) -> None
         tokens |= {f"$SEAT{n}": s.token for n, s in enumerate(table.seats)}
         runs = [in_thread(play_first, Client(live.port), table.seats[b].token) for b in bots]
         client = Client(live.port, timeout=10)
-        skipping = False
+        skipping, last = False, ""
         for number, line in enumerate(body.splitlines(), 1):
             where = f"transcript line {number}: {line!r}"
+            closed, last = last == "~ closed", line
             if line.startswith("> "):
                 text = line[2:]
                 for name, token in tokens.items():
                     text = text.replace(name, token)
                 client.send(text)
             elif line == "~ reconnect":
+                before = len(live.server._links)
                 client.close()
-                time.sleep(0.2)  # let the server see the drop first, as it would
+                if not closed:  # the server sees the drop first, as it would
+                    until(lambda n=before: len(live.server._links) < n,  # type: ignore[misc]
+                          "the server sees the drop")
                 client = Client(live.port, timeout=10)
             elif line == "~ over":
                 live.wait_over(table)

@@ -110,6 +110,7 @@ def test_a_peer_that_never_reads_is_ended_when_its_queue_fills(tmp_path: Path) -
         def __init__(self) -> None:
             self.aborted = False
             self.scope = {ABORT: self.abort}
+            self.sending = asyncio.Event()  # its sender is stuck on a message
 
         def abort(self) -> None:
             self.aborted = True
@@ -119,6 +120,7 @@ def test_a_peer_that_never_reads_is_ended_when_its_queue_fills(tmp_path: Path) -
             return ""
 
         async def send_text(self, text: str) -> None:
+            self.sending.set()
             await asyncio.Event().wait()  # and never takes what is sent
 
         async def close(self) -> None:
@@ -131,7 +133,7 @@ def test_a_peer_that_never_reads_is_ended_when_its_queue_fills(tmp_path: Path) -
         task = asyncio.create_task(connection.run())
         await asyncio.sleep(0.05)
         connection._hear("chat someone hello")
-        await asyncio.sleep(0.05)  # its sender is stuck on this one now
+        await asyncio.wait_for(socket.sending.wait(), 20)  # its sender is stuck on this one
         for _ in range(2000):  # 2,000 chat lines of 100 bytes to a peer that takes none
             connection._hear("chat someone " + "x" * 86)
         await asyncio.wait_for(task, 10)

@@ -396,7 +396,7 @@ def test_a_tables_chat_survives_a_restart_bounded(tmp_path: Path) -> None:
             for n in range(CHAT_KEEP + 20):
                 lobby.say(web, "ann", f"hello {n}")
             at_once = len(heard)  # none: each waits for its flush, beside the loop
-            for _ in range(200):
+            for _ in range(2000):  # each heard once on disk; 20 s only as a guard
                 if len(heard) == CHAT_KEEP + 20:
                     break
                 await asyncio.sleep(0.01)
@@ -414,7 +414,10 @@ def test_a_tables_chat_survives_a_restart_bounded(tmp_path: Path) -> None:
             lobby.resume(again.server.tables)
             web = lobby.get(1)
             lobby.say(web, "ann", "still here")
-            await asyncio.sleep(0.2)
+            for _ in range(2000):  # heard once on disk; 20 s only as a guard
+                if web.chat and web.chat[-1] == "chat ann still here":
+                    break
+                await asyncio.sleep(0.01)
             return list(web.chat), web.said
 
         chat_after, said_after = again.call(resume())

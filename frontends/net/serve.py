@@ -38,7 +38,7 @@ from xactika.protocol.net.clock import Clock, parse_clock
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.lobby import BotSeats, LobbyPolicy
-from xactika.protocol.net.server import Server, tls_context
+from xactika.protocol.net.server import Server, parse_timeouts, tls_context
 from xactika.protocol.net.table import ON_TIMEOUT, Table, table_lines, table_settings
 from xactika.protocol.trust.signing import KeyFileError, signer_for
 
@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="when a person's bank runs out: 'bot' (default) seats a built-in "
                    "bot of --level until they come back with their token; 'forfeit' "
                    "ends their part (a random player plays their cards; they cannot win)")
+    p.add_argument("--timeouts", type=_timeouts, default=None, metavar="N",
+                   help="with '--on-timeout bot': a person's N-th timeout forfeits their "
+                   "seat (1: the first does); default 'none': a bot stands in each time")
     p.add_argument("--level", type=int, choices=range(1, 6), default=3, metavar="1..5",
                    help="the strength of the bot that stands in for a person (default 3)")
     add_pace_option(p)
@@ -117,6 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
 def _clock(text: str) -> Clock | None:
     try:
         return parse_clock(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _timeouts(text: str) -> int | None:
+    try:
+        return parse_timeouts(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -204,7 +214,7 @@ async def serve(args: argparse.Namespace) -> int:
     out = Path(args.out or dt.datetime.now().strftime("serve-%Y%m%d-%H%M%S"))
     clocks: dict[str, Any] = {"move_timeout": args.move_timeout, "grace": args.grace,
                               "clock": args.clock, "on_timeout": args.on_timeout,
-                              "level": args.level, "pace": args.pace}
+                              "timeouts": args.timeouts, "level": args.level, "pace": args.pace}
     settings = [table_settings(_pairs(args, k), **clocks) for k in range(args.tables)]
     seed = args.seed
 
@@ -244,7 +254,9 @@ async def serve(args: argparse.Namespace) -> int:
         if settings:
             for line in usage_notes(f"{host}:{port}", context is not None):
                 note(line)
-    people = (f"people have {args.clock.text()} each (then {args.on_timeout})"
+    then = args.on_timeout if args.timeouts is None or args.on_timeout != "bot" \
+        else f"bot, forfeit at timeout {args.timeouts}"
+    people = (f"people have {args.clock.text()} each (then {then})"
               if args.clock is not None else "people are not timed")
     note(f"clocks: bots {args.move_timeout:g} s a move; {people}; {pace_note(args.pace)} "
          "at tables with people")

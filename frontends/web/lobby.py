@@ -94,7 +94,8 @@ class WebTable:
                 "players": config.players, "rounds": config.rounds,
                 "length": presentation(config.game).length(config),
                 "clock": settings.clock.text() if settings.clock else None,
-                "on_timeout": settings.on_timeout, "level": settings.level,
+                "on_timeout": settings.on_timeout, "timeouts": settings.timeouts,
+                "level": settings.level,
                 "status": table.status(), "seats": seats, "spectators": self.spectators,
                 "delay": self.spectator_delay, "tutorial": self.tutorial,
                 "rematch": rematch.id if rematch else None}

@@ -159,7 +159,7 @@ async def run_bot(accept: Callable[[Link, str], Awaitable[None]], token: str, ag
             data = await transport.outgoing()
             if data is None:
                 break
-            for line in data.decode("utf-8").splitlines():
+            for line in data.decode("utf-8").split("\n"):  # at \n only: never at U+2028
                 message = read(line)
                 if isinstance(message, Go):  # a move may think: never on the event loop
                     answers = await _go(session, message, line)

@@ -26,6 +26,7 @@ from xactika.core.engine.errors import XactikaError
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.seating import TableSettings
 from xactika.protocol.net.table import Table
+from xactika.protocol.notation.blanks import split_blanks
 from xactika.protocol.notation.text import game_option_types
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import name_key
@@ -36,10 +37,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NAME_MAX = 20  # characters of a name taken in the lobby
-# seed= too, for the admin; clock=, on-timeout=, level= and pace= are the people's (SERVER.md)
-# and the games' own settings (Dix's target=), asked of the registry
-CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout", "level",
-               "pace", *game_option_types())
+# seed= too, for the admin; clock=, on-timeout=, timeouts=, level= and pace= are the
+# people's (SERVER.md) and the games' own settings (Dix's target=), asked of the registry
+CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout",
+               "timeouts", "level", "pace", *game_option_types())
 REMATCH = "rematch"  # a seat kept for the holder of the last game's token
 SEATS = "seats"  # create's seats=human,human,bot: who sits where, where the server seats bots
 PERSON_SEATS = ("human", "open")  # a seat in seats= left for a person to join
@@ -163,7 +164,7 @@ class Lobby:
             except (LinkDown, LinkFault):
                 return
             link.asked()
-            words = line.split()
+            words = split_blanks(line)
             command, rest = words[0], words[1:]
             if command == "quit":
                 link.send("bye")

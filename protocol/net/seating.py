@@ -32,6 +32,10 @@ class TableSettings:
     grace: float = 30.0  # seconds a dropped seat has to reconnect
     clock: Clock | None = None  # a person's time bank; None: people are not timed
     on_timeout: str = attrs.field(default="bot", validator=attrs.validators.in_(ON_TIMEOUT))
+    # the timeout that forfeits a person's seat under on_timeout="bot" (1: the first, as
+    # rated tables will need); None: none does, a bot stands in each time (casual)
+    timeouts: int | None = attrs.field(default=None, validator=attrs.validators.optional(
+        attrs.validators.ge(1)))
     level: int = attrs.field(default=3, validator=attrs.validators.in_(range(1, 6)))
     # how a table with people shows the game (clock.py); None: instant (the library's
     # default; serve's --pace gives its tables and its lobby's DEFAULT_PACE)

@@ -35,6 +35,7 @@ from xactika.protocol.net.table import (
     table_lines,
     table_settings,
 )
+from xactika.protocol.notation.blanks import split_blanks
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
     Handshake,
@@ -342,7 +343,7 @@ class Server:
         if line is None or link.closed:  # closed meanwhile (a web peer cut for a flood)
             self.refused += 1
             return
-        words = line.split()
+        words = split_blanks(line)
         if words == ["lobby"] or (words[0] == "lobby" and len(words) == 2):
             admin = len(words) == 2 and self._is_admin(words[1])
             if len(words) == 2 and not admin:
@@ -486,7 +487,7 @@ class Server:
                 line = await link.next(3600.0)
             except (LinkDown, LinkFault, TimeoutError):
                 return
-            words = line.split()
+            words = split_blanks(line)
             link.asked()  # the next command stays queued: commands may come together
             if words[0] == "quit":
                 link.finish(LinkDown("quit"))
@@ -528,16 +529,16 @@ def last_record_number(out: Path | None) -> int:
 def _pair(word: str) -> tuple[str, str]:
     key, eq, value = word.partition("=")
     if not eq or key not in ("game", "mode", "players", "rounds", "dealer", "seed", "clock",
-                             "on-timeout", "level", "pace"):
+                             "on-timeout", "timeouts", "level", "pace"):
         raise ValueError(f"bad setting {escape(word, 40)!r}: expected game=, mode=, "
-                         "players=, rounds=, dealer=, seed=, clock=, on-timeout=, level= "
-                         "or pace=")
+                         "players=, rounds=, dealer=, seed=, clock=, on-timeout=, timeouts=, "
+                         "level= or pace=")
     return key, value
 
 
 def people_settings(pairs: dict[str, str]) -> dict[str, Any]:
-    """``clock=``, ``on-timeout=``, ``level=`` and ``pace=`` taken out of ``pairs``, as
-    TableSettings' keywords; ValueError for a bad one."""
+    """``clock=``, ``on-timeout=``, ``timeouts=``, ``level=`` and ``pace=`` taken out of
+    ``pairs``, as TableSettings' keywords; ValueError for a bad one."""
     out: dict[str, Any] = {}
     if "clock" in pairs:
         out["clock"] = parse_clock(pairs.pop("clock"))
@@ -548,12 +549,23 @@ def people_settings(pairs: dict[str, str]) -> dict[str, Any]:
         if value not in ON_TIMEOUT:
             raise ValueError(f"bad on-timeout={escape(value, 20)!r}: expected bot or forfeit")
         out["on_timeout"] = value
+    if "timeouts" in pairs:
+        out["timeouts"] = parse_timeouts(pairs.pop("timeouts"))
     if "level" in pairs:
         value = pairs.pop("level")
         if value not in ("1", "2", "3", "4", "5"):
             raise ValueError(f"bad level={escape(value, 20)!r}: expected 1 to 5")
         out["level"] = int(value)
     return out
+
+
+def parse_timeouts(value: str) -> int | None:
+    """``timeouts=N`` (the N-th timeout forfeits the seat) or ``none``; ValueError else."""
+    if value == "none":
+        return None
+    if not (value.isascii() and value.isdigit() and 1 <= int(value) <= 99):
+        raise ValueError(f"bad timeouts={escape(value, 20)!r}: expected 1 to 99 or none")
+    return int(value)
 
 
 def tls_context(cert: str | os.PathLike[str], key: str | os.PathLike[str]) -> ssl.SSLContext:

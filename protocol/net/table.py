@@ -29,6 +29,7 @@ from xactika.core.engine.api import (
     Config,
     Event,
     GameOver,
+    Legal,
     State,
     game_rules,
     legal_actions,
@@ -122,6 +123,8 @@ class Table:
         self._changes = 0  # faults, replacements and returns journalled
         self._shown: Sequence[Event] = ()  # the last move's events, for the pace
         self._shown_at = 0.0  # when they were sent (monotonic)
+        self._thinking: int | None = None  # the seat whose stand-in is choosing its move
+        self._back: set[int] = set()  # taken back meanwhile: handed over once it lands
 
     # -- the journal (protocol/net/journal.py)
     def journalled(self, journal: Journal) -> None:
@@ -344,8 +347,14 @@ class Table:
             return
         if s.kind == HUMAN and self.settings.on_timeout == "bot" and self.started \
                 and not self.over.is_set() and reason in ("timeout", "crash"):
-            self._replace(seat, reason, detail)
-            return
+            limit = self.settings.timeouts
+            had = sum(1 for one, why, _ in self.faults if one == seat and why == "timeout")
+            if reason != "timeout" or limit is None or had + 1 < limit:
+                self._replace(seat, reason, detail)
+                return
+            detail += f" (timeout {had + 1}: the table forfeits a seat at its timeout {limit})"
+        if seat in self._back:  # back, then forfeited before the stand-in's move landed
+            self._hand_back(seat)  # a random player stands in from here (its range)
         s.fault = (reason, detail)
         s.replaced = False
         self.faults.append((seat, reason, detail))
@@ -384,6 +393,7 @@ class Table:
         if s.replaced:
             return
         s.replaced = True
+        self._back.discard(seat)  # back and gone again before the stand-in's move: it stays
         self.faults.append((seat, reason, detail))
         self._keep_change(seat, REPLACED + reason, detail)
         assert self.referee is not None
@@ -397,16 +407,26 @@ class Table:
                         "now: connect again with the seat's token to take it back")
 
     def _reclaim(self, seat: int) -> None:
+        """A person is back. While their stand-in is choosing a move for them, the seat
+        is handed back once that move lands (the stand-in made it: its range holds it)."""
+        s = self.seats[seat]
+        s.replaced = False
+        self.tell(f"{self.label(seat)} is back: they play their seat from their next turn")
+        if self._thinking == seat:
+            self._back.add(seat)
+        else:
+            self._hand_back(seat)
+
+    def _hand_back(self, seat: int) -> None:
         s = self.seats[seat]
         assert self.referee is not None
-        s.replaced = False
+        self._back.discard(seat)
         self.referee.reclaim(seat)
         if self.settings.clock is not None and s.clock_ms is not None:
             bank = Bank(self.settings.clock, s.clock_ms)
             bank.refill()
             s.clock_ms = bank.ms
         self._keep_change(seat, RECLAIMED, "")
-        self.tell(f"{self.label(seat)} is back: they play their seat from their next turn")
 
     def _sync(self, seat: int) -> None:
         s = self.seats[seat]
@@ -500,9 +520,22 @@ class Table:
             self._publish(new)
             self._shown, self._shown_at = new, time.monotonic()
 
-        await run_async(referee, self._ask, moved, think=think, before=self._before)
+        def landed(new: list[Event]) -> None:
+            moved(new)
+            self._thinking = None
+            for seat in sorted(self._back):  # the stand-in's move is in: now the seat
+                self._hand_back(seat)
+
+        await run_async(referee, self._ask, landed, think=self._think, before=self._before)
         self.state = referee.state
         self._write_record(self.started_at or dt.datetime.now(dt.UTC))
+
+    async def _think(self, agent: Any, seen: Any, legal: Legal) -> Command:
+        """A stand-in's choice (protocol/net/thinking.py). Its seat is ``_thinking``
+        until the move lands: a person who comes back meanwhile has the seat from then
+        on, so that the record's ``stand-in`` range holds the move (issue 40)."""
+        self._thinking = legal.seat
+        return await think(agent, seen, legal)
 
     async def _before(self, turn: Turn) -> None:
         """Before each move: a deserted table waits for its people, then the pace. A game
@@ -704,8 +737,10 @@ class Table:
                    ("termination", self.faults[0][1] if self.faults else "normal")])
         # a person's bank (SERVER.md section 7): a table of bots had none
         if self.settings.clock is not None and any(s.kind == HUMAN for s in self.seats):
+            limit = self.settings.timeouts
             headers.append(("clock", f"{self.settings.clock.text()} "
-                                     f"on-timeout={self.settings.on_timeout}"))
+                                     f"on-timeout={self.settings.on_timeout}"
+                                     + ("" if limit is None else f" timeouts={limit}")))
         headers += [("fault", f"{seat} {reason}: {' '.join(detail.split())}")
                     for seat, reason, detail in self.faults if seat >= 0]
         headers += self._played_by()
@@ -728,9 +763,9 @@ class Table:
             starts = [f.at for f in self.referee.faults if f.seat == seat]
             ends = [r.at for r in self.referee.reclaims if r.seat == seat]
             for n, begin in enumerate(starts):
-                if begin >= len(self.events):
-                    continue  # a fault once the game was over: nobody stood in
                 end = ends[n] if n < len(ends) else len(self.events)
+                if begin >= end:
+                    continue  # over, or taken back, before the stand-in made a move
                 who = "random" if s.fault is not None and n == len(starts) - 1 else level
                 marks.append(("stand-in", f"{seat} events {begin + 1}-{end} {who}"))
             if s.fault is not None or s.replaced:

@@ -9,9 +9,13 @@ table (frontends/web/transport.py), is made in a child process that all tables s
 (a few on a machine with cores to spare): the agent, the seat's view and what is legal
 go there (pickled), and the move comes back with the agent's new state (its random
 number generator, what it learnt), which the server's copy takes over, so the agent
-goes on exactly as if it had thought here. Should the child die or anything fail to
-cross, the choice is made in a worker thread instead, and the next one tries a fresh
-child.
+goes on exactly as if it had thought here. Should the child die (``kill -9``, out of
+memory), a fresh one is started and the moves that were in flight are asked of it again,
+each once (issue 40: counting a failure per move in flight, one death with seven moves
+queued sent every later move into one thread of the server, for good); a move that fails
+again, or a move when ``MAX_RESTARTS`` children were started within ``RESTART_WINDOW``
+seconds, is made in a worker thread instead (one log line says so). A move that cannot
+cross (its agent does not pickle) is made in the thread, and the child stays.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ import os
 import sys
 import threading
 import time
+from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from xactika.core.bots.agents import RandomAgent
@@ -38,8 +44,12 @@ SWITCH_INTERVAL = 0.0005  # seconds: the loop takes the interpreter back from a 
 
 _process: ProcessPoolExecutor | None = None
 _thread: ThreadPoolExecutor | None = None
-_failures = 0  # children that failed; past MAX_FAILURES, threads only
-MAX_FAILURES = 3
+_failures = 0  # children that died (each counted once, however many moves it held)
+_restarts: deque[float] = deque()  # when the children that died were replaced
+_rest_until = 0.0  # too many deaths: moves think in the thread until then (monotonic)
+_lock = threading.Lock()  # the pool is shared by every loop of the process
+MAX_RESTARTS = 5  # children started again within RESTART_WINDOW; past it, threads only
+RESTART_WINDOW = 60.0  # seconds
 MAX_WORKERS = 4  # thinking processes at most, however many cores
 CHILD_NICE = 10  # the thinking processes' niceness: the server's loop goes first
 
@@ -96,12 +106,13 @@ def _orphan_watch() -> None:
 
 def _pool() -> ProcessPoolExecutor:
     global _process
-    if _process is None:
-        # spawn: a clean child of the server (not a fork of one with threads and sockets,
-        # nor a forkserver that could outlive it), which ends when the server does
-        _process = ProcessPoolExecutor(workers(), initializer=_child,
-                                       mp_context=multiprocessing.get_context("spawn"))
-    return _process
+    with _lock:
+        if _process is None:
+            # spawn: a clean child of the server (not a fork of one with threads and
+            # sockets, nor a forkserver that could outlive it), which ends with the server
+            _process = ProcessPoolExecutor(workers(), initializer=_child,
+                                           mp_context=multiprocessing.get_context("spawn"))
+        return _process
 
 
 def workers() -> int:
@@ -118,29 +129,60 @@ def _in_thread() -> Executor:
     return _thread
 
 
+def _replace(broken: ProcessPoolExecutor, why: str) -> None:
+    """The pool ``broken`` lost its child: the first move that finds out starts a fresh
+    one (the others in flight find it started), unless ``MAX_RESTARTS`` were started
+    within ``RESTART_WINDOW`` s; one log line either way."""
+    global _process, _failures, _rest_until
+    with _lock:
+        if _process is not broken:
+            return  # replaced already (by a move that failed first)
+        _process, now = None, time.monotonic()
+        _failures += 1
+        while _restarts and now - _restarts[0] > RESTART_WINDOW:
+            _restarts.popleft()
+        if len(_restarts) < MAX_RESTARTS:
+            _restarts.append(now)
+            log.warning("the stand-ins' process died (%s): a fresh one thinks the moves "
+                        "in flight again (%d started in the last %g s)", why,
+                        len(_restarts), RESTART_WINDOW)
+        else:
+            _rest_until = _restarts[0] + RESTART_WINDOW
+            log.warning("the stand-ins' process died (%s), %d deaths within %g s: moves "
+                        "are thought in a thread of the server for %.0f s", why,
+                        MAX_RESTARTS + 1, RESTART_WINDOW,
+                        RESTART_WINDOW - (now - _restarts[0]))
+    broken.shutdown(wait=False, cancel_futures=True)
+
+
+def _resting() -> bool:
+    """Too many children died lately: the thread thinks until the window has passed."""
+    return time.monotonic() < _rest_until
+
+
 async def think(agent: Any, view: SeatView | None, legal: Legal) -> Command:
     """A stand-in's or a built-in bot's choice, made in the child process (a thread if
     that fails); a random player's here, at once (its choice costs less than the trip).
     What the agent raises, this raises."""
-    global _process, _failures
     if isinstance(agent, RandomAgent):
         return agent.choose(view, legal)
     loop = asyncio.get_running_loop()
-    if _failures >= MAX_FAILURES:
-        return await loop.run_in_executor(_in_thread(), agent.choose, view, legal)
-    try:
-        command, after, error = await loop.run_in_executor(_pool(), _choose, agent, view,
-                                                           legal, time.monotonic())
-    except Exception as exc:  # a dead child, something that does not pickle
-        _failures += 1
-        log.warning("the stand-ins' process failed (%s): this move is thought in a thread%s",
-                    " ".join(str(exc).split())[:200],
-                    "; from now on every move" if _failures >= MAX_FAILURES else "")
-        broken, _process = _process, None
-        if broken is not None:
-            broken.shutdown(wait=False, cancel_futures=True)
-        return await loop.run_in_executor(_in_thread(), agent.choose, view, legal)
-    _take_over(agent, after)
-    if error is not None or command is None:
-        raise error or ValueError("the agent chose nothing")
-    return command
+    for _ in range(2):  # the move, and once again in a fresh child if this one died
+        if _resting():
+            break
+        pool = _pool()
+        try:
+            command, after, error = await loop.run_in_executor(pool, _choose, agent, view,
+                                                               legal, time.monotonic())
+        except BrokenProcessPool as exc:  # the child died: every move in flight is here
+            _replace(pool, " ".join(str(exc).split())[:200])
+            continue
+        except Exception as exc:  # this move's agent does not cross: the child is fine
+            log.warning("a move could not cross to the stand-ins' process (%s): it is "
+                        "thought in a thread", " ".join(str(exc).split())[:200])
+            break
+        _take_over(agent, after)
+        if error is not None or command is None:
+            raise error or ValueError("the agent chose nothing")
+        return command
+    return await loop.run_in_executor(_in_thread(), agent.choose, view, legal)

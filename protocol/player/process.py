@@ -119,7 +119,7 @@ class StderrCap:
             self._file = None
 
     def last_line(self) -> str:
-        lines = bytes(self.recent).decode("utf-8", "replace").strip().splitlines()
+        lines = bytes(self.recent).decode("utf-8", "replace").strip().split("\n")
         return lines[-1] if lines else ""
 
 

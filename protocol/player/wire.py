@@ -20,6 +20,8 @@ with a game's rules raise the core's ParseError (a ValueError too).
 
 from __future__ import annotations
 
+from xactika.protocol.notation.blanks import split_blanks
+
 TYPE_CHECKING = False  # as typing's, which the lean bot does not load; mypy reads True
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -79,7 +81,7 @@ class _Value:
 
 def first_word(line: str) -> str:
     """The command word of a line ("" for a blank one)."""
-    words = line.split(maxsplit=1)
+    words = split_blanks(line, 1)
     return words[0] if words else ""
 
 
@@ -192,7 +194,7 @@ def standard_reply(message: Msg, name: str) -> str | None:
 
 def parse_hello(line: str) -> Hello:
     """A ``hello`` line; WireError unless it is ``hello <version> ...`` (a plain number)."""
-    words = line.split()
+    words = split_blanks(line)
     if not words or words[0] != "hello":
         raise WireError(f"expected 'hello {PROTOCOL_VERSION} name=<name>'")
     version = words[1] if len(words) > 1 else "none"
@@ -382,7 +384,7 @@ def parse_answer(line: str, legal: Legal, rules: TrickGame) -> Command:
     from xactika.core.engine.api import Bid, Play
     from xactika.core.engine.errors import ParseError
 
-    words = line.split()
+    words = split_blanks(line)
     seat = legal.seat if legal.seat is not None else -1
     command: Command
     if legal.kind == "bid":
@@ -657,7 +659,7 @@ Msg = (Hello | IsReady | ReadyOk | NewGame | EventLine | Go | Answer | Info | Ou
 
 def _rest(line: str) -> str:
     """The text after a line's command word."""
-    words = line.split(maxsplit=1)
+    words = split_blanks(line, 1)
     return words[1] if len(words) > 1 else ""
 
 
@@ -711,7 +713,7 @@ def parse(line: str) -> Msg:
     player protocol's (spec/PLAYER.md) and a server's seat lines (spec/SERVER.md). A line
     of a known command word that does not read raises :class:`WireError` (one line, its
     text escaped); any other word is an :class:`Other`, for its reader to judge."""
-    words = line.split()
+    words = split_blanks(line)
     if not words:
         return Other("", line)
     entry = _READERS.get(words[0])

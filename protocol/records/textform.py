@@ -19,6 +19,8 @@ import attrs
 
 from xactika.core.engine.api import Event, GameOver, GameStarted, TrickGame, game_rules
 from xactika.core.engine.errors import XactikaError
+from xactika.protocol.notation.blanks import BLANKS as BLANKS
+from xactika.protocol.notation.blanks import split_blanks as split_blanks
 from xactika.protocol.notation.text import format_event, parse_event
 from xactika.protocol.notation.untrusted import escape, is_safe
 from xactika.protocol.records.writing import DATE_FORMAT, Staged, write_record_file
@@ -36,8 +38,6 @@ MAX_RECORD_LINES = 100_000  # header, event and sig lines; blank and comment lin
 MAX_RECORD_BYTES = 128 * 1024 * 1024
 MAX_HEADERS = 256  # header lines in one record
 MAX_HEADER_BYTES = 1024 * 1024  # their keys and values together
-_BLANK_RUN = re.compile(r"[ \t]+")
-BLANKS = " \t\r\n"  # the only characters a line may be padded with; str.strip() eats more
 HEADER_KEY = re.compile(r"^[a-z][a-z0-9_.-]*$")
 STANDARD_KEYS = ("record", "game", "mode", "players", "seats", "seed", "deal", "date")
 
@@ -248,25 +248,6 @@ def parse_header(line: str) -> tuple[str, str]:
             f"({escape(value, 60)}): header values are printable text on one line"
         )
     return key, value
-
-
-def split_blanks(text: str, maxsplit: int = 0) -> list[str]:
-    """Words separated by runs of ASCII spaces and tabs only, as the protocol defines them.
-
-    ``str.split()`` would also split on NBSP, U+3000, U+2028 and control characters,
-    letting such characters pass unseen as separators. Like ``re.split``, a ``maxsplit``
-    keeps the rest of the line, inner blanks included, as the last word.
-    """
-    text = text.strip(BLANKS)
-    if not text:
-        return []
-    if "\t" not in text:  # the common case, without the regular expression (hot path)
-        if maxsplit == 0:
-            return [word for word in text.split(" ") if word]
-        if maxsplit == 1:
-            word, _, rest = text.partition(" ")
-            return [word, rest.lstrip(" ")] if rest else [word]
-    return _BLANK_RUN.split(text, maxsplit)
 
 
 def decode_line(raw: str | bytes, lineno: int) -> str:

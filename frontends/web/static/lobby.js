@@ -70,6 +70,15 @@ function clockWords(text) {
     : _("time per player: {time}", { time: head });
 }
 
+/** What a person's timeout costs at the table (spec/SERVER.md section 2, "People"). */
+function timeoutWords(t) {
+  if (t.on_timeout === "forfeit") return _("a timeout forfeits the seat");
+  if (!t.timeouts) return _("a bot plays for whoever runs out of time");
+  return ngettext("the first timeout forfeits the seat",
+    "a bot plays for whoever runs out of time; timeout {n} forfeits the seat", t.timeouts,
+    { n: t.timeouts });
+}
+
 // the server's words for a table's and a seat's state, as a person reads them
 const STATES = { waiting: pgettext("table", "waiting"), playing: pgettext("table", "playing"),
   over: pgettext("table", "over") };
@@ -109,7 +118,8 @@ async function refresh() {
     actions.append(h("a", { href: `/table/${t.id}#watch`, class: "button" }, _("watch")));
     list.append(h("li", { class: "lobby-table" },
       h("h3", {}, _("table {id}: {what}", { id: t.id, what: tableWords(t) })),
-      h("p", {}, [STATES[t.status] || t.status, t.clock ? clockWords(t.clock) : _("no clock"), t.delay
+      h("p", {}, [STATES[t.status] || t.status,
+        t.clock ? `${clockWords(t.clock)} (${timeoutWords(t)})` : _("no clock"), t.delay
         ? _("{n} watching ({delay} s delay)", { n: t.spectators, delay: t.delay })
         : _("{n} watching", { n: t.spectators })].join(" · ")),
       seats, actions));
