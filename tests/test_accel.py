@@ -29,8 +29,8 @@ from xactika.core.accel import (  # noqa: E402
     simulate_device,
 )
 from xactika.core.accel import play as accel_play  # noqa: E402
-from xactika.core.batch import BatchResult  # noqa: E402
 from xactika.core.batch import simulate as numpy_simulate  # noqa: E402
+from xactika.core.batch.xactika import BatchResult  # noqa: E402
 from xactika.core.engine.api import (  # noqa: E402
     Command,
     Config,
