@@ -22,7 +22,9 @@ import jax.numpy as jnp  # noqa: E402
 
 from xactika.core.accel import (  # noqa: E402
     Env,
+    available_envs,
     core_orders,
+    make,
     random_action,
     rules,
     simulate,
@@ -44,7 +46,7 @@ from xactika.core.engine.api import (  # noqa: E402
 )
 from xactika.core.engine.check import command_of  # noqa: E402
 from xactika.core.engine.encoding import Encoding  # noqa: E402
-from xactika.core.engine.errors import IllegalCommand  # noqa: E402
+from xactika.core.engine.errors import ConfigError, IllegalCommand  # noqa: E402
 
 MODES = ("win", "lose", "bid")
 PLAYERS = range(2, 11)
@@ -303,3 +305,24 @@ def test_a_mask_joined_from_blocks_is_the_mask_gathered_by_move_id(mode: str) ->
         args = (jnp.bool_(bidding), jnp.bool_(leading), bids, follow, mine)
         assert (joined.mask(*args) == gathered.mask(*args)).all()
         assert joined.mask(*args).any() == (mode == "bid" or not bidding)
+
+
+def test_environments_are_named_and_made_as_pgx_names_them() -> None:
+    """Issue 41: ``make("xactika/bid-4p")``-like constructors with ``env.id`` and
+    ``version``; every listed id makes the environment it names."""
+    ids = available_envs()
+    assert len(ids) == 3 * 9 and "xactika/bid-4p" in ids and "xactika/lose-10p" in ids
+    for env_id in ids:
+        env = make(env_id)
+        assert env.id == env_id and env.version == "v0"
+        mode, players = env_id.removeprefix("xactika/").removesuffix("p").split("-")
+        assert (env.mode, env.players, env.rounds) == (mode, int(players), 8)
+    short = make("xactika/win-3p-2r", dealer=2)
+    assert (short.id, short.rounds, short.dealer) == ("xactika/win-3p-2r", 2, 2)
+    assert Env("lose", 5, 8).id == "xactika/lose-5p"
+    for bad in ("xactika/both-4p", "go_19x19", "xactika/bid-4"):
+        with pytest.raises(ValueError, match=r"^unknown environment .*e\.g\. xactika/bid-4p"):
+            make(bad)
+    with pytest.raises(ConfigError, match="2 to 10 players"):
+        make("xactika/bid-11p")
+
