@@ -18,7 +18,7 @@ import hashlib
 import inspect
 import operator
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -51,6 +51,17 @@ def simulate(seeds: Sequence[int] | NDArray[Any], *, game: str | None = None,
             raise ValueError(f"{rules.name}'s batch simulator takes no {key}: it takes "
                              f"{', '.join(k for k in takes if k != 'seeds')}")
     return part.simulate(seeds, **given)
+
+
+def batch_config(game: str, mode: str | None, players: int | None, rounds: int | None,
+                 dealer: int, options: Mapping[str, Any] | None = None) -> Config:
+    """A part's settings: those left out (None) the game's defaults, all checked as the
+    core checks them (the same one-line errors)."""
+    given: dict[str, Any] = {k: v for k, v in (("mode", mode), ("players", players),
+                                               ("rounds", rounds)) if v is not None}
+    config = Config(game=game, dealer=dealer, seed=0, options=dict(options or {}), **given)
+    game_rules(game).validate(config)
+    return config
 
 
 # --------------------------------------------------------------------------- the generator

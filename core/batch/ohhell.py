@@ -19,7 +19,7 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from xactika.core.batch import draw, draw_one, shuffle_orders, whole_numbers
+from xactika.core.batch import batch_config, draw, draw_one, shuffle_orders, whole_numbers
 from xactika.core.engine.api import (
     Bid,
     Config,
@@ -72,11 +72,7 @@ def simulate(seeds: Sequence[int] | NDArray[Any], *, mode: str | None = None,
     """Play one Oh Hell game per seed, all in lockstep, every seat uniformly at random;
     settings left out are the game's, and are checked as the core checks them."""
     seeds_arr = whole_numbers(seeds, "seeds")
-    given = {k: v for k, v in (("mode", mode), ("players", players), ("rounds", rounds))
-             if v is not None}
-    config = Config(game=OHHELL.name, dealer=dealer, seed=0, options=dict(options or {}),
-                    **given)  # the rest: the game's
-    OHHELL.validate(config)
+    config = batch_config(OHHELL.name, mode, players, rounds, dealer, options)
     mode, players, rounds = config.mode, config.players, config.rounds
     keys_arr = (whole_numbers(keys, "keys") if keys is not None else seeds_arr)
     keys_u = keys_arr.astype(np.uint64)

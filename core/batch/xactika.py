@@ -36,7 +36,7 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from xactika.core.batch import draw, draw_one, shuffle_orders, whole_numbers
+from xactika.core.batch import batch_config, draw, draw_one, shuffle_orders, whole_numbers
 from xactika.core.engine.api import (
     Bid,
     BidMade,
@@ -53,7 +53,6 @@ from xactika.core.engine.api import (
     RoundScored,
     State,
     TrickWon,
-    game_rules,
     legal_actions,
     replay,
     start,
@@ -230,10 +229,7 @@ def simulate(
     4 players, 8 rounds); they are checked as the core checks them.
     """
     seeds_arr = whole_numbers(seeds, "seeds")
-    given = {k: v for k, v in (("mode", mode), ("players", players), ("rounds", rounds))
-             if v is not None}
-    config = Config(game="xactika", dealer=dealer, seed=0, **given)  # the rest: the game's
-    game_rules("xactika").validate(config)
+    config = batch_config("xactika", mode, players, rounds, dealer)
     mode, players, rounds = config.mode, config.players, config.rounds
     seat_policy: tuple[Policy, ...]
     if isinstance(policy, str) or callable(policy):

@@ -221,38 +221,29 @@ class Presentation:
         if follow.trump is None or follow.trump == follow.led:
             return _("you have no {suit}: play any card; it cannot win the trick").format(
                 suit=follow.led)
-        if follow.can_win is False and follow.trumped:
-            text = _("you have no {suit} and no trump above {card}: play any card; it "
-                     "cannot win the trick")
-        elif follow.can_win is False:
-            text = _("you have no {suit} and no trump ({trump}): play any card; it cannot "
-                     "win the trick")
-        elif follow.trumped:
-            text = _("you have no {suit}: play any card; only a trump above {card} takes "
-                     "the trick from it, anything else loses it")
-        else:
-            text = _("you have no {suit}: play any card; a trump ({trump}) wins the trick, "
-                     "anything else loses it")
-        return text.format(suit=follow.led, trump=follow.trump, card=follow.winning)
+        return _trump_line(follow, (
+            _("you have no {suit} and no trump above {card}: play any card; it cannot win "
+              "the trick"),
+            _("you have no {suit} and no trump ({trump}): play any card; it cannot win the "
+              "trick"),
+            _("you have no {suit}: play any card; only a trump above {card} takes the trick "
+              "from it, anything else loses it"),
+            _("you have no {suit}: play any card; a trump ({trump}) wins the trick, anything "
+              "else loses it")))
 
     @staticmethod
     def trumps_tutorial(follow: FollowRule, takes: str) -> str:
         """The tutorial's line for a seat that cannot follow a suit other than trumps;
         ``takes``: the game's words for a trump taking the trick (a template with
         ``{suit}`` and ``{trump}``), where one of the seat's trumps can."""
-        if follow.can_win is False and follow.trumped:
-            text = _("tutorial: you have no {suit} and no trump above {card}: any card may "
-                     "be played, and it cannot win.")
-        elif follow.can_win is False:
-            text = _("tutorial: you have no {suit} and no trump ({trump}): any card may be "
-                     "played, and it cannot win.")
-        elif follow.trumped:
-            text = _("tutorial: you have no {suit}: any card may be played; {card} has "
-                     "trumped the trick, so only a higher trump takes it, anything else "
-                     "loses it.")
-        else:
-            text = takes
-        return text.format(suit=follow.led, trump=follow.trump, card=follow.winning)
+        return _trump_line(follow, (
+            _("tutorial: you have no {suit} and no trump above {card}: any card may be "
+              "played, and it cannot win."),
+            _("tutorial: you have no {suit} and no trump ({trump}): any card may be played, "
+              "and it cannot win."),
+            _("tutorial: you have no {suit}: any card may be played; {card} has trumped the "
+              "trick, so only a higher trump takes it, anything else loses it."),
+            takes))
 
     @staticmethod
     def cannot_win(follow: FollowRule) -> str:
@@ -385,3 +376,16 @@ def names_text(items: Sequence[str]) -> str:
 
 __all__ = ["FollowRule", "Presentation", "Progress", "names_text", "presentation",
            "register_presentation", "seat_label"]
+
+
+def _trump_line(follow: FollowRule, texts: tuple[str, str, str, str]) -> str:
+    """Of a seat's lines when it cannot follow a suit other than trumps, the one true of
+    the trick: no trump of its own beats the trump in it, it has no trump, only a higher
+    trump than the one in it wins, or any trump does."""
+    above, none, only_higher, any_trump = texts
+    if follow.can_win is False:
+        text = above if follow.trumped else none
+    else:
+        text = only_higher if follow.trumped else any_trump
+    return text.format(suit=follow.led, trump=follow.trump, card=follow.winning)
+
