@@ -211,11 +211,9 @@ class OhHellShown(Presentation):
             return FollowRule(False, "", trump_name)
         led = state.trick[0][1].suit
         can = any(c.suit == led for c in state.hands[seat])
-        so_far = self.trick_so_far(state, seat)
-        best = max((c for __, c in state.trick if c.suit == trump), key=lambda c: c.rank,
-                   default=None)
-        return attrs.evolve(so_far, can_follow=can, led=suit_words(led), trump=trump_name,
-                            trumped=best is not None and led != trump)
+        trumped = led != trump and any(c.suit == trump for __, c in state.trick)
+        return attrs.evolve(self.trick_so_far(state, seat), can_follow=can,
+                            led=suit_words(led), trump=trump_name, trumped=trumped)
 
     def cannot_follow(self, follow: FollowRule, call: Any) -> str:
         return self.trumps_cannot_follow(follow)
