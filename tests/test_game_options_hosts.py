@@ -66,8 +66,11 @@ def test_openspiel_takes_every_option_and_says_nothing_on_stderr(
     config = Config(game=game, seed=5, options={name: value})
     assert state.core.config.option(name) == value
     assert len(state.core.hands[0]) == rules.hand_size(config, 1)
+    # the rounds left out are the game's for these options (Oh Hell's follow its top)
+    assert openspiel._encoding_of(loaded).config.rounds == config.rounds
     plain = pyspiel.load_game(f"python_{game}")  # the empty value: the game's default
     assert openspiel._encoding_of(plain).config.options == ()
+    assert openspiel._encoding_of(plain).config.rounds == rules.default_rounds
     assert capfd.readouterr().err == ""
 
 

@@ -77,10 +77,11 @@ def seed_actions(seed: int) -> list[int]:
 def _defaults(game: str) -> dict[str, Any]:
     """The parameters a game is loaded with when none are given: the game's defaults, and
     each of its own options (``TrickGame.option_types``) as its type's empty value (0 or
-    ""), which stands for the game's default (OpenSpiel wants a value of the type)."""
+    ""), which stands for the game's default (OpenSpiel wants a value of the type). The
+    rounds too are 0, the game's for the options given (Oh Hell's follow its ``top``)."""
     rules = game_rules(game)
     found: dict[str, Any] = {"players": rules.default_players, "mode": rules.default_mode,
-                             "rounds": rules.default_rounds}
+                             "rounds": 0}
     found.update({name: kind() for name, kind in rules.option_types.items()})
     return found
 
@@ -151,9 +152,9 @@ def _encoding(game: str, params: dict[str, Any]) -> Encoding:
     key = (game, str(merged["mode"]), int(merged["players"]), int(merged["rounds"]), options)
     enc = _ENCODINGS.get(key)
     if enc is None:
+        rounds = {"rounds": key[3]} if key[3] else {}  # 0: the game's, for its options
         enc = _ENCODINGS[key] = Encoding(
-            Config(game=game, mode=key[1], players=key[2], rounds=key[3],
-                   options=dict(options))
+            Config(game=game, mode=key[1], players=key[2], options=dict(options), **rounds)
         )
     return enc
 
