@@ -152,7 +152,7 @@ def _encoding(game: str, params: dict[str, Any]) -> Encoding:
     key = (game, str(merged["mode"]), int(merged["players"]), int(merged["rounds"]), options)
     enc = _ENCODINGS.get(key)
     if enc is None:
-        rounds = {"rounds": key[3]} if key[3] else {}  # 0: the game's, for its options
+        rounds: dict[str, Any] = {"rounds": key[3]} if key[3] else {}  # 0: the game's
         enc = _ENCODINGS[key] = Encoding(
             Config(game=game, mode=key[1], players=key[2], options=dict(options), **rounds)
         )
