@@ -9,9 +9,9 @@ OpenSpiel: ``oh_hell(players=4, num_tricks_fixed=8, off_bid_penalty=true)``, who
 played in C++ by ``pyspiel.evaluate_bots`` with four uniform random bots (chance sampled
 in C++ too), one Python call a hand.
 
-``--game ohhell`` runs our Oh Hell instead (:func:`xactika.core.batch_ohhell.simulate`,
-random policy) on OpenSpiel's settings: 4 players, 8 cards every hand, ``penalty``
-scoring for ``off_bid_penalty`` (spec/OHHELL.md), so both sides play the same game.
+``--game ohhell`` runs our Oh Hell instead (:func:`xactika.core.batch.simulate` with
+``game="ohhell"``, random policy) on OpenSpiel's settings: 4 players, 8 cards every hand,
+``penalty`` scoring for ``off_bid_penalty`` (spec/OHHELL.md), so both sides play the same game.
 
 Run by hand (not a test): ``.venv/bin/python bench/batch.py [--games 8192] [--repeat 3]
 [--game ohhell]``.
@@ -44,12 +44,10 @@ def ours(games: int, run: int, policy: str = "random") -> tuple[int, float]:
 
 
 def ours_ohhell(games: int, run: int) -> tuple[int, float]:
-    from xactika.core.batch_ohhell import simulate as simulate_ohhell
-
     seeds = range(run * games, (run + 1) * games)
     t0 = _clock()
-    result = simulate_ohhell(seeds, mode="penalty", players=PLAYERS, rounds=ROUNDS,
-                             options={"top": TRICKS, "hands": "fixed"})
+    result = simulate(seeds, game="ohhell", mode="penalty", players=PLAYERS, rounds=ROUNDS,
+                      options={"top": TRICKS, "hands": "fixed"})
     elapsed = _clock() - t0
     assert result.taken.sum() == games * ROUNDS * TRICKS
     return games * ROUNDS, elapsed

@@ -320,11 +320,12 @@ def test_a_directory_of_jsonl_records_and_repl_saves_is_audited(
 
 def test_each_seat_of_a_shared_name_is_a_game_of_its_own(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Two bots on four seats over two games: each seat is a game (issue 34: a match's two
-    heuristic seats read ``heuristic 1 game 1 win -1 points``, both seats' points summed
-    and a win for either); a win is a seat that won, points are each seat's."""
+    """Two bots on four seats over two games: each plays 2 games (issue 41: a 100-game
+    match read 200) on 4 seats (issue 34: a match's two heuristic seats read ``heuristic
+    1 game 1 win -1 points``, both seats' points summed and a win for either); a win is a
+    seat that won, points are each seat's."""
     paths = []
-    expected = {"ann": [0, 0, 0], "bob": [0, 0, 0]}
+    expected = {"ann": [2, 0, 0, 0], "bob": [2, 0, 0, 0]}  # games, seats, wins, points
     for seed in range(2):
         path = tmp_path / f"g{seed}.log"
         write_game(path, Config(mode="bid", players=4, rounds=1, seed=seed),
@@ -333,16 +334,19 @@ def test_each_seat_of_a_shared_name_is_a_game_of_its_own(
         over = read_record(path).events[-1]
         assert isinstance(over, GameOver)
         for name, seats in (("ann", (0, 2)), ("bob", (1, 3))):
-            expected[name][0] += 2
-            expected[name][1] += sum(s in over.winners for s in seats)
-            expected[name][2] += sum(over.totals[s] for s in seats)
+            expected[name][1] += 2
+            expected[name][2] += sum(s in over.winners for s in seats)
+            expected[name][3] += sum(over.totals[s] for s in seats)
     code, out = run(capsys, "--json", *paths)
     players = json.loads(out)["summary"]["players"]
-    assert {n: [p["games"], p["wins"], p["points"]] for n, p in players.items()} == expected
+    assert {n: [p["games"], p["seats"], p["wins"], p["points"]]
+            for n, p in players.items()} == expected
     assert code == 0
     code, out = run(capsys, *paths)
     assert "audited 2 logs: 2 games" in out
-    assert [line.split()[:2] for line in out.splitlines()[-2:]] == [["ann", "4"], ["bob", "4"]]
+    assert out.splitlines()[-3].split() == ["player", "games", "seats", "wins", "points"]
+    assert [line.split()[:3] for line in out.splitlines()[-2:]] == [["ann", "2", "4"],
+                                                                     ["bob", "2", "4"]]
 
 
 def test_a_record_signed_by_your_own_key_says_so(tmp_path: Path,

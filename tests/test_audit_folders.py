@@ -91,25 +91,44 @@ def test_a_match_folder_without_its_manifest_fails_strict_in_one_line(
 
 
 @pytest.mark.parametrize("target", ["m", "m/games", "."])
-def test_without_strict_a_folder_without_its_manifest_is_warned_of(
+def test_without_its_manifest_a_folder_fails_the_plain_audit_too(
         m: Path, capsys: pytest.CaptureFixture[str], target: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 34: plain ``audit m`` said ``0 problems`` of a folder whose manifest and a
-    game were deleted, without a word of the manifest."""
+    """Issue 41: plain ``audit m`` of a folder whose manifest and a game were deleted
+    exited 0 (a warning), so ``audit m && publish`` published it."""
     _rm(m, "manifest.txt")
     _rm(m, GAME.format(3, 1))
     monkeypatch.chdir(m / "games" if target == "." else m.parent)
     code, out = audit(capsys, target, strict=False)
-    assert code == 0  # a warning: only --strict asks for the manifest
+    assert code == 1
+    folder = {"m": "m", "m/games": "m", ".": ".."}[target]
+    assert f"{os.path.join(folder, 'manifest.txt')}: missing: a match folder without its " \
+           "manifest shows nothing of games deleted, added or replaced (--manifest-gone if " \
+           "it is known to be lost)" in out.splitlines()
+    code, report = audit_json(capsys, target, strict=False)
+    assert code == 1 and report["exit"] == 1 and report["summary"]["missing_manifests"] == 1
+
+
+@pytest.mark.parametrize("target", ["m", "m/games", "."])
+def test_a_manifest_known_to_be_gone_is_warned_of(
+        m: Path, capsys: pytest.CaptureFixture[str], target: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34: plain ``audit m`` said ``0 problems`` of a folder whose manifest and a
+    game were deleted, without a word of the manifest; ``--manifest-gone`` (the auditor
+    knows it is lost) makes that a warning, and the audit passes (issue 41)."""
+    _rm(m, "manifest.txt")
+    _rm(m, GAME.format(3, 1))
+    monkeypatch.chdir(m / "games" if target == "." else m.parent)
+    code, out = audit(capsys, "--manifest-gone", target, strict=False)
+    assert code == 0  # a warning: the auditor says the manifest is known to be gone
     lines = out.splitlines()
     folder = {"m": "m", "m/games": "m", ".": ".."}[target]
     at = lines.index(f"{os.path.join(folder, 'manifest.txt')}: missing")
     assert lines[at + 1] == ("  note: warning: a match folder without its manifest shows "
-                             "nothing of games deleted, added or replaced; audit --strict "
-                             "fails it")
+                             "nothing of games deleted, added or replaced (--manifest-gone)")
     assert any(line.startswith(f"audited {GAMES - 1} logs, 1 manifest missing: ")
                for line in lines)
-    code, report = audit_json(capsys, target, strict=False)
+    code, report = audit_json(capsys, "--manifest-gone", target, strict=False)
     assert code == 0 and report["summary"]["logs"] == GAMES - 1
     assert report["summary"]["missing_manifests"] == 1
 

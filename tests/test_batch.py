@@ -17,14 +17,13 @@ from readme_blocks import readme_block
 np = pytest.importorskip("numpy")  # the [batch] extra; CI installs it
 
 from xactika.core import DECK, Config, ConfigError, batch, replay  # noqa: E402
-from xactika.core.batch import (  # noqa: E402
+from xactika.core.batch import draw, draw_one, simulate  # noqa: E402
+from xactika.core.batch import xactika as batch_xactika  # noqa: E402
+from xactika.core.batch.xactika import (  # noqa: E402
     BatchResult,
     Decision,
     deal_orders,
-    draw,
-    draw_one,
     reference_game,
-    simulate,
 )
 from xactika.core.engine.rng import deal_key, shuffled  # noqa: E402
 from xactika.core.games.xactika import XACTIKA  # noqa: E402
@@ -110,7 +109,7 @@ def test_draw_matches_draw_one() -> None:
 
 
 def test_hand_masks_are_the_dealt_hands() -> None:
-    sim = batch._Sim(np.arange(5, dtype=np.int64), np.arange(5, dtype=np.uint64), "win", 3,
+    sim = batch_xactika._Sim(np.arange(5, dtype=np.int64), np.arange(5, dtype=np.uint64), "win", 3,
                      1, 2, ("random",) * 3, False)
     sim._deal(0, 2)
     masks = sim.hand_masks()
@@ -151,6 +150,31 @@ def test_bad_seeds_get_one_clear_error(seeds: list[object], message: str) -> Non
         simulate([1] * max(1, len(seeds)), keys=seeds)  # type: ignore[arg-type]
 
 
+def test_one_entry_point_plays_every_game_with_a_batch_part_and_the_games_defaults() -> None:
+    """``simulate(game=...)`` finds the game's part by name; left out, the settings are
+    the game's, Play to Bid for Xactika as everywhere else (issue 41)."""
+    plain = simulate(range(3))
+    assert (plain.mode, plain.players, plain.rounds) == ("bid", 4, 8)
+    assert plain.config(0) == Config(seed=0)
+    ohhell = simulate(range(3), game="ohhell", rounds=2, options={"top": 3})
+    assert (ohhell.config.mode, ohhell.config.players) == ("exact", 4)
+    assert ohhell.bids.shape == (3, 2, 4)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"game": "dix"}, r"^dix has no batch simulator \(xactika.core.batch.dix\); play its "),
+     ({"game": "ohhell", "policy": "greedy"}, "^ohhell's batch simulator takes no policy: "
+      "it takes mode, players, rounds, dealer, options, keys$"),
+     ({"game": "chess"}, "unknown game")],
+)
+def test_a_game_or_setting_without_a_batch_part_gets_one_clear_error(
+        kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises((ValueError, ConfigError), match=message) as caught:
+        simulate([1], **kwargs)
+    assert "\n" not in str(caught.value)
+
+
 def test_events_need_a_recorded_batch() -> None:
     with pytest.raises(ValueError, match="record=True"):
         simulate([1]).events(0)
@@ -168,8 +192,10 @@ def test_the_core_imports_without_numpy() -> None:
 
 def test_the_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(readme_block("Many games at once"), "README.md", "exec"), {})
-    shares = [float(x) for x in capsys.readouterr().out.strip(" []\n").split()]
+    first, second = capsys.readouterr().out.strip().split("\n")
+    shares = [float(x) for x in first.strip(" []").split()]
     assert len(shares) == 4 and shares[0] > max(shares[1:])  # greedy beats random
+    assert len(second.strip(" []").split()) == 5  # a mean total for each Oh Hell seat
 
 
 def _random_by_hand(decision: Decision) -> object:

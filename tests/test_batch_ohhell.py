@@ -1,5 +1,6 @@
-"""The batched Oh Hell simulator (core/batch_ohhell.py) against the core: the same deals
-and the same random choices give the same bids, tricks and points, round by round."""
+"""The batched Oh Hell simulator (core/batch/ohhell.py, through ``simulate(game="ohhell")``)
+against the core: the same deals and the same random choices give the same bids, tricks
+and points, round by round."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from xactika.core import Config, ConfigError, RoundScored  # noqa: E402
-from xactika.core.batch_ohhell import reference_game, simulate  # noqa: E402
+from xactika.core.batch import simulate  # noqa: E402
+from xactika.core.batch.ohhell import reference_game  # noqa: E402
 
 SETTINGS: list[dict[str, Any]] = [
     {"mode": "penalty", "players": 4, "rounds": 8, "options": {"top": 8, "hands": "fixed"}},
@@ -25,7 +27,7 @@ SETTINGS: list[dict[str, Any]] = [
 def test_the_batch_plays_each_game_as_the_core_does(settings: dict[str, Any]) -> None:
     seeds = list(range(60))
     keys = [s * 7 + 1 for s in seeds]
-    batch = simulate(seeds, keys=keys, **settings)
+    batch = simulate(seeds, game="ohhell", keys=keys, **settings)
     for g, (seed, key) in enumerate(zip(seeds, keys, strict=True)):
         state, events = reference_game(Config(game="ohhell", seed=seed, **settings), key)
         scored = [e for e in events if isinstance(e, RoundScored)]
@@ -37,6 +39,6 @@ def test_the_batch_plays_each_game_as_the_core_does(settings: dict[str, Any]) ->
 
 def test_bad_settings_are_refused_as_the_core_refuses_them() -> None:
     with pytest.raises(ConfigError, match="takes 3 to 7 players"):
-        simulate([1], players=8)
+        simulate([1], game="ohhell", players=8)
     with pytest.raises(ConfigError, match="top must be"):
-        simulate([1], options={"top": 14})
+        simulate([1], game="ohhell", options={"top": 14})

@@ -366,6 +366,7 @@ def test_a_plug_in_game_from_the_docs_plays_everywhere_with_no_file_of_ours(
     played = xactika("play", "--game", "jacks", "--seed", "3", "--seat", "1=bot:heuristic",
                      "--seat", "2=bot:strong", stdin="hint\nrules\nquit\n")
     assert "Jacks: plain, 3 players" in played and "1 heuristic (bot), 2 random (bot)" in played
+    assert "the highest card of the suit led takes the trick" in played  # its overview
     assert re.search(r"\b[JQKA][SHDC]  [JQKA][♠♥♦♣]", played)  # its own card renderer
     said.append(played)
     said.append(xactika("match", "--game", "jacks", "--bot", "heuristic", "--bot", "random",

@@ -1,7 +1,9 @@
 """Xactika on an accelerator, in JAX (the ``accel`` extra): a functional environment, a
 whole-game fast path and deals. The rest of the core never imports this package.
 
-- :class:`Env` (``init``/``step``/``observe``, pgx style): one decision a step.
+- :class:`Env` (``init``/``step``/``observe``, pgx style): one decision a step;
+  :func:`make` (``make("xactika/bid-4p")``) and :func:`available_envs` name them as pgx
+  does, each with its ``id`` and ``version``.
 - :func:`simulate`, :func:`simulate_device`, :func:`play_orders`, :func:`play_device`:
   whole games at once.
 - :func:`core_orders` (the core's seeded deals, on the host) and :func:`device_orders`
@@ -11,7 +13,7 @@ Move ids are the OpenSpiel and PettingZoo bridges' (:mod:`xactika.core.engine.en
 """
 
 from xactika.core.accel.deals import core_orders, device_orders
-from xactika.core.accel.env import Env, State
+from xactika.core.accel.env import Env, State, available_envs, make
 from xactika.core.accel.play import (
     Decision,
     PresetResult,
@@ -23,6 +25,6 @@ from xactika.core.accel.play import (
 )
 from xactika.core.accel.rules import random_action
 
-__all__ = ["Decision", "Env", "PresetResult", "State", "core_orders", "device_orders",
-           "greedy", "play_device", "play_orders", "random_action", "simulate",
-           "simulate_device"]
+__all__ = ["Decision", "Env", "PresetResult", "State", "available_envs", "core_orders",
+           "device_orders", "greedy", "make", "play_device", "play_orders", "random_action",
+           "simulate", "simulate_device"]

@@ -20,12 +20,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from xactika.core.accel.rules import CARDS, HAND_SIZE
-from xactika.core.batch import _whole_numbers, deal_orders
+from xactika.core.batch import whole_numbers
+from xactika.core.batch.xactika import deal_orders
 
 
 def core_orders(seeds: Sequence[int] | NDArray[Any], rounds: int) -> NDArray[np.int8]:
     """``N x rounds x 81``: the decks the core deals each seed's rounds 1..``rounds``."""
-    seeds_arr = _whole_numbers(seeds, "seeds").tolist()
+    seeds_arr = whole_numbers(seeds, "seeds").tolist()
     if rounds < 1:
         raise ValueError(f"rounds must be 1 or more, not {rounds}")
     return np.stack([deal_orders(seeds_arr, r) for r in range(1, rounds + 1)], axis=1)

@@ -1,6 +1,8 @@
 """Xactika as a functional environment in the manner of pgx: one decision a step.
 
-``env = Env(mode="bid", players=4)``; ``env.init(key)`` starts a game (dealt on the
+``env = make("xactika/bid-4p")`` (or ``Env(mode="bid", players=4)``), named as pgx names
+its environments (``env.id``, ``env.version``, :func:`available_envs`); ``env.init(key)``
+starts a game (dealt on the
 device), ``env.init_with_orders(orders)`` one with given decks (the core's, from
 :func:`xactika.core.accel.deals.core_orders`); ``env.step(state, action)`` plays the move
 id ``action`` (the bridges' numbering) of ``state.current_player``. Both work on one game
@@ -16,14 +18,20 @@ Stepping a terminated game changes nothing; an illegal move ends the game with
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import re
+from typing import Any, NamedTuple
 
 import jax.numpy as jnp
 
 from xactika.core.accel import rules
 from xactika.core.accel.deals import device_orders
 from xactika.core.accel.rules import CARDS, MAX_BID, TRICKS_PER_ROUND, Actions, Array
-from xactika.core.games.xactika import CALLS
+from xactika.core.games.xactika import CALLS, XACTIKA
+
+VERSION = "v0"
+"""Every environment's version, as pgx gives one: raised when the same id would play,
+observe or reward differently, so that results name the dynamics they were made under."""
+_ID = re.compile(r"xactika/(?P<mode>[a-z]+)-(?P<players>[0-9]+)p(?:-(?P<rounds>[0-9]+)r)?")
 
 
 class State(NamedTuple):
@@ -80,6 +88,17 @@ class Env:
             + rounds
         self.observation_shape = (self.observation_size,)
         self.num_players = players
+
+    @property
+    def id(self) -> str:
+        """The environment's name, as :func:`make` takes it: ``xactika/bid-4p``, with the
+        rounds where they are not the game's 8 (``xactika/win-3p-2r``)."""
+        rounds = "" if self.rounds == XACTIKA.default_rounds else f"-{self.rounds}r"
+        return f"xactika/{self.mode}-{self.players}p{rounds}"
+
+    @property
+    def version(self) -> str:
+        return VERSION
 
     # ------------------------------------------------------------------ the game
 
@@ -237,3 +256,23 @@ class Env:
             one_hot(s.round, self.rounds),
         ]
         return jnp.concatenate(parts)
+
+
+def available_envs() -> tuple[str, ...]:
+    """Every id :func:`make` takes with the game's 8 rounds: each mode at 2 to 10 players."""
+    return tuple(f"xactika/{mode}-{n}p" for mode in XACTIKA.modes
+                 for n in range(XACTIKA.min_players, XACTIKA.max_players + 1))
+
+
+def make(env_id: str, **settings: Any) -> Env:
+    """The environment named ``env_id`` (``xactika/MODE-Np``, ``-Rr`` for R rounds), as
+    ``pgx.make`` makes one; ``settings`` are :class:`Env`'s others (``dealer``,
+    ``observe``, ``illegal_action_penalty``). A name it does not know: one ValueError."""
+    found = _ID.fullmatch(env_id) if isinstance(env_id, str) else None
+    if found is None or found["mode"] not in XACTIKA.modes:
+        raise ValueError(f"unknown environment {env_id!r}: expected xactika/MODE-Np (MODE "
+                         f"one of {', '.join(XACTIKA.modes)}), e.g. xactika/bid-4p, "
+                         "or xactika/bid-4p-2r for 2 rounds")
+    rounds = int(found["rounds"]) if found["rounds"] else XACTIKA.default_rounds
+    return Env(found["mode"], int(found["players"]), rounds, **settings)
+

@@ -40,8 +40,9 @@ from xactika.core.accel.rules import (
     Actions,
     Array,
 )
-from xactika.core.batch import _NTH as batch_NTH
-from xactika.core.batch import BatchResult, _whole_numbers
+from xactika.core.batch import whole_numbers
+from xactika.core.batch.xactika import _NTH as batch_NTH
+from xactika.core.batch.xactika import BatchResult
 from xactika.core.engine.api import Config, PresetDeal
 from xactika.core.games.xactika import DECK, card_sort_key
 
@@ -348,7 +349,7 @@ def simulate(seeds: Sequence[int] | NDArray[Any], *, mode: str = "win", players:
     :class:`BatchResult` of :func:`xactika.core.batch.simulate`, so ``events(game)``
     gives the core's events. The random policy's draws come from JAX keys made from
     ``key`` and the game's place in ``seeds`` (not the numpy simulator's draws)."""
-    seeds_arr = _whole_numbers(seeds, "seeds")
+    seeds_arr = whole_numbers(seeds, "seeds")
     rules.check_settings(mode, players, rounds, dealer)
     orders = core_orders(seeds_arr, rounds)
     keys = jax.random.split(jax.random.key(key), len(seeds_arr))

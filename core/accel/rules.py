@@ -16,7 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from xactika.core.batch import COUNTS, SHOWS, VALUES
+from xactika.core.batch.xactika import COUNTS, SHOWS, VALUES
 from xactika.core.engine.api import Bid, Config, Play
 from xactika.core.engine.encoding import Encoding
 from xactika.core.games.xactika import CALLS, DECK, HAND_SIZE, TRICKS_PER_ROUND

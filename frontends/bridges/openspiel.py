@@ -75,10 +75,15 @@ def seed_actions(seed: int) -> list[int]:
 
 
 def _defaults(game: str) -> dict[str, Any]:
-    """The parameters a game is loaded with when none are given: the game's defaults."""
+    """The parameters a game is loaded with when none are given: the game's defaults, and
+    each of its own options (``TrickGame.option_types``) as its type's empty value (0 or
+    ""), which stands for the game's default (OpenSpiel wants a value of the type). The
+    rounds too are 0, the game's for the options given (Oh Hell's follow its ``top``)."""
     rules = game_rules(game)
-    return {"players": rules.default_players, "mode": rules.default_mode,
-            "rounds": rules.default_rounds}
+    found: dict[str, Any] = {"players": rules.default_players, "mode": rules.default_mode,
+                             "rounds": 0}
+    found.update({name: kind() for name, kind in rules.option_types.items()})
+    return found
 
 
 def _game_type(game: str) -> pyspiel.GameType:
@@ -135,17 +140,21 @@ class TrickTakingGame(pyspiel.Game):
         return ViewObserver(_encoding_of(self))
 
 
-_ENCODINGS: dict[tuple[str, str, int, int], Encoding] = {}
+_ENCODINGS: dict[tuple[Any, ...], Encoding] = {}
 
 
 def _encoding(game: str, params: dict[str, Any]) -> Encoding:
     """The encoding of a game's settings, made once per settings."""
     merged = {**_defaults(game), **params}
-    key = (game, str(merged["mode"]), int(merged["players"]), int(merged["rounds"]))
+    kinds = game_rules(game).option_types
+    options = tuple(sorted((name, merged[name]) for name, kind in kinds.items()
+                           if merged[name] != kind()))  # the empty value: the default
+    key = (game, str(merged["mode"]), int(merged["players"]), int(merged["rounds"]), options)
     enc = _ENCODINGS.get(key)
     if enc is None:
+        rounds: dict[str, Any] = {"rounds": key[3]} if key[3] else {}  # 0: the game's
         enc = _ENCODINGS[key] = Encoding(
-            Config(game=key[0], mode=key[1], players=key[2], rounds=key[3])
+            Config(game=game, mode=key[1], players=key[2], options=dict(options), **rounds)
         )
     return enc
 

@@ -33,6 +33,7 @@ from xactika.frontends.net.options import (
     port_number,
     seconds,
 )
+from xactika.frontends.people.flags import add_option_flags, option_pairs
 from xactika.frontends.stdio.selfplay import counting_number, whole_number
 from xactika.protocol.net.clock import Clock, parse_clock
 from xactika.protocol.net.journal import Journal, JournalError
@@ -62,8 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", default=None, help="mode (default: the game's)")
     p.add_argument("--players", type=counting_number, default=None, help="players (default 4)")
     p.add_argument("--rounds", type=counting_number, default=None, help="rounds")
-    p.add_argument("--target", type=counting_number, default=None, metavar="POINTS",
-                   help="a game to this many points, for a game that takes one (Dix)")
+    add_option_flags(p)  # each game's own settings: --target, --top, ...
     p.add_argument("--seed", type=whole_number, default=None,
                    help="master seed: table k is dealt from HMAC-SHA256(SEED, 'table/k'), "
                    "so the seed one table reveals at game over says nothing of another's "
@@ -134,9 +134,10 @@ def _timeouts(text: str) -> int | None:
 def _pairs(args: argparse.Namespace, table: int | None) -> dict[str, str]:
     """Table ``table``'s (0-based) settings; None: no seed (the server's rule gives it)."""
     pairs = {"game": args.game or "xactika"}
-    for key in ("mode", "players", "rounds", "target"):
+    for key in ("mode", "players", "rounds"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
+    pairs.update(option_pairs(args))
     if args.seed is not None and table is not None:
         pairs["seed"] = str(table_seed(args.seed, table + 1))
     return pairs

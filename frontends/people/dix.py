@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+import attrs
+
 from xactika.core.engine.api import Config, RoundScored, State, Trick
 from xactika.core.engine.views import SeatView
 from xactika.core.games.dix import (
@@ -242,9 +244,9 @@ class DixShown(Presentation):
                     "away; watch for a pip total of ten (-3 to the winner).").format(
                 suit=follow.led)
         elif follow.trump and follow.trump != follow.led:  # trumps led: none can win it
-            why = _("tutorial: you have no {suit}: any card may be played; a trump ({trump}) "
-                    "wins it, anything else loses it.").format(suit=follow.led,
-                                                               trump=follow.trump)
+            why = self.trumps_tutorial(follow, _(
+                "tutorial: you have no {suit}: any card may be played; a trump ({trump}) "
+                "wins it, anything else loses it."))
         else:
             why = self.cannot_win(follow)
         return self.suggested(why, suggestion)
@@ -267,14 +269,14 @@ class DixShown(Presentation):
             return FollowRule(False, "", trump_name)
         led = suit_of(state.trick[0][1], state.turned)
         can = any(suit_of(c, state.turned) == led for c in state.hands[seat])
-        return FollowRule(can, _suit(led) if led else "", trump_name)
+        trumped = led != trump and any(suit_of(c, state.turned) == trump
+                                       for __, c in state.trick)
+        return attrs.evolve(self.trick_so_far(state, seat), can_follow=can,
+                            led=_suit(led) if led else "", trump=trump_name,
+                            trumped=trump is not None and trumped)
 
     def cannot_follow(self, follow: FollowRule, call: Any) -> str:
-        if follow.trump is not None and follow.trump != follow.led:
-            return _("you have no {suit}: play any card; a trump ({trump}) wins the trick, "
-                     "anything else loses it").format(suit=follow.led, trump=follow.trump)
-        return _("you have no {suit}: play any card; it cannot win the trick").format(
-            suit=follow.led)
+        return self.trumps_cannot_follow(follow)
 
     def card_token(self, text: str) -> str:
         return text.upper()

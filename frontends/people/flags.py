@@ -10,7 +10,7 @@ import argparse
 from typing import Any
 
 from xactika.core.engine.api import game_rules, games
-from xactika.frontends.i18n import _, said
+from xactika.frontends.i18n import Later, _
 
 
 def _at_least(text: str, least: int) -> int:
@@ -68,14 +68,20 @@ def _ordered() -> list[str]:
 
 
 def option_flags() -> dict[str, tuple[type, str]]:
-    """Every game's options: name -> (type, help naming the games that take it)."""
-    found: dict[str, tuple[type, list[str]]] = {}
+    """Every game's options: name -> (type, help naming the games that take it). The help
+    is said in the reader's language when shown (a :class:`Later`), so a command whose
+    parser is built before its language is known (``serve``) shows it translated too."""
+    found: dict[str, tuple[type, list[Later]]] = {}
     for game in _ordered():
         rules = game_rules(game)
         for name, kind in rules.option_types.items():
-            words = said(rules.option_help[name]) if name in rules.option_help else kind.__name__
-            found.setdefault(name, (kind, []))[1].append(f"{game}: {words}")
-    return {name: (kind, "; ".join(helps)) for name, (kind, helps) in found.items()}
+            words = " ".join(rules.option_help[name].split()) if name in rules.option_help \
+                else kind.__name__  # folded, as the catalog has it (i18n_extract.py)
+            found.setdefault(name, (kind, []))[1].append(
+                Later("{game}: {words}", {"game": game, "words": words}))
+    return {name: (kind, Later("; ".join(f"{{p{i}}}" for i in range(len(helps))),
+                               {f"p{i}": text for i, text in enumerate(helps)}))
+            for name, (kind, helps) in found.items()}
 
 
 def add_option_flags(parser: argparse.ArgumentParser) -> None:

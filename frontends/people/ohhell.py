@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+import attrs
+
 from xactika.core.engine.api import Config, State
 from xactika.core.games.ohhell import BONUS, MODE_NAMES, pattern_of, top_of, trump_suit
 from xactika.frontends.i18n import _, ngettext
@@ -132,6 +134,12 @@ class OhHellShown(Presentation):
         led = plays[0][1].suit
         others = [c for s, c in plays if s != winner]
         if trump is not None and won.suit == trump and led != trump:
+            beaten = [self.said(c, spoken) for c in others if c.suit == trump]
+            if beaten:  # why it beat the other trumps, not only the suit led
+                return _("{card} wins: the highest trump ({trump}), above {others}; a trump "
+                         "beats the {suit} led").format(card=card, trump=suit_words(trump),
+                                                        others=", ".join(beaten),
+                                                        suit=suit_words(led))
             return _("{card} wins: a trump ({trump}) beats the {suit} led{joker}").format(
                 card=card, trump=suit_words(trump), suit=suit_words(led), joker="")
         if all(c.suit == led for c in others):
@@ -140,7 +148,19 @@ class OhHellShown(Presentation):
             return _("{card} wins: the highest {suit}").format(card=card,
                                                                 suit=one_of_suit(led))
         off = [self.said(c, spoken) for c in others if c.suit != led]
-        if trump is None:
+        lower = [self.said(c, spoken) for c in others if c.suit == led]
+        if lower:  # the cards of the suit led that it beat, then those that did not follow
+            if trump is None:
+                text = ngettext("{card} wins: the highest {one}, above {lower}; {others} could "
+                                "not follow {suit} (no trumps this round)", "{card} wins: the "
+                                "highest {one}, above {lower}; {others} could not follow "
+                                "{suit} (no trumps this round)", len(off))
+            else:
+                text = ngettext("{card} wins: the highest {one}, above {lower}; {others} could "
+                                "not follow {suit} and is not a trump", "{card} wins: the "
+                                "highest {one}, above {lower}; {others} could not follow "
+                                "{suit} and are not trumps", len(off))
+        elif trump is None:
             text = ngettext("{card} wins: {others} could not follow {suit} (no trumps this "
                             "round)", "{card} wins: {others} could not follow {suit} (no "
                             "trumps this round)", len(off))
@@ -148,7 +168,8 @@ class OhHellShown(Presentation):
             text = ngettext("{card} wins: {others} could not follow {suit} and is not a trump",
                             "{card} wins: {others} could not follow {suit} and are not trumps",
                             len(off))
-        return text.format(card=card, others=", ".join(off), suit=suit_words(led))
+        return text.format(card=card, others=", ".join(off), suit=suit_words(led),
+                           one=one_of_suit(led), lower=", ".join(lower))
 
     def coach(self, kind: str, follow: FollowRule, suggestion: str = "") -> str:
         if kind == "bid":
@@ -158,14 +179,22 @@ class OhHellShown(Presentation):
         elif kind == "lead":
             why = _("tutorial: you lead: any card. The others must follow its suit if they "
                     "can.")
+        elif follow.can_follow and follow.trumped:
+            why = _("tutorial: {suit} was led and you have {suit}, so you must play one "
+                    "(marked with an arrow); {card} has trumped the trick, so yours cannot "
+                    "win it.").format(suit=follow.led, card=follow.winning)
+        elif follow.can_follow and follow.can_win is False:
+            why = _("tutorial: {suit} was led and you have {suit}, so you must play one "
+                    "(marked with an arrow); none of yours beats {card}, so yours cannot "
+                    "win it.").format(suit=follow.led, card=follow.winning)
         elif follow.can_follow:
             why = _("tutorial: {suit} was led and you have {suit}, so you must play one "
                     "(marked with an arrow): higher to take the trick, lower to give it "
                     "away.").format(suit=follow.led)
         elif follow.trump and follow.trump != follow.led:  # trumps led: none can win it
-            why = _("tutorial: you have no {suit}: any card may be played; a trump ({trump}) "
-                    "takes it, anything else loses it.").format(suit=follow.led,
-                                                                 trump=follow.trump)
+            why = self.trumps_tutorial(follow, _(
+                "tutorial: you have no {suit}: any card may be played; a trump ({trump}) "
+                "takes it, anything else loses it."))
         else:
             why = self.cannot_win(follow)
         return self.suggested(why, suggestion)
@@ -182,14 +211,12 @@ class OhHellShown(Presentation):
             return FollowRule(False, "", trump_name)
         led = state.trick[0][1].suit
         can = any(c.suit == led for c in state.hands[seat])
-        return FollowRule(can, suit_words(led), trump_name)
+        trumped = led != trump and any(c.suit == trump for __, c in state.trick)
+        return attrs.evolve(self.trick_so_far(state, seat), can_follow=can,
+                            led=suit_words(led), trump=trump_name, trumped=trumped)
 
     def cannot_follow(self, follow: FollowRule, call: Any) -> str:
-        if follow.trump is not None and follow.trump != follow.led:
-            return _("you have no {suit}: play any card; a trump ({trump}) wins the trick, "
-                     "anything else loses it").format(suit=follow.led, trump=follow.trump)
-        return _("you have no {suit}: play any card; it cannot win the trick").format(
-            suit=follow.led)
+        return self.trumps_cannot_follow(follow)
 
     def card_token(self, text: str) -> str:
         return text.upper()

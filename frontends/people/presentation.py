@@ -43,6 +43,9 @@ class FollowRule:
     can_follow: bool
     led: str = ""  # what was led, in words: a suit name, or a call's words
     trump: str | None = None  # the trump suit's name, None for no trumps (or no trumps game)
+    winning: str = ""  # the card winning the trick so far, as a player names it
+    can_win: bool | None = None  # whether a card the seat may play beats it (None: unknown)
+    trumped: bool = False  # the winning card is a trump on another suit led
 
 
 class Presentation:
@@ -211,6 +214,38 @@ class Presentation:
         return _("{why} The hint bot suggests: {move}.").format(why=why, move=suggestion)
 
     @staticmethod
+    def trumps_cannot_follow(follow: FollowRule) -> str:
+        """The line before the prompt for a seat that cannot follow, in a game with a trump
+        suit: whether a trump of its own can still take the trick (not if a higher trump
+        is in it, nor without a trump)."""
+        if follow.trump is None or follow.trump == follow.led:
+            return _("you have no {suit}: play any card; it cannot win the trick").format(
+                suit=follow.led)
+        return _trump_line(follow, (
+            _("you have no {suit} and no trump above {card}: play any card; it cannot win "
+              "the trick"),
+            _("you have no {suit} and no trump ({trump}): play any card; it cannot win the "
+              "trick"),
+            _("you have no {suit}: play any card; only a trump above {card} takes the trick "
+              "from it, anything else loses it"),
+            _("you have no {suit}: play any card; a trump ({trump}) wins the trick, anything "
+              "else loses it")))
+
+    @staticmethod
+    def trumps_tutorial(follow: FollowRule, takes: str) -> str:
+        """The tutorial's line for a seat that cannot follow a suit other than trumps;
+        ``takes``: the game's words for a trump taking the trick (a template with
+        ``{suit}`` and ``{trump}``), where one of the seat's trumps can."""
+        return _trump_line(follow, (
+            _("tutorial: you have no {suit} and no trump above {card}: any card may be "
+              "played, and it cannot win."),
+            _("tutorial: you have no {suit} and no trump ({trump}): any card may be played, "
+              "and it cannot win."),
+            _("tutorial: you have no {suit}: any card may be played; {card} has trumped the "
+              "trick, so only a higher trump takes it, anything else loses it."),
+            takes))
+
+    @staticmethod
     def cannot_win(follow: FollowRule) -> str:
         """The tutorial's line for a seat that cannot follow and cannot win the trick: the
         trumps were led, or there are none this round (a game with a trump suit)."""
@@ -237,7 +272,21 @@ class Presentation:
         if not state.trick:
             return FollowRule(False)
         legal = game_rules(state.config.game).legal_cards(state, seat)
-        return FollowRule(len(legal) < len(state.hands[seat]), self.led_words(state.trick[0][1]))
+        return attrs.evolve(self.trick_so_far(state, seat),
+                            can_follow=len(legal) < len(state.hands[seat]),
+                            led=self.led_words(state.trick[0][1]))
+
+    def trick_so_far(self, state: State, seat: int) -> FollowRule:
+        """The trick as the game's own rules see it: the card winning it so far (named as
+        a player says it), and whether a card ``seat`` may play would take it from that
+        card (``trick_winner`` asked of every legal card), so that no line promises a
+        trick that a card already in it has beaten."""
+        rules = game_rules(state.config.game)
+        plays = tuple(state.trick)
+        best = dict(plays)[rules.trick_winner(state, plays, state.call)]
+        can_win = any(rules.trick_winner(state, (*plays, (seat, card)), state.call) == seat
+                      for card in rules.legal_cards(state, seat))
+        return FollowRule(False, winning=self.card_name(best), can_win=can_win)
 
     def trump_note(self, turned: Any) -> str:
         """What the REPL adds after the turned-up card's trumps (Dix: the joker's rank)."""
@@ -327,3 +376,16 @@ def names_text(items: Sequence[str]) -> str:
 
 __all__ = ["FollowRule", "Presentation", "Progress", "names_text", "presentation",
            "register_presentation", "seat_label"]
+
+
+def _trump_line(follow: FollowRule, texts: tuple[str, str, str, str]) -> str:
+    """Of a seat's lines when it cannot follow a suit other than trumps, the one true of
+    the trick: no trump of its own beats the trump in it, it has no trump, only a higher
+    trump than the one in it wins, or any trump does."""
+    above, none, only_higher, any_trump = texts
+    if follow.can_win is False:
+        text = above if follow.trumped else none
+    else:
+        text = only_higher if follow.trumped else any_trump
+    return text.format(suit=follow.led, trump=follow.trump, card=follow.winning)
+

@@ -106,6 +106,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help=later("check the records of FILE's match folder against this "
                                "manifest (a folder holding {file} is checked without it)",
                                file=MANIFEST_FILE))
+    ap.add_argument("--manifest-gone", action="store_true",
+                    help=later("a match folder without its {file} is known to have lost it: "
+                               "a warning, not a failure (except with --strict)",
+                               file=MANIFEST_FILE))
     ap.add_argument("--quiet", "-q", action="store_true",
                     help="print problems only, no per-log lines or summary")
     ap.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
@@ -153,8 +157,10 @@ def looks_like_record(folder: str, name: str) -> bool:
 
 
 def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = (),
-            manifests: Sequence[str] = (), pool: Pool | None = None) -> Iterator[LogReport]:
-    """Each path's reports; a match folder's (with its manifest) ends in the manifest's.
+            manifests: Sequence[str] = (), pool: Pool | None = None,
+            manifest_gone: bool = False) -> Iterator[LogReport]:
+    """Each path's reports; a match folder's (with its manifest) ends in the manifest's,
+    or in the problem of its absence (a warning with ``manifest_gone``).
 
     With a ``pool`` the records are audited there, and reported in the same order.
     Across all of them, :class:`FolderChecks` checks ids and counts copies once.
@@ -187,8 +193,8 @@ def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = ()
             rel = os.path.relpath(report.file, folder).replace(os.sep, "/")
             heads.append((rel, report.head))
             yield report
-        if found is None:  # without it, as without a signature, only --strict fails
-            yield no_manifest(folder, strict)
+        if found is None:
+            yield no_manifest(folder, strict, manifest_gone)
         else:
             yield manifest_report(found, heads, strict, trusted, check)
     # one stream for all the plain paths: a pool works on many of them at once
@@ -333,13 +339,14 @@ def trusted_keys(keys: Sequence[str], files: Sequence[str]) -> frozenset[PublicK
 
 def run(paths: Iterable[str], out: TextIO, *, as_json: bool = False, strict: bool = False,
         quiet: bool = False, trusted: Trusted = (), manifests: Sequence[str] = (),
-        pool: Pool | None = None) -> int:
+        pool: Pool | None = None, manifest_gone: bool = False) -> int:
     """Audit and report, one log at a time; returns the exit status."""
     summary = Summary()
     if as_json:
         out.write('{"logs": [')
     for n, report in enumerate(reports(paths, strict=strict, trusted=trusted,
-                                       manifests=manifests, pool=pool)):
+                                       manifests=manifests, pool=pool,
+                                       manifest_gone=manifest_gone)):
         summary.add(report)
         if as_json:
             out.write(("\n " if n == 0 else ",\n ") + json.dumps(report.to_json()))
@@ -371,7 +378,8 @@ def main(argv: Sequence[str]) -> int:
         elif args.jobs > 1:
             pool = Pool(ProcessBackend(audit_job, args.jobs), 4 * args.jobs, ship=False)
         return run(args.logs, sys.stdout, as_json=args.json, strict=args.strict,
-                   quiet=args.quiet, trusted=trusted, manifests=args.manifest, pool=pool)
+                   quiet=args.quiet, trusted=trusted, manifests=args.manifest, pool=pool,
+                   manifest_gone=args.manifest_gone)
     except (KeyFileError, ClusterError) as exc:
         print(f"xactika audit: {exc}", file=sys.stderr)
         return 2
@@ -483,6 +491,7 @@ def print_summary(s: Summary, out: TextIO) -> None:
     )
     if s.players:
         width = max(6, *(len(n) for n in s.players))
-        print(f"  {'player':<{width}}  games  wins  points", file=out)
+        print(f"  {'player':<{width}}  games  seats  wins  points", file=out)
         for name, p in s.players.items():
-            print(f"  {name:<{width}}  {p.games:>5}  {p.wins:>4}  {p.points:>6}", file=out)
+            print(f"  {name:<{width}}  {p.games:>5}  {p.seats:>5}  {p.wins:>4}  {p.points:>6}",
+                  file=out)

@@ -503,7 +503,12 @@ def _after(event: Event, lineno: int, check: LogCheck, headers: list[tuple[int, 
 
 @attrs.define
 class PlayerTotals:
+    """A row of the players' table: ``games`` it played (a game once, however many seats
+    it held), ``seats`` those games' seats it held, ``wins`` the seats that won and
+    ``points`` over all its seats."""
+
     games: int = 0
+    seats: int = 0
     wins: int = 0
     points: int = 0
 
@@ -516,7 +521,7 @@ class Summary:
     ``manifests`` (and ``bad_manifests``), its problems with the rest. A player is a seat
     name from the ``seats`` header (``seat N`` without one); only clean, complete games
     count towards the players' games (a game once, however many seats the player held),
-    wins (games one of its seats won) and points (over all its seats). A copy of a record
+    seats, wins (its seats that won) and points (over all its seats). A copy of a record
     (``copy_of``) is a log and its problem, never a second game.
     """
 
@@ -540,7 +545,7 @@ class Summary:
     def add(self, r: LogReport) -> None:
         if r.kind == "manifest" and r.status == MISSING:
             self.missing_manifests += 1
-            self.strict_missing += bool(r.problems)  # only --strict makes it a problem
+            self.strict_missing += bool(r.problems)  # not with --manifest-gone
             self.problems += len(r.problems)
             return
         if r.kind == "manifest":
@@ -569,11 +574,14 @@ class Summary:
         if r.forfeits and r.winners:
             won = set(result_winners([("forfeit", str(s)) for s in r.forfeits],
                                      r.totals, r.winners))
-        # each seat is one game of its player's: two seats of one name are two players
-        # (a match's two processes of one bot), not one player that won if either won
-        for seat, name in enumerate(player_keys(r)):
-            p = self.players.setdefault(name, PlayerTotals())
-            p.games += 1
+        # a game once per player, however many seats it held; a seat that won is a win
+        # of its own (a match's two processes of one bot), not one win if either won
+        keys = player_keys(r)
+        for name in dict.fromkeys(keys):
+            self.players.setdefault(name, PlayerTotals()).games += 1
+        for seat, name in enumerate(keys):
+            p = self.players[name]
+            p.seats += 1
             p.points += r.totals[seat] if seat < len(r.totals) else 0
             p.wins += seat in won
 

@@ -63,16 +63,19 @@ def _runner_games(folder: str) -> bool:
     return any(_GAME_FILE.match(name.split(".", 1)[0]) for name in names)
 
 
-def no_manifest(folder: str, strict: bool) -> LogReport:
-    """The report of a match folder without its manifest: a warning, a problem under
-    --strict (as a record without a signature is)."""
+def no_manifest(folder: str, strict: bool, gone: bool = False) -> LogReport:
+    """The report of a match folder without its manifest: a problem (a deleted manifest
+    hides deleted games: ``audit m && publish`` must not pass), a warning only where the
+    auditor says it is known to be gone (``gone``, ``--manifest-gone``) and not --strict."""
     report = LogReport(os.path.join(folder, MANIFEST_FILE), status=MISSING, kind="manifest")
     why = ("a match folder without its manifest shows nothing of games deleted, added or "
            "replaced")
     if strict:
         report.add(0, f"missing: {why} (--strict)")
+    elif not gone:
+        report.add(0, f"missing: {why} (--manifest-gone if it is known to be lost)")
     else:
-        report.notes.append(f"warning: {why}; audit --strict fails it")
+        report.notes.append(f"warning: {why} (--manifest-gone)")
     return report
 
 

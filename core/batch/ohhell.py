@@ -1,6 +1,7 @@
-"""Many Oh Hell games at once, in lockstep on numpy arrays, with the random policy.
+"""Oh Hell's batch part (:func:`xactika.core.batch.simulate` with ``game="ohhell"``): many
+games at once, in lockstep on numpy arrays, with the random policy.
 
-As :mod:`xactika.core.batch` does for Xactika: every game of a batch has the same
+As :mod:`xactika.core.batch.xactika` does for Xactika: every game of a batch has the same
 settings, so all are at the same decision at each step; a hand is a row of 52 flags.
 The deals are the core's (:func:`~xactika.core.batch.shuffle_orders`), and each choice is
 the ``k``-th legal move in deck order (bids from 0) with ``k`` from the same counter-based
@@ -18,7 +19,7 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
-from xactika.core.batch import _whole_numbers, draw, draw_one, shuffle_orders
+from xactika.core.batch import batch_config, draw, draw_one, shuffle_orders, whole_numbers
 from xactika.core.engine.api import (
     Bid,
     Config,
@@ -64,16 +65,16 @@ def _points(mode: str, bids: NDArray[Any], taken: NDArray[Any]) -> NDArray[np.in
     return table[bids, taken]
 
 
-def simulate(seeds: Sequence[int] | NDArray[Any], *, mode: str = "exact", players: int = 4,
-             rounds: int = 19, dealer: int = 0, options: Mapping[str, Any] | None = None,
+def simulate(seeds: Sequence[int] | NDArray[Any], *, mode: str | None = None,
+             players: int | None = None, rounds: int | None = None, dealer: int = 0,
+             options: Mapping[str, Any] | None = None,
              keys: Sequence[int] | NDArray[Any] | None = None) -> OhHellBatch:
     """Play one Oh Hell game per seed, all in lockstep, every seat uniformly at random;
-    settings are checked as the core checks them."""
-    seeds_arr = _whole_numbers(seeds, "seeds")
-    config = Config(game=OHHELL.name, mode=mode, players=players, rounds=rounds,
-                    dealer=dealer, seed=0, options=dict(options or {}))
-    OHHELL.validate(config)
-    keys_arr = (_whole_numbers(keys, "keys") if keys is not None else seeds_arr)
+    settings left out are the game's, and are checked as the core checks them."""
+    seeds_arr = whole_numbers(seeds, "seeds")
+    config = batch_config(OHHELL.name, mode, players, rounds, dealer, options)
+    mode, players, rounds = config.mode, config.players, config.rounds
+    keys_arr = (whole_numbers(keys, "keys") if keys is not None else seeds_arr)
     keys_u = keys_arr.astype(np.uint64)
     n, p = len(seeds_arr), players
     rows = np.arange(n)

@@ -1,4 +1,5 @@
-"""Many Xactika games at once, in lockstep on numpy arrays: rollouts, training, statistics.
+"""Xactika's batch part (:func:`xactika.core.batch.simulate` with ``game="xactika"``, the
+default): many games at once, in lockstep on numpy arrays.
 
 Every game of a batch has the same mode, players, rounds and first dealer, so every game
 is at the same point of its round at each step (the n-th bid, the n-th card of the t-th
@@ -28,8 +29,6 @@ rest of the core does not import this module.
 
 from __future__ import annotations
 
-import hashlib
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -37,6 +36,7 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
+from xactika.core.batch import batch_config, draw, draw_one, shuffle_orders, whole_numbers
 from xactika.core.engine.api import (
     Bid,
     BidMade,
@@ -53,13 +53,11 @@ from xactika.core.engine.api import (
     RoundScored,
     State,
     TrickWon,
-    game_rules,
     legal_actions,
     replay,
     start,
     step,
 )
-from xactika.core.engine.rng import deal_key, shuffled
 from xactika.core.games.xactika import (
     CALLS,
     DECK,
@@ -83,72 +81,6 @@ _LOW = VALUES.astype(np.int32) * 128 + np.arange(CARDS, dtype=np.int32)
 _HIGH = VALUES.astype(np.int32) * 128 + (127 - np.arange(CARDS, dtype=np.int32))
 """Highest value first, then deck order."""
 _STRONG = VALUES >= 9  # what the greedy policy counts as a likely trick when bidding
-
-# --------------------------------------------------------------------------- the generator
-
-_M64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
-
-
-def draw_one(key: int, index: int) -> int:
-    """The 64-bit word for decision ``index`` of the game keyed ``key``: SplitMix64's
-    finaliser of ``key * golden + (index + 1) * mix1`` (mod 2**64)."""
-    z = (key * _GOLDEN + (index + 1) * _MIX1) & _M64
-    z = ((z ^ (z >> 30)) * _MIX1) & _M64
-    z = ((z ^ (z >> 27)) * _MIX2) & _M64
-    return z ^ (z >> 31)
-
-
-def draw(keys: NDArray[np.uint64], index: int) -> NDArray[np.uint64]:
-    """:func:`draw_one` for every key at once (numpy's uint64 arithmetic wraps)."""
-    z = keys * np.uint64(_GOLDEN) + np.uint64(((index + 1) * _MIX1) & _M64)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX1)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
-    return z ^ (z >> np.uint64(31))
-
-
-# --------------------------------------------------------------------------- dealing
-
-def _limits(cards: int) -> tuple[NDArray[np.uint64], NDArray[np.uint64]]:
-    """The Fisher-Yates bounds ``i + 1`` for ``i = cards - 1 .. 1``, and the words above
-    which each rejects (spec/DEALS.md): the largest multiple of the bound that fits in 64
-    bits, less one (2**64 itself does not fit)."""
-    bounds = np.arange(cards, 1, -1, dtype=np.uint64)
-    tops = np.array([(1 << 64) - (1 << 64) % int(b) - 1 for b in bounds], dtype=np.uint64)
-    return bounds, tops
-
-
-def shuffle_orders(game: str, deck: Sequence[Any], seeds: Sequence[int],
-                   round_no: int) -> NDArray[np.int8]:
-    """The shuffled deck (card indices into ``deck``) of each seed's round ``round_no`` of
-    ``game``, as :func:`xactika.core.engine.rng.shuffled` makes it: the SHAKE-256 words are
-    read per game, the Fisher-Yates swaps are done for all games at once."""
-    n, cards = len(seeds), len(deck)
-    bounds, tops = _limits(cards)
-    digests = b"".join(
-        hashlib.shake_256(deal_key(game, int(s), round_no)).digest(8 * cards) for s in seeds
-    )
-    words = np.frombuffer(digests, dtype=">u8").reshape(n, cards)[:, : cards - 1].astype(np.uint64)
-    # The deck of game g is column g of a card x game array, so each step's swap reads and
-    # writes one contiguous row; ``into[k]`` is where step k's partner lies in it.
-    order = np.tile(np.arange(cards, dtype=np.int8)[:, None], (1, n))
-    flat = order.reshape(-1)
-    into = ((words % bounds).astype(np.intp) * n + np.arange(n)[:, None]).T.copy()
-    for k, i in enumerate(range(cards - 1, 0, -1)):
-        partner = into[k]
-        held = order[i].copy()
-        order[i] = np.take(flat, partner)
-        flat[partner] = held
-    order = np.ascontiguousarray(order.T)
-    # A rejected word (about 1 in 2**57) shifts every later draw: deal those the slow way.
-    index = {card: i for i, card in enumerate(deck)}
-    for g in np.flatnonzero((words > tops).any(axis=1)):
-        shuffled_deck = shuffled(deck, deal_key(game, int(seeds[int(g)]), round_no))
-        order[g] = [index[c] for c in shuffled_deck]
-    return order
-
 
 def deal_orders(seeds: Sequence[int], round_no: int) -> NDArray[np.int8]:
     """Xactika's shuffled decks (:func:`shuffle_orders`)."""
@@ -280,9 +212,9 @@ Policy = str | Callable[[Decision], Any]
 def simulate(
     seeds: Sequence[int] | NDArray[Any],
     *,
-    mode: str = "win",
-    players: int = 4,
-    rounds: int = 8,
+    mode: str | None = None,
+    players: int | None = None,
+    rounds: int | None = None,
     dealer: int = 0,
     policy: Policy | Sequence[Policy] = "random",
     keys: Sequence[int] | NDArray[Any] | None = None,
@@ -293,11 +225,12 @@ def simulate(
     ``policy`` is one policy for every seat or one per seat: a name from
     :data:`POLICIES`, or a function of a :class:`Decision` (a trained model, say);
     ``keys`` key the random policy's draws (default: the seeds). ``record`` keeps every
-    move, for :meth:`BatchResult.events`. Settings are checked as the core checks them.
+    move, for :meth:`BatchResult.events`. Settings left out are the game's (Play to Bid,
+    4 players, 8 rounds); they are checked as the core checks them.
     """
-    seeds_arr = _whole_numbers(seeds, "seeds")
-    game_rules("xactika").validate(Config(mode=mode, players=players, rounds=rounds,
-                                          dealer=dealer, seed=0))
+    seeds_arr = whole_numbers(seeds, "seeds")
+    config = batch_config("xactika", mode, players, rounds, dealer)
+    mode, players, rounds = config.mode, config.players, config.rounds
     seat_policy: tuple[Policy, ...]
     if isinstance(policy, str) or callable(policy):
         seat_policy = (policy,) * players
@@ -308,7 +241,7 @@ def simulate(
     ):
         raise ValueError(f"policy must be one of {', '.join(POLICIES)} or a function, "
                          "or one per seat")
-    keys_arr = (seeds_arr if keys is None else _whole_numbers(keys, "keys")).astype(np.uint64)
+    keys_arr = (seeds_arr if keys is None else whole_numbers(keys, "keys")).astype(np.uint64)
     if keys_arr.shape != seeds_arr.shape:
         raise ValueError("keys must have one key per seed")
     parts = []
@@ -326,19 +259,6 @@ def simulate(
         for name in _ARRAYS
     ]
     return BatchResult(first.mode, first.players, first.rounds, first.dealer, *arrays)
-
-
-def _whole_numbers(values: Sequence[int] | NDArray[Any], what: str) -> NDArray[np.int64]:
-    """``values`` as int64, or one clear error: not floats silently cut, nor wrapped."""
-    try:
-        numbers = [operator.index(v) for v in values]
-    except TypeError:
-        raise ValueError(f"{what} must be whole numbers") from None
-    if not numbers:
-        raise ValueError(f"{what} must be a non-empty list")
-    if min(numbers) < 0 or max(numbers) >= 1 << 63:
-        raise ValueError(f"{what} must be from 0 to 2**63 - 1")
-    return np.array(numbers, dtype=np.int64)
 
 
 CHUNK = 8192
