@@ -619,15 +619,19 @@ def _settings_flags(config: Config) -> list[str]:
     command stays short enough to read)."""
     from xactika.protocol.notation.text import config_from_pairs
 
-    base = config_from_pairs({"game": config.game}, defaults=True)
+    options = {key: str(value) for key, value in config.options}
+    # the defaults for these options and players (Oh Hell's rounds follow its top)
+    base = config_from_pairs({"game": config.game, "players": str(config.players), **options},
+                             defaults=True)
     flags = [] if config.game == DEFAULT_GAME else ["--game", config.game]
-    target = config.option("target")
-    keys = ("mode", "players", "dealer") if target is not None else (
+    keys = ("mode", "players", "dealer") if config.option("target") is not None else (
         "mode", "players", "rounds", "dealer")
-    flags += [flag for key in keys if getattr(config, key) != getattr(base, key)
+    defaults = config_from_pairs({"game": config.game}, defaults=True)
+    flags += [flag for key in keys
+              if getattr(config, key) != getattr(base if key == "rounds" else defaults, key)
               for flag in (f"--{key}", str(getattr(config, key)))]
-    if target is not None and target != base.option("target"):
-        flags += ["--target", str(target)]
+    # every option the game was given (each game's own: Dix's target, Oh Hell's top...)
+    flags += [flag for key, value in options.items() for flag in (f"--{key}", value)]
     return flags
 
 
