@@ -102,6 +102,9 @@ class Moves:
                     game=said(self.shown.title())))
             return Play(self.seat, card)
         texts = " ".join(self.rules.format_call(c) for c in options)
+        if current() != SOURCE:  # in a sentence of the reader's: their words, then the code
+            texts = ", ".join(f"{self.shown.call_name(c)} ({self.rules.format_call(c)})"
+                              for c in options)
         if call_text is None:
             example = f"play {token} {self.shown.call_example(options)}".rstrip()
             raise ParseError(_("leading {card} needs a call: one of {calls} (or just the "

@@ -24,6 +24,7 @@ from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.i18n import N_, _, said
 from xactika.frontends.people import narration, teach
 from xactika.frontends.people.driver import AgentFactory, CannotUndo, Driver, SaveError
+from xactika.frontends.people.typed import command_name, english_line
 from xactika.frontends.people.seats import (
     BOT,
     CMD,
@@ -218,7 +219,7 @@ class Shell(Driver):
 
         Every reply is laid out to the terminal's width (``self.width``).
         """
-        reply = self._handle(line)
+        reply = self._handle(english_line(line))  # German 'tipp' is 'hint'
         return attrs.evolve(reply, text=render.fit(reply.text, self.width))
 
     def _handle(self, line: str) -> Reply:
@@ -297,8 +298,12 @@ class Shell(Driver):
 
     def help_text(self) -> str:
         lines = [_("commands:")]
-        for name, text in self.commands().items():
-            lines.append(f"  {name:<7} {text}")
+        found = self.commands()
+        # the reader's word, the English one too (German 'tipp, hint')
+        shown = {name: name if command_name(name) == name else f"{command_name(name)}, {name}"
+                 for name in found}
+        width = max(7, *map(len, shown.values()))
+        lines += [f"  {shown[name]:<{width}} {text}" for name, text in found.items()]
         lines += [said(line) for line in self.shown.help_lines(self.config)]
         lines += [
             _("'rules' explains the game; 'rules TOPIC' one part of it."),
