@@ -24,7 +24,6 @@ from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.i18n import N_, _, said
 from xactika.frontends.people import narration, teach
 from xactika.frontends.people.driver import AgentFactory, CannotUndo, Driver, SaveError
-from xactika.frontends.people.typed import command_name, english_line
 from xactika.frontends.people.seats import (
     BOT,
     CMD,
@@ -34,6 +33,7 @@ from xactika.frontends.people.seats import (
     seats_from_headers,
     seats_text,
 )
+from xactika.frontends.people.typed import command_name, english_line
 from xactika.frontends.repl import render
 from xactika.frontends.repl.render import Style
 from xactika.frontends.repl.suggest import COMMAND_HELP, Context
