@@ -140,6 +140,7 @@ class _Remote:
     """A RemoteSeat that is never asked anything: the events come through ``take``."""
 
     host, port, token, tls = "127.0.0.1", 7123, "0123456789abcdef" * 2, None
+    seated = "seated table=1 seat=1 players=3"
 
     def send(self, line: str) -> None:
         raise AssertionError(f"nothing is sent here: {line!r}")
@@ -194,5 +195,5 @@ def test_a_remote_game_saves_the_seats_own_view_and_replay_steps_through_it(
     from xactika.frontends.net.lobby import seat_file
 
     said = session.handle("rematch").text
-    assert said.splitlines()[-1].endswith(" lobby 127.0.0.1:7123 rematch --play")
-    assert seat_file("127.0.0.1:7123").read_text().strip() == _Remote.token
+    assert said.splitlines()[-1].endswith(" lobby 127.0.0.1:7123 rematch 1 --seat 1 --play")
+    assert seat_file("127.0.0.1:7123", 1, 1).read_text().strip() == _Remote.token

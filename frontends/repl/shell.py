@@ -255,7 +255,7 @@ class Shell(Driver):
                 from xactika.frontends.net.lobby import rematch_text
 
                 return Reply(rematch_text(remote.host, remote.port, remote.token,
-                                          remote.tls is not None))
+                                          remote.tls is not None, remote.seated))
             if self.again:
                 return Reply(_("the game is over: 'save FILE' keeps it, 'again' plays the "
                                "same deals, 'new' a new game; 'quit' leaves"))
