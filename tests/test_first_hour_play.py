@@ -166,8 +166,10 @@ def test_a_remote_game_saves_the_seats_own_view_and_replay_steps_through_it(
     seen = [visible(e, 1) for e in events]
     started = seen[0]
     assert isinstance(started, GameStarted)
-    session = RemoteShell(_Remote(), 1, started, names=["ann", "bob", "cy"],  # type: ignore[arg-type]
-                            player="Bea")
+    # issue 41: the view names the seat as the table does (the lobby's join name, or
+    # --name), not by the login the hello said (player=)
+    session = RemoteShell(_Remote(), 1, started, names=["ann", "Bea", "cy"],  # type: ignore[arg-type]
+                            player="root")
     rules = game_rules("xactika")
     for event in seen[1:]:
         session.take(format_event(event, rules))

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from xactika.frontends.cli.invocation import xactika_command
+from xactika.frontends.i18n import later
 from xactika.frontends.net.options import (
     TOKEN_ENV,
     OneLineParser,
@@ -65,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="join, rematch: write the seat's token to FILE too (only you may "
                    "read it); it is always printed and kept for this seat in the config "
                    "folder, where rematch and leave find it")
-    add_token_options(p, "leave, rematch: the seat's token")
+    add_token_options(p, later("the seat's token, for leave and rematch"))
     p.add_argument("--tls", action="store_true", help="connect with TLS")
     p.add_argument("--cafile", default=None, metavar="PEM",
                    help="trust this certificate (a self-signed server's); implies --tls")
@@ -181,7 +182,8 @@ def _seat_taken(args: argparse.Namespace, answer: str, used: Path | None = None)
               "plays the next one", flush=True)
         os.environ[TOKEN_ENV] = token  # not on a command line, where ps would show it
         return play(["--connect", args.address, *(["--tls"] if args.tls else []),
-                     *(["--cafile", args.cafile] if args.cafile else [])])
+                     *(["--cafile", args.cafile] if args.cafile else []),
+                     *(["--name", args.name] if args.name else [])])
     print("play it with:")
     print(f"  {xactika_command()} play --connect {args.address}{tls} --token-file "
           f"{shlex.quote(str(args.save_token or kept))}")

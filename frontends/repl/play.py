@@ -345,9 +345,14 @@ class Loop:
     def confirm_quit(self) -> bool:
         if self.session.over or not self.interactive:
             return True
+        saved = self.session.saved
         try:
-            answer = self.ask(_("leave this unfinished game? it is not saved unless you "
-                                "used 'save FILE' [y/N] "))
+            answer = self.ask(
+                _("leave this unfinished game? everything so far is saved in {path} [y/N] "
+                  ).format(path=saved.path)
+                if saved is not None and saved.events == len(self.session.events) else
+                _("leave this unfinished game? it is not saved unless you used 'save FILE' "
+                  "[y/N] "))
         except EOFError:
             return True
         except KeyboardInterrupt:
@@ -394,13 +399,12 @@ class Loop:
                 self.write(news)
             seat = s.human_to_act
             told_over = told_over and s.over  # an undo at the end reopens the game
+            if s.over and not told_over and self.live is not None:
+                told_over = True  # the thread that printed the end said it
             if s.over and not told_over:
                 told_over = True
-                self.write(_("'scores', 'last' and 'save FILE' still work; 'again' plays the "
-                             "same deals, 'new' a new game; Enter, 'quit' or Ctrl-D leaves")
-                           if s.again else
-                           _("'scores', 'last' and 'save FILE' still work; Enter, 'quit' or "
-                             "Ctrl-D leaves"))
+                # the standings said 'again' and 'new' already, where they are offered
+                self.write(s.end_words())
             if not s.over and s.human_to_act is not None:
                 forced = s.play_forced()
                 if forced is not None:

@@ -36,6 +36,7 @@ from xactika.core.engine.api import Command, Event, GameOver, GameStarted, Legal
 from xactika.core.engine.errors import IllegalCommand, XactikaError
 from xactika.frontends.i18n import _, ngettext
 from xactika.frontends.people import narration
+from xactika.frontends.people.driver import Saved
 from xactika.frontends.repl import render
 from xactika.frontends.repl.shell import HUMAN, Reply, SeatSpec, Shell
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
@@ -103,6 +104,8 @@ class RemoteShell(Shell):
         self.outcome: wire.Outcome | None = None
         self._standings: narration.Standings | None = None  # game-over's, until the result
         self._ended = False  # the result (or quit) came after game-over
+        # this seat's name as the table has it (--name, or the lobby's join name)
+        self.seat_name = names[seat] if names is not None else player
         shown = list(names) if names is not None else [REMOTE] * players
         shown[seat] = "you"
         super().__init__([started], seats, lambda s: _Elsewhere(), make_hint=make_hint,
@@ -243,8 +246,7 @@ class RemoteShell(Shell):
                     out.append(self.table(self.seat))
                     self._warn_at(self.deadline)
                 if self.over:
-                    out.append(_("'scores' and 'last' still work; Enter, 'quit' or Ctrl-D "
-                                 "leaves"))
+                    out.append(self.end_words())
             if out:
                 emit("\n".join(out))
 
@@ -331,7 +333,7 @@ class RemoteShell(Shell):
         from xactika.protocol.records.textform import format_record
         from xactika.protocol.records.writing import standard_headers, write_record_file
 
-        names = [self.player if s == self.seat else n for s, n in enumerate(self.names)]
+        names = [self.seat_name if s == self.seat else n for s, n in enumerate(self.names)]
         headers = standard_headers(self.config, names, seed=False, event="xactika serve",
                                    extra=[("view", str(self.seat))])
         with self.lock:
@@ -342,6 +344,7 @@ class RemoteShell(Shell):
         except OSError as exc:
             return _("cannot save to {path}: {error}").format(path=repr(path),
                                                               error=exc.strerror or exc)
+        self.saved = Saved(path, count)
         return (_("saved {n} events of your view to {path} (the others' cards as the game "
                   "showed them; the server keeps the whole game); step through it:").format(
                     n=count, path=path) + "\n"

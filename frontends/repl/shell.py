@@ -23,7 +23,7 @@ from xactika.frontends import i18n
 from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.i18n import N_, _, said
 from xactika.frontends.people import narration, teach
-from xactika.frontends.people.driver import AgentFactory, CannotUndo, Driver, SaveError
+from xactika.frontends.people.driver import AgentFactory, CannotUndo, Driver, Saved, SaveError
 from xactika.frontends.people.seats import (
     BOT,
     CMD,
@@ -83,6 +83,7 @@ class Shell(Driver):
         self.again: str | None = None  # the command that plays the same deals again
         self.next_game: str | None = None  # "same" or "new", asked for at the end
         self.autoplay = False  # play a seat's forced move (one legal choice) for it
+        self.saved: Saved | None = None  # the last 'save': its file and the events in it
         super().__init__(events, seats, make_agent, **kwargs)
 
     # ----------------------------------------------------------------- narration
@@ -296,6 +297,12 @@ class Shell(Driver):
             found["undo"] = _("{help} (not in this game)").format(help=found["undo"])
         return found
 
+    def end_words(self) -> str:
+        """What still works once the game is over: one list, local or remote (the
+        standings offered 'again' and 'new' already, where they are)."""
+        return _("'scores', 'last' and 'save FILE' still work; Enter, 'quit' or Ctrl-D "
+                 "leaves")
+
     def help_text(self) -> str:
         lines = [_("commands:")]
         found = self.commands()
@@ -390,6 +397,7 @@ class Shell(Driver):
             saved = self.write_record(path)
         except SaveError as exc:
             return str(exc)
+        self.saved = saved
         # the command on a line of its own, never wrapped, so that it is pasted whole
         return (_("saved {n} events to {path} (it holds every hand); to continue:").format(
                     n=saved.events, path=saved.path) + "\n"
