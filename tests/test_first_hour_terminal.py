@@ -69,3 +69,21 @@ def test_the_end_screen_says_again_and_new_once() -> None:
     assert loop.run() == 0
     shown = out.getvalue()
     assert shown.count("'again'") == 1 and shown.count("'new'") == 1, shown
+
+
+def test_hot_seat_summaries_name_the_people_and_the_command_is_hot_seat() -> None:
+    session = setup("--hot-seat", "2", "--players", "3", "--rounds", "1", "--seed", "3")
+    names = iter(["Ann", "Bob"])
+    assert play.ask_names(session, lambda prompt: next(names))
+    session.again = play.again_command(play.build_parser().parse_args([]), session)
+    said = finish(session)
+    summary = [line for line in said.splitlines() if line.startswith(("made their", "missed"))]
+    assert summary and all("(Ann)" in line or "(Bob)" in line or "heuristic" in line
+                           for line in summary)
+    assert "seat 0 (Ann) (bid" in said or "seat 0 (Ann)" in " ".join(summary)
+    assert session.again is not None
+    flags = session.again.split(" play ", 1)[1]
+    assert flags.startswith("--players 3 --rounds 1 --hot-seat 2 --seat 0=human:Ann "
+                            "--seat 1=human:Bob --seed 3"), flags
+    again = setup(*flags.split())
+    assert again.hot_seat and again.names[:2] == ["Ann", "Bob"]

@@ -615,6 +615,14 @@ def _seat_flags(session: Shell) -> list[str]:
     if first.kind == HUMAN and not first.name and rest and all(
             s.kind == BOT and s.name == rest[0].name for s in rest):
         return [] if rest[0].name == default_bot() else ["--bots", rest[0].name]
+    people = [s for s, spec in enumerate(seats) if spec.kind == HUMAN]
+    bots = seats[len(people):]
+    if len(people) >= 2 and people == list(range(len(people))) and all(
+            s.kind == BOT and s.name == bots[0].name for s in bots):  # hot-seat, named
+        flags = ["--hot-seat", str(len(people))]
+        flags += ["--bots", bots[0].name] if bots and bots[0].name != default_bot() else []
+        return flags + [flag for s in people if seats[s].name
+                        for flag in ("--seat", f"{s}={seats[s].text()}")]
     return [flag for s, spec in enumerate(seats) for flag in ("--seat", f"{s}={spec.text()}")]
 
 
@@ -646,7 +654,7 @@ def again_command(args: argparse.Namespace, session: Shell) -> str | None:
     if config.seed is None:
         return None
     flags = [*_settings_flags(config), *_seat_flags(session), "--seed", str(config.seed)]
-    flags += ["--no-undo"] if not session.practice else []
+    flags += ["--no-undo"] if not session.practice and not session.hot_seat else []
     flags += ["--auto-play"] if session.autoplay else []
     return " ".join([xactika_command(), "play", *map(shlex.quote, flags)])
 
