@@ -87,3 +87,16 @@ def test_hot_seat_summaries_name_the_people_and_the_command_is_hot_seat() -> Non
                             "--seat 1=human:Bob --seed 3"), flags
     again = setup(*flags.split())
     assert again.hot_seat and again.names[:2] == ["Ann", "Bob"]
+
+
+def test_oh_hell_auto_play_shows_the_hand_and_trumps_before_playing() -> None:
+    session = setup("--game", "ohhell", "--players", "3", "--top", "2", "--seed", "2",
+                    "--auto-play")
+    session.advance()
+    forced = session.play_forced()  # round 1: the dealer's one bid the hook leaves
+    assert forced is not None
+    text = forced.text
+    assert text.index("turned up:") < text.index("your hand") < text.index(
+        "(your only legal move, played for you)")
+    again = session.play_forced()  # the card of round 1: the hand was shown this round
+    assert again is not None and "your hand" not in again.text.split("(your only")[0]

@@ -84,6 +84,7 @@ class Shell(Driver):
         self.next_game: str | None = None  # "same" or "new", asked for at the end
         self.autoplay = False  # play a seat's forced move (one legal choice) for it
         self.saved: Saved | None = None  # the last 'save': its file and the events in it
+        self._table_shown: dict[int, int] = {}  # seat -> the round its table was last shown
         super().__init__(events, seats, make_agent, **kwargs)
 
     # ----------------------------------------------------------------- narration
@@ -129,6 +130,7 @@ class Shell(Driver):
     def table(self, seat: int) -> str:
         """What ``seat`` sees on its turn: round, bids, the trick, its hand, what to do."""
         v = view(self.state, seat)
+        self._table_shown[seat] = v.round
         st = self.style
         game = self.config.game
         draw = render.card_renderer(game)
@@ -377,8 +379,10 @@ class Shell(Driver):
             return None
         command = next(iter(self.legal.commands()))
         said = self.command_text(seat, command)
+        # a round's first move forced (Oh Hell's one card): the hand and trumps first
+        table = [self.table(seat)] if self._table_shown.get(seat) != self.state.round else []
         lines = self._apply(command) + self.advance()
-        return Reply("\n".join([self.style.dim(_("{move} (your only legal move, played for "
+        return Reply("\n".join([*table, self.style.dim(_("{move} (your only legal move, played for "
                                                   "you)").format(move=said)), *lines]),
                      moved=True)
 
