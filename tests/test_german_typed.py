@@ -86,3 +86,12 @@ def test_rules_topics_in_german(german: None) -> None:
     assert teach.rules_text(session.config, "bedienen") == teach.rules_text(
         session.config, "follow")
     assert teach.rules_text(session.config, "alle") == teach.rules_text(session.config, "all")
+
+
+def test_the_lead_line_names_the_calls_in_german(german: None) -> None:
+    session = setup("--players", "3", "--rounds", "2", "--seed", "5")
+    seat = to_lead(session)
+    line = session.what_to_do(seat)
+    assert "Kugel (1ba)" in line or "Kugeln (2ba)" in line or "Kugeln (3ba)" in line, line
+    with i18n.using("en"):
+        assert "calls 1ba " in session.what_to_do(seat) or "ba " in session.what_to_do(seat)
