@@ -100,3 +100,24 @@ def test_oh_hell_auto_play_shows_the_hand_and_trumps_before_playing() -> None:
         "(your only legal move, played for you)")
     again = session.play_forced()  # the card of round 1: the hand was shown this round
     assert again is not None and "your hand" not in again.text.split("(your only")[0]
+
+
+def test_connect_ends_with_a_result_line(tmp_path: Path) -> None:
+    from netkit import LiveServer
+    from test_server_remote import connect
+
+    with LiveServer(tmp_path) as live:
+        table = live.table(players=2, rounds=1, seed=7)
+        bots = [connect(live.port, s.token) for s in table.seats]
+        live.wait_over(table)
+        said = []
+        for bot in bots:
+            _out, err = bot.communicate(timeout=20)
+            assert bot.returncode == 0
+            said.append(err.strip().splitlines()[-1])
+    winners = {s for s, total in enumerate(table.totals()) if total == max(table.totals())}
+    totals = ", ".join(f"seat {s} {t}" for s, t in enumerate(table.totals()))
+    for seat, last in enumerate(said):
+        assert last.startswith("xactika connect: the game is over: "), last
+        assert last.endswith(f"; totals: {totals}")
+        assert (f"seat {seat} wins" in last) == (seat in winners), last
