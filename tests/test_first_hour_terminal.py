@@ -121,3 +121,25 @@ def test_connect_ends_with_a_result_line(tmp_path: Path) -> None:
         assert last.startswith("xactika connect: the game is over: "), last
         assert last.endswith(f"; totals: {totals}")
         assert (f"seat {seat} wins" in last) == (seat in winners), last
+
+
+def test_watching_a_serve_table_from_the_lobby_says_how(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from netkit import LiveServer
+
+    from xactika.protocol.net.lobby import LobbyPolicy
+
+    with LiveServer(tmp_path, lobby=LobbyPolicy()) as live:
+        live.table(players=2, rounds=1, seed=7)  # the server's own, as serve's --tables
+        xactika = Path(sys.executable).with_name("xactika")
+        run = [str(xactika), "lobby", f"127.0.0.1:{live.port}"]
+        listed = subprocess.run(run, capture_output=True, text=True, timeout=60, check=False)
+        assert listed.stdout.splitlines()[1].split()[:2] == ["1", "xactika"]
+        watched = subprocess.run([*run, "watch", "1"], capture_output=True, text=True,
+                                 timeout=60, check=False)
+        assert watched.returncode != 0
+        assert "no lobby table 1" not in watched.stderr
+        assert "table 1 is the server's own, not the lobby's: watch it with its observer " \
+            "token" in watched.stderr and watched.stderr.count("\n") == 1
