@@ -143,3 +143,24 @@ def test_watching_a_serve_table_from_the_lobby_says_how(tmp_path: Path) -> None:
         assert "no lobby table 1" not in watched.stderr
         assert "table 1 is the server's own, not the lobby's: watch it with its observer " \
             "token" in watched.stderr and watched.stderr.count("\n") == 1
+
+
+def test_replay_and_match_lines_fit_80_columns(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from xactika.frontends.match.sandbox import Sandbox, describe
+    from xactika.frontends.repl import render
+
+    xactika = str(Path(sys.executable).with_name("xactika"))
+    record = tmp_path / "ten.rec"
+    subprocess.run([xactika, "selfplay", "--players", "10", "--rounds", "1", "--seed", "3",
+                    "--quiet", "--record", str(record)], check=True, capture_output=True)
+    shown = subprocess.run([xactika, "replay", str(record), "--seat", "0", "--keys",
+                            " ".join("l" * 13)],
+                           check=True, capture_output=True, text=True,
+                           env=dict(os.environ, COLUMNS="80")).stdout
+    assert "cards in the other hands" in shown
+    assert max(render.width(line) for line in shown.splitlines()) <= 80
+    assert render.width("xactika match: " + describe(Sandbox(kind="bwrap"))) <= 80
