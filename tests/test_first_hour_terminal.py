@@ -164,3 +164,19 @@ def test_replay_and_match_lines_fit_80_columns(tmp_path: Path) -> None:
     assert "cards in the other hands" in shown
     assert max(render.width(line) for line in shown.splitlines()) <= 80
     assert render.width("xactika match: " + describe(Sandbox(kind="bwrap"))) <= 80
+
+
+def test_a_match_on_ray_prints_no_token_notice(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    pytest.importorskip("ray")
+    xactika = str(Path(sys.executable).with_name("xactika"))
+    done = subprocess.run([xactika, "match", "--bot", "random", "name=a", "--bot", "random",
+                           "name=b", "--deals", "1", "--players", "2", "--rounds", "1",
+                           "--cluster", "ray", "--out", str(tmp_path / "m"), "--progress",
+                           "none", "--sandbox", "none"],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Token authentication" not in done.stderr and "WARNING" not in done.stderr, \
+        done.stderr
