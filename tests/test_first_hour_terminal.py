@@ -180,3 +180,43 @@ def test_a_match_on_ray_prints_no_token_notice(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "Token authentication" not in done.stderr and "WARNING" not in done.stderr, \
         done.stderr
+
+
+@pytest.mark.parametrize("hint", ["on", "off"])
+def test_a_table_setting_turns_hint_off_for_people(tmp_path: Path, hint: str) -> None:
+    import os
+    import sys
+
+    from netkit import Client, LiveServer, in_thread, play_first
+
+    from xactika.protocol.net.lobby import LobbyPolicy
+
+    pexpect = pytest.importorskip("pexpect")
+    with LiveServer(tmp_path, lobby=LobbyPolicy()) as live:
+        client = Client(live.port)
+        client.send("lobby")
+        assert client.read() is not None
+        client.send(f"create players=2 rounds=1 hint={hint}")
+        assert (client.read() or "").startswith("created table=1")
+        client.send("join 1 name=bob")
+        bob = (client.read() or "").split("token=")[1].split()[0]
+        client.send("join 1 name=ann")
+        ann = (client.read() or "").split("token=")[1].split()[0]
+        client.close()
+        other = in_thread(play_first, Client(live.port), bob)
+        env = dict(os.environ, NO_COLOR="1", TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1",
+                   XACTIKA_HISTORY="", XACTIKA_TOKEN=ann)
+        child = pexpect.spawn(str(Path(sys.executable).with_name("xactika")),
+                              ["play", "--connect", f"127.0.0.1:{live.port}"], env=env,
+                              encoding="utf-8", timeout=20, dimensions=(40, 120))
+        try:
+            child.expect(r"(bid|lead|play)>")
+            child.sendline("hint")
+            found = child.expect(["no hints at this table: its setting hint=off",
+                                  r"hint: (bid|play) "])
+            assert found == (0 if hint == "off" else 1)
+        finally:
+            child.close(force=True)
+        del other
+    settings = live.server.tables[0].settings
+    assert settings.hints == (hint == "on")

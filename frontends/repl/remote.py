@@ -94,6 +94,7 @@ class RemoteShell(Shell):
         self.tracker.apply(started)
         self.gone: str | None = None  # why the connection ended early, if it did
         self.replaced = False  # a bot plays this seat until 'back'
+        self.hints_off = False  # the table's hint=off: 'hint' says so
         self.deadline: float | None = None  # when this seat's bank runs out (monotonic)
         self.bank_ms: int | None = None  # the bank the last go carried
         self.lock = threading.RLock()  # the reader thread and the prompt share the game
@@ -303,6 +304,11 @@ class RemoteShell(Shell):
                              _("not your turn yet: the server asks you when it is"))
             return super()._handle(line)
 
+    def hint_text(self, seat: int) -> str:
+        if self.hints_off:
+            return _("no hints at this table: its setting hint=off")
+        return super().hint_text(seat)
+
     def back(self) -> str:
         """Take the seat back from the bot that stands in (connect again with the token)."""
         if not self.replaced:
@@ -361,9 +367,9 @@ def _mmss(ms: int) -> str:
 
 
 def join(remote: RemoteSeat, out: TextIO, name: str = "human"
-         ) -> tuple[int, GameStarted, list[str] | None]:
+         ) -> tuple[int, GameStarted, list[str] | None, bool]:
     """Answer the handshake and wait for the game to start: (seat, game-started, the
-    seats' names when the server gives them)."""
+    seats' names when the server gives them, whether the table allows hints)."""
     out.write(f"{remote.seated}; waiting for the other seats\n")
     out.flush()
     seat: int | None = None
@@ -385,7 +391,7 @@ def join(remote: RemoteSeat, out: TextIO, name: str = "human"
                 event = parse_event(line, None)
                 if isinstance(event, GameStarted):
                     names = newgame_names(newgame, event.config.players)
-                    return seat, event, names
+                    return seat, event, names, newgame.fields.get("hint") != "off"
 
 
 def default_name() -> str:
@@ -425,7 +431,7 @@ def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
         tls = client_context(args.cafile) if args.tls or args.cafile else None
         remote = RemoteSeat(host, port, token, tls=tls)
         remote.connect()
-        seat, started, names = join(remote, out, name)
+        seat, started, names, hints = join(remote, out, name)
     except (RemoteError, OSError, ValueError, XactikaError) as exc:
         if isinstance(exc, RemoteError) and "unknown token" in str(exc):
             return watch_instead(args, token)
@@ -435,8 +441,9 @@ def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
     game = started.config.game
     session = RemoteShell(
         remote, seat, started, style=style, names=names, player=name,
-        make_hint=lambda s: make_agent(hint, 500 + s, game=game),
+        make_hint=(lambda s: make_agent(hint, 500 + s, game=game)) if hints else None,
     )
+    session.hints_off = not hints
     try:
         interactive = inp.isatty() and out.isatty()
         if not interactive:

@@ -33,10 +33,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NAME_MAX = 20  # characters of a name taken in the lobby
-# seed= too, for the admin; clock=, on-timeout=, level= and pace= are the people's (SERVER.md)
+# seed= too, for the admin; clock=, on-timeout=, level=, pace= and hint= are the people's
+# (SERVER.md)
 # and the games' own settings (Dix's target=), asked of the registry
 CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout", "level",
-               "pace", *game_option_types())
+               "pace", "hint", *game_option_types())
 REMATCH = "rematch"  # a seat kept for the holder of the last game's token
 SEATS = "seats"  # create's seats=human,human,bot: who sits where, where the server seats bots
 PERSON_SEATS = ("human", "open")  # a seat in seats= left for a person to join

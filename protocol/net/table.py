@@ -314,11 +314,13 @@ class Table:
 
     def _newgame(self, seat: int) -> str:
         """``newgame seat=<s>``; a person's also names every seat (``names=``, each
-        percent-quoted), so the REPL calls the others by their names."""
+        percent-quoted), so the REPL calls the others by their names, and says
+        ``hint=off`` where the table's setting turns the REPL's hints off."""
         line = format_newgame(seat)
         if self.seats[seat].kind != HUMAN:
             return line
-        return f"{line} names={','.join(quote(n, safe='') for n in self.names())}"
+        hints = "" if self.settings.hints else " hint=off"  # the REPL's 'hint' is off
+        return f"{line} names={','.join(quote(n, safe='') for n in self.names())}{hints}"
 
     def tell(self, text: str) -> None:
         """One ``info`` line to every seat and observer: a note for people (PLAYER.md)."""
