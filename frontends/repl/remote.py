@@ -357,8 +357,12 @@ class RemoteShell(Shell):
                 + render.command(f"{xactika_command()} replay {shlex.quote(path)}"))
 
     def close(self) -> None:
+        """Leave: mid-game the server is told first (``leave``), so a bot plays the seat
+        at once and the others do not wait out this seat's grace."""
         self._cancel_warnings()
-        self.remote.close()
+        if not self.tracker.state.over and self.gone is None and not self.replaced:
+            self.remote.send(wire.LEAVE)
+        self.remote.abandon()  # for good: the reader thread must not connect again
 
 
 def _mmss(ms: int) -> str:

@@ -66,6 +66,7 @@ from xactika.protocol.notation.text import (
 )
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
+    LEAVE,
     Outcome,
     format_go,
     format_info,
@@ -338,7 +339,14 @@ class Table:
         s.link, s.dropped_at = None, time.monotonic()
         if isinstance(link.end, LinkFault) and self.started and not self.over.is_set():
             self._forfeit(seat, link.end.reason, str(link.end))
+        elif LEAVE in link.untaken() and self._may_leave(seat):  # said as it went
+            self.leave(seat)
         self._changed.set()
+
+    def _may_leave(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return (s.kind == HUMAN and self.started and not self.over.is_set()
+                and not s.replaced and s.fault is None)
 
     def _forfeit(self, seat: int, reason: str, detail: str) -> None:
         s = self.seats[seat]
@@ -624,6 +632,10 @@ class Table:
                               f"{self.settings.grace:g} s")
                 break
             stale = link.stale()
+            if stale == LEAVE and s.kind == HUMAN:  # a person left out of turn
+                if self._may_leave(seat):
+                    self.leave(seat)
+                break
             if stale is not None:  # the player protocol's names for it (MATCH.md)
                 self._forfeit(seat, "early-answer" if is_answer(stale) else "garbage",
                               f"sent {escape(stale, 60)!r} when nothing was asked")
@@ -650,6 +662,10 @@ class Table:
             # the go may have waited for the journal's flush: the clock starts as it leaves
             left = next((at for at in link.writes if at >= asked), asked)
             self._charge(seat, bank, began + (left - asked))
+            if line == LEAVE and s.kind == HUMAN:  # a person quits at their turn (or the
+                if self._may_leave(seat):  # drop that brought it made a bot play already)
+                    self.leave(seat)
+                break
             try:
                 return parse_answer(line, legal, self.rules)
             except (ParseError, XactikaError, ValueError, IndexError) as exc:
