@@ -235,9 +235,11 @@ class RemoteShell(Shell):
             try:
                 line = self.remote.readline()
             except RemoteError as exc:
+                self._cancel_warnings()
+                if self.remote.abandoned:
+                    return  # the person left: nothing to tell on the way out
                 with self.lock:
                     text = self._lost(exc)
-                self._cancel_warnings()
                 emit(text)
                 return
             with self.lock:
