@@ -8,8 +8,6 @@ The words are the catalog's literal ``pgettext`` calls here, so extraction finds
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from xactika.frontends.i18n import SOURCE, current, pgettext
 
 
@@ -93,11 +91,4 @@ def command_name(command: str) -> str:
     return said.split()[0] if said != command and said.split() else command
 
 
-def known(words: Iterable[str]) -> set[str]:
-    """Every typed form of ``words`` (English commands): for completion and checks."""
-    found = set(words)
-    return found | {command_name(w) for w in found}
-
-
-__all__ = ["command_name", "command_word", "english_line", "known", "topic_name",
-           "topic_word"]
+__all__ = ["command_name", "command_word", "english_line", "topic_name", "topic_word"]
