@@ -215,6 +215,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translator(_language.get()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` as the catalog says it under ``context`` (one English word that means
+    different things: a command typed, a rules topic), translated."""
+    return translator(_language.get()).pgettext(context, message)
+
+
 def said(text: str) -> str:
     """A paragraph given by a game's presentation (a rules topic, a mode's line), its
     whitespace folded as the catalog has it (i18n_extract.py), in the reader's language."""

@@ -203,7 +203,7 @@ def test_unfinished_records_are_reported_never_complete(
 @pytest.mark.parametrize(
     ("content", "reason"),
     [
-        (b"", "1:0: not a record: no header or event lines"),
+        (b"", "x1: not a record: no header or event lines"),
         (b"\x89PNG\r\n\x1a\n", ":1: invalid UTF-8 at byte 0 of the line"),
         (b"hello world\n", ":1: not a record: expected a header or event line, not 'hello'"),
         (b"header game xactika\nheader who \xff\n", ":2: invalid UTF-8 at byte 11"),
@@ -230,8 +230,9 @@ def test_missing_files_and_mixed_results(tmp_path: Path,
     empty.mkdir()
     code, out = run(capsys, str(good), str(missing), str(empty))
     assert code == 2
-    assert f"{missing}:0: cannot read" in out and "No such file" in out
-    assert f"{empty}:0: a directory with no record files (*.log, *.rec, *.jsonl, " in out
+    assert f"{missing}: cannot read" in out and "No such file" in out
+    assert ":0:" not in out  # issue 41: the file as a whole has no line number
+    assert f"{empty}: a directory with no record files (*.log, *.rec, *.jsonl, " in out
     assert f"{good}: ok (" in out
     # the JSON report carries the same facts
     code, out = run(capsys, "--json", str(good), str(missing))

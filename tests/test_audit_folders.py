@@ -153,8 +153,8 @@ def test_a_record_under_another_games_name_is_caught_by_its_id(
     (m / "swap").rename(two)
     code, out = audit(capsys, "-q", str(m))
     assert code == 1
-    assert f"{one}:0: its id names game d00001-t0-r1, not this file" in out
-    assert f"{two}:0: its id names game d00001-t0-r0, not this file" in out
+    assert f"{one}: its id names game d00001-t0-r1, not this file" in out
+    assert f"{two}: its id names game d00001-t0-r0, not this file" in out
 
 
 @pytest.mark.parametrize("manifest", [True, False])

@@ -140,6 +140,7 @@ class _Remote:
     """A RemoteSeat that is never asked anything: the events come through ``take``."""
 
     host, port, token, tls = "127.0.0.1", 7123, "0123456789abcdef" * 2, None
+    seated = "seated table=1 seat=1 players=3"
 
     def send(self, line: str) -> None:
         raise AssertionError(f"nothing is sent here: {line!r}")
@@ -165,8 +166,10 @@ def test_a_remote_game_saves_the_seats_own_view_and_replay_steps_through_it(
     seen = [visible(e, 1) for e in events]
     started = seen[0]
     assert isinstance(started, GameStarted)
-    session = RemoteShell(_Remote(), 1, started, names=["ann", "bob", "cy"],  # type: ignore[arg-type]
-                            player="Bea")
+    # issue 41: the view names the seat as the table does (the lobby's join name, or
+    # --name), not by the login the hello said (player=)
+    session = RemoteShell(_Remote(), 1, started, names=["ann", "Bea", "cy"],  # type: ignore[arg-type]
+                            player="root")
     rules = game_rules("xactika")
     for event in seen[1:]:
         session.take(format_event(event, rules))
@@ -194,5 +197,5 @@ def test_a_remote_game_saves_the_seats_own_view_and_replay_steps_through_it(
     from xactika.frontends.net.lobby import seat_file
 
     said = session.handle("rematch").text
-    assert said.splitlines()[-1].endswith(" lobby 127.0.0.1:7123 rematch --play")
-    assert seat_file("127.0.0.1:7123").read_text().strip() == _Remote.token
+    assert said.splitlines()[-1].endswith(" lobby 127.0.0.1:7123 rematch 1 --seat 1 --play")
+    assert seat_file("127.0.0.1:7123", 1, 1).read_text().strip() == _Remote.token

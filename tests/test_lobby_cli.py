@@ -41,7 +41,7 @@ def test_the_lobby_command_lists_creates_joins_and_rematches(tmp_path: Path) -> 
         assert stat.S_IMODE(saved.stat().st_mode) == 0o600
         bob = lobby(live.port, "join", "1", "--name", "bob")
         token_b = bob.stdout.split()[5]  # "table 1 seat 1: token T (give it ...)"
-        kept = seat_file(f"127.0.0.1:{live.port}")
+        kept = seat_file(f"127.0.0.1:{live.port}", 1, 1)
         assert f"(give it to no one; kept in {kept})" in bob.stdout
         assert kept.read_text().strip() == token_b
         assert stat.S_IMODE(kept.stat().st_mode) == 0o600
@@ -57,11 +57,16 @@ def test_the_lobby_command_lists_creates_joins_and_rematches(tmp_path: Path) -> 
             assert run.result(20)[-1] == "quit"
         live.wait_over(live.server.tables[0])
         # issue 34: after 'join' (--play or not), 'rematch' needs no token file: the seat's
-        # token was kept (bob's, the last taken here)
-        bob_again = lobby(live.port, "rematch")
+        # token was kept; issue 41: per seat, so two seats kept here say which
+        both = lobby(live.port, "rematch")
+        assert both.returncode == 2
+        assert "table 1 seat 0, table 1 seat 1; say which: rematch TABLE --seat S" in both.stderr
+        bob_again = lobby(live.port, "rematch", "1", "--seat", "1")
         assert bob_again.returncode == 0, bob_again.stderr
         assert bob_again.stdout.startswith("table 2 seat 1: token ")
-        assert kept.read_text().strip() == bob_again.stdout.split()[5]
+        assert not kept.exists()  # the rematch's seat replaces it
+        assert seat_file(f"127.0.0.1:{live.port}", 2, 1).read_text().strip() == \
+            bob_again.stdout.split()[5]
         again = lobby(live.port, "rematch", token=token_a)
         assert again.returncode == 0 and again.stdout.startswith("table 2 seat 0: token ")
         left = lobby(live.port, "leave", "--token-file", str(saved))
@@ -102,12 +107,12 @@ def test_join_and_play_shows_and_keeps_the_token(tmp_path: Path) -> None:
         finally:
             proc.kill()
             proc.communicate(timeout=10)
-        kept = seat_file(f"127.0.0.1:{live.port}")
+        kept = seat_file(f"127.0.0.1:{live.port}", 1, 0)
         token = kept.read_text().strip()
         assert shown == f"table 1 seat 0: token {token} (give it to no one; kept in {kept})\n"
         assert taking.startswith("taking the seat; after the game '")
-        assert taking.rstrip().endswith(f"lobby 127.0.0.1:{live.port} rematch --play' plays "
-                                        "the next one")
+        assert taking.rstrip().endswith(f"lobby 127.0.0.1:{live.port} rematch 1 --seat 0 "
+                                        "--play' plays the next one")
 
 
 def test_create_seats_the_servers_bots_where_seats_says(tmp_path: Path) -> None:

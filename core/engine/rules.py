@@ -48,6 +48,11 @@ class TrickGame:
     def default_mode(self) -> str:
         return self.modes[-1]
 
+    def rounds_for(self, options: Mapping[str, Any]) -> int:
+        """The rounds played when none are given, for the game's own settings ``options``
+        (Oh Hell's follow its ``top``): :attr:`default_rounds` unless a game says."""
+        return self.default_rounds
+
     def mode_name(self, mode: str) -> str:
         """The mode as people call it: "Play to Lose", or "draw" where it has no other."""
         return self.mode_names.get(mode, mode)

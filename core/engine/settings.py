@@ -41,6 +41,11 @@ def options_of(value: Mapping[str, Option | None] | Iterable[tuple[str, Option |
     return _options(value)
 
 
+class _GameDefault(int):
+    """A count the game's default gave (left out of ``Config(...)``), not one given:
+    ``__attrs_post_init__`` asks the game again once the options are known."""
+
+
 def _game_default(name: str, fallback: Any) -> Any:
     """An attrs default: the game's own ``default_<name>`` (its last mode, its players,
     its rounds), so ``Config(game="dix", seed=1)`` is a Dix game as the protocol's
@@ -50,7 +55,8 @@ def _game_default(name: str, fallback: Any) -> Any:
         from xactika.core.engine.rules import _GAMES  # the registry imports this module
 
         game = _GAMES.get(config.game)
-        return getattr(game, f"default_{name}") if game is not None else fallback
+        value = getattr(game, f"default_{name}") if game is not None else fallback
+        return _GameDefault(value) if name == "rounds" else value
 
     return attrs.Factory(default, takes_self=True)
 
@@ -80,6 +86,14 @@ class Config:
     # seats see the commitment, the seed and nonce are revealed by game-over.
     nonce: str | None = None
     commit: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if type(self.rounds) is _GameDefault:  # the rounds follow the options (Oh Hell's top)
+            from xactika.core.engine.rules import _GAMES
+
+            game = _GAMES.get(self.game)
+            rounds = game.rounds_for(dict(self.options)) if game is not None else self.rounds
+            object.__setattr__(self, "rounds", int(rounds))
 
     def option(self, name: str) -> Option | None:
         """The game's own setting ``name``, or None where it is not given."""

@@ -7,7 +7,7 @@ they compare with OpenSpiel's ``oh_hell``: ``spec/OHHELL.md``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from xactika.core.engine.api import (
@@ -96,7 +96,7 @@ class OhHell(TrickGame):
     min_players = 3
     max_players = 7
     default_players = 4
-    default_rounds = 19  # 1 up to 10 and back down to 1
+    default_rounds = 19  # 1 up to 10 and back down to 1 (a top given: rounds_for)
     option_types: ClassVar[dict[str, type]] = {"top": int, "hands": str, "hook": str}
     option_help: ClassVar[dict[str, str]] = {
         "top": "the largest hand (default 10, fewer with 6 or 7 players)",
@@ -124,6 +124,15 @@ class OhHell(TrickGame):
         if hook is not None and hook not in HOOKS:
             raise ConfigError(Reason("hook must be one of {hooks}, not {hook!r}",
                                      hooks=", ".join(HOOKS), hook=hook))
+
+    def rounds_for(self, options: Mapping[str, Any]) -> int:
+        """A ``top`` given: one trip of the hand sizes (up and down, 2 top - 1 rounds; up
+        or down once, top rounds); else the 19 rounds of a top of 10 (``fixed``: 19)."""
+        top = options.get("top")
+        pattern = str(options.get("hands") or PATTERNS[0])
+        if not isinstance(top, int) or top < 1 or pattern == "fixed":
+            return self.default_rounds
+        return 2 * top - 1 if pattern in ("updown", "downup") else top
 
     def hand_size(self, config: Config, round_no: int = 1) -> int:
         return cards_in_round(pattern_of(config), top_of(config), round_no)

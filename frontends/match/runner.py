@@ -234,7 +234,6 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
         rules = game_rules(game)
         mode = args.mode or rules.default_mode
         players = args.players or rules.default_players
-        rounds = args.rounds or rules.default_rounds
         count = args.deals if args.deals is not None else 10
         if count < 1:
             raise MatchError(f"--deals must be at least 1, not {count}")
@@ -242,6 +241,7 @@ def settings_from_args(args: argparse.Namespace) -> tuple[MatchSettings, DealSet
         if seed < 0:
             raise MatchError(f"--seed must be 0 or more, not {seed}")
         options = given_options(args)
+        rounds = args.rounds or rules.rounds_for(dict(options))
         settings = MatchSettings(bots, game, mode, players, rounds, count, seed, None,
                                  quit_grace, args.gauntlet, options)
         try:

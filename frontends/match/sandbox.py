@@ -676,5 +676,5 @@ def from_args(args: object, hide: Sequence[str | os.PathLike[str]] = ()) -> Sand
 def describe(box: Sandbox) -> str:
     """One line for a match header: what protects the deals, or the loud warning."""
     if box.sandboxed:
-        return "sandbox: bwrap (bots see no other process, no network, no match folder)"
+        return "sandbox: bwrap (no network, processes or match folder for bots)"
     return f"WARNING {UNSANDBOXED} (no sandbox: {bwrap_works() or '--sandbox none'})"

@@ -96,6 +96,7 @@ def relay(seat: RemoteSeat, argv: Sequence[str], name: str | None = None) -> int
     reader = threading.Thread(target=_pump_bot, args=(proc.stdout, seat, name), daemon=True)
     reader.start()
     code = 0
+    outcome: wire.Outcome | None = None
     try:
         while True:
             line = seat.readline()
@@ -106,7 +107,12 @@ def relay(seat: RemoteSeat, argv: Sequence[str], name: str | None = None) -> int
                 print("xactika connect: the bot exited", file=sys.stderr)
                 code = 1
                 break
-            if isinstance(wire.read(line), wire.Quit):
+            message = wire.read(line)
+            if isinstance(message, wire.Outcome):
+                outcome = message
+            if isinstance(message, wire.Quit):
+                print(f"xactika connect: {result_line(seat.seated, outcome)}",
+                      file=sys.stderr)
                 break
     except RemoteError as exc:
         print(f"xactika connect: {exc}", file=sys.stderr)
@@ -125,6 +131,23 @@ def relay(seat: RemoteSeat, argv: Sequence[str], name: str | None = None) -> int
             os.killpg(proc.pid, signal.SIGKILL)  # and whatever it started
         proc.wait()
     return code
+
+
+def result_line(seated: str, outcome: wire.Outcome | None) -> str:
+    """How the game ended for this seat, in one line: whether it won, the totals."""
+    fields = dict(w.partition("=")[::2] for w in seated.split()[1:])
+    mine = int(fields["seat"]) if fields.get("seat", "").isdigit() else None
+    if outcome is None:
+        return "the game is over (the server sent no result)"
+    totals = ", ".join(f"seat {s} {t}" for s, t in enumerate(outcome.totals))
+    if mine in outcome.forfeited:
+        said = f"seat {mine} forfeited and cannot win"
+    elif mine in outcome.winners:
+        said = f"seat {mine} wins" + (" (shared)" if len(outcome.winners) > 1 else "")
+    else:
+        winners = ", ".join(f"seat {s}" for s in outcome.winners) or "nobody"
+        said = f"seat {mine} does not win ({winners} won)"
+    return f"the game is over: {said}; totals: {totals}"
 
 
 def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> int:

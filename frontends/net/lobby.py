@@ -3,9 +3,10 @@
 It speaks the server's lobby lines (spec/SERVER.md section 9) over one connection:
 ``tables`` (the default) lists, ``create`` makes a table, ``join`` takes a seat and
 either plays it at once in the REPL (``--play``, as ``play --connect`` does) or prints
-the command that plays it; the token is shown and kept (0600, per server, in the config
-folder), so ``leave`` and ``rematch`` need no token after a ``join``, though they take one
-as ``connect`` does; ``watch`` follows a lobby table.
+the command that plays it; the token is shown and kept (0600, per seat: server, table
+and seat, in the config folder), so ``leave`` and ``rematch`` need no token after a
+``join`` (``rematch TABLE --seat S`` picks one of several), though they take one as
+``connect`` does; ``watch`` follows a lobby table.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from xactika.frontends.cli.invocation import xactika_command
+from xactika.frontends.i18n import later
 from xactika.frontends.net.options import (
     TOKEN_ENV,
     OneLineParser,
@@ -31,7 +33,7 @@ from xactika.protocol.player.wire import ServerError, read
 from xactika.protocol.trust.signing import config_dir
 
 PROG = "xactika lobby"
-SEATS_DIR = "seats"  # in the config folder: the last seat's token per server
+SEATS_DIR = "seats"  # in the config folder: each seat's token, per server, table and seat
 COLUMNS = ("id", "game", "mode", "players", "rounds", "status", "open", "names", "observers")
 
 
@@ -44,23 +46,27 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="List, create and join tables at an 'xactika serve' lobby.",
         epilog="examples: xactika lobby 127.0.0.1:7000 | ... create players=3 rounds=4 | "
-        "... join 2 --name ann --play | ... rematch --token-file seat.token --play",
+        "... join 2 --name ann --play | ... rematch 2 --seat 0 --play | ... rematch "
+        "--token-file seat.token --play",
     )
     p.add_argument("address", metavar="HOST:PORT", help="the server")
     p.add_argument("command", nargs="?", default="tables",
                    choices=("tables", "create", "join", "leave", "rematch", "watch"),
                    help="what to do (default: tables)")
     p.add_argument("values", nargs="*", metavar="ARG",
-                   help="create: KEY=VALUE settings; join and watch: the table's number")
+                   help="create: KEY=VALUE settings; join and watch: the table's number; "
+                   "leave, rematch: the table of the seat kept (where several are)")
     p.add_argument("--name", default=None, help="join: the name to sit under")
-    p.add_argument("--seat", type=int, default=None, help="join: this seat, not the first open")
+    p.add_argument("--seat", type=int, default=None,
+                   help="join: this seat, not the first open; leave, rematch: the seat kept "
+                   "(where several are)")
     p.add_argument("--play", action="store_true",
                    help="join, rematch: play the seat here now, in the REPL")
     p.add_argument("--save-token", default=None, metavar="FILE",
                    help="join, rematch: write the seat's token to FILE too (only you may "
-                   "read it); it is always printed and kept for this server in the config "
+                   "read it); it is always printed and kept for this seat in the config "
                    "folder, where rematch and leave find it")
-    add_token_options(p, "leave, rematch: the seat's token")
+    add_token_options(p, later("the seat's token, for leave and rematch"))
     p.add_argument("--tls", action="store_true", help="connect with TLS")
     p.add_argument("--cafile", default=None, metavar="PEM",
                    help="trust this certificate (a self-signed server's); implies --tls")
@@ -120,12 +126,24 @@ def show_tables(rows: list[dict[str, str]]) -> None:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
 
 
-def seat_file(address: str) -> Path:
-    """Where the last seat taken at ``address`` keeps its token (only you may read it), so
-    that ``rematch`` and ``leave`` need no token after ``join --play``."""
+def seat_file(address: str, table: int | str, seat: int | str) -> Path:
+    """Where the seat ``table``/``seat`` taken at ``address`` keeps its token (only you may
+    read it), so that ``rematch`` and ``leave`` need no token after ``join --play``: one
+    file per seat, so two seats at one machine never share one."""
     host, port = parse_address(address)
     safe = "".join(c if c.isalnum() or c in ".-" else "_" for c in host)
-    return config_dir() / SEATS_DIR / f"{safe}_{port}.token"
+    return config_dir() / SEATS_DIR / f"{safe}_{port}" / f"table{table}-seat{seat}.token"
+
+
+def kept_seats(address: str) -> list[tuple[int, int, Path]]:
+    """The seats whose tokens are kept for ``address``: (table, seat, file), in order."""
+    folder = seat_file(address, 0, 0).parent
+    found = []
+    for path in folder.glob("table*-seat*.token") if folder.is_dir() else ():
+        table, _sep, seat = path.name[len("table"):-len(".token")].partition("-seat")
+        if table.isdigit() and seat.isdigit():
+            found.append((int(table), int(seat), path))
+    return sorted(found)
 
 
 def _write_private(path: Path, token: str) -> None:
@@ -135,19 +153,21 @@ def _write_private(path: Path, token: str) -> None:
         file.write(token + "\n")
 
 
-def _seat_taken(args: argparse.Namespace, answer: str) -> int:
-    """A seat's token came: keep it (the seat file, and ``--save-token``), say it, and
-    play it now or say how."""
+def _seat_taken(args: argparse.Namespace, answer: str, used: Path | None = None) -> int:
+    """A seat's token came: keep it (its seat's file, and ``--save-token``), say it, and
+    play it now or say how. ``used``: the file of the seat whose rematch this is, done
+    with."""
     got = _fields(answer)
     token, where = got["token"], f"table {got['table']} seat {got['seat']}"
-    kept = seat_file(args.address)
+    kept = seat_file(args.address, got["table"], got["seat"])
     try:
         _write_private(kept, token)
+        if used is not None and used != kept:
+            used.unlink(missing_ok=True)
     except OSError as exc:
         print(f"{PROG}: cannot keep the token in {kept}: {exc.strerror or exc}",
               file=sys.stderr)
     tls = " --tls" if args.tls else ""
-    command = f"{xactika_command()} lobby {args.address}{tls}"
     if args.save_token is not None:
         path = Path(args.save_token)
         _write_private(path, token)
@@ -157,40 +177,66 @@ def _seat_taken(args: argparse.Namespace, answer: str) -> int:
     if args.play:
         from xactika.frontends.repl.play import main as play
 
-        print(f"taking the seat; after the game '{command} rematch --play' plays the "
-              "next one", flush=True)
+        print(f"taking the seat; after the game "
+              f"'{rematch_command(args.address, got['table'], got['seat'], bool(args.tls))}' "
+              "plays the next one", flush=True)
         os.environ[TOKEN_ENV] = token  # not on a command line, where ps would show it
         return play(["--connect", args.address, *(["--tls"] if args.tls else []),
-                     *(["--cafile", args.cafile] if args.cafile else [])])
+                     *(["--cafile", args.cafile] if args.cafile else []),
+                     *(["--name", args.name] if args.name else [])])
     print("play it with:")
     print(f"  {xactika_command()} play --connect {args.address}{tls} --token-file "
           f"{shlex.quote(str(args.save_token or kept))}")
     return 0
 
 
-def rematch_text(host: str, port: int, token: str, tls: bool) -> str:
+def rematch_command(address: str, table: int | str, seat: int | str, tls: bool) -> str:
+    """The lobby command that seats this seat at its table's next game."""
+    return (f"{xactika_command()} lobby {address}{' --tls' if tls else ''} rematch {table} "
+            f"--seat {seat} --play")
+
+
+def rematch_text(host: str, port: int, token: str, tls: bool, seated: str = "") -> str:
     """What ``rematch`` says at the end of a remote game: the seat's token is kept for
-    this server, and the lobby command that seats this person at the next game."""
+    this seat (``seated``: the server's ``seated table=T seat=S`` line), and the lobby
+    command that seats this person at the next game."""
     address = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+    got = _fields(seated)
+    table, seat = got.get("table", "0"), got.get("seat", "0")
     try:
-        _write_private(seat_file(address), token)
+        _write_private(seat_file(address, table, seat), token)
     except (OSError, ValueError) as exc:
         return f"cannot keep your seat's token for the rematch: {exc}"
     return ("the server's lobby seats you at the next game with the same players: leave "
             "this one ('quit'), then run\n" + render.command(
-                f"{xactika_command()} lobby {address}{' --tls' if tls else ''} rematch --play"))
+                rematch_command(address, table, seat, tls)))
 
 
-def _token(args: argparse.Namespace) -> str:
-    """The seat's token: given (``--token``, ``--token-file``, $XACTIKA_TOKEN), else the
-    one kept for this server by the last ``join`` or ``rematch``."""
+def _token(args: argparse.Namespace) -> tuple[str, str, Path | None]:
+    """The seat's token, where it sits (``table 1 seat 0: `` or nothing) and its kept
+    file: given (``--token``, ``--token-file``, $XACTIKA_TOKEN), else the one kept for
+    this server by a ``join`` or ``rematch`` (``rematch TABLE --seat S`` picks one of
+    several)."""
     if args.token is not None or args.token_file is not None or os.environ.get(TOKEN_ENV):
-        return token_from(args)
-    kept = seat_file(args.address)
-    if not kept.is_file():
+        return token_from(args), "", None
+    if len(args.values) > 1 or (args.values and not args.values[0].isdigit()):
+        raise ValueError(f"{args.command} takes the table's number: {args.command} [TABLE] "
+                         "[--seat S]")
+    table = int(args.values[0]) if args.values else None
+    kept = [(t, s, p) for t, s, p in kept_seats(args.address)
+            if table in (None, t) and args.seat in (None, s)]
+    if not kept:
         raise ValueError(f"no token: give --token-file FILE, ${TOKEN_ENV} or --token (no seat "
-                         f"taken at {args.address} from here is kept in {kept})")
-    return token_from(argparse.Namespace(token=None, token_file=str(kept)))
+                         f"taken at {args.address} from here is kept"
+                         + ("" if table is None else f" for table {table}")
+                         + (f" seat {args.seat}" if args.seat is not None else "") + ")")
+    if len(kept) > 1:
+        seats = ", ".join(f"table {t} seat {s}" for t, s, _p in kept)
+        raise ValueError(f"seats kept at {args.address}: {seats}; say which: "
+                         f"{args.command} TABLE --seat S")
+    t, s, path = kept[0]
+    token = token_from(argparse.Namespace(token=None, token_file=str(path)))
+    return token, f"table {t} seat {s}: ", path
 
 
 def run(args: argparse.Namespace) -> int:
@@ -200,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
         if len(args.values) != 1:
             raise ValueError("watch needs the table's number: watch TABLE")
         return watch(args, "", opening=["lobby", f"watch {args.values[0]}"])
-    token = _token(args) if args.command in ("leave", "rematch") else ""
+    token, where, used = _token(args) if args.command in ("leave", "rematch") else ("", "", None)
     if args.command == "join" and (len(args.values) != 1 or not args.name):
         raise ValueError("join needs the table's number and a name: join TABLE --name NAME")
     lobby = Lobby(args.address, args)
@@ -215,18 +261,25 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {xactika_command()} lobby {args.address}{tls} join {made['table']} "
                   "--name NAME --play")
             return 0
-        if args.command == "leave":
-            left = _fields(lobby.ask(f"leave {token}"))
-            print(f"left table {left['table']} seat {left['seat']}")
-            return 0
         if args.command == "join":
             seat = f" seat={args.seat}" if args.seat is not None else ""
             answer = lobby.ask(f"join {args.values[0]} name={args.name}{seat}")
         else:
-            answer = lobby.ask(f"rematch {token}")
+            try:  # leave or rematch: an error names the seat it was for
+                answer = lobby.ask(f"{args.command} {token}")
+            except LobbyFailure as exc:
+                if used is not None and "unknown token" in str(exc):
+                    used.unlink(missing_ok=True)  # a seat the server no longer knows
+                raise LobbyFailure(f"{where}{exc}") from None
+        if args.command == "leave":
+            left = _fields(answer)
+            print(f"left table {left['table']} seat {left['seat']}")
+            if used is not None:
+                used.unlink(missing_ok=True)
+            return 0
     finally:
         lobby.close()
-    return _seat_taken(args, answer)
+    return _seat_taken(args, answer, used)
 
 
 def main(argv: Sequence[str]) -> int:

@@ -70,8 +70,8 @@ def add_token_options(p: argparse.ArgumentParser, what: str) -> None:
                    help=later("{what} (visible to local users in ps: prefer --token-file or "
                               "${env})", what=what, env=TOKEN_ENV))
     p.add_argument("--token-file", default=None, metavar="FILE",
-                   help=later("read {what} from the first line of FILE ('-': standard "
-                              "input)", what=what))
+                   help=later("{what}: read it from the first line of FILE ('-': "
+                              "standard input)", what=what))
 
 
 def token_from(args: argparse.Namespace) -> str:

@@ -9,6 +9,7 @@ docs/SCALE.md.
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from typing import Any
 
 from xactika.frontends.parallel.base import POLL, Backend, ClusterError, R, Stopped, T
 
+AUTH_LOGGER = "ray._private.authentication.authentication_token_setup"
 INSTALL_HINT = ("Ray is not installed: pip install 'xactika[ray]' (or pip install ray) on "
                 "the driver and on every node of the cluster")
 
@@ -46,6 +48,7 @@ class RaySession:
     def __init__(self, address: str | None, num_cpus: int | None = None) -> None:
         self.ray = import_ray()
         _notices_to_stderr()
+        _quiet_auth_notice()
         reachable(address)
         self.owned = not self.ray.is_initialized()
         if self.owned:
@@ -84,6 +87,20 @@ def reachable(address: str | None, timeout: float = 5.0) -> None:
     except OSError as exc:
         raise ClusterError(f"cannot reach the Ray head at {address}: "
                            f"{exc.strerror or exc}") from None
+
+
+class _AuthOn(logging.Filter):
+    """Drops Ray's notice that token authentication is on (the default), printed at
+    every match; its warning that authentication is off still shows."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Token authentication is enabled")
+
+
+def _quiet_auth_notice() -> None:
+    logger = logging.getLogger(AUTH_LOGGER)
+    if not any(isinstance(f, _AuthOn) for f in logger.filters):
+        logger.addFilter(_AuthOn())
 
 
 def _notices_to_stderr() -> None:

@@ -40,7 +40,7 @@ from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, Turn
 from xactika.core.engine.views import SeatView, view, visible
 from xactika.frontends.i18n import _, said
 from xactika.frontends.people import narration
-from xactika.frontends.people.moves import Moves, command_text
+from xactika.frontends.people.moves import Moves, calls_text, command_text
 from xactika.frontends.people.presentation import Presentation, Progress, presentation, seat_label
 from xactika.frontends.people.seats import (
     BOT,
@@ -450,7 +450,7 @@ class Driver:
             first = order[0]
             if legal.calls(first) == (None,):
                 return _("your lead: any card, e.g. 'play 1' or just '1'")
-            calls = " ".join(self.rules.format_call(c) for c in legal.calls(first))
+            calls = calls_text(self.shown, self.rules, legal.calls(first))
             return _("your lead: any card, with a call: e.g. 'play 1 {call}' ({card} calls "
                      "{calls}; the shape alone is enough)").format(
                 call=self.rules.format_call(legal.calls(first)[0]), card=first, calls=calls)

@@ -101,7 +101,7 @@ class Moves:
                 raise ParseError(_("{game} has no calls: type just the card").format(
                     game=said(self.shown.title())))
             return Play(self.seat, card)
-        texts = " ".join(self.rules.format_call(c) for c in options)
+        texts = calls_text(self.shown, self.rules, options)
         if call_text is None:
             example = f"play {token} {self.shown.call_example(options)}".rstrip()
             raise ParseError(_("leading {card} needs a call: one of {calls} (or just the "
@@ -113,6 +113,14 @@ class Moves:
                 return Play(self.seat, card, option)
         raise ParseError(_("{card} cannot call {call}: its calls are {calls}").format(
             card=card, call=repr(call_text), calls=texts))
+
+
+def calls_text(shown: Presentation, rules: TrickGame, options: Sequence[Any]) -> str:
+    """A card's calls in a sentence: their codes (``1ba 2st``), in another language than
+    English its words with the codes (German ``1 Kugel (1ba), 2 Sterne (2st)``)."""
+    if current() == SOURCE:
+        return " ".join(rules.format_call(c) for c in options)
+    return ", ".join(f"{shown.call_name(c)} ({rules.format_call(c)})" for c in options)
 
 
 def number(text: str) -> int:
@@ -130,4 +138,4 @@ def command_text(command: Command, rules: TrickGame) -> str:
     return f"play {command.card}{call}"
 
 
-__all__ = ["Moves", "command_text", "number"]
+__all__ = ["Moves", "calls_text", "command_text", "number"]

@@ -13,7 +13,14 @@ from typing import Any, ClassVar
 import attrs
 
 from xactika.core.engine.api import Config, State
-from xactika.core.games.ohhell import BONUS, MODE_NAMES, pattern_of, top_of, trump_suit
+from xactika.core.games.ohhell import (
+    BONUS,
+    MODE_NAMES,
+    cards_in_round,
+    pattern_of,
+    top_of,
+    trump_suit,
+)
 from xactika.frontends.i18n import _, ngettext
 from xactika.frontends.people.dix import one_of_suit, rank_and_suit, suit_words
 from xactika.frontends.people.presentation import (
@@ -42,7 +49,22 @@ def hands_line(config: Config) -> str:
                         "to 1, then from {top} again", top)
     else:
         text = ngettext("{top} card every round", "{top} cards every round", top)
-    return text.format(top=top)
+    return _("{hands}; {rounds}").format(hands=text.format(top=top), rounds=rounds_line(config))
+
+
+SHOWN_ROUNDS = 24  # hand sizes listed; a longer game's go on as the pattern says
+
+
+def rounds_line(config: Config) -> str:
+    """What will be played: the rounds and each one's hand size (``--top 4`` with 19
+    rounds goes up and down more than once, and says so)."""
+    top, pattern, n = top_of(config), pattern_of(config), config.rounds
+    sizes = ", ".join(str(cards_in_round(pattern, top, r))
+                      for r in range(1, min(n, SHOWN_ROUNDS) + 1))
+    if n > SHOWN_ROUNDS:
+        sizes += ", ..."
+    return ngettext("{n} round: {sizes} cards", "{n} rounds: {sizes} cards", n).format(
+        n=n, sizes=sizes)
 
 
 def scoring_line(mode: str) -> str:

@@ -174,9 +174,11 @@ class Presentation:
         table says it all)."""
         if scored.bids is None:
             return ""
-        # the seat numbers alone: the names are in the score table just below
+        # the seat numbers alone beside "you": the names are in the score table just
+        # below; with no "you" (hot-seat, a replay) each seat by its name too
         label = [seat_label(s, names) for s in range(len(scored.points))]
-        label = [_("you") if name == "you" else _("seat {n}").format(n=s)
+        alone = "you" in label
+        label = [_("you") if name == "you" else _("seat {n}").format(n=s) if alone else name
                  for s, name in enumerate(label)]
         made = [_("{who} (bid {bid}: {points})").format(
                     who=label[s], bid=scored.bids[s], points=f"{scored.points[s]:+d}")

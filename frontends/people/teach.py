@@ -14,6 +14,7 @@ from typing import Any
 from xactika.core.engine.api import Config, Dealt, Led, Played, RoundScored, Trick, TrickWon
 from xactika.frontends.i18n import N_, _, said
 from xactika.frontends.people.presentation import presentation
+from xactika.frontends.people.typed import topic_name, topic_word
 
 # --------------------------------------------------------------------------- rules
 
@@ -35,7 +36,7 @@ def topics(config: Config) -> dict[str, str]:
 
 def overview(config: Config) -> str:
     """The game in a few lines, then the topics to ask for."""
-    names = " ".join(topics(config))
+    names = " ".join(topic_name(t) for t in topics(config))  # as the reader types them
     text = said(presentation(config.game).overview(config))
     if not names:
         return text
@@ -52,7 +53,8 @@ ALIASES = {"bidding": "bid", "bids": "bid", "score": "scoring", "points": "scori
 def rules_text(config: Config, topic: str = "") -> str:
     """``rules`` alone, ``rules TOPIC`` or ``rules all``; an unknown topic names them."""
     found = topics(config)
-    topic = topic.strip().lower()
+    typed = topic
+    topic = topic_word(topic.strip())  # German 'karten' is 'cards'
     if not topic:
         return overview(config)
     if topic == "all":
@@ -61,7 +63,7 @@ def rules_text(config: Config, topic: str = "") -> str:
     if key in found:
         return found[key]
     return _("no rules topic {topic}: try one of {names}, all").format(
-        topic=repr(topic), names=", ".join(found))
+        topic=repr(typed.strip()), names=", ".join(topic_name(t) for t in found))
 
 
 # --------------------------------------------------------------------------- tricks

@@ -207,6 +207,10 @@ class XactikaShown(Presentation):
             shape = SHAPES[call.shape]
             names |= {SHAPE_TOKENS[call.shape], shape, shape[:-1],
                       f"{call.count}{shape}", f"{call.count}{shape[:-1]}"}
+            # the reader's words too (German 'Kugeln', 'Kugel', '2Kugeln')
+            for n in (1, 2):
+                word = shape_words(call.shape, n).split(" ", 1)[-1].lower()
+                names |= {word, f"{call.count}{word}"}
         return names
 
     def commands(self, config: Config, found: dict[str, str]) -> dict[str, str]:

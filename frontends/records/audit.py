@@ -394,8 +394,8 @@ def print_report(report: LogReport, out: TextIO, *, quiet: bool = False) -> None
     # a file name is the attacker's too: ESC or CR in it must not rewrite the terminal
     file = report.file if is_safe(report.file) else escape(report.file)
     for p in report.problems:
-        # a manifest's line 0 is the file as a whole (or its absence), not a line of it
-        where = file if p.line == 0 and report.kind == "manifest" else f"{file}:{p.line}"
+        # line 0 is the file as a whole (or its absence), not a line of it: no ":0:"
+        where = file if p.line == 0 else f"{file}:{p.line}"
         print(f"{where}: {p.reason}", file=out)
     if report.dropped:
         print(f"{file}: ... and {report.dropped} more problems", file=out)

@@ -328,17 +328,19 @@ def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
             lines.append(render.turned_up(state.turned, style, game))
         if rules.has_bidding(config):
             lines.append(render.bids(state.bids, names, state.taken if state.phase != "bid"
-                                     else ()))
+                                     else (), _columns()))
         else:  # Dix: the round's points, ten-tricks and stock, as at the table
-            lines += render.progress(presentation(game).progress(config, state), names)
+            lines += render.progress(presentation(game).progress(config, state), names,
+                                     _columns())
         if state.trick:
             winning = rules.trick_winner(state, state.trick, state.call)
             lines.append(render.trick(state.trick, state.call, names, game, style,
-                                      winning=winning, number=len(state.tricks) + 1))
+                                      winning=winning, number=len(state.tricks) + 1,
+                                      size=_columns()))
         elif state.tricks and isinstance(g.events[c.pos], TrickWon):
             t = state.tricks[-1]
             lines.append(render.trick(t.plays, t.call, names, game, style, winning=t.winner,
-                                      number=len(state.tricks), won=True))
+                                      number=len(state.tricks), won=True, size=_columns()))
         lines.extend(_hands(state, c.seat, names, game, style, rules))
     scored = g.scored(c.pos)
     lines.append(style.bold(_("scores so far")))
@@ -357,6 +359,12 @@ def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
     return "\n".join(lines)
 
 
+def _columns() -> int:
+    import shutil
+
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
 def _hands(state: State, seat: int | None, names: list[str], game: str,
            style: render.Style, rules: Any) -> list[str]:
     if not state.hands:
@@ -368,7 +376,9 @@ def _hands(state: State, seat: int | None, names: list[str], game: str,
                            for s, n in enumerate(v.hand_sizes) if s != seat)
         return [style.bold(_("{who}'s hand").format(who=render.seat_name(seat, names))),
                 render.hand(order, game, style),
-                style.dim(_("cards in the other hands: {others}").format(others=others))]
+                # a sentence: wrapped to the terminal (ten seats' counts pass 80 columns)
+                render.fit(style.dim(_("cards in the other hands: {others}").format(
+                    others=others)), _columns())]
     out = [style.bold(_("hands"))]
     size = max(len(render.seat_label(s, names)) for s in range(len(state.hands)))
     for s, cards in enumerate(state.hands):

@@ -345,9 +345,14 @@ class Loop:
     def confirm_quit(self) -> bool:
         if self.session.over or not self.interactive:
             return True
+        saved = self.session.saved
         try:
-            answer = self.ask(_("leave this unfinished game? it is not saved unless you "
-                                "used 'save FILE' [y/N] "))
+            answer = self.ask(
+                _("leave this unfinished game? everything so far is saved in {path} [y/N] "
+                  ).format(path=saved.path)
+                if saved is not None and saved.events == len(self.session.events) else
+                _("leave this unfinished game? it is not saved unless you used 'save FILE' "
+                  "[y/N] "))
         except EOFError:
             return True
         except KeyboardInterrupt:
@@ -394,13 +399,12 @@ class Loop:
                 self.write(news)
             seat = s.human_to_act
             told_over = told_over and s.over  # an undo at the end reopens the game
+            if s.over and not told_over and self.live is not None:
+                told_over = True  # the thread that printed the end said it
             if s.over and not told_over:
                 told_over = True
-                self.write(_("'scores', 'last' and 'save FILE' still work; 'again' plays the "
-                             "same deals, 'new' a new game; Enter, 'quit' or Ctrl-D leaves")
-                           if s.again else
-                           _("'scores', 'last' and 'save FILE' still work; Enter, 'quit' or "
-                             "Ctrl-D leaves"))
+                # the standings said 'again' and 'new' already, where they are offered
+                self.write(s.end_words())
             if not s.over and s.human_to_act is not None:
                 forced = s.play_forced()
                 if forced is not None:
@@ -611,6 +615,14 @@ def _seat_flags(session: Shell) -> list[str]:
     if first.kind == HUMAN and not first.name and rest and all(
             s.kind == BOT and s.name == rest[0].name for s in rest):
         return [] if rest[0].name == default_bot() else ["--bots", rest[0].name]
+    people = [s for s, spec in enumerate(seats) if spec.kind == HUMAN]
+    bots = seats[len(people):]
+    if len(people) >= 2 and people == list(range(len(people))) and all(
+            s.kind == BOT and s.name == bots[0].name for s in bots):  # hot-seat, named
+        flags = ["--hot-seat", str(len(people))]
+        flags += ["--bots", bots[0].name] if bots and bots[0].name != default_bot() else []
+        return flags + [flag for s in people if seats[s].name
+                        for flag in ("--seat", f"{s}={seats[s].text()}")]
     return [flag for s, spec in enumerate(seats) for flag in ("--seat", f"{s}={spec.text()}")]
 
 
@@ -619,15 +631,19 @@ def _settings_flags(config: Config) -> list[str]:
     command stays short enough to read)."""
     from xactika.protocol.notation.text import config_from_pairs
 
-    base = config_from_pairs({"game": config.game}, defaults=True)
+    options = {key: str(value) for key, value in config.options}
+    # the defaults for these options and players (Oh Hell's rounds follow its top)
+    base = config_from_pairs({"game": config.game, "players": str(config.players), **options},
+                             defaults=True)
     flags = [] if config.game == DEFAULT_GAME else ["--game", config.game]
-    target = config.option("target")
-    keys = ("mode", "players", "dealer") if target is not None else (
+    keys = ("mode", "players", "dealer") if config.option("target") is not None else (
         "mode", "players", "rounds", "dealer")
-    flags += [flag for key in keys if getattr(config, key) != getattr(base, key)
+    defaults = config_from_pairs({"game": config.game}, defaults=True)
+    flags += [flag for key in keys
+              if getattr(config, key) != getattr(base if key == "rounds" else defaults, key)
               for flag in (f"--{key}", str(getattr(config, key)))]
-    if target is not None and target != base.option("target"):
-        flags += ["--target", str(target)]
+    # every option the game was given (each game's own: Dix's target, Oh Hell's top...)
+    flags += [flag for key, value in options.items() for flag in (f"--{key}", value)]
     return flags
 
 
@@ -638,7 +654,7 @@ def again_command(args: argparse.Namespace, session: Shell) -> str | None:
     if config.seed is None:
         return None
     flags = [*_settings_flags(config), *_seat_flags(session), "--seed", str(config.seed)]
-    flags += ["--no-undo"] if not session.practice else []
+    flags += ["--no-undo"] if not session.practice and not session.hot_seat else []
     flags += ["--auto-play"] if session.autoplay else []
     return " ".join([xactika_command(), "play", *map(shlex.quote, flags)])
 

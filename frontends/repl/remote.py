@@ -36,6 +36,7 @@ from xactika.core.engine.api import Command, Event, GameOver, GameStarted, Legal
 from xactika.core.engine.errors import IllegalCommand, XactikaError
 from xactika.frontends.i18n import _, ngettext
 from xactika.frontends.people import narration
+from xactika.frontends.people.driver import Saved
 from xactika.frontends.repl import render
 from xactika.frontends.repl.shell import HUMAN, Reply, SeatSpec, Shell
 from xactika.protocol.net.remote import RemoteError, RemoteSeat, client_context, parse_address
@@ -93,6 +94,7 @@ class RemoteShell(Shell):
         self.tracker.apply(started)
         self.gone: str | None = None  # why the connection ended early, if it did
         self.replaced = False  # a bot plays this seat until 'back'
+        self.hints_off = False  # the table's hint=off: 'hint' says so
         self.deadline: float | None = None  # when this seat's bank runs out (monotonic)
         self.bank_ms: int | None = None  # the bank the last go carried
         self.lock = threading.RLock()  # the reader thread and the prompt share the game
@@ -103,6 +105,8 @@ class RemoteShell(Shell):
         self.outcome: wire.Outcome | None = None
         self._standings: narration.Standings | None = None  # game-over's, until the result
         self._ended = False  # the result (or quit) came after game-over
+        # this seat's name as the table has it (--name, or the lobby's join name)
+        self.seat_name = names[seat] if names is not None else player
         shown = list(names) if names is not None else [REMOTE] * players
         shown[seat] = "you"
         super().__init__([started], seats, lambda s: _Elsewhere(), make_hint=make_hint,
@@ -231,9 +235,11 @@ class RemoteShell(Shell):
             try:
                 line = self.remote.readline()
             except RemoteError as exc:
+                self._cancel_warnings()
+                if self.remote.abandoned:
+                    return  # the person left: nothing to tell on the way out
                 with self.lock:
                     text = self._lost(exc)
-                self._cancel_warnings()
                 emit(text)
                 return
             with self.lock:
@@ -243,8 +249,7 @@ class RemoteShell(Shell):
                     out.append(self.table(self.seat))
                     self._warn_at(self.deadline)
                 if self.over:
-                    out.append(_("'scores' and 'last' still work; Enter, 'quit' or Ctrl-D "
-                                 "leaves"))
+                    out.append(self.end_words())
             if out:
                 emit("\n".join(out))
 
@@ -301,6 +306,11 @@ class RemoteShell(Shell):
                              _("not your turn yet: the server asks you when it is"))
             return super()._handle(line)
 
+    def hint_text(self, seat: int) -> str:
+        if self.hints_off:
+            return _("no hints at this table: its setting hint=off")
+        return super().hint_text(seat)
+
     def back(self) -> str:
         """Take the seat back from the bot that stands in (connect again with the token)."""
         if not self.replaced:
@@ -331,7 +341,7 @@ class RemoteShell(Shell):
         from xactika.protocol.records.textform import format_record
         from xactika.protocol.records.writing import standard_headers, write_record_file
 
-        names = [self.player if s == self.seat else n for s, n in enumerate(self.names)]
+        names = [self.seat_name if s == self.seat else n for s, n in enumerate(self.names)]
         headers = standard_headers(self.config, names, seed=False, event="xactika serve",
                                    extra=[("view", str(self.seat))])
         with self.lock:
@@ -342,14 +352,19 @@ class RemoteShell(Shell):
         except OSError as exc:
             return _("cannot save to {path}: {error}").format(path=repr(path),
                                                               error=exc.strerror or exc)
+        self.saved = Saved(path, count)
         return (_("saved {n} events of your view to {path} (the others' cards as the game "
                   "showed them; the server keeps the whole game); step through it:").format(
                     n=count, path=path) + "\n"
                 + render.command(f"{xactika_command()} replay {shlex.quote(path)}"))
 
     def close(self) -> None:
+        """Leave: mid-game the server is told first (``leave``), so a bot plays the seat
+        at once and the others do not wait out this seat's grace."""
         self._cancel_warnings()
-        self.remote.close()
+        if not self.tracker.state.over and self.gone is None and not self.replaced:
+            self.remote.send(wire.LEAVE)
+        self.remote.abandon()  # for good: the reader thread must not connect again
 
 
 def _mmss(ms: int) -> str:
@@ -358,9 +373,9 @@ def _mmss(ms: int) -> str:
 
 
 def join(remote: RemoteSeat, out: TextIO, name: str = "human"
-         ) -> tuple[int, GameStarted, list[str] | None]:
+         ) -> tuple[int, GameStarted, list[str] | None, bool]:
     """Answer the handshake and wait for the game to start: (seat, game-started, the
-    seats' names when the server gives them)."""
+    seats' names when the server gives them, whether the table allows hints)."""
     out.write(f"{remote.seated}; waiting for the other seats\n")
     out.flush()
     seat: int | None = None
@@ -382,7 +397,7 @@ def join(remote: RemoteSeat, out: TextIO, name: str = "human"
                 event = parse_event(line, None)
                 if isinstance(event, GameStarted):
                     names = newgame_names(newgame, event.config.players)
-                    return seat, event, names
+                    return seat, event, names, newgame.fields.get("hint") != "off"
 
 
 def default_name() -> str:
@@ -422,7 +437,7 @@ def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
         tls = client_context(args.cafile) if args.tls or args.cafile else None
         remote = RemoteSeat(host, port, token, tls=tls)
         remote.connect()
-        seat, started, names = join(remote, out, name)
+        seat, started, names, hints = join(remote, out, name)
     except (RemoteError, OSError, ValueError, XactikaError) as exc:
         if isinstance(exc, RemoteError) and "unknown token" in str(exc):
             return watch_instead(args, token)
@@ -432,8 +447,9 @@ def play_remote(args: argparse.Namespace, inp: TextIO, out: TextIO,
     game = started.config.game
     session = RemoteShell(
         remote, seat, started, style=style, names=names, player=name,
-        make_hint=lambda s: make_agent(hint, 500 + s, game=game),
+        make_hint=(lambda s: make_agent(hint, 500 + s, game=game)) if hints else None,
     )
+    session.hints_off = not hints
     try:
         interactive = inp.isatty() and out.isatty()
         if not interactive:

@@ -23,7 +23,7 @@ from xactika.frontends import i18n
 from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.i18n import N_, _, said
 from xactika.frontends.people import narration, teach
-from xactika.frontends.people.driver import AgentFactory, CannotUndo, Driver, SaveError
+from xactika.frontends.people.driver import AgentFactory, CannotUndo, Driver, Saved, SaveError
 from xactika.frontends.people.seats import (
     BOT,
     CMD,
@@ -33,6 +33,7 @@ from xactika.frontends.people.seats import (
     seats_from_headers,
     seats_text,
 )
+from xactika.frontends.people.typed import command_name, english_line
 from xactika.frontends.repl import render
 from xactika.frontends.repl.render import Style
 from xactika.frontends.repl.suggest import COMMAND_HELP, Context
@@ -82,6 +83,8 @@ class Shell(Driver):
         self.again: str | None = None  # the command that plays the same deals again
         self.next_game: str | None = None  # "same" or "new", asked for at the end
         self.autoplay = False  # play a seat's forced move (one legal choice) for it
+        self.saved: Saved | None = None  # the last 'save': its file and the events in it
+        self._table_shown: dict[int, int] = {}  # seat -> the round its table was last shown
         super().__init__(events, seats, make_agent, **kwargs)
 
     # ----------------------------------------------------------------- narration
@@ -127,6 +130,7 @@ class Shell(Driver):
     def table(self, seat: int) -> str:
         """What ``seat`` sees on its turn: round, bids, the trick, its hand, what to do."""
         v = view(self.state, seat)
+        self._table_shown[seat] = v.round
         st = self.style
         game = self.config.game
         draw = render.card_renderer(game)
@@ -218,7 +222,7 @@ class Shell(Driver):
 
         Every reply is laid out to the terminal's width (``self.width``).
         """
-        reply = self._handle(line)
+        reply = self._handle(english_line(line))  # German 'tipp' is 'hint'
         return attrs.evolve(reply, text=render.fit(reply.text, self.width))
 
     def _handle(self, line: str) -> Reply:
@@ -254,7 +258,7 @@ class Shell(Driver):
                 from xactika.frontends.net.lobby import rematch_text
 
                 return Reply(rematch_text(remote.host, remote.port, remote.token,
-                                          remote.tls is not None))
+                                          remote.tls is not None, remote.seated))
             if self.again:
                 return Reply(_("the game is over: 'save FILE' keeps it, 'again' plays the "
                                "same deals, 'new' a new game; 'quit' leaves"))
@@ -295,10 +299,20 @@ class Shell(Driver):
             found["undo"] = _("{help} (not in this game)").format(help=found["undo"])
         return found
 
+    def end_words(self) -> str:
+        """What still works once the game is over: one list, local or remote (the
+        standings offered 'again' and 'new' already, where they are)."""
+        return _("'scores', 'last' and 'save FILE' still work; Enter, 'quit' or Ctrl-D "
+                 "leaves")
+
     def help_text(self) -> str:
         lines = [_("commands:")]
-        for name, text in self.commands().items():
-            lines.append(f"  {name:<7} {text}")
+        found = self.commands()
+        # the reader's word, the English one too (German 'tipp, hint')
+        shown = {name: name if command_name(name) == name else f"{command_name(name)}, {name}"
+                 for name in found}
+        width = max(7, *map(len, shown.values()))
+        lines += [f"  {shown[name]:<{width}} {text}" for name, text in found.items()]
         lines += [said(line) for line in self.shown.help_lines(self.config)]
         lines += [
             _("'rules' explains the game; 'rules TOPIC' one part of it."),
@@ -365,8 +379,10 @@ class Shell(Driver):
             return None
         command = next(iter(self.legal.commands()))
         said = self.command_text(seat, command)
+        # a round's first move forced (Oh Hell's one card): the hand and trumps first
+        table = [self.table(seat)] if self._table_shown.get(seat) != self.state.round else []
         lines = self._apply(command) + self.advance()
-        return Reply("\n".join([self.style.dim(_("{move} (your only legal move, played for "
+        return Reply("\n".join([*table, self.style.dim(_("{move} (your only legal move, played for "
                                                   "you)").format(move=said)), *lines]),
                      moved=True)
 
@@ -385,6 +401,7 @@ class Shell(Driver):
             saved = self.write_record(path)
         except SaveError as exc:
             return str(exc)
+        self.saved = saved
         # the command on a line of its own, never wrapped, so that it is pasted whole
         return (_("saved {n} events to {path} (it holds every hand); to continue:").format(
                     n=saved.events, path=saved.path) + "\n"

@@ -237,6 +237,16 @@ class Link:
             return None
         return line
 
+    def untaken(self) -> list[str]:
+        """The lines read and not yet taken, left in place (a person's ``leave`` sent as
+        the connection went): the end's marker stays for whoever waits in :meth:`next`."""
+        queued = []
+        while not self._lines.empty():
+            queued.append(self._lines.get_nowait())
+        for line in queued:
+            self._lines.put_nowait(line)
+        return [line for line in queued if line is not None]
+
     async def next(self, timeout: float | None) -> str:
         """The next protocol line within ``timeout`` (None: no limit); LinkDown, LinkFault or
         TimeoutError."""

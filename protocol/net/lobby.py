@@ -37,10 +37,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NAME_MAX = 20  # characters of a name taken in the lobby
-# seed= too, for the admin; clock=, on-timeout=, timeouts=, level= and pace= are the
-# people's (SERVER.md) and the games' own settings (Dix's target=), asked of the registry
+# seed= too, for the admin; clock=, on-timeout=, timeouts=, level=, pace= and hint= are
+# the people's (SERVER.md) and the games' own settings (Dix's target=), asked of the registry
 CREATE_KEYS = ("game", "mode", "players", "rounds", "dealer", "clock", "on-timeout",
-               "timeouts", "level", "pace", *game_option_types())
+               "timeouts", "level", "pace", "hint", *game_option_types())
 REMATCH = "rematch"  # a seat kept for the holder of the last game's token
 SEATS = "seats"  # create's seats=human,human,bot: who sits where, where the server seats bots
 PERSON_SEATS = ("human", "open")  # a seat in seats= left for a person to join
@@ -175,7 +175,7 @@ class Lobby:
                 return
             try:
                 if command == "watch" and len(rest) == 1:
-                    table = self._hosted(rest[0]).table
+                    table = self._watchable(rest[0])
                     await self.server.observe(link, table)
                     return
                 if command == "tables" and not rest:
@@ -499,6 +499,17 @@ class Lobby:
         if hosted is None or hosted.table.over.is_set():
             raise LobbyError(f"no lobby table {number}")
         return hosted
+
+    def _watchable(self, text: str) -> Table:
+        """A lobby table to ``watch``; a table the server opened itself (``serve``'s, which
+        the list shows too) is watched with its observer token, which says so."""
+        number = _number(text, "table")
+        if number not in self.hosted and any(
+                t.id == number and not t.over.is_set() for t in self.server.tables):
+            raise LobbyError(f"table {number} is the server's own, not the lobby's: watch it "
+                             "with its observer token (xactika connect HOST:PORT --watch "
+                             "--token-file FILE)")
+        return self.hosted_table(number).table
 
     def _hosted(self, text: str) -> Hosted:
         return self.hosted_table(_number(text, "table"))

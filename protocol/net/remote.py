@@ -93,6 +93,13 @@ class LineSocket:
             self.sock.sendall(line.encode("utf-8") + b"\n")
 
     def close(self) -> None:
+        """Shut the socket down first: that wakes a thread blocked in ``readline`` (with
+        the file's lock held, so closing the file first would wait for it for good) and
+        the other end sees the connection end at once."""
+        try:  # the plain socket's shutdown: TLS's would unwrap under the reading thread
+            socket.socket.shutdown(self.sock, socket.SHUT_RDWR)
+        except OSError:
+            pass
         for thing in (self.file, self.sock):
             try:
                 thing.close()

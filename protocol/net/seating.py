@@ -40,6 +40,9 @@ class TableSettings:
     # how a table with people shows the game (clock.py); None: instant (the library's
     # default; serve's --pace gives its tables and its lobby's DEFAULT_PACE)
     pace: Pace | None = None
+    # people's REPL may ask its hint bot ('hint'); hint=off asks it not to (a table of
+    # people playing for real): the seat is told in its newgame line
+    hints: bool = True
 
 
 def table_settings(pairs: dict[str, str], **clocks: Any) -> TableSettings:

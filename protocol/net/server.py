@@ -537,8 +537,8 @@ def _pair(word: str) -> tuple[str, str]:
 
 
 def people_settings(pairs: dict[str, str]) -> dict[str, Any]:
-    """``clock=``, ``on-timeout=``, ``timeouts=``, ``level=`` and ``pace=`` taken out of
-    ``pairs``, as TableSettings' keywords; ValueError for a bad one."""
+    """``clock=``, ``on-timeout=``, ``timeouts=``, ``level=``, ``pace=`` and ``hint=`` taken
+    out of ``pairs``, as TableSettings' keywords; ValueError for a bad one."""
     out: dict[str, Any] = {}
     if "clock" in pairs:
         out["clock"] = parse_clock(pairs.pop("clock"))
@@ -556,6 +556,11 @@ def people_settings(pairs: dict[str, str]) -> dict[str, Any]:
         if value not in ("1", "2", "3", "4", "5"):
             raise ValueError(f"bad level={escape(value, 20)!r}: expected 1 to 5")
         out["level"] = int(value)
+    if "hint" in pairs:
+        value = pairs.pop("hint")
+        if value not in ("on", "off"):
+            raise ValueError(f"bad hint={escape(value, 20)!r}: expected on or off")
+        out["hints"] = value == "on"
     return out
 
 

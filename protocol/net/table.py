@@ -67,6 +67,7 @@ from xactika.protocol.notation.text import (
 )
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
+    LEAVE,
     Outcome,
     format_go,
     format_info,
@@ -317,11 +318,13 @@ class Table:
 
     def _newgame(self, seat: int) -> str:
         """``newgame seat=<s>``; a person's also names every seat (``names=``, each
-        percent-quoted), so the REPL calls the others by their names."""
+        percent-quoted), so the REPL calls the others by their names, and says
+        ``hint=off`` where the table's setting turns the REPL's hints off."""
         line = format_newgame(seat)
         if self.seats[seat].kind != HUMAN:
             return line
-        return f"{line} names={','.join(quote(n, safe='') for n in self.names())}"
+        hints = "" if self.settings.hints else " hint=off"  # the REPL's 'hint' is off
+        return f"{line} names={','.join(quote(n, safe='') for n in self.names())}{hints}"
 
     def tell(self, text: str) -> None:
         """One ``info`` line to every seat and observer: a note for people (PLAYER.md)."""
@@ -339,7 +342,14 @@ class Table:
         s.link, s.dropped_at = None, time.monotonic()
         if isinstance(link.end, LinkFault) and self.started and not self.over.is_set():
             self._forfeit(seat, link.end.reason, str(link.end))
+        elif LEAVE in link.untaken() and self._may_leave(seat):  # said as it went
+            self.leave(seat)
         self._changed.set()
+
+    def _may_leave(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return (s.kind == HUMAN and self.started and not self.over.is_set()
+                and not s.replaced and s.fault is None)
 
     def _forfeit(self, seat: int, reason: str, detail: str) -> None:
         s = self.seats[seat]
@@ -662,6 +672,10 @@ class Table:
                               f"{self.settings.grace:g} s")
                 break
             stale = link.stale()
+            if stale == LEAVE and s.kind == HUMAN:  # a person left out of turn
+                if self._may_leave(seat):
+                    self.leave(seat)
+                break
             if stale is not None:  # the player protocol's names for it (MATCH.md)
                 self._forfeit(seat, "early-answer" if is_answer(stale) else "garbage",
                               f"sent {escape(stale, 60)!r} when nothing was asked")
@@ -688,6 +702,10 @@ class Table:
             # the go may have waited for the journal's flush: the clock starts as it leaves
             left = next((at for at in link.writes if at >= asked), asked)
             self._charge(seat, bank, began + (left - asked))
+            if line == LEAVE and s.kind == HUMAN:  # a person quits at their turn (or the
+                if self._may_leave(seat):  # drop that brought it made a bot play already)
+                    self.leave(seat)
+                break
             try:
                 return parse_answer(line, legal, self.rules)
             except (ParseError, XactikaError, ValueError, IndexError) as exc:

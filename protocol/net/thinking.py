@@ -26,6 +26,7 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import signal
 import sys
 import threading
 import time
@@ -84,9 +85,12 @@ def _take_over(agent: Any, after: Any) -> None:
 def _child() -> None:
     """In the child, first: yield the processor to the server when both want it (its
     loop answers people; a move a bot thinks can wait a few milliseconds), and exit with
-    the server."""
+    the server. A terminal's Ctrl-C reaches every process of the job: the server stops
+    and ends its children, which ignore it (else each printed its traceback)."""
     with contextlib.suppress(OSError):
         os.nice(CHILD_NICE)
+    with contextlib.suppress(ValueError, OSError):  # not in the main thread: nothing to do
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     _orphan_watch()
 
 

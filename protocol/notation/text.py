@@ -184,7 +184,7 @@ def config_from_pairs(pairs: dict[str, str], *, defaults: bool = False) -> Confi
     }
     if defaults:
         values.setdefault("players", game.default_players)
-        values.setdefault("rounds", game.default_rounds)
+        values.setdefault("rounds", game.rounds_for(values["options"]))
     if "deals" in pairs:
         values["deals"] = parse_deals(pairs["deals"], game)
     for key in _CONFIG_HEX:

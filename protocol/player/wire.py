@@ -38,6 +38,7 @@ NAME_LIMIT = 40  # characters of a self-given name kept by a host
 ISREADY = "isready"
 READYOK = "readyok"
 QUIT = "quit"
+LEAVE = "leave"  # a person's seat at a table server: gone for good (SERVER.md section 2)
 KINDS = ("bid", "lead", "play")  # what a go asks for
 ANSWERS = ("bid", "play")  # the first words of an answer to a go
 
