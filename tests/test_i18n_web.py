@@ -16,6 +16,7 @@ from webkit import (
     PHONE,
     WebServer,
     browser_session,
+    card_names,
     click_move,
     create_table,
     no_horizontal_scroll,
@@ -123,8 +124,7 @@ def _play_german(browser: Any, server: WebServer, game: str, viewport: dict[str,
     while not page.locator("#end").is_visible():
         assert time.monotonic() < deadline, "the game did not end in time"
         seen.append(page.locator("main").inner_text())
-        seen += page.locator("#hand button.card").evaluate_all(
-            "cards => cards.map(c => c.getAttribute('aria-label'))")
+        seen += card_names(page)
         if not shot and page.locator("#log-list li.why").count():
             screenshot(page, f"{name}-play")
             no_horizontal_scroll(page)

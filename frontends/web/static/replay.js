@@ -184,7 +184,7 @@ function drawBoard(ev) {
   if (ev.bids || (ev.taken && !ev.progress)) {  // Dix's progress tells the tricks taken
     const table = node("table", null, "bids");
     const head = node("tr");
-    head.append(node("th", ""));
+    head.append(node("td", ""));  // the corner: no header of its own
     d.labels.forEach((l) => head.append(node("th", l, "name")));
     table.append(head);
     if (ev.bids) {
@@ -235,9 +235,9 @@ function drawHands(ev) {
     div.dataset.seat = String(h.seat);
     const label = d.labels[h.seat];
     if (h.cards === null) {
-      div.append(node("h4", `${label}: ${h.count} card${h.count === 1 ? "" : "s"} (hidden)`));
+      div.append(node("h3", `${label}: ${h.count} card${h.count === 1 ? "" : "s"} (hidden)`));
     } else {
-      div.append(node("h4", _("{who}'s hand", { who: label })));
+      div.append(node("h3", _("{who}'s hand", { who: label })));
       div.append(h.cards.length ? cards(h.cards, _("{who}'s hand", { who: label })) : node("p", _("(no cards)")));
     }
     box.append(div);

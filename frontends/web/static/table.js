@@ -593,18 +593,25 @@ function renderHand() {
   const box = clear($("#hand"));
   if (watching || game.seat < 0) {
     $("#hand-title").textContent = "";
+    $("#hand-title").hidden = true;
     return;
   }
   $("#hand-title").textContent = game.hand.length ? _("your hand") : "";
+  $("#hand-title").hidden = !game.hand.length; // no empty heading
   game.hand.forEach((card, i) => {
     const ok = game.playable(card);
     const asked = game.go && game.go.kind !== "bid";
     const reason = !asked || ok ? "" : game.dim || _("you may not play this card now");
     const label = reason ? _("{n}: {card} (not playable: {why})", { n: i + 1, card: cardLabel(card), why: reason })
       : `${i + 1}: ${cardLabel(card)}`;
+    // named by its content (the position shown, then the words): a name that holds
+    // what is seen on the card, as speech input needs; the drawing itself is not read
+    const n = String(i + 1);
+    const face = cardSvg(card);
+    face.setAttribute("aria-hidden", "true");
     const b = h("button", { type: "button", class: `card${ok ? " playable" : ""}${asked && !ok ? " dimmed" : ""}${pendingLead === card ? " chosen" : ""}`,
-      "aria-label": label, title: reason || cardLabel(card), "data-card": card }, cardSvg(card),
-    h("span", { class: "pos" }, String(i + 1)));
+      title: reason || cardLabel(card), "data-card": card }, face,
+    h("span", { class: "pos" }, n), h("span", { class: "sr" }, label.startsWith(n) ? label.slice(n.length) : " " + label));
     if (asked && !ok) b.setAttribute("aria-disabled", "true");
     b.addEventListener("click", () => {
       if (ok) chooseCard(card);

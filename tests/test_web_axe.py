@@ -1,0 +1,159 @@
+"""axe-core in the real Chromium: 0 violations of any impact on the table mid-game and at
+the end, the lobby and the replay viewer, at a phone's and a laptop's size, in English and
+German; and a whole game played with the keyboard alone.
+
+axe-core comes from the npm registry (``.ci/run`` installs it into ``build/axe``;
+``XACTIKA_AXE`` names another ``axe.min.js``). Without it the test skips on a dev machine
+and fails where CI requires the browser tests (``XACTIKA_REQUIRE_BROWSER``).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webkit import (
+    DESKTOP,
+    PHONE,
+    ROOT,
+    WebServer,
+    browser_session,
+    create_table,
+    screenshot,
+    server_fixture,
+)
+
+AXE = Path(os.environ.get("XACTIKA_AXE",
+                          ROOT / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js"))
+
+server = server_fixture(43)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from browser_session()
+
+
+def axe_source() -> str:
+    if not AXE.exists():
+        message = f"no {AXE}: npm install --prefix build/axe axe-core"
+        if os.environ.get("XACTIKA_REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return AXE.read_text()
+
+
+def violations(page: Any, source: str) -> list[str]:
+    """axe-core's violations on the page as it is now, one line each (rule, impact,
+    where)."""
+    if not page.evaluate("() => !!window.axe"):
+        page.evaluate(source)
+    found: list[dict[str, Any]] = page.evaluate(
+        "async () => (await axe.run(document)).violations.map(v => ({id: v.id,"
+        " impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))}))")
+    return [f"{v['id']} ({v['impact']}): {', '.join(v['nodes'][:6])}" for v in found]
+
+
+SIZES = [(PHONE, "375x667"), (DESKTOP, "1280x800")]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize(("viewport", "size"), SIZES, ids=["phone", "desktop"])
+def test_no_axe_violations_on_any_page(server: WebServer, browser: Any, lang: str,
+                                       viewport: dict[str, int], size: str) -> None:
+    source = axe_source()
+    phone = viewport == PHONE
+    context = browser.new_context(viewport=viewport, locale="de-DE" if lang == "de" else
+                                  "en-US", is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    found: dict[str, list[str]] = {}
+    try:
+        answer = create_table(page, server.url, name="Axel", clock="none")
+        page.reload()
+        page.wait_for_selector("#tables li.lobby-table")
+        found["lobby"] = violations(page, source)
+        number, token = answer["table"]["id"], answer["invites"]["0"]
+        page.goto(f"{server.url}/table/{number}#seat={token}")
+        page.wait_for_selector("#controls button.bid")
+        found["table bidding"] = violations(page, source)
+        by_keys(page, until=lambda: page.locator("#hand button.card.playable").count() > 0
+                and page.locator("#log-list li").count() > 0)
+        found["table mid-game"] = violations(page, source)
+        screenshot(page, f"axe-{lang}-{size}-mid")
+        by_keys(page, until=lambda: page.locator("#end").is_visible())
+        found["table at the end"] = violations(page, source)
+        screenshot(page, f"axe-{lang}-{size}-end")
+        page.goto(f"{server.url}/table/{number}/replay")
+        page.wait_for_selector("#viewer:not([hidden])")
+        page.keyboard.press("ArrowDown")
+        found["replay viewer"] = violations(page, source)
+        screenshot(page, f"axe-{lang}-{size}-replay")
+    finally:
+        context.close()
+    bad = {where: lines for where, lines in found.items() if lines}
+    assert not bad, "\n".join(f"{where}: {line}" for where, lines in bad.items()
+                              for line in lines)
+
+
+def by_keys(page: Any, until: Any, limit: float = 120.0) -> int:
+    """Moves by the keyboard alone (Tab to a control, Enter) until ``until()``; the number
+    of moves. A summary's "continue" is reached by Tab too."""
+    moves, deadline = 0, time.monotonic() + limit
+    while not until():
+        assert time.monotonic() < deadline, "the game did not go on by keys"
+        target = page.evaluate(FIRST_ASKED)
+        if target is None:
+            page.wait_for_timeout(20)
+            continue
+        if not tab_to(page, target):
+            continue
+        before = page.evaluate("() => window.xactikaTimes.length")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "([n, t]) => window.xactikaTimes.length > n || !document.querySelector(t)"
+            " || !!document.querySelector('#controls button.call-choice')", arg=[before, target])
+        moves += 1
+    return moves
+
+
+FIRST_ASKED = """() => {
+  const pick = [['#summary:not([hidden]) #continue'],
+    ['#controls button.call-choice', true], ['#controls button.bid:not([disabled])'],
+    ['#hand button.card.playable', true]];
+  for (const [sel, last] of pick) {
+    const all = document.querySelectorAll(sel);
+    if (all.length) {
+      const el = all[last ? all.length - 1 : 0];
+      if (!el.id) el.id = 'kb-' + Math.random().toString(36).slice(2);
+      return '#' + el.id;
+    }
+  }
+  return null; }"""
+
+
+def tab_to(page: Any, target: str) -> bool:
+    """Press Tab (Shift+Tab past it) until ``target`` has the focus: the control is
+    reachable by keys, in a bounded number of presses. False if it went meanwhile (a
+    summary that gave way, a hand drawn again): the caller looks again."""
+    for _ in range(200):
+        if page.evaluate("(t) => document.activeElement === document.querySelector(t)",
+                         target):
+            return True
+        if not page.evaluate("(t) => !!document.querySelector(t)", target):
+            return False
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{target} is not reachable by Tab")
+
+
+def test_the_axe_check_finds_a_violation(browser: Any) -> None:
+    """The check itself can fail: a page with an image without a name."""
+    source = axe_source()
+    page = browser.new_page()
+    page.set_content("<!doctype html><html lang=en><title>t</title><main><h1>x</h1>"
+                     "<img src='data:,'></main></html>")
+    assert any(line.startswith("image-alt") for line in violations(page, source))
+    page.close()
