@@ -72,7 +72,7 @@ def test_no_axe_violations_on_any_page(server: WebServer, browser: Any, lang: st
     page = context.new_page()
     found: dict[str, list[str]] = {}
     try:
-        answer = create_table(page, server.url, name="Axel", clock="none")
+        answer = create_table(page, server.url, name="Axel", clock="none", rounds=2)
         page.reload()
         page.wait_for_selector("#tables li.lobby-table")
         found["lobby"] = violations(page, source)
@@ -81,10 +81,20 @@ def test_no_axe_violations_on_any_page(server: WebServer, browser: Any, lang: st
         page.wait_for_selector("#controls button.bid")
         found["table bidding"] = violations(page, source)
         by_keys(page, until=lambda: page.locator("#hand button.card.playable").count() > 0
-                and page.locator("#log-list li").count() > 0)
+                and page.locator("#log-list li.why").count() > 0)
         found["table mid-game"] = violations(page, source)
+        heard(page)
         screenshot(page, f"axe-{lang}-{size}-mid")
-        by_keys(page, until=lambda: page.locator("#end").is_visible())
+
+        def summary() -> None:
+            found.setdefault("round summary", violations(page, source))
+            if page.locator("#controls button.bid:not([disabled])").count():
+                uncovered(page)
+                seen.append("bid")
+
+        seen: list[str] = []
+        by_keys(page, until=lambda: page.locator("#end").is_visible(), summary=summary)
+        assert seen, "no bid of ours while a round's summary showed"
         found["table at the end"] = violations(page, source)
         screenshot(page, f"axe-{lang}-{size}-end")
         page.goto(f"{server.url}/table/{number}/replay")
@@ -99,9 +109,48 @@ def test_no_axe_violations_on_any_page(server: WebServer, browser: Any, lang: st
                               for line in lines)
 
 
-def by_keys(page: Any, until: Any, limit: float = 120.0) -> int:
+def heard(page: Any) -> None:
+    """What a screen reader hears: each badge a word of its own ("dealer seat 0", not
+    "dealerseat 0"), the seat to act marked (ours: our cards are playable), each why-line
+    in one live region only."""
+    joined = page.locator("#seats .badge").evaluate_all(
+        "bs => bs.filter(b => !/^\\s/.test(b.nextSibling?.textContent || ''))"
+        ".map(b => b.parentNode.textContent)")
+    assert not joined, joined
+    assert page.locator("#seats li[aria-current]").count() == 1
+    assert page.locator("#seats li[aria-current]").get_attribute("class") == "seat turn mine"
+    live = "[aria-live], [role=status], [role=log], [role=alert]"
+    spoken = page.locator("#why, #log-list li.why").evaluate_all(
+        "(els, live) => els.map(e => !!e.closest(live))", live)
+    assert spoken.count(True) == 1, spoken  # the log's line; the middle's is seen only
+
+
+UNDER = """() => { scrollTo(0, 0);
+  const dock = document.querySelector('.dock').getBoundingClientRect();
+  const hidden = [];
+  for (const sel of ['#status', '#controls button.bid:not([disabled])']) {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !hit.closest(sel)) hidden.push(sel + ' under ' + (hit ? hit.className : '-'));
+  }
+  for (const sel of ['#last-trick', '#pace']) {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    if (r.bottom > dock.top && r.top < dock.bottom) hidden.push(sel + ' under the dock');
+  }
+  return hidden; }"""
+
+
+def uncovered(page: Any) -> None:
+    """Our bid is asked while a round's summary shows: the bids and the status line are on
+    top (the summary gives way or moves behind), the last-trick and pace tools not under
+    the dock."""
+    hidden = page.evaluate(UNDER)
+    assert not hidden, hidden
+
+
+def by_keys(page: Any, until: Any, limit: float = 120.0, summary: Any = None) -> int:
     """Moves by the keyboard alone (Tab to a control, Enter) until ``until()``; the number
-    of moves. A summary's "continue" is reached by Tab too."""
+    of moves. A summary's "continue" is reached by Tab too (``summary()`` called first)."""
     moves, deadline = 0, time.monotonic() + limit
     while not until():
         assert time.monotonic() < deadline, "the game did not go on by keys"
@@ -109,6 +158,8 @@ def by_keys(page: Any, until: Any, limit: float = 120.0) -> int:
         if target is None:
             page.wait_for_timeout(20)
             continue
+        if summary is not None and target.endswith("#continue"):
+            summary()
         if not tab_to(page, target):
             continue
         before = page.evaluate("() => window.xactikaTimes.length")
@@ -143,7 +194,7 @@ def tab_to(page: Any, target: str) -> bool:
         if page.evaluate("(t) => document.activeElement === document.querySelector(t)",
                          target):
             return True
-        if not page.evaluate("(t) => !!document.querySelector(t)", target):
+        if not page.evaluate("(t) => !!document.querySelector(t)?.checkVisibility()", target):
             return False
         page.keyboard.press("Tab")
     raise AssertionError(f"{target} is not reachable by Tab")

@@ -95,9 +95,11 @@ export class Middle {
         if (shown < need) return need - shown;
         if (!next) return null; // stays until the next trick's first card
       } else {
-        const asked = game.go && game.go.kind !== "bid"; // a card to choose: show the trick
+        // a card to play to a trick begun: the trick shows, the summary goes; else it
+        // stays its time in every game (to bid or to lead it moves behind the dock)
+        const follow = game.go && game.go.kind !== "bid" && game.trick.length > 0;
         const wait = this.pace * SUMMARY_PACES;
-        if (!asked && shown < wait) return wait - shown;
+        if (!follow && shown < wait) return wait - shown;
       }
       this.queue.shift();
     }
@@ -178,7 +180,9 @@ export class Middle {
     const game = this.game;
     const { row } = item;
     clear(box).hidden = false;
-    box.append(h("h3", {}, _("round {n} is over", { n: row.round })));
+    // our turn, our clock running: the dock (bids, status, hand) stays on top of it
+    box.classList.toggle("behind", !!game.go);
+    box.append(h("h2", {}, _("round {n} is over", { n: row.round })));
     const head = h("tr", {}, h("th", {}, _("seat")));
     if (row.bids) head.append(h("th", {}, _("bid")));
     head.append(h("th", {}, _("tricks")), h("th", {}, _("points")), h("th", {}, _("total")));

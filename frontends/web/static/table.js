@@ -418,16 +418,21 @@ function renderSeats() {
     if (seat === game.seat) classes.push("mine");
     const named = seat === game.seat ? _("seat {n}: {name} (you)", { n: seat, name: game.names[seat] || "" })
       : _("seat {n}: {name}", { n: seat, name: game.names[seat] || "" });
-    box.append(h("li", { class: classes.join(" "), "data-seat": seat },
-      // the marks first, as badges, where a narrow seat cuts its name short (whole on hover)
+    const li = h("li", { class: classes.join(" "), "data-seat": seat },
+      // the marks first, as badges, where a narrow seat cuts its name short (whole on hover);
+      // each a word of its own when read out ("bot dealer seat 1", not "botdealerseat 1")
       h("span", { class: "seat-name", title: named },
         game.bots.has(seat) ? h("span", { class: "badge", title: _("a bot plays this seat") }, _("bot")) : "",
+        game.bots.has(seat) ? " " : "",
         seat === game.dealer ? h("span", { class: "badge dealer", title: _("the dealer") }, _("dealer")) : "",
+        seat === game.dealer ? " " : "",
         named),
       // each part whole, the line broken between parts where the box is narrow
       h("span", { class: "seat-score" }, ...parts.flatMap((part, i) =>
         [i ? " · " : "", h("span", { class: "part" }, part)])),
-      h("span", { class: "clock", "data-seat": seat }, "")));
+      h("span", { class: "clock", "data-seat": seat }, ""));
+    if (seat === acting) li.setAttribute("aria-current", "true"); // the seat to act, read out
+    box.append(li);
   }
   tickClocks();
 }
