@@ -13,7 +13,8 @@ from xactika.frontends.web.app import create_app
 from xactika.protocol.net.server import Server
 
 LIMIT = 150_000  # bytes on the wire
-STATIC = re.compile(r"""(?:import [^"']*from |src=|href=)["'](?:\./|/static/)([a-z]+\.(?:js|css))""")
+STATIC = re.compile(
+    r"""(?:import [^"']*from |src=|href=)["'](?:\./|/static/)([a-z]+\.(?:js|css))""")
 
 
 @pytest.fixture
