@@ -2,7 +2,7 @@
 the end, the lobby and the replay viewer, at a phone's and a laptop's size, in English and
 German; and a whole game played with the keyboard alone.
 
-axe-core comes from the npm registry (``.ci/run`` installs it into ``build/axe``;
+axe-core comes from the npm registry (``.ci/run`` installs it into ``.axe/``;
 ``XACTIKA_AXE`` names another ``axe.min.js``). Without it the test skips on a dev machine
 and fails where CI requires the browser tests (``XACTIKA_REQUIRE_BROWSER``).
 """
@@ -28,7 +28,7 @@ from webkit import (
 )
 
 AXE = Path(os.environ.get("XACTIKA_AXE",
-                          ROOT / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js"))
+                          ROOT / ".axe" / "node_modules" / "axe-core" / "axe.min.js"))
 
 server = server_fixture(43)
 
@@ -40,7 +40,7 @@ def browser() -> Iterator[Any]:
 
 def axe_source() -> str:
     if not AXE.exists():
-        message = f"no {AXE}: npm install --prefix build/axe axe-core"
+        message = f"no {AXE}: npm install --prefix .axe axe-core@4.14"
         if os.environ.get("XACTIKA_REQUIRE_BROWSER"):
             pytest.fail(message)
         pytest.skip(message)
