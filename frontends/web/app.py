@@ -246,7 +246,8 @@ class WebApp:
         except ValueError:
             return PlainTextResponse("the record is not in the viewer's folder",
                                      status_code=404)
-        return RedirectResponse(f"/replay?file={quote(name)}", status_code=303)
+        return RedirectResponse(f"/replay?file={quote(name)}&table={web.table.id}",
+                                status_code=303)  # the viewer links back to the table
 
     async def rules(self, request: Request) -> Response:
         pairs = {k: v for k in ("game", "mode", "players", "rounds")

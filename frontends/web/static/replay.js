@@ -79,6 +79,8 @@ function setUrl() {
   else q.set("upload", st.source.upload);
   if (st.seat !== "all") q.set("seat", st.seat);
   q.set("e", String(st.pos + 1));
+  const table = new URLSearchParams(location.search).get("table"); // the way back
+  if (table) q.set("table", table);
   history.replaceState(null, "", `${location.pathname}?${q.toString()}`);
 }
 

@@ -373,8 +373,11 @@ function render() {
   renderScores();
   renderEnd();
   const mode = game.modeFacts ? game.modeFacts.name : game.config ? game.config.mode : "";
-  const banner = game.config ? [game.title, mode, _("round {n} of {total}", {
-    n: game.round || 1, total: game.config.rounds })].join(" · ") : _("table {number}", { number });
+  // a game to a target (Dix's) has no number of rounds to count to
+  const round = !game.config ? "" : game.config.target
+    ? _("round {n}, to {target} points", { n: game.round || 1, target: game.config.target })
+    : _("round {n} of {total}", { n: game.round || 1, total: game.config.rounds });
+  const banner = game.config ? [game.title, mode, round].join(" · ") : _("table {number}", { number });
   $("#banner").textContent = watching ? banner + " · " + _("watching") : banner;
 }
 
