@@ -89,9 +89,15 @@ def test_the_page_strings_come_from_the_same_catalog(client: TestClient) -> None
     games = client.get("/api/games", headers={"accept-language": "de"}).json()
     assert {m["name"] for m in games[0]["modes"]} == {"High Score", "Low Score", "Ansage"}
     ohhell = next(g for g in games if g["name"] == "ohhell")
-    assert [o["label"].split(":")[0] for o in ohhell["options"]] == ["top", "hands", "hook"]
     assert ohhell["options"][0]["label"] == (
-        "top: die größte Hand (Standard 10, weniger bei 6 oder 7 Personen)")
+        "die größte Hand (Standard 10, weniger bei 6 oder 7 Spielern)")
+    names = {o["name"]: o["choiceNames"] for o in ohhell["options"]}
+    assert (names["hands"]["updown"], names["hook"]["none"]) == ("auf und ab", "keiner")
+    assert not english(" ".join(o["label"] for o in ohhell["options"]))
+    # a count of players takes in the bots; tricks taken are "Stiche"
+    with i18n.using("de"):
+        assert "Spieler" in i18n._("{game}: {mode}, {players} players, {length}")
+        assert "gemacht" not in i18n._("{who} (bid {bid}, took {took}: {points})")
 
 
 server = server_fixture(23)

@@ -44,8 +44,8 @@ function gameChanged() {
     const input = o.choices && o.choices.length ? h("select", attrs)
       : h("input", Object.assign(attrs, o.type === "int" ? { type: "number", min: "1" } : { type: "text" }));
     if (input.tagName === "SELECT") { // a few values: the game's default ("") or one of them
-      input.append(h("option", { value: "" }, "the game's default"));
-      for (const c of o.choices) input.append(h("option", { value: c }, c));
+      input.append(h("option", { value: "" }, _("the game's default")));
+      for (const c of o.choices) input.append(h("option", { value: c }, (o.choiceNames || {})[c] || c));
     }
     if (o.suggest !== null && o.suggest !== undefined) input.value = String(o.suggest);
     box.append(h("label", {}, `${o.label} `, input));

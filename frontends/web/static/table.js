@@ -690,7 +690,8 @@ function renderEnd() {
     const won = game.over.winners.includes(seat);
     const lost = game.outcome && game.outcome.forfeited.includes(seat);
     const classes = [won ? "winner" : "", seat === game.seat ? "mine" : ""].join(" ").trim();
-    list.append(h("li", { class: classes }, `${rank}. ${game.label(seat)}: ${game.over.totals[seat]}`,
+    // the rank and the name, no seat number by it ("1. Platz 2" reads as two places)
+    list.append(h("li", { class: classes }, _("{rank}. {who}: {total}", { rank, who: game.short(seat), total: game.over.totals[seat] }),
       won ? h("span", { class: "mark" }, " ★ " + _("winner")) : "",
       lost ? h("span", { class: "mark" }, " — " + _("forfeited")) : "",
       seat === game.seat ? h("span", { class: "mark" }, won ? " " + _("(you won)") : " ← " + _("you")) : ""));
