@@ -43,7 +43,7 @@ def test_the_games_route_says_each_games_facts(server: WebServer) -> None:
         "id": "bid", "name": "Play to Bid", "bidding": True, "hand": 8, "low_wins": False}
     assert found["dix"]["options"] == [{"name": "target", "type": "int", "suggest": 50,
                                        "label": "game to (points; empty: play the rounds)",
-                                       "choices": []}]
+                                       "choices": [], "choiceNames": {}}]
     toy = found["highcard"]
     assert toy["players"] == {"min": 2, "max": 5, "default": 3}
     assert toy["cards"] == "text" and toy["options"] == [] and toy["sorts"] == ["value"]
