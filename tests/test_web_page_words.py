@@ -27,10 +27,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 WORDS = {
     "en": {"target": "round 1, to 3 points", "again": "see the game again", "left": "left",
            "copy": "copy", "copied": "copied", "lobby": "lobby", "table": "table {n}",
-           "keys": ("keys:", "press l")},
+           "keys": ("keys:", "press l"), "back": "its button goes back"},
     "de": {"target": "Runde 1, bis 3 Punkte", "again": "das Spiel noch einmal ansehen",
            "left": "gegangen", "copy": "kopieren", "copied": "kopiert", "lobby": "Lobby",
-           "table": "Tisch {n}", "keys": ("Tasten:", "drück l")},
+           "table": "Tisch {n}", "keys": ("Tasten:", "l oder die Schaltfläche"),
+           "back": "die Schaltfläche führt zurück"},
 }
 
 
@@ -67,9 +68,14 @@ def test_a_game_to_a_target_counts_no_rounds(server: WebServer, page: Any) -> No
     assert words["target"] in banner, banner
     if page.phone:  # a touch screen: no keys, neither the help nor the status lines
         click_move(page)
+        page.locator("#hand button.card").first.wait_for()
+        page.wait_for_function("() => !!window.xactikaMiddle.game.lastTrick")
+        page.locator("#last-trick").click()
+        page.wait_for_function("() => document.querySelector('#trick-title').textContent")
         text = page.locator("body").inner_text()
         assert not any(k in text for k in words["keys"]), text
         assert not page.locator(".keys").is_visible()
+        assert words["back"] in page.locator("#trick-title").inner_text()
 
 
 def test_the_lobby_offers_a_finished_games_replay_and_copies_invites(

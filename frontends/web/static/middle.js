@@ -4,6 +4,7 @@
 import { callSvg, callWords, cardSvg } from "./cards.js";
 import { _, $, clear, h } from "./ui.js";
 
+const KEYBOARD = matchMedia("(hover: hover) and (pointer: fine)");
 const SUMMARY_PACES = 5; // a round's summary stays this many paces, or until "continue"
 const HURRIED = 400; // ms a finished trick stays when the person is asked for a card
 
@@ -133,7 +134,10 @@ export class Middle {
     let showing = null;
     if (this.reviewing && game.lastTrick) {
       showing = game.lastTrick;
-      title.textContent = _("the last trick ({n}): press l or the button to go back", { n: showing.number });
+      // a key named only where there is a keyboard (as the key help, style.css)
+      title.textContent = KEYBOARD.matches
+        ? _("the last trick ({n}): press l or the button to go back", { n: showing.number })
+        : _("the last trick ({n}): its button goes back", { n: showing.number });
     } else if (item) {
       showing = item.trick;
       title.textContent = _("trick {n} of round {round}", { n: showing.number, round: showing.round });
