@@ -208,3 +208,27 @@ def test_the_axe_check_finds_a_violation(browser: Any) -> None:
                      "<img src='data:,'></main></html>")
     assert any(line.startswith("image-alt") for line in violations(page, source))
     page.close()
+
+
+SUMMARY_HELD = """async () => {
+  const { Middle } = await import('/static/middle.js');
+  const held = (go, trick) => {
+    const middle = new Middle({ go, trick, over: null }, () => {});
+    middle.queue.push({ kind: 'summary', row: {}, said: [], since: 0 });
+    middle.advance(middle.pace * 2);  // two paces of its five shown
+    return middle.summing;
+  };
+  return { lead: held({ kind: 'card' }, []), bid: held({ kind: 'bid' }, []),
+           follow: held({ kind: 'card' }, ['QH']), none: held(null, []) }; }"""
+
+
+def test_a_round_summary_stays_its_time_unless_a_card_must_follow(
+        server: WebServer, browser: Any) -> None:
+    """Our lead (Dix's loser leads) or our bid keeps the summary its five paces, as in
+    every game (it moves behind the dock instead); only a card to play to a trick begun
+    sends it away, so that the led card shows."""
+    page = browser.new_page()
+    page.goto(f"{server.url}/table/1")
+    held = page.evaluate(SUMMARY_HELD)
+    assert held == {"lead": True, "bid": True, "follow": False, "none": True}, held
+    page.close()
