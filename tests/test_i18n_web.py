@@ -100,6 +100,15 @@ def test_the_page_strings_come_from_the_same_catalog(client: TestClient) -> None
         assert "gemacht" not in i18n._("{who} (bid {bid}, took {took}: {points})")
 
 
+def test_a_german_line_never_leaves_an_alone() -> None:
+    """A separable verb's "an" ends a German line ("sagt 2 an"): a no-break space keeps it
+    with the word before, so that a narrow seat box never starts a line with "an"."""
+    de = i18n.translator("de")
+    for msgid in ("{who} bids {bid}", "you bid {bid}", "bid {bid}"):
+        text = de.gettext(msgid)
+        assert text.endswith("\u00a0an"), (msgid, text)
+
+
 server = server_fixture(23)
 
 
