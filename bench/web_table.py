@@ -1,7 +1,8 @@
 """The web table's weight and speed (issue 27). Run by hand: ``python bench/web_table.py``.
 
 1. Weight: the table page and the lobby page with everything they load (HTML, JS, CSS),
-   uncompressed, as served. Goal: under 150 KB, no framework.
+   uncompressed and as they travel (gzip, as a browser asks). Goal: under 150 KB, no
+   framework.
 2. Time to the first interactive table on loopback: from navigating to a table's invite
    link to the first control a person can use (a bid button or a raised card), in Debian's
    chromium driven by Playwright, over ``--games`` fresh tables (median and worst).
@@ -13,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import re
 import statistics
@@ -26,21 +28,27 @@ from pathlib import Path
 CHROMIUM = "/usr/bin/chromium"
 
 
-def weight(url: str, page: str) -> dict[str, int]:
-    """Bytes of a page and of every script and stylesheet it loads (imports followed)."""
+def weight(url: str, page: str) -> tuple[dict[str, int], int]:
+    """Bytes of a page and of every script and stylesheet it loads (imports followed),
+    uncompressed; and their sum as it travels, gzip asked for."""
     sizes: dict[str, int] = {}
+    wire = 0
     todo = [page]
     while todo:
         path = todo.pop()
         if path in sizes:
             continue
-        with urllib.request.urlopen(url + path) as answer:
+        asked = urllib.request.Request(url + path, headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(asked) as answer:
             body = answer.read()
+            wire += len(body)
+            if answer.headers.get("Content-Encoding") == "gzip":
+                body = gzip.decompress(body)
         sizes[path] = len(body)
         text = body.decode()
         todo += re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', text)
         todo += ["/static/" + name for name in re.findall(r'from "\./([^"]+\.js)"', text)]
-    return sizes
+    return sizes, wire
 
 
 def main() -> int:
@@ -56,11 +64,12 @@ def main() -> int:
     url = re.search(r"(http://\S+?)/ ", proc.stdout.readline()).group(1)  # type: ignore[union-attr]
     try:
         for name, page in (("table", "/table/1"), ("lobby", "/")):
-            sizes = weight(url, page)
+            sizes, wire = weight(url, page)
             total = sum(sizes.values())
             parts = ", ".join(f"{k.rsplit('/', 1)[-1] if k.startswith('/static/') else 'html'} {v}"
                               for k, v in sizes.items())
-            print(f"weight of the {name} page: {total / 1000:.1f} KB ({parts})"
+            print(f"weight of the {name} page: {total / 1000:.1f} KB ({parts}), "
+                  f"{wire / 1000:.1f} KB compressed"
                   f"  goal < 150 KB: {'ok' if total < 150_000 else 'MISSED'}")
         from playwright.sync_api import sync_playwright
 

@@ -50,6 +50,9 @@ def presentation_texts() -> list[str]:
             add(label)
         for words in game_rules(game).option_help.values():
             add(words)  # --help of play and selfplay (people/flags.py)
+        for choices in game_rules(game).option_choices.values():
+            for choice in choices:
+                add(choice)  # a choice's name in the lobby's form (web/facts.py)
         for spoken in (False, True):
             config = config_from_pairs({"game": game}, defaults=True)
             for line in teach.tutorial_intro(config, spoken=spoken):

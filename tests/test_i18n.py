@@ -357,7 +357,7 @@ def test_play_takes_its_help_and_errors_language_from_lang(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _err = _help("play", {"LANG": "C.UTF-8"}, monkeypatch, capsys, "--lang", "de",
                             "--help")
-    assert code == 0 and "Personen (Standard: 4 für xactika" in out
+    assert code == 0 and "Spieler (Standard: 4 für xactika" in out
     code, _out, err = _help("play", {"LANG": "de_DE.UTF-8"}, monkeypatch, capsys,
                             "--lang=en", "--help")
     assert "usage: xactika play" in _out

@@ -16,6 +16,7 @@ from webkit import (
     PHONE,
     WebServer,
     browser_session,
+    card_names,
     click_move,
     create_table,
     no_horizontal_scroll,
@@ -88,9 +89,24 @@ def test_the_page_strings_come_from_the_same_catalog(client: TestClient) -> None
     games = client.get("/api/games", headers={"accept-language": "de"}).json()
     assert {m["name"] for m in games[0]["modes"]} == {"High Score", "Low Score", "Ansage"}
     ohhell = next(g for g in games if g["name"] == "ohhell")
-    assert [o["label"].split(":")[0] for o in ohhell["options"]] == ["top", "hands", "hook"]
     assert ohhell["options"][0]["label"] == (
-        "top: die größte Hand (Standard 10, weniger bei 6 oder 7 Personen)")
+        "die größte Hand (Standard 10, weniger bei 6 oder 7 Spielern)")
+    names = {o["name"]: o["choiceNames"] for o in ohhell["options"]}
+    assert (names["hands"]["updown"], names["hook"]["none"]) == ("auf und ab", "keiner")
+    assert not english(" ".join(o["label"] for o in ohhell["options"]))
+    # a count of players takes in the bots; tricks taken are "Stiche"
+    with i18n.using("de"):
+        assert "Spieler" in i18n._("{game}: {mode}, {players} players, {length}")
+        assert "gemacht" not in i18n._("{who} (bid {bid}, took {took}: {points})")
+
+
+def test_a_german_line_never_leaves_an_alone() -> None:
+    """A separable verb's "an" ends a German line ("sagt 2 an"): a no-break space keeps it
+    with the word before, so that a narrow seat box never starts a line with "an"."""
+    de = i18n.translator("de")
+    for msgid in ("{who} bids {bid}", "you bid {bid}", "bid {bid}"):
+        text = de.gettext(msgid)
+        assert text.endswith("\u00a0an"), (msgid, text)
 
 
 server = server_fixture(23)
@@ -123,8 +139,7 @@ def _play_german(browser: Any, server: WebServer, game: str, viewport: dict[str,
     while not page.locator("#end").is_visible():
         assert time.monotonic() < deadline, "the game did not end in time"
         seen.append(page.locator("main").inner_text())
-        seen += page.locator("#hand button.card").evaluate_all(
-            "cards => cards.map(c => c.getAttribute('aria-label'))")
+        seen += card_names(page)
         if not shot and page.locator("#log-list li.why").count():
             screenshot(page, f"{name}-play")
             no_horizontal_scroll(page)

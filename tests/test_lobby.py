@@ -96,6 +96,31 @@ def test_a_lobby_session_lists_creates_joins_plays_and_rematches(tmp_path: Path)
         assert ask(again, "quit") == "bye"
 
 
+def test_a_rematch_keeps_every_setting_and_passes_the_deal_on(live: LiveServer) -> None:
+    """The clock, what happens at zero, the stand-in's level and the game's options come
+    along; the seat after the last game's first dealer deals first."""
+    ann = lobby(live)
+    made = fields(ask(ann, "create game=ohhell players=3 rounds=1 top=2 clock=300+15"
+                           " on-timeout=forfeit level=2 dealer=2"))
+    number = made["table"]
+    tokens = [fields(ask(ann, f"join {number} name={n} seat={i}"))["token"]
+              for i, n in enumerate(("ann", "bob", "cy"))]
+    runs = [in_thread(play_first, Client(live.port), t) for t in tokens]
+    for run in runs:
+        assert run.result(30)[-1] == "quit"
+    table = live.server.tables[int(number) - 1]
+    live.wait_over(table)
+    again = fields(ask(ann, f"rematch {tokens[0]}"))
+    rematch = live.server.tables[int(again["table"]) - 1]
+    old, new = table.settings, rematch.settings
+    assert (new.clock, new.on_timeout, new.level, new.pace) == \
+        (old.clock, old.on_timeout, old.level, old.pace)
+    assert new.clock is not None and (new.clock.base_ms, new.clock.inc_ms) == (300_000, 15_000)
+    assert dict(rematch.config.options) == dict(table.config.options)
+    assert (rematch.config.game, rematch.config.rounds) == ("ohhell", 1)
+    assert (table.config.dealer, rematch.config.dealer) == (2, 0)
+
+
 def test_leave_gives_the_seat_back_under_a_new_token(live: LiveServer) -> None:
     ann = lobby(live)
     number = fields(ask(ann, "create players=2 rounds=1"))["table"]

@@ -37,7 +37,7 @@ SAMPLER = """() => {
     }
     const summary = document.querySelector('#summary');
     if (!summary.hidden) {
-      const title = summary.querySelector('h3').textContent;
+      const title = summary.querySelector('h2').textContent;
       if (!window.summaries.includes(title)) window.summaries.push(title);
     }
     if (document.querySelector('#table-info .bid-total')) window.bidTotals += 1;
@@ -147,7 +147,7 @@ def test_the_end_shows_the_last_trick_of_the_last_round(server: WebServer,
     won = page.evaluate("() => window.xactikaTricksWon")
     assert len(won) == 6 and won[-1] == "3.3", won
     if page.locator("#summary").is_visible():  # the last round's, with the standings
-        assert page.locator("#summary h3").inner_text() == "round 3 is over"
+        assert page.locator("#summary h2").inner_text() == "round 3 is over"
         screenshot(page, "follow-1280x800-ohhell-end-summary")
         click_continue(page)  # unless it went by itself meanwhile
     for _ in range(2):  # the game's last trick, and after a pace or two still

@@ -17,6 +17,7 @@ from webkit import (
     ROOT,
     WebServer,
     browser_session,
+    card_names,
     click_continue,
     click_move,
     no_horizontal_scroll,
@@ -42,7 +43,8 @@ def test_the_games_route_says_each_games_facts(server: WebServer) -> None:
         "id": "bid", "name": "Play to Bid", "bidding": True, "hand": 8, "low_wins": False}
     assert found["dix"]["options"] == [{"name": "target", "type": "int", "suggest": 50,
                                        "label": "game to (points; empty: play the rounds)",
-                                       "choices": [], "max": 100}]  # the lobby's bound
+                                       "choices": [], "choiceNames": {},
+                                       "max": 100}]  # the lobby's bound
     assert found["xactika"]["maxRounds"] == 30
     toy = found["highcard"]
     assert toy["players"] == {"min": 2, "max": 5, "default": 3}
@@ -76,8 +78,7 @@ def test_a_toy_game_is_created_in_the_lobby_and_played(server: WebServer,
     watcher.wait_for_selector("#seats li.seat >> nth=2")
     assert "Highcard · plain" in page.locator("#banner").inner_text()
     assert page.locator("#hand button.card").count() == 4
-    labels = page.locator("#hand button.card").evaluate_all(
-        "cards => cards.map(c => c.getAttribute('aria-label'))")
+    labels = card_names(page)
     assert all(label.split(": ", 1)[1].isdigit() for label in labels), labels
     page.click("#rules-button")  # the rules, as the game's presentation (the plain one) says
     page.wait_for_selector("#rules[open] h2")

@@ -93,13 +93,17 @@ def test_a_page_opened_after_the_end_links_the_game_in_the_replay_viewer(
                           ".startsWith('final standings')", timeout=10_000)
     missing = ann.request.get(f"{server.url}/table/{number + 1000}/replay", max_redirects=0)
     assert missing.status == 404
-    # the lobby's finished table: its seats are not "playing", and its "watch" leads to
-    # the same links (a watcher's page said only "the game is over")
+    # the lobby's finished table: its seats are not "playing", and it offers the game
+    # again in the replay viewer (not "watch"), which links back to the table
     ann.goto(f"{server.url}/")
     listed = ann.locator(".lobby-table", has_text=f"table {number}:")
     listed.wait_for()
     assert "(playing)" not in listed.inner_text() and "Ann" in listed.inner_text()
-    listed.locator("a", has_text="watch").click()
+    assert listed.locator(".actions a").all_inner_texts() == ["see the game again"]
+    listed.locator("a", has_text="see the game again").click()
+    ann.wait_for_selector("#viewer:not([hidden])")
+    assert f"file=table-{number}.log" in ann.url
+    ann.locator("#to-table").click()  # a watcher's page: the same links
     ann.wait_for_selector("#replay-over", timeout=10_000)
     assert ann.locator("#status").inner_text() == "the game is over"
     context.close()

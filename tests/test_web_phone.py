@@ -98,14 +98,23 @@ CUT = """() => [...document.querySelectorAll('#seats .seat-score, .played figcap
   .map(e => `${e.id || e.className}: ${e.scrollWidth} > ${e.clientWidth}: ${e.textContent}`)"""
 
 
-@pytest.mark.parametrize(("players", "lang"), [(3, "en"), (7, "de")])
+TALLER = """() => [...document.querySelectorAll('#summary, #scores')].filter(e => e.offsetParent)
+  .filter(e => e.getBoundingClientRect().height > innerHeight
+    || e.getBoundingClientRect().width > innerWidth)
+  .map(e => `${e.id}: ${e.getBoundingClientRect().width}x${e.getBoundingClientRect().height}`)"""
+
+
+@pytest.mark.parametrize(("players", "lang", "game"), [(3, "en", "ohhell"), (7, "de", "ohhell"),
+                                                       (10, "de", "xactika")])
 def test_seats_trick_summary_and_scores_fit_the_width(server: WebServer, browser: Any,
-                                                      players: int, lang: str) -> None:
+                                                      players: int, lang: str,
+                                                      game: str) -> None:
     """Nothing a person reads is cut or scrolls sideways: the seats' scores, a trick's
     captions, the round's summary, the score sheet and the standings, at 375x667 and
-    1280x800, in English and in German's longer words, from 3 seats to Oh Hell's 7."""
+    1280x800, in English and in German's longer words, from 3 seats to Oh Hell's 7 and
+    Xactika's 10; the summary and the score sheet fit the phone's screen."""
     page = browser.new_page(viewport=PHONE)
-    answer = create_table(page, server.url, name="Jo", game="ohhell", rounds=1,
+    answer = create_table(page, server.url, name="Jo", game=game, rounds=1,
                           seats=["open"] + ["3"] * (players - 1), clock="none")
     number, token = answer["table"]["id"], answer["invites"]["0"]
     page.evaluate("() => localStorage.setItem('xactika-pace', '1200')")  # time to look
@@ -117,6 +126,7 @@ def test_seats_trick_summary_and_scores_fit_the_width(server: WebServer, browser
         if not click_move(page, proceed=False):
             page.wait_for_timeout(20)
     assert page.evaluate(CUT) == [], "cut while the round's summary shows"
+    assert page.evaluate(TALLER) == [], "larger than the phone's screen"
     # the last round's: the standings come below it, and the status line says so (it said
     # only "the game is over", under a summary that offers "continue")
     page.wait_for_selector("#end:not([hidden])")
@@ -130,6 +140,7 @@ def test_seats_trick_summary_and_scores_fit_the_width(server: WebServer, browser
     for size in (PHONE, DESKTOP):
         page.set_viewport_size(size)
         assert page.evaluate(CUT) == [], f"cut at {size}"
+        assert page.evaluate(TALLER) == [], f"larger than the screen at {size}"
         no_horizontal_scroll(page)
         screenshot(page, f"fit-{players}-{lang}-{size['width']}x{size['height']}")
     page.close()

@@ -224,7 +224,7 @@ def test_xss_name_is_text_and_screenshots(page: Any, base: str) -> None:
         page.set_viewport_size({"width": width, "height": height})
         page.goto(f"{base}/replay?file=xss.log&e=31")
         page.wait_for_selector("#viewer:not([hidden])")
-        hand = page.locator('#hands .hand[data-seat="1"] h4').text_content()
+        hand = page.locator('#hands .hand[data-seat="1"] h3').text_content()
         assert hand == f"seat 1 ({XSS})'s hand"
         assert page.locator("img").count() == 0
         assert page.evaluate("document.documentElement.scrollWidth") <= width

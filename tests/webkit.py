@@ -157,6 +157,17 @@ def create_table(page: Any, url: str, *, name: str, game: str = "xactika", round
     return answer
 
 
+CARD_NAMES = ("cards => cards.map(c => [...c.children].filter(k =>"
+              " k.getAttribute('aria-hidden') !== 'true').map(k => k.textContent).join(''))")
+"""The names the hand's cards are read out by (``1: value 5: ...``): from their content,
+the drawing left out (as the browser names a button without an aria-label)."""
+
+
+def card_names(page: Any) -> list[str]:
+    names: list[str] = page.locator("#hand button.card").evaluate_all(CARD_NAMES)
+    return names
+
+
 def click_move(page: Any, calls: bool = True, bids: bool = True, proceed: bool = True) -> bool:
     """One move by clicks where one is asked: a bid (unless not ``bids``: the caller
     bids), a card, a call (unless not ``calls``: then a lead's card is chosen and its
@@ -217,8 +228,7 @@ def play_by_clicks(page: Any, limit: float = 120.0) -> int:
     deadline = time.monotonic() + limit
     while not page.locator("#end").is_visible():
         assert time.monotonic() < deadline, "the game did not end in time"
-        for label in page.locator("#hand button.card.dimmed").evaluate_all(
-                "cards => cards.map(c => c.getAttribute('aria-label'))"):
+        for label in page.locator("#hand button.card.dimmed").evaluate_all(CARD_NAMES):
             assert "(not playable: you must follow the lead (" in label, label
         if click_move(page, proceed=False):
             clicks += 1

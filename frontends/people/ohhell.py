@@ -101,6 +101,12 @@ class OhHellShown(Presentation):
         "tutorial: a card is its rank and suit: QH is the queen of hearts, TD the ten of "
         "diamonds. 'rules' explains the whole game.")
 
+    def option_suggestions(self) -> dict[str, tuple[str, Any]]:
+        """A form's words for the options (each choice is named apart: web/facts.py)."""
+        return {"top": ("the largest hand (default 10, fewer with 6 or 7 players)", None),
+                "hands": ("hand sizes round by round", None),
+                "hook": ("the dealer's hook: the bids may not total the tricks", None)}
+
     def title(self) -> str:
         return "Oh Hell"
 

@@ -39,12 +39,14 @@ def _mode_facts(name: str, mode: str) -> dict[str, Any]:
 
 
 def _option_label(key: str, kind: type, rules: Any, suggested: dict[str, Any]) -> str:
-    """The presentation's label, else the option's name as it is typed and its help in
-    the reader's words (the catalog has every game's ``option_help``: i18n_extract)."""
+    """The presentation's label, else the option's help in the reader's words (the
+    catalog has every game's ``option_help``: i18n_extract); the name typed at a terminal
+    (``top``) only where the game gives no help."""
     label = suggested.get(key, ("", None))[0]
     if label:
         return said(label)
-    return f"{key}: {said(rules.option_help.get(key, kind.__name__))}"
+    help_text = rules.option_help.get(key)
+    return said(help_text) if help_text else key
 
 
 def game_facts(name: str) -> dict[str, Any]:
@@ -65,7 +67,8 @@ def game_facts(name: str) -> dict[str, Any]:
                          "max": MAX_OPTION if kind is int else None,
                          "label": _option_label(key, kind, rules, suggested),
                          "suggest": suggested.get(key, ("", None))[1],
-                         "choices": list(rules.option_choices.get(key, ()))}
+                         "choices": list(rules.option_choices.get(key, ())),
+                         "choiceNames": {c: said(c) for c in rules.option_choices.get(key, ())}}
                         for key, kind in rules.option_types.items()],
             "sorts": shown.hand_sorts(),
             "sortNames": {sort: said(sort) for sort in shown.hand_sorts()},

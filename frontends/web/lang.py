@@ -8,6 +8,7 @@ each connection renders in its own language, so two people at one table may read
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
@@ -35,11 +36,19 @@ def page(templates: Jinja2Templates, request: Request, name: str,
     lang = page_language(request)
     with i18n.using(lang):  # the template renders here
         response = templates.TemplateResponse(
-            request, name, {**context, "lang": lang, "languages": i18n.languages()}, **kwargs)
+            request, name, {**context, "lang": lang, "languages": i18n.languages(),
+                            "lang_links": lang_links(request)}, **kwargs)
     if i18n.best(request.query_params.get("lang")) is not None:
         response.set_cookie(i18n.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
     response.headers["Vary"] = "Accept-Language, Cookie"
     return response
+
+
+def lang_links(request: Request) -> dict[str, str]:
+    """Each language's switch: this very address (its query kept, ``lang=`` changed; the
+    page's langs.js keeps the hash and what the page changed since)."""
+    kept = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+    return {code: "?" + urlencode([*kept, ("lang", code)]) for code in i18n.languages()}
 
 
 async def catalog(request: Request) -> Response:

@@ -354,9 +354,13 @@ def viewer_routes(viewer: Viewer) -> list[BaseRoute]:
 
     async def replay_page(request: Request) -> Response:
         files, _, left = await run_in_threadpool(viewer.listing)
-        return _page(request, "replay.html", {"files": files, "left": left,
-                                              "has_folder": viewer.folder is not None,
-                                              "max_upload": viewer.max_upload})
+        table = request.query_params.get("table", "")
+        return _page(request, "replay.html", {
+            "files": files, "left": left, "has_folder": viewer.folder is not None,
+            "max_upload": viewer.max_upload,
+            # the way back, where the viewer is part of the web table's site
+            "lobby": any(getattr(r, "path", None) == "/" for r in request.app.routes),
+            "table": table if table.isdigit() and len(table) < 10 else ""})
 
     async def record_api(request: Request) -> Response:
         try:

@@ -424,12 +424,15 @@ class Lobby:
             if not admin:
                 self._make_room(self.live(), people=True)  # a rematch is people's
             config = table.config
+            # every setting kept (the game's, the clock, on-timeout, level, pace), a new
+            # seed, and the deal passed on to the next seat
             pairs = {"game": config.game, "mode": config.mode,
                      "players": str(config.players), "rounds": str(config.rounds),
-                     "dealer": str(config.dealer)}
+                     "dealer": str((config.dealer + 1) % config.players)}
             pairs |= {k: str(v) for k, v in config.options}
             try:
-                settings = self.server.settings(pairs)
+                settings = attrs.evolve(table.settings,
+                                        config=self.server.settings(pairs).config)
             except (XactikaError, ValueError, KeyError, TypeError) as exc:
                 raise LobbyError(escape(str(exc), 200)) from None
             new = self.server.add_table(settings, [s.name for s in table.seats])

@@ -45,8 +45,8 @@ function gameChanged() {
     const input = o.choices && o.choices.length ? h("select", attrs)
       : h("input", Object.assign(attrs, o.type === "int" ? { type: "number", min: "1", max: String(o.max) } : { type: "text" }));
     if (input.tagName === "SELECT") { // a few values: the game's default ("") or one of them
-      input.append(h("option", { value: "" }, "the game's default"));
-      for (const c of o.choices) input.append(h("option", { value: c }, c));
+      input.append(h("option", { value: "" }, _("the game's default")));
+      for (const c of o.choices) input.append(h("option", { value: c }, (o.choiceNames || {})[c] || c));
     }
     if (o.suggest !== null && o.suggest !== undefined) input.value = String(o.suggest);
     box.append(h("label", {}, `${o.label} `, input));
@@ -83,7 +83,8 @@ function timeoutWords(t) {
 const STATES = { waiting: pgettext("table", "waiting"), playing: pgettext("table", "playing"),
   over: pgettext("table", "over") };
 const SEAT_STATES = { open: pgettext("seat", "open"), taken: pgettext("seat", "taken"),
-  playing: pgettext("seat", "playing"), bot: _("bot") };
+  playing: pgettext("seat", "playing"), left: pgettext("seat", "left: a bot plays"),
+  bot: _("bot") };
 
 function tableWords(t) {
   const g = games.find((x) => x.name === t.game);
@@ -105,7 +106,7 @@ async function refresh() {
   for (const t of tables) {
     const seats = h("ul", { class: "lobby-seats" });
     for (const s of t.seats) {
-      const state = SEAT_STATES[s.state] || s.state;
+      const state = SEAT_STATES[s.replaced ? "left" : s.state] || s.state;
       // a finished table's people are named alone (the server still says "playing")
       const text = s.bot ? _("{name} (bot)", { name: s.name })
         : s.name ? (t.status === "over" ? s.name : `${s.name} (${state})`) : state;
@@ -115,7 +116,10 @@ async function refresh() {
     if (t.status !== "over" && t.seats.some((s) => s.state === "open")) {
       actions.append(h("a", { href: `/table/${t.id}`, class: "button" }, _("take a seat")), " ");
     }
-    actions.append(h("a", { href: `/table/${t.id}#watch`, class: "button" }, _("watch")));
+    // a finished game is seen again in the replay viewer; a game on, watched
+    actions.append(t.status === "over"
+      ? h("a", { href: `/table/${t.id}/replay`, class: "button" }, _("see the game again"))
+      : h("a", { href: `/table/${t.id}#watch`, class: "button" }, _("watch")));
     list.append(h("li", { class: "lobby-table" },
       h("h3", {}, _("table {id}: {what}", { id: t.id, what: tableWords(t) })),
       h("p", {}, [STATES[t.status] || t.status,
@@ -124,6 +128,24 @@ async function refresh() {
         : _("{n} watching", { n: t.spectators })].join(" · ")),
       seats, actions));
   }
+}
+
+/** A button that copies an invite link (the clipboard where the page may use it, else
+ * the text selected and copied), and says so. */
+function copyButton(input, seat) {
+  const button = h("button", { type: "button", class: "small copy",
+    "aria-label": _("copy the invite link for seat {n}", { n: seat }) }, _("copy"));
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch (e) {
+      input.select();
+      document.execCommand("copy");
+    }
+    button.textContent = _("copied");
+    button.setAttribute("aria-label", _("copied the invite link for seat {n}", { n: seat }));
+  });
+  return button;
 }
 
 async function create(e) {
@@ -156,7 +178,8 @@ async function create(e) {
     const list = h("ul", {});
     for (const [seat, token] of invites.slice(1)) {
       const link = `${location.origin}/table/${id}#seat=${token}`;
-      list.append(h("li", {}, _("seat {n}:", { n: seat }) + " ", h("input", { readonly: "", value: link, "aria-label": _("invite link for seat {n}", { n: seat }), class: "invite" })));
+      const input = h("input", { readonly: "", value: link, "aria-label": _("invite link for seat {n}", { n: seat }), class: "invite" });
+      list.append(h("li", {}, _("seat {n}:", { n: seat }) + " ", input, " ", copyButton(input, seat)));
     }
     out.append(list);
   }

@@ -4,6 +4,7 @@
 import { callSvg, callWords, cardSvg } from "./cards.js";
 import { _, $, clear, h } from "./ui.js";
 
+const KEYBOARD = matchMedia("(hover: hover) and (pointer: fine)");
 const SUMMARY_PACES = 5; // a round's summary stays this many paces, or until "continue"
 const HURRIED = 400; // ms a finished trick stays when the person is asked for a card
 
@@ -95,9 +96,11 @@ export class Middle {
         if (shown < need) return need - shown;
         if (!next) return null; // stays until the next trick's first card
       } else {
-        const asked = game.go && game.go.kind !== "bid"; // a card to choose: show the trick
+        // a card to play to a trick begun: the trick shows, the summary goes; else it
+        // stays its time in every game (to bid or to lead it moves behind the dock)
+        const follow = game.go && game.go.kind !== "bid" && game.trick.length > 0;
         const wait = this.pace * SUMMARY_PACES;
-        if (!asked && shown < wait) return wait - shown;
+        if (!follow && shown < wait) return wait - shown;
       }
       this.queue.shift();
     }
@@ -131,7 +134,10 @@ export class Middle {
     let showing = null;
     if (this.reviewing && game.lastTrick) {
       showing = game.lastTrick;
-      title.textContent = _("the last trick ({n}): press l or the button to go back", { n: showing.number });
+      // a key named only where there is a keyboard (as the key help, style.css)
+      title.textContent = KEYBOARD.matches
+        ? _("the last trick ({n}): press l or the button to go back", { n: showing.number })
+        : _("the last trick ({n}): its button goes back", { n: showing.number });
     } else if (item) {
       showing = item.trick;
       title.textContent = _("trick {n} of round {round}", { n: showing.number, round: showing.round });
@@ -178,7 +184,9 @@ export class Middle {
     const game = this.game;
     const { row } = item;
     clear(box).hidden = false;
-    box.append(h("h3", {}, _("round {n} is over", { n: row.round })));
+    // our turn, our clock running: the dock (bids, status, hand) stays on top of it
+    box.classList.toggle("behind", !!game.go);
+    box.append(h("h2", {}, _("round {n} is over", { n: row.round })));
     const head = h("tr", {}, h("th", {}, _("seat")));
     if (row.bids) head.append(h("th", {}, _("bid")));
     head.append(h("th", {}, _("tricks")), h("th", {}, _("points")), h("th", {}, _("total")));

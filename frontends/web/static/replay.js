@@ -79,6 +79,8 @@ function setUrl() {
   else q.set("upload", st.source.upload);
   if (st.seat !== "all") q.set("seat", st.seat);
   q.set("e", String(st.pos + 1));
+  const table = new URLSearchParams(location.search).get("table"); // the way back
+  if (table) q.set("table", table);
   history.replaceState(null, "", `${location.pathname}?${q.toString()}`);
 }
 
@@ -184,7 +186,7 @@ function drawBoard(ev) {
   if (ev.bids || (ev.taken && !ev.progress)) {  // Dix's progress tells the tricks taken
     const table = node("table", null, "bids");
     const head = node("tr");
-    head.append(node("th", ""));
+    head.append(node("td", ""));  // the corner: no header of its own
     d.labels.forEach((l) => head.append(node("th", l, "name")));
     table.append(head);
     if (ev.bids) {
@@ -235,9 +237,9 @@ function drawHands(ev) {
     div.dataset.seat = String(h.seat);
     const label = d.labels[h.seat];
     if (h.cards === null) {
-      div.append(node("h4", `${label}: ${h.count} card${h.count === 1 ? "" : "s"} (hidden)`));
+      div.append(node("h3", `${label}: ${h.count} card${h.count === 1 ? "" : "s"} (hidden)`));
     } else {
-      div.append(node("h4", _("{who}'s hand", { who: label })));
+      div.append(node("h3", _("{who}'s hand", { who: label })));
       div.append(h.cards.length ? cards(h.cards, _("{who}'s hand", { who: label })) : node("p", _("(no cards)")));
     }
     box.append(div);

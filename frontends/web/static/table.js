@@ -409,8 +409,11 @@ function render() {
   renderScores();
   renderEnd();
   const mode = game.modeFacts ? game.modeFacts.name : game.config ? game.config.mode : "";
-  const banner = game.config ? [game.title, mode, _("round {n} of {total}", {
-    n: game.round || 1, total: game.config.rounds })].join(" · ") : _("table {number}", { number });
+  // a game to a target (Dix's) has no number of rounds to count to
+  const round = !game.config ? "" : game.config.target
+    ? _("round {n}, to {target} points", { n: game.round || 1, target: game.config.target })
+    : _("round {n} of {total}", { n: game.round || 1, total: game.config.rounds });
+  const banner = game.config ? [game.title, mode, round].join(" · ") : _("table {number}", { number });
   $("#banner").textContent = watching ? banner + " · " + _("watching") : banner;
 }
 
@@ -454,16 +457,21 @@ function renderSeats() {
     if (seat === game.seat) classes.push("mine");
     const named = seat === game.seat ? _("seat {n}: {name} (you)", { n: seat, name: game.names[seat] || "" })
       : _("seat {n}: {name}", { n: seat, name: game.names[seat] || "" });
-    box.append(h("li", { class: classes.join(" "), "data-seat": seat },
-      // the marks first, as badges, where a narrow seat cuts its name short (whole on hover)
+    const li = h("li", { class: classes.join(" "), "data-seat": seat },
+      // the marks first, as badges, where a narrow seat cuts its name short (whole on hover);
+      // each a word of its own when read out ("bot dealer seat 1", not "botdealerseat 1")
       h("span", { class: "seat-name", title: named },
         game.bots.has(seat) ? h("span", { class: "badge", title: _("a bot plays this seat") }, _("bot")) : "",
+        game.bots.has(seat) ? " " : "",
         seat === game.dealer ? h("span", { class: "badge dealer", title: _("the dealer") }, _("dealer")) : "",
+        seat === game.dealer ? " " : "",
         named),
       // each part whole, the line broken between parts where the box is narrow
       h("span", { class: "seat-score" }, ...parts.flatMap((part, i) =>
         [i ? " · " : "", h("span", { class: "part" }, part)])),
-      h("span", { class: "clock", "data-seat": seat }, "")));
+      h("span", { class: "clock", "data-seat": seat }, ""));
+    if (seat === acting) li.setAttribute("aria-current", "true"); // the seat to act, read out
+    box.append(li);
   }
   tickClocks();
 }
@@ -629,18 +637,25 @@ function renderHand() {
   const box = clear($("#hand"));
   if (watching || game.seat < 0) {
     $("#hand-title").textContent = "";
+    $("#hand-title").hidden = true;
     return;
   }
   $("#hand-title").textContent = game.hand.length ? _("your hand") : "";
+  $("#hand-title").hidden = !game.hand.length; // no empty heading
   game.hand.forEach((card, i) => {
     const ok = game.playable(card);
     const asked = game.go && game.go.kind !== "bid";
     const reason = !asked || ok ? "" : game.dim || _("you may not play this card now");
     const label = reason ? _("{n}: {card} (not playable: {why})", { n: i + 1, card: cardLabel(card), why: reason })
       : `${i + 1}: ${cardLabel(card)}`;
+    // named by its content (the position shown, then the words): a name that holds
+    // what is seen on the card, as speech input needs; the drawing itself is not read
+    const n = String(i + 1);
+    const face = cardSvg(card);
+    face.setAttribute("aria-hidden", "true");
     const b = h("button", { type: "button", class: `card${ok ? " playable" : ""}${asked && !ok ? " dimmed" : ""}${pendingLead === card ? " chosen" : ""}`,
-      "aria-label": label, title: reason || cardLabel(card), "data-card": card }, cardSvg(card),
-    h("span", { class: "pos" }, String(i + 1)));
+      title: reason || cardLabel(card), "data-card": card }, face,
+    h("span", { class: "pos" }, n), h("span", { class: "sr" }, label.startsWith(n) ? label.slice(n.length) : " " + label));
     if (asked && !ok) b.setAttribute("aria-disabled", "true");
     b.addEventListener("click", () => {
       if (ok) chooseCard(card);
@@ -711,7 +726,8 @@ function renderEnd() {
     const won = game.over.winners.includes(seat);
     const lost = game.outcome && game.outcome.forfeited.includes(seat);
     const classes = [won ? "winner" : "", seat === game.seat ? "mine" : ""].join(" ").trim();
-    list.append(h("li", { class: classes }, `${rank}. ${game.label(seat)}: ${game.over.totals[seat]}`,
+    // the rank and the name, no seat number by it ("1. Platz 2" reads as two places)
+    list.append(h("li", { class: classes }, _("{rank}. {who}: {total}", { rank, who: game.short(seat), total: game.over.totals[seat] }),
       won ? h("span", { class: "mark" }, " ★ " + _("winner")) : "",
       lost ? h("span", { class: "mark" }, " — " + _("forfeited")) : "",
       seat === game.seat ? h("span", { class: "mark" }, won ? " " + _("(you won)") : " ← " + _("you")) : ""));
