@@ -220,14 +220,15 @@ class Season:
         with self.arena.engine.connect() as conn:
             ids = conn.execute(sa.select(s.c.id).where(free).order_by(s.c.id).limit(8)
                                ).scalars().all()
-        for set_id in ids:
+        ladders = self._ladders() if ids else {}
+        for set_id in ids:  # one transaction each, and no other connection inside it
             with self.arena.engine.begin() as conn:
                 got = conn.execute(s.update().where(s.c.id == set_id, free).values(
                     state="claimed", claimed_by=self.run_id, lease_until=now + LEASE))
-                if got.rowcount == 1:
-                    row = conn.execute(sa.select(s).where(s.c.id == set_id)).one()
-                    return Job(set_id, self._ladders()[row.ladder_id],
-                               tuple(json.loads(row.lineup)), bool(row.qualifying))
+                row = conn.execute(sa.select(s).where(s.c.id == set_id)).one()
+            if got.rowcount == 1:
+                return Job(set_id, ladders[row.ladder_id], tuple(json.loads(row.lineup)),
+                           bool(row.qualifying))
         return None
 
     def _ladders(self) -> dict[int, Ladder]:
