@@ -97,7 +97,7 @@ class Season:
         self._logs: dict[int, LadderLog] = {}
         self._players: list[GamePlayer] = []
         self._fit_at = 0.0
-        self._sigma: dict[tuple[int, str], tuple[float, int]] = {}
+        self._sigma: dict[tuple[int, str], float] = {}
 
     # -- the run
     def run(self) -> None:
@@ -253,10 +253,13 @@ class Season:
         for lad in sorted(ladders.values(), key=lambda lad: (counts.get(lad.id, 0), lad.id)):
             together: dict[tuple[int, int], int] = {}
             qualifying: dict[int, int] = {}
+            in_sets: dict[int, int] = {}
             for row in lineups:
                 if row.ladder_id != lad.id:
                     continue
                 ids = json.loads(row.lineup)
+                for i in ids:
+                    in_sets[i] = in_sets.get(i, 0) + 1
                 if row.qualifying:
                     qualifying[ids[0]] = qualifying.get(ids[0], 0) + 1
                 for i, a in enumerate(ids):
@@ -264,8 +267,8 @@ class Season:
                         together[pair(a, b)] = together.get(pair(a, b), 0) + 1
             candidates = [
                 Candidate(p.id, p.name, p.owner, bool(p.house),
-                          *self._sigma.get((lad.id, p.name), (UNRATED_SIGMA, 0)),
-                          qualifying.get(p.id, 0))
+                          self._sigma.get((lad.id, p.name), UNRATED_SIGMA),
+                          in_sets.get(p.id, 0), qualifying.get(p.id, 0))
                 for p in people]
             choice = choose(candidates, lad.info.players, QUALIFY_SETS, together)
             if choice is None:
@@ -287,7 +290,7 @@ class Season:
         self._sigma = {}
         for lad in ladders.values():
             for row in ladder_table(lad.info, counted)["entrants"]:
-                self._sigma[(lad.id, row["name"])] = (row["sigma"], row["games"])
+                self._sigma[(lad.id, row["name"])] = row["sigma"]
         self._fit_at = time.monotonic()
 
     # -- playing

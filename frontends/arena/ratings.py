@@ -81,9 +81,23 @@ def fit(names: Iterable[str], wins: Mapping[tuple[str, str], Fraction]) -> list[
         if max(abs(s) for s in step) < 1e-10:
             break
     _, hess = _derivatives(theta, w)
-    cov = _inverse([[-h for h in row] for row in hess])
-    return [Fit(name, round(BASE + ELO * theta[i], 1), round(ELO * math.sqrt(cov[i][i]), 1))
+    cov = _centred(_inverse([[-h for h in row] for row in hess]))
+    mean = sum(theta) / k
+    # strengths say nothing of their common level (only the weak prior does): each is
+    # shown against the field's mean, with the variance of that difference
+    return [Fit(name, round(BASE + ELO * (theta[i] - mean), 1),
+                round(ELO * math.sqrt(max(cov[i][i], 0.0)), 1))
             for i, name in enumerate(order)]
+
+
+def _centred(cov: Sequence[Sequence[float]]) -> list[list[float]]:
+    """The covariance of θ - mean(θ): P·C·P with P = I - 1/k."""
+    k = len(cov)
+    row_mean = [sum(row) / k for row in cov]
+    col_mean = [sum(cov[r][c] for r in range(k)) / k for c in range(k)]
+    total = sum(row_mean) / k
+    return [[cov[r][c] - row_mean[r] - col_mean[c] + total for c in range(k)]
+            for r in range(k)]
 
 
 def _derivatives(theta: Sequence[float], w: Sequence[Sequence[float]]
