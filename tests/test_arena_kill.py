@@ -73,7 +73,7 @@ def test_sigterm_stops_cleanly_and_the_next_run_resumes(
                             stderr=subprocess.PIPE, text=True, env=dict(os.environ))
     _wait_for_games(folder, proc, 2)
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     assert "stopped by SIGTERM" in err
     sets = Arena.open(folder)

@@ -244,8 +244,8 @@ class Season:
         s, e = store.sets, store.entrants
         ladders = self._ladders()
         with self.arena.engine.connect() as conn:
-            counts = dict(conn.execute(sa.select(s.c.ladder_id, sa.func.count())
-                                       .group_by(s.c.ladder_id)).all())
+            counts: dict[int, int] = dict(conn.execute(
+                sa.select(s.c.ladder_id, sa.func.count()).group_by(s.c.ladder_id)).all())
             people = conn.execute(sa.select(e).where(e.c.status == "active")).all()
             lineups = conn.execute(sa.select(s.c.ladder_id, s.c.lineup, s.c.qualifying)
                                    ).all()
