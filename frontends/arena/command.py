@@ -70,9 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     limit.add_argument("--games", type=int, default=None, help="stop after N games")
     p.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
     add_arguments(p)
-    for name, text in (("standings", "the ratings of each ladder, from the database"),
-                       ("ratings", "the same, recomputed from the signed records")):
-        p = sub.add_parser(name, help=text)
+    for p in (sub.add_parser("standings", help="the ratings of each ladder, from the database"),
+              sub.add_parser("ratings", help="the same, recomputed from the signed records")):
+        name = p.prog.rpartition(" ")[2]
         p.add_argument("dir", metavar="DIR")
         p.add_argument("--ladder", default=None, help="one ladder only")
         p.add_argument("--json", action="store_true", help="print JSON")

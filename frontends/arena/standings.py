@@ -16,9 +16,13 @@ from typing import Any
 import attrs
 
 from xactika.frontends.arena.ratings import Fit, compare_table, fit
+from xactika.frontends.i18n import N_
 from xactika.frontends.match.tournament import NON_FORFEIT, Fault, score_seats
 
 QUALIFY_SETS = 2  # a new entrant's sets against the house bots before it is rated
+# an entrant's status in the standings, and in the commands that change it
+STATUS_WORDS = (N_("house"), N_("qualifying"), N_("provisional"), N_("rated"), N_("active"),
+                N_("paused"), N_("retired"))
 
 
 @attrs.frozen
@@ -145,11 +149,13 @@ def format_standings(data: dict[str, Any], as_json: bool) -> str:
         if not lad["entrants"]:
             lines.append("  " + _("no finished set yet"))
             continue
-        width = max(len(e["name"]) for e in lad["entrants"])
-        lines.append(f"  {'#':>2}  {_('entrant'):<{width}}  {_('rating'):>16}  "
-                     f"{_('games'):>5}  {_('faults'):>6}  {_('status')}")
+        entrant, rating, played, faults, status = (
+            _("entrant"), _("rating"), _("games"), _("faults"), _("status"))
+        width = max(len(entrant), *(len(e["name"]) for e in lad["entrants"]))
+        lines.append(f"  {'#':>2}  {entrant:<{width}}  {rating:>16}  {played:>6}  "
+                     f"{faults:>6}  {status}")
         for place, e in enumerate(lad["entrants"], 1):
             rating = f"{e['mu']:.1f} ± {2 * e['sigma']:.1f}"
             lines.append(f"  {place:>2}  {e['name']:<{width}}  {rating:>16}  "
-                         f"{e['games']:>5}  {e['faults']:>6}  {_(e['status'])}")
+                         f"{e['games']:>6}  {e['faults']:>6}  {_(e['status'])}")
     return "\n".join(lines) if lines else _("no ladders: add one with 'arena ladder add'")
