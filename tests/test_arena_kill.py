@@ -10,6 +10,7 @@ import signal
 import subprocess
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from arenakit import games, make_arena, records, run_cmd, run_season, standings_json
@@ -102,4 +103,27 @@ def test_two_runs_on_one_database_never_play_one_game_twice(
         assert proc.returncode == 0, err
         assert "15 games" in out
     assert _count(folder) == 30
+    _check(folder, capsys)
+
+
+def test_a_database_that_goes_away_mid_run_is_one_line_and_loses_nothing(
+        tmp_path: Path, pg_cluster: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    url = pg_cluster.database()
+    name = url.split("@/", 1)[1].split("?")[0]
+    folder = make_arena(capsys, tmp_path / "a", url, ENTRANTS)
+    proc = subprocess.Popen(run_cmd(folder, "--games", "100000"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    _wait_for_games(folder, proc, 2)
+    pg_cluster.sql(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+    pg_cluster.sql(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                   f"WHERE datname = '{name}'")
+    _, err = proc.communicate(timeout=300)
+    pg_cluster.sql(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+    assert proc.returncode == 1, err
+    lines = [line for line in err.splitlines() if "arena run:" in line and "sandbox" not in
+             line and "WARNING" not in line]
+    assert len(lines) == 1 and "database" in lines[0] and "run again to resume" in lines[0]
+    assert "Traceback" not in err
+    # the next run adopts what was recorded but not committed, and finishes the sets
+    assert run_season(folder, "--games", "6").returncode == 0
     _check(folder, capsys)
