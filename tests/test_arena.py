@@ -158,6 +158,8 @@ def test_bad_input_is_one_line_and_changes_nothing(
         (["standings", str(tmp_path / "nowhere")], "not an arena"),
         (["run", str(folder), "--concurrency", "0"], "--concurrency"),
     ]
+    if arena_db is not None:  # a second arena on the first one's database
+        cases.append((["init", str(tmp_path / "b"), "--db", arena_db], "already holds"))
     for args, said in cases:
         rc, out, err = arena_cli(capsys, *args)
         assert rc == 2, (args, out, err)

@@ -74,7 +74,13 @@ class Arena:
         if path.exists() and any(path.iterdir()):
             raise ArenaError(f"{path} is not empty: an arena needs a folder of its own")
         url = store.normal_url(db) if db else None
-        engine = store.open_store(url or store.sqlite_url(path)) if url else None
+        engine = store.open_store(url) if url else None
+        if engine is not None:
+            with engine.connect() as conn:
+                if conn.execute(sa.select(store.ladders.c.id).limit(1)).first() is not None:
+                    engine.dispose()
+                    raise ArenaError(f"{store.safe_url(url or '')} already holds an arena: "
+                                     "give each arena a database of its own")
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(path, 0o700)  # the key, the seeds and the records are the arena's alone
         if engine is None:
