@@ -149,6 +149,8 @@ def test_bad_input_is_one_line_and_changes_nothing(
         (["add", str(folder), "bad name", "--owner", "x", "--builtin", "random"], "bad entrant"),
         (["add", str(folder), "zed", "--owner", "x", "--builtin", "nosuch"], "no built-in"),
         (["add", str(folder), "zed", "--owner", "x"], "-- CMD ARGS"),
+        (["add", str(folder), "zed", "--owner", "x", "--", "no-such-program-here"],
+         "no such executable"),
         (["retire", str(folder), "nobody"], "no entrant"),
         (["retire", str(folder), "house-random"], "house bot"),
         (["standings", str(folder), "--ladder", "nope"], "no ladder"),

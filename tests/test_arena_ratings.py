@@ -127,3 +127,5 @@ def test_repeats_count_co_seatings_beyond_the_first() -> None:
     games = [_game(1, 0, ("a", "b", "c"), (1, 2, 3)), _game(1, 1, ("c", "a", "b"), (1, 2, 3)),
              _game(2, 0, ("a", "b", "d"), (1, 2, 3))]
     assert repeats(games) == 1  # a-b sat together in two sets
+    housed = [attrs.evolve(g, house=frozenset({"a", "b"})) for g in games]
+    assert repeats(housed) == 0  # two house bots meet in every qualifying set

@@ -175,6 +175,12 @@ class Arena:
         elif not cmd:
             raise ArenaError("no command: give it after '--', e.g. -- python3 mybot.py")
         else:
+            from xactika.frontends.match.runner import missing_program
+            from xactika.frontends.match.tournament import BotSpec
+
+            problem = missing_program(BotSpec(name, tuple(cmd), cwd))
+            if problem is not None:
+                raise ArenaError(problem)
             argv = list(cmd)
         with self.engine.begin() as conn:
             e = store.entrants

@@ -74,7 +74,10 @@ def complete(games: Iterable[Counted], players: int) -> list[Counted]:
 
 
 def repeats(games: Sequence[Counted]) -> int:
-    """Co-seatings beyond the first: over each pair, the sets they shared less one."""
+    """Co-seatings beyond the first: over each pair, the sets they shared less one.
+
+    Two house bots are not a pair: every qualifying set seats them together by design.
+    """
     together: dict[tuple[str, str], int] = {}
     seen: set[int] = set()
     for g in games:
@@ -82,7 +85,8 @@ def repeats(games: Sequence[Counted]) -> int:
             continue
         seen.add(g.set)
         for pair in itertools.combinations(sorted(set(g.seats)), 2):
-            together[pair] = together.get(pair, 0) + 1
+            if not set(pair) <= g.house:
+                together[pair] = together.get(pair, 0) + 1
     return sum(c - 1 for c in together.values() if c > 1)
 
 
