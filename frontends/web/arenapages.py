@@ -33,7 +33,7 @@ from xactika.frontends.web.viewer import Refused, Viewer
 from xactika.protocol.trust.signing import PublicKey
 
 HERE = Path(__file__).parent
-PLOT_W, PLOT_H, PAD_L, PAD_R, PAD_T, PAD_B = 600, 220, 52, 12, 10, 34
+PLOT_W, PLOT_H, PAD_L, PAD_R, PAD_T, PAD_B = 600, 240, 56, 14, 12, 42
 
 
 class _Finished(Viewer):
