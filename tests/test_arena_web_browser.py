@@ -91,7 +91,7 @@ def test_the_arena_pages_in_chromium(server: WebServer, browser: Any, lang: str,
         found["/arena/ann"] = violations(page, source)
         screenshot(page, f"arena-entrant-{lang}-{size}")
         row = page.locator("#recent-games tbody tr").nth(1)
-        seats = row.locator("td").nth(2).inner_text()
+        seats = " ".join(row.locator("td.lineup").text_content().split())
         link = row.locator("a.replay")
         name = unquote(link.get_attribute("href").split("file=", 1)[1])
         link.click()
