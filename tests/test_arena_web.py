@@ -206,3 +206,36 @@ def test_web_refuses_a_folder_that_is_no_arena_in_one_line(
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and "is not an arena" in err
     assert re.match(r"xactika web: ", err)
+
+
+def test_a_history_point_is_the_batch_fit_over_the_sets_finished_by_then() -> None:
+    import random
+
+    from xactika.frontends.arena.standings import Counted, LadderInfo, ladder_table
+    from xactika.frontends.arena.views import ArenaView, Played
+
+    info = LadderInfo("main", "xactika", "bid", 3, 1)
+    rng = random.Random(5)
+    games = []
+    for s in range(1, 61):  # 60 sets: a step of 4 keeps the points within the bound
+        lineup = rng.sample(["a", "b", "c", "d", "e"], 3)
+        for r in range(3):
+            totals = tuple(rng.randint(0, 9) for _ in range(3))
+            games.append(Played(len(games) + 1, 1000.0 + s, f"r{len(games)}", Counted(
+                "main", s, r, tuple(lineup[r:] + lineup[:r]), False, frozenset(), totals,
+                (totals.index(max(totals)),), 1, (), False)))
+    view = ArenaView(None)  # type: ignore[arg-type]  # no database: the games are given
+    history = view.history(info, games)
+    assert 2 <= len(history) <= HISTORY_POINTS
+    assert [h["sets"] for h in history] == [*range(4, 60, 4), 60]
+    for h in (history[0], history[5], history[-1]):
+        table = ladder_table(info, [p.counted for p in games if p.counted.set <= h["sets"]])
+        assert h["entrants"] == {r["name"]: {k: r[k] for k in ("mu", "sigma", "low", "high")}
+                                 for r in table["entrants"]}
+        assert h["at"] == 1000.0 + h["sets"]
+    shuffled = list(games)
+    random.Random(1).shuffle(shuffled)
+    assert ArenaView(None).history(info, shuffled) == history  # type: ignore[arg-type]
+    fewer = view.history(info, [p for p in games if p.counted.set <= 59])
+    assert [h["sets"] for h in fewer] == [*range(4, 60, 4), 59]
+    assert fewer[:-1] == history[:-1]

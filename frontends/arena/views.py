@@ -6,9 +6,9 @@ seen while another seating of the same deal is still to be played, tells that de
 cards to whoever plays it next (spec/ARENA.md, "The web pages"). Sets under way are
 listed by line-up and progress only.
 
-A rating's history is recomputed, not stored: the batch fit (standings.ladder_table)
-over the sets finished by each of at most :data:`HISTORY_POINTS` points, kept in
-memory until the ladder has a newer game.
+A rating's history is recomputed, not stored: the batch fit (ratings.fit, as
+standings.ladder_table fits) over the sets finished by each of at most
+:data:`HISTORY_POINTS` points, each prefix's fit kept in memory.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from xactika.frontends.arena import store
-from xactika.frontends.arena.ratings import PROVISIONAL
+from xactika.frontends.arena.ratings import PROVISIONAL, Comparisons, compare_table, fit
 from xactika.frontends.arena.standings import Counted, LadderInfo, complete, ladder_table
 from xactika.frontends.match.tournament import NON_FORFEIT, Fault
 
@@ -55,7 +55,7 @@ class ArenaView:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._lock = threading.Lock()
-        self._history: dict[str, tuple[tuple[int, int], list[dict[str, Any]]]] = {}
+        self._fits: dict[tuple[str, int, int], dict[str, dict[str, float]]] = {}
 
     # -- reading
     def ladders(self) -> list[LadderInfo]:
@@ -121,30 +121,53 @@ class ArenaView:
 
     # -- what the pages show
     def history(self, info: LadderInfo, games: Sequence[Played]) -> list[dict[str, Any]]:
-        """The ladder's ratings after each of at most HISTORY_POINTS prefixes of its
-        finished sets (in the order they finished): ``{"sets", "at", "entrants"}``."""
+        """The ladder's ratings after prefixes of its finished sets, in the order they
+        finished: ``{"sets", "at", "entrants"}`` at every ``step`` sets (a power of two,
+        so that at most HISTORY_POINTS points are drawn) and after the last set.
+
+        A prefix's fit never changes once its sets are the same, so each is kept; a new
+        game costs a fit only when the count of sets reaches a multiple of ``step``.
+        """
         mine = [p for p in games if p.counted.ladder == info.name]
-        key = (len(mine), max((p.id for p in mine), default=0))
-        with self._lock:
-            cached = self._history.get(info.name)
-            if cached is not None and cached[0] == key:
-                return cached[1]
         ends: dict[int, float] = {}
         for p in mine:
             ends[p.counted.set] = max(ends.get(p.counted.set, 0.0), p.finished)
         order = sorted(ends, key=lambda number: (ends[number], number))
-        points = min(HISTORY_POINTS, len(order))
-        out = []
-        for i in range(1, points + 1):
-            cut = round(i * len(order) / points)
-            sets = set(order[:cut])
-            table = ladder_table(info, [p.counted for p in mine if p.counted.set in sets])
-            out.append({"sets": cut, "at": ends[order[cut - 1]],
-                        "entrants": {r["name"]: {k: r[k] for k in ("mu", "sigma", "low",
-                                                                   "high")}
-                                     for r in table["entrants"]}})
+        step = 1
+        while len(order) > step * (HISTORY_POINTS - 1):
+            step *= 2
+        cuts = [*range(step, len(order), step), len(order)] if order else []
+        keys = {cut: (info.name, cut, hash(tuple(order[:cut]))) for cut in cuts}
         with self._lock:
-            self._history[info.name] = (key, out)
+            known = {k: self._fits[k] for k in keys.values() if k in self._fits}
+        if len(known) < len(cuts):
+            known |= self._fit_prefixes(order, mine, {c: k for c, k in keys.items()
+                                                      if k not in known})
+            with self._lock:
+                self._fits = {k: v for k, v in self._fits.items() if k[0] != info.name}
+                self._fits |= known
+        return [{"sets": cut, "at": ends[order[cut - 1]], "entrants": known[keys[cut]]}
+                for cut in cuts]
+
+    @staticmethod
+    def _fit_prefixes(order: Sequence[int], games: Sequence[Played],
+                      wanted: dict[int, Any]) -> dict[Any, dict[str, dict[str, float]]]:
+        """The batch fit (ratings.fit, as ladder_table fits) after each wanted prefix."""
+        by_set: dict[int, list[Counted]] = {}
+        for p in games:
+            by_set.setdefault(p.counted.set, []).append(p.counted)
+        wins: Comparisons = {}
+        played: set[str] = set()
+        out = {}
+        for done, number in enumerate(order, 1):
+            for g in by_set[number]:
+                compare_table(g.seats, g.ranks(), wins)
+                played |= set(g.seats)
+            if done in wanted:
+                out[wanted[done]] = {
+                    f.name: {"mu": f.mu, "sigma": f.sigma, "low": round(f.mu - 2 * f.sigma, 1),
+                             "high": round(f.mu + 2 * f.sigma, 1)}
+                    for f in fit(played, wins)}
         return out
 
     def overview(self) -> dict[str, Any]:
