@@ -439,11 +439,11 @@ def create_app(server: Server, *, bound: str = "127.0.0.1",
     """The application: the lobby, the tables and, when present, the viewers; served under
     the names ``bound``, ``localhost`` and ``allowed_hosts`` (hosting.py). ``arena``: an
     arena folder, whose pages and JSON are served too (arenapages.py)."""
-    routes = viewer_routes(server)
+    pages = None
     if arena is not None:
         from xactika.frontends.web.arenapages import ArenaPages
 
         pages = ArenaPages(arena)
-        routes = [*viewer_routes(server, pages), *pages.routes()]
+    routes = [*viewer_routes(server, pages), *(pages.routes() if pages is not None else [])]
     return WebApp(server, extra_routes=routes, bound=bound,
                   allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies)
