@@ -6,7 +6,9 @@ import atexit
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -32,3 +34,21 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Any]:
+    """A PostgreSQL cluster of the session's own (tests/pgkit.py)."""
+    from pgkit import Cluster
+
+    cluster = Cluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def arena_db(request: pytest.FixtureRequest) -> str | None:
+    """The arena's database: None (SQLite in the arena folder) or a fresh PostgreSQL one."""
+    if request.param == "sqlite":
+        return None
+    return str(request.getfixturevalue("pg_cluster").database())

@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "connect": ("xactika.frontends.net.connect", "play a remote seat with a local bot program"),
     "lobby": ("xactika.frontends.net.lobby", "list, create and join a server's tables"),
     "web": ("xactika.frontends.web.serve", "play, watch and invite in the browser"),
+    "arena": ("xactika.frontends.arena.command", "a standing, rated ladder of bots"),
 }
 
 

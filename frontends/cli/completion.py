@@ -38,6 +38,17 @@ class Flag:
     keyed: bool = False  # the value is N=CHOICE (``--seat 1=bot:random``)
 
 
+def _actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """A parser's actions and those of its subcommands (``arena run --games``), once each."""
+    out = []
+    for action in parser._actions:
+        out.append(action)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                out += _actions(sub)
+    return out
+
+
 def flags(command: str) -> list[Flag]:
     """The options of ``xactika COMMAND``, read from its parser (none if it has none)."""
     module = importlib.import_module(COMMANDS[command][0])
@@ -45,9 +56,12 @@ def flags(command: str) -> list[Flag]:
     if build is None:
         return []
     found = [Flag(("-h", "--help"), "show the command's help", False)]
-    for action in build()._actions:
-        if not action.option_strings or isinstance(action, argparse._HelpAction):
+    seen: set[tuple[str, ...]] = set()
+    for action in _actions(build()):
+        if not action.option_strings or isinstance(action, argparse._HelpAction) \
+                or tuple(action.option_strings) in seen:
             continue
+        seen.add(tuple(action.option_strings))
         choices = tuple(str(c) for c in action.choices or ())
         if not choices and "--game" in action.option_strings:
             choices = _games()

@@ -47,7 +47,12 @@ from xactika.protocol.trust.audit import (
     audit_file,
 )
 from xactika.protocol.trust.fastaudit import audit_data, audit_path
-from xactika.protocol.trust.folders import FolderChecks, match_folder, no_manifest
+from xactika.protocol.trust.folders import (
+    FolderChecks,
+    arena_ladders,
+    match_folder,
+    no_manifest,
+)
 from xactika.protocol.trust.manifest import (
     MANIFEST_FILE,
     ManifestCheck,
@@ -170,7 +175,8 @@ def reports(paths: Iterable[str], *, strict: bool = False, trusted: Trusted = ()
     plain: list[str] = []
     given: list[tuple[str, str, str | None]] = [
         (os.path.dirname(m) or ".", m, None) for m in manifests]
-    for path in paths:
+    for path in (one for given_path in paths
+                 for one in arena_ladders(given_path) or [given_path]):
         folder = match_folder(path)
         if folder is None:
             plain.append(path)

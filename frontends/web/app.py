@@ -427,24 +427,33 @@ class Connection:
         self.app.lobby.say(self.web, who, text)
 
 
-def viewer_routes(server: Server) -> list[BaseRoute]:
+def viewer_routes(server: Server, arena: Any = None) -> list[BaseRoute]:
     """The replay and match viewers (frontends/web/viewer.py, the ``webview`` work) over
-    the server's records folder, trusting its signing key; none where they are absent."""
+    the server's records folder, trusting its signing key; none where they are absent.
+    With ``arena`` (arenapages.ArenaPages) the replay also opens the arena's records."""
     try:
         viewer = importlib.import_module("xactika.frontends.web.viewer")
     except ImportError:
         return []
     keys = [server.signer.public] if server.signer is not None else []
-    return list(viewer.viewer_routes(viewer.Viewer(server.out, keys)))
+    made = viewer.Viewer(server.out, keys) if arena is None else arena.viewer(server.out, keys)
+    return list(viewer.viewer_routes(made))
 
 
 def create_app(server: Server, *, bound: str = "127.0.0.1",
                allowed_hosts: Sequence[str] = (),
                trusted_proxies: Sequence[Network] = (),
-               proxy_header: str = DEFAULT_HEADER) -> WebApp:
+               proxy_header: str = DEFAULT_HEADER, arena: str | None = None) -> WebApp:
     """The application: the lobby, the tables and, when present, the viewers; served under
     the names ``bound``, ``localhost`` and ``allowed_hosts``, believing ``proxy_header``
-    from ``trusted_proxies`` only (hosting.py)."""
-    return WebApp(server, extra_routes=viewer_routes(server), bound=bound,
+    from ``trusted_proxies`` only (hosting.py). ``arena``: an arena folder, whose pages and
+    JSON are served too (arenapages.py)."""
+    pages = None
+    if arena is not None:
+        from xactika.frontends.web.arenapages import ArenaPages
+
+        pages = ArenaPages(arena)
+    routes = [*viewer_routes(server, pages), *(pages.routes() if pages is not None else [])]
+    return WebApp(server, extra_routes=routes, bound=bound,
                   allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies,
                   proxy_header=proxy_header)

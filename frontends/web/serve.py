@@ -19,6 +19,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from xactika.core.engine.errors import XactikaError
 from xactika.frontends.net.options import (
     OneLineParser,
     add_pace_option,
@@ -84,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--unwatched", type=float, default=300.0, metavar="S",
                    help="end a table of bots alone that nobody has watched for S seconds "
                    "(default 300)")
+    p.add_argument("--arena", default=None, metavar="DIR",
+                   help="also serve this arena's pages (/arena) and JSON (/api/arena), "
+                   "its records openable in the replay viewer")
     p.add_argument("--no-journal", action="store_true",
                    help="keep no journal in --out: a crash loses every game in progress "
                    "(for measuring what the journal costs)")
@@ -132,7 +136,7 @@ def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
         return asyncio.run(_serve(args))
-    except (ValueError, OSError, KeyFileError, JournalError) as exc:
+    except (ValueError, OSError, KeyFileError, JournalError, XactikaError) as exc:
         print(f"xactika web: {exc}", file=sys.stderr)
         return 2
 
@@ -169,7 +173,8 @@ async def _serve(args: argparse.Namespace) -> int:
                                           unwatched=args.unwatched),
                         on_note=lambda text: print(text, flush=True))
         web = create_app(server, bound=args.host, allowed_hosts=args.allowed_host,
-                         trusted_proxies=args.trusted_proxy, proxy_header=args.proxy_header)
+                         trusted_proxies=args.trusted_proxy, proxy_header=args.proxy_header,
+                         arena=args.arena)
         sock = socket.create_server((args.host, args.port))
         tcp = await server.start(args.host, args.tcp_port) if args.tcp_port is not None \
             else None
@@ -183,6 +188,8 @@ async def _serve(args: argparse.Namespace) -> int:
         host, port = sock.getsockname()[:2]
         scheme = "https" if args.tls_cert else "http"
         print(f"xactika web on {scheme}://{host}:{port}/ ; records in {out}", flush=True)
+        if args.arena is not None:
+            print(f"arena {args.arena} on {scheme}://{host}:{port}/arena", flush=True)
         if tcp is not None:
             print(f"table server on {tcp[0]}:{tcp[1]} (tcp); "
                   f"admin token={server.admin_token}", flush=True)

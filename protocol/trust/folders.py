@@ -28,6 +28,23 @@ _MATCH_ID = re.compile(r"^([0-9a-f]{32})/([A-Za-z0-9._-]+)$")
 _GAME_FILE = re.compile(r"^d\d+-t\d+-r\d+$")  # a runner's game file: d00001-t0-r0
 
 
+ARENA_MARKER = "arena.json"
+"""What ``xactika arena init`` writes into an arena folder (spec/ARENA.md)."""
+
+
+def arena_ladders(path: str) -> list[str] | None:
+    """The ladder folders of an arena folder (each a match folder), None for another path:
+    auditing an arena audits every ladder with its manifest."""
+    if path == "-" or not os.path.isfile(os.path.join(path, ARENA_MARKER)):
+        return None
+    top = os.path.join(path, "ladders")
+    try:
+        names = sorted(os.listdir(top))
+    except OSError:
+        return []
+    return [os.path.join(top, n) for n in names if os.path.isdir(os.path.join(top, n))]
+
+
 def match_folder(path: str) -> str | None:
     """The match folder ``path`` is or holds the games of, else None.
 

@@ -1,0 +1,407 @@
+"""``arena run``: claim a set (or schedule one), play its rotations, record, commit.
+
+Each worker thread claims one set at a time with an atomic UPDATE and a lease, so two
+runs on one database never play one set; it plays the set's rotations one after the
+other with the match runner's GamePlayer (two seatings of one deal never at once), and
+for each game writes the signed record first and commits the game after: a kill in
+between leaves a record the next run adopts, never a game counted twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import sqlalchemy as sa
+
+from xactika.core.engine.api import Config
+from xactika.frontends.arena import store
+from xactika.frontends.arena.folder import Arena, ArenaError
+from xactika.frontends.arena.lineup import Candidate, choose, pair
+from xactika.frontends.arena.records import LadderLog, arena_headers, read_game
+from xactika.frontends.arena.standings import QUALIFY_SETS, LadderInfo, ladder_table
+from xactika.frontends.match.game import Aborted, GamePlayer, MatchSettings
+from xactika.frontends.match.sandbox import Sandbox
+from xactika.frontends.match.tournament import (
+    BotSpec,
+    GameResult,
+    GameSpec,
+    OneDeal,
+    builtin_command,
+    deal_seed,
+    rotations,
+)
+
+LEASE = 120.0  # seconds a claim holds without renewal; renewed every LEASE / 4
+UNRATED_SIGMA = 1e9  # an entrant with no finished set is the least certain of all
+
+
+class Lost(Exception):
+    """This run no longer holds the set (its lease ran out): the game is not counted."""
+
+
+@attrs.frozen
+class Ladder:
+    id: int
+    info: LadderInfo
+    seed: int
+    options: dict[str, Any]
+
+
+@attrs.frozen
+class Job:
+    set_id: int
+    ladder: Ladder
+    lineup: tuple[int, ...]
+    qualifying: bool
+
+
+def bot_spec(name: str, cmd: Any, cwd: str | None) -> BotSpec:
+    """An entrant as the match runner starts it: a built-in is trusted and kept between
+    games; a program starts fresh for every game, so no process carries one seating of a
+    deal into the next (spec/MATCH.md, "What a bot can know")."""
+    if isinstance(cmd, dict):
+        return BotSpec(name, builtin_command(cmd["builtin"]), restart=False)
+    return BotSpec(name, tuple(cmd), cwd)
+
+
+class Season:
+    """One ``arena run`` process: its id, its workers, its claims."""
+
+    def __init__(self, arena: Arena, sandbox: Sandbox, concurrency: int,
+                 games: int | None = None, seconds: float | None = None,
+                 hook: Callable[[str], None] | None = None) -> None:
+        self.arena = arena
+        self.sandbox = sandbox
+        self.concurrency = concurrency
+        self.limit = games
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.host = socket.gethostname()
+        self.run_id = f"{self.host}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.stop = threading.Event()  # no new game starts
+        self.abort = threading.Event()  # games in flight are abandoned (a signal)
+        self.played = 0
+        self.started = 0
+        self.error: str | None = None
+        self.idle = 0
+        self.hook = hook  # tests: called with "recorded" between record and commit
+        self._lock = threading.Lock()
+        self._logs: dict[int, LadderLog] = {}
+        self._players: list[GamePlayer] = []
+        self._fit_at = 0.0
+        self._sigma: dict[tuple[int, str], float] = {}
+
+    # -- the run
+    def run(self) -> None:
+        self._begin()
+        workers = [threading.Thread(target=self._worker, name=f"arena-{i}")
+                   for i in range(self.concurrency)]
+        beat = threading.Thread(target=self._heartbeat, daemon=True)
+        for t in workers:
+            t.start()
+        beat.start()
+        try:
+            while any(t.is_alive() for t in workers):
+                if self.deadline is not None and time.monotonic() >= self.deadline:
+                    self.stop.set()
+                if self.abort.is_set():
+                    self.interrupt()
+                for t in workers:
+                    t.join(0.2)
+        except BaseException:
+            self.interrupt()
+            for t in workers:
+                t.join()
+            raise
+        finally:
+            self._finish()
+
+    def interrupt(self) -> None:
+        """Stop now: the games in flight are abandoned and their sets released."""
+        self.stop.set()
+        self.abort.set()
+        with self._lock:
+            players = list(self._players)
+        for p in players:
+            p.aborted.set()
+            p.kill_all()
+
+    def _begin(self) -> None:
+        with self.arena.engine.begin() as conn:
+            conn.execute(store.runs.insert().values(id=self.run_id, host=self.host,
+                                                    pid=os.getpid(), started=time.time()))
+            for run in conn.execute(sa.select(store.runs.c.id, store.runs.c.pid).where(
+                    store.runs.c.host == self.host, store.runs.c.stopped.is_(None),
+                    store.runs.c.id != self.run_id)).all():
+                if not _alive(run.pid):  # killed: its sets are free at once
+                    self._release(conn, run.id)
+                    conn.execute(store.runs.update().where(store.runs.c.id == run.id)
+                                 .values(stopped=time.time()))
+
+    def _finish(self) -> None:
+        try:
+            with self.arena.engine.begin() as conn:
+                self._release(conn, self.run_id)
+                conn.execute(store.runs.update().where(store.runs.c.id == self.run_id)
+                             .values(stopped=time.time()))
+        except sa.exc.SQLAlchemyError as exc:
+            self.error = self.error or store.said(exc, self.arena.url)
+        for log in self._logs.values():
+            log.end()
+            log.close()
+
+    @staticmethod
+    def _release(conn: sa.Connection, run_id: str) -> None:
+        s = store.sets
+        conn.execute(s.update().where(s.c.claimed_by == run_id, s.c.state == "claimed")
+                     .values(state="open", claimed_by=None, lease_until=None))
+
+    def _heartbeat(self) -> None:
+        s = store.sets
+        while not self.stop.wait(LEASE / 4):
+            try:
+                with self.arena.engine.begin() as conn:
+                    conn.execute(s.update().where(s.c.claimed_by == self.run_id,
+                                                  s.c.state == "claimed")
+                                 .values(lease_until=time.time() + LEASE))
+            except sa.exc.SQLAlchemyError:
+                pass  # the workers see it and stop
+
+    def _worker(self) -> None:
+        players: dict[int, GamePlayer] = {}
+        try:
+            while not self.stop.is_set():
+                job = self._claim() or self._schedule()
+                if job is None:
+                    with self._lock:
+                        self.idle += 1
+                        nothing = self.idle == self.concurrency and self.deadline is None \
+                            and self.limit is not None
+                    if nothing:  # --games N, and nothing anyone could play
+                        self.error = self.error or self._why_idle()
+                        self.stop.set()
+                    self.stop.wait(0.5)
+                    with self._lock:
+                        self.idle -= 1
+                    continue
+                try:
+                    self._play_set(job, players)
+                except Lost:
+                    continue  # another run took the set over: its games are its own
+        except sa.exc.SQLAlchemyError as exc:
+            self.error = self.error or store.said(exc, self.arena.url)
+            self.interrupt()
+        except (OSError, ArenaError) as exc:
+            self.error = self.error or str(exc)
+            self.interrupt()
+        finally:
+            for p in players.values():
+                p.close_idle()
+                p.kill_all()
+
+    def _why_idle(self) -> str:
+        return ("nothing to play: each ladder needs as many entrants of different owners "
+                "as it has seats (add some with 'arena add')")
+
+    # -- claiming and scheduling
+    def _claim(self) -> Job | None:
+        s = store.sets
+        now = time.time()
+        free = sa.or_(s.c.state == "open", sa.and_(s.c.state == "claimed",
+                                                    s.c.lease_until < now))
+        with self.arena.engine.connect() as conn:
+            ids = conn.execute(sa.select(s.c.id).where(free).order_by(s.c.id).limit(8)
+                               ).scalars().all()
+        ladders = self._ladders() if ids else {}
+        for set_id in ids:  # one transaction each, and no other connection inside it
+            with self.arena.engine.begin() as conn:
+                got = conn.execute(s.update().where(s.c.id == set_id, free).values(
+                    state="claimed", claimed_by=self.run_id, lease_until=now + LEASE))
+                row = conn.execute(sa.select(s).where(s.c.id == set_id)).one()
+            if got.rowcount == 1:
+                return Job(set_id, ladders[row.ladder_id], tuple(json.loads(row.lineup)),
+                           bool(row.qualifying))
+        return None
+
+    def _ladders(self) -> dict[int, Ladder]:
+        return {i: Ladder(i, info, seed, options)
+                for i, info, seed, options in self.arena.ladders()}
+
+    def _schedule(self) -> Job | None:
+        """A new set for the ladder with the fewest, line-up by :func:`choose`."""
+        with self._lock:  # one fit at a time in this process
+            return self._schedule_locked()
+
+    def _schedule_locked(self) -> Job | None:
+        s, e = store.sets, store.entrants
+        ladders = self._ladders()
+        with self.arena.engine.connect() as conn:
+            counts: dict[int, int] = dict(conn.execute(
+                sa.select(s.c.ladder_id, sa.func.count()).group_by(s.c.ladder_id)).all())
+            people = conn.execute(sa.select(e).where(e.c.status == "active")).all()
+            lineups = conn.execute(sa.select(s.c.ladder_id, s.c.lineup, s.c.qualifying)
+                                   ).all()
+        self._refit(ladders)
+        for lad in sorted(ladders.values(), key=lambda lad: (counts.get(lad.id, 0), lad.id)):
+            together: dict[tuple[int, int], int] = {}
+            qualifying: dict[int, int] = {}
+            in_sets: dict[int, int] = {}
+            for row in lineups:
+                if row.ladder_id != lad.id:
+                    continue
+                ids = json.loads(row.lineup)
+                for i in ids:
+                    in_sets[i] = in_sets.get(i, 0) + 1
+                if row.qualifying:
+                    qualifying[ids[0]] = qualifying.get(ids[0], 0) + 1
+                for i, a in enumerate(ids):
+                    for b in ids[i + 1:]:
+                        together[pair(a, b)] = together.get(pair(a, b), 0) + 1
+            candidates = [
+                Candidate(p.id, p.name, p.owner, bool(p.house),
+                          self._sigma.get((lad.id, p.name), UNRATED_SIGMA),
+                          in_sets.get(p.id, 0), qualifying.get(p.id, 0))
+                for p in people]
+            choice = choose(candidates, lad.info.players, QUALIFY_SETS, together)
+            if choice is None:
+                continue
+            with self.arena.engine.begin() as conn:
+                set_id = conn.execute(s.insert().values(
+                    ladder_id=lad.id, lineup=json.dumps(list(choice.lineup)),
+                    qualifying=choice.qualifying, state="claimed", claimed_by=self.run_id,
+                    lease_until=time.time() + LEASE, created=time.time())
+                    .returning(s.c.id)).scalar_one()
+            return Job(set_id, lad, choice.lineup, choice.qualifying)
+        return None
+
+    def _refit(self, ladders: dict[int, Ladder]) -> None:
+        """The current intervals, at most every two seconds (they guide, not decide)."""
+        if time.monotonic() - self._fit_at < 2.0:
+            return
+        counted = self.arena.counted()
+        self._sigma = {}
+        for lad in ladders.values():
+            for row in ladder_table(lad.info, counted)["entrants"]:
+                self._sigma[(lad.id, row["name"])] = row["sigma"]
+        self._fit_at = time.monotonic()
+
+    # -- playing
+    def _log(self, ladder: Ladder) -> LadderLog:
+        with self._lock:
+            log = self._logs.get(ladder.id)
+            if log is None:
+                log = self._logs[ladder.id] = LadderLog(
+                    self.arena.ladder_dir(ladder.info.name), self.arena.signer)
+            return log
+
+    def _play_set(self, job: Job, players: dict[int, GamePlayer]) -> None:
+        e, g = store.entrants, store.games
+        with self.arena.engine.connect() as conn:
+            people = {r.id: r for r in conn.execute(sa.select(e).where(
+                e.c.id.in_(job.lineup)))}
+            done = set(conn.execute(sa.select(g.c.rotation).where(g.c.set_id == job.set_id)
+                                    ).scalars())
+        lad = job.ladder
+        top = max(job.lineup)
+        bots = [BotSpec(f"_{i}", ("true",)) for i in range(top + 1)]
+        for i, r in people.items():
+            bots[i] = bot_spec(r.name, json.loads(r.cmd), r.dir)
+        info = lad.info
+        settings = MatchSettings(tuple(bots), info.game, info.mode, info.players,
+                                 info.rounds, 1, lad.seed, options=lad.options)
+        config = Config(game=info.game, mode=info.mode, players=info.players,
+                        rounds=info.rounds, seed=deal_seed(lad.seed, job.set_id),
+                        options=lad.options)
+        player = players.get(lad.id)
+        log = self._log(lad)
+        if player is None:
+            player = players[lad.id] = GamePlayer(settings, OneDeal(job.set_id, config),
+                                                  log.folder / "stderr", self.sandbox)
+            with self._lock:
+                self._players.append(player)
+        player.settings = settings
+        player.deals = OneDeal(job.set_id, config)
+        house = [people[i].name for i in job.lineup if people[i].house]
+        for rotation, seats in enumerate(rotations(job.lineup)):
+            if rotation in done:
+                continue
+            if not self._take_game():
+                return
+            game = GameSpec(job.set_id, job.set_id, 0, rotation, seats)
+            names = [bots[i].name for i in seats]
+            path = log.path(game)
+            if path.exists():  # a run killed after the record, before the commit
+                _, result = read_game(path, self.arena.signer.public)
+            else:
+                self._renew(job)
+                try:
+                    played = player.play_game(game)
+                except Aborted:
+                    return
+                result = played.result
+                self._renew(job)  # still ours: only then may the record take the name
+                log.write(game, played.config, played.events, names,
+                          arena_headers(info.name, job.set_id, rotation, job.qualifying,
+                                        house, result), played.lines)
+                if self.hook is not None:
+                    self.hook("recorded")
+            self._commit(job, game, path, result)
+
+    def _take_game(self) -> bool:
+        with self._lock:
+            if self.stop.is_set() or (self.limit is not None and self.started >= self.limit):
+                self.stop.set()
+                return False
+            self.started += 1
+            return True
+
+    def _renew(self, job: Job) -> None:
+        s = store.sets
+        with self.arena.engine.begin() as conn:
+            got = conn.execute(s.update().where(s.c.id == job.set_id,
+                                                s.c.claimed_by == self.run_id,
+                                                s.c.state == "claimed")
+                               .values(lease_until=time.time() + LEASE))
+            if got.rowcount != 1:
+                raise Lost(job.set_id)
+
+    def _commit(self, job: Job, game: GameSpec, path: Path, result: GameResult) -> None:
+        s, g = store.sets, store.games
+        res = {"totals": list(result.totals), "winners": list(result.winners),
+               "hands": result.hands, "low_wins": result.low_wins,
+               "faults": [[f.seat, f.reason, f.detail] for f in result.faults]}
+        with self.arena.engine.begin() as conn:
+            got = conn.execute(s.update().where(s.c.id == job.set_id,
+                                                s.c.claimed_by == self.run_id)
+                               .values(lease_until=time.time() + LEASE))
+            if got.rowcount != 1:
+                raise Lost(job.set_id)
+            conn.execute(g.insert().values(
+                set_id=job.set_id, rotation=game.rotation, seats=json.dumps(list(game.seats)),
+                record=path.relative_to(self.arena.folder).as_posix(),
+                result=json.dumps(res), finished=time.time()))
+            finished = conn.execute(sa.select(sa.func.count()).select_from(g).where(
+                g.c.set_id == job.set_id)).scalar_one()
+            if finished == len(rotations(job.lineup)):
+                conn.execute(s.update().where(s.c.id == job.set_id).values(
+                    state="done", claimed_by=None, lease_until=None))
+        with self._lock:
+            self.played += 1
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,148 @@
+"""Arena ratings: one maximum-likelihood Bradley-Terry fit over every comparison at once.
+
+A program does not learn between games, so no game should count more for coming late:
+every counted game's seats are compared pairwise (the match runner's counting rule,
+faults forfeiting), the comparisons summed exactly (fractions) and fitted in one go.
+The order of games cannot change a digit. spec/ARENA.md, "Ratings".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+
+import attrs
+
+ELO = 400 / math.log(10)  # natural log-strength to the Elo scale
+BASE = 1500.0
+PRIOR_SD = 2.0  # a weak prior on log-strength: a bot that never lost stays finite
+PROVISIONAL = 110.0  # ±2σ wider than this (Elo points) is provisional (lichess: RD 110)
+
+
+@attrs.frozen
+class Fit:
+    name: str
+    mu: float  # Elo scale
+    sigma: float
+
+    @property
+    def provisional(self) -> bool:
+        return 2 * self.sigma >= PROVISIONAL
+
+
+Comparisons = dict[tuple[str, str], Fraction]  # (winner, loser) -> weight
+
+
+def compare_table(names: Sequence[str], ranks: Sequence[float], into: Comparisons) -> None:
+    """Add one game's pairwise results: lower rank beats higher, a tie is half each.
+
+    Each pair is weighted 1/(seats-1), so a seat's game is worth one comparison: the
+    pairs of one table are not independent, and counting each fully would make the
+    intervals too narrow.
+    """
+    n = len(names)
+    if n < 2:
+        return
+    weight = Fraction(1, n - 1)
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = names[i], names[j]
+            if a == b:
+                continue
+            if ranks[i] < ranks[j]:
+                into[(a, b)] = into.get((a, b), Fraction(0)) + weight
+            elif ranks[i] > ranks[j]:
+                into[(b, a)] = into.get((b, a), Fraction(0)) + weight
+            else:
+                into[(a, b)] = into.get((a, b), Fraction(0)) + weight / 2
+                into[(b, a)] = into.get((b, a), Fraction(0)) + weight / 2
+
+
+def fit(names: Iterable[str], wins: Mapping[tuple[str, str], Fraction]) -> list[Fit]:
+    """The MAP Bradley-Terry strengths (Newton's method) and their standard errors.
+
+    Sorted by name in, so the result is a function of the comparisons alone.
+    """
+    order = sorted(set(names) | {n for pair in wins for n in pair})
+    k = len(order)
+    if k == 0:
+        return []
+    at = {name: i for i, name in enumerate(order)}
+    w = [[0.0] * k for _ in range(k)]
+    for (a, b), x in sorted(wins.items()):
+        w[at[a]][at[b]] = float(x)
+    theta = [0.0] * k
+    hess: list[list[float]] = []
+    for _ in range(100):
+        grad, hess = _derivatives(theta, w)
+        step = _solve([row[:] for row in hess], grad)
+        theta = [t - s for t, s in zip(theta, step, strict=True)]
+        if max(abs(s) for s in step) < 1e-10:
+            break
+    _, hess = _derivatives(theta, w)
+    cov = _centred(_inverse([[-h for h in row] for row in hess]))
+    mean = sum(theta) / k
+    # strengths say nothing of their common level (only the weak prior does): each is
+    # shown against the field's mean, with the variance of that difference
+    return [Fit(name, round(BASE + ELO * (theta[i] - mean), 1),
+                round(ELO * math.sqrt(max(cov[i][i], 0.0)), 1))
+            for i, name in enumerate(order)]
+
+
+def _centred(cov: Sequence[Sequence[float]]) -> list[list[float]]:
+    """The covariance of θ - mean(θ): P·C·P with P = I - 1/k."""
+    k = len(cov)
+    row_mean = [sum(row) / k for row in cov]
+    col_mean = [sum(cov[r][c] for r in range(k)) / k for c in range(k)]
+    total = sum(row_mean) / k
+    return [[cov[r][c] - row_mean[r] - col_mean[c] + total for c in range(k)]
+            for r in range(k)]
+
+
+def _derivatives(theta: Sequence[float], w: Sequence[Sequence[float]]
+                 ) -> tuple[list[float], list[list[float]]]:
+    """The log-posterior's gradient and Hessian at ``theta``."""
+    k = len(theta)
+    grad = [-t / PRIOR_SD**2 for t in theta]
+    hess = [[-1 / PRIOR_SD**2 if i == j else 0.0 for j in range(k)] for i in range(k)]
+    for i in range(k):
+        for j in range(i + 1, k):
+            n = w[i][j] + w[j][i]
+            if n == 0:
+                continue
+            p = 1 / (1 + math.exp(theta[j] - theta[i]))
+            grad[i] += w[i][j] - n * p
+            grad[j] += w[j][i] - n * (1 - p)
+            h = n * p * (1 - p)
+            hess[i][i] -= h
+            hess[j][j] -= h
+            hess[i][j] += h
+            hess[j][i] += h
+    return grad, hess
+
+
+def _solve(a: list[list[float]], b: Sequence[float]) -> list[float]:
+    """x with a·x = b (Gaussian elimination with pivoting; ``a`` is overwritten)."""
+    k = len(b)
+    x = list(b)
+    for c in range(k):
+        p = max(range(c, k), key=lambda r: abs(a[r][c]))
+        a[c], a[p] = a[p], a[c]
+        x[c], x[p] = x[p], x[c]
+        for r in range(c + 1, k):
+            f = a[r][c] / a[c][c]
+            if f:
+                for cc in range(c, k):
+                    a[r][cc] -= f * a[c][cc]
+                x[r] -= f * x[c]
+    for c in range(k - 1, -1, -1):
+        x[c] = (x[c] - sum(a[c][cc] * x[cc] for cc in range(c + 1, k))) / a[c][c]
+    return x
+
+
+def _inverse(a: Sequence[Sequence[float]]) -> list[list[float]]:
+    k = len(a)
+    cols = [_solve([list(row) for row in a], [1.0 if r == c else 0.0 for r in range(k)])
+            for c in range(k)]
+    return [[cols[c][r] for c in range(k)] for r in range(k)]

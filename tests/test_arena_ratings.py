@@ -1,0 +1,131 @@
+"""Issue 42: the arena's batch rating fit (order-independent, faults counted as ``match``
+counts them) and its line-up choice (owners apart, co-seatings even, qualifying first)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import attrs
+
+from xactika.frontends.arena.lineup import Candidate, choose, pair
+from xactika.frontends.arena.ratings import compare_table, fit
+from xactika.frontends.arena.standings import Counted, LadderInfo, ladder_table, repeats
+from xactika.frontends.match.tournament import Fault
+
+INFO = LadderInfo("main", "xactika", "bid", 3, 1)
+
+
+def _game(set_id: int, rotation: int, seats: tuple[str, ...], totals: tuple[int, ...],
+          faults: tuple[Fault, ...] = ()) -> Counted:
+    best = max(totals)
+    return Counted("main", set_id, rotation, seats, False, frozenset(), totals,
+                   tuple(i for i, t in enumerate(totals) if t == best), 1, faults, False)
+
+
+def _season(seed: int) -> list[Counted]:
+    """Strength a > b > c, noisy: a set is three rotations of one line-up."""
+    rng = random.Random(seed)
+    skill = {"a": 3.0, "b": 2.0, "c": 1.0}
+    out = []
+    for s in range(1, 41):
+        lineup = ("a", "b", "c")
+        for r in range(3):
+            seats = lineup[r:] + lineup[:r]
+            out.append(_game(s, r, seats, tuple(round(10 * (skill[n] + rng.gauss(0, 1.5)))
+                                                for n in seats)))
+    return out
+
+
+def test_the_fit_does_not_depend_on_the_order_of_games() -> None:
+    games = _season(1)
+    first = ladder_table(INFO, games)
+    for seed in range(5):
+        shuffled = list(games)
+        random.Random(seed).shuffle(shuffled)
+        assert ladder_table(INFO, shuffled) == first
+    order = [e["name"] for e in first["entrants"]]
+    assert order == ["a", "b", "c"]
+    a, _, c = first["entrants"]
+    assert a["low"] > c["high"]  # the intervals part the strongest from the weakest
+
+
+def test_a_half_played_set_counts_nothing() -> None:
+    games = _season(2)
+    cut = ladder_table(INFO, games[:-1])  # the last set lacks its third rotation
+    assert cut["sets"] == 39 and cut["games"] == 117
+    assert cut == ladder_table(INFO, games[:-3])
+
+
+def test_a_faulting_seat_forfeits_as_in_match() -> None:
+    # b has the best total but crashed: it ranks below both others, as match counts it
+    points = {"a": 5, "b": 9, "c": 1}
+    games = []
+    for s in range(1, 4):
+        for r in range(3):
+            seats = ("a", "b", "c")[r:] + ("a", "b", "c")[:r]
+            games.append(_game(s, r, seats, tuple(points[n] for n in seats),
+                               (Fault(seats.index("b"), "crash", "gone"),)))
+    table = ladder_table(INFO, games)
+    by = {e["name"]: e for e in table["entrants"]}
+    assert by["b"]["faults"] == by["b"]["forfeits"] == 9  # a fault per game
+    assert by["a"]["faults"] == by["c"]["faults"] == 0
+    assert [e["name"] for e in table["entrants"]] == ["a", "c", "b"]
+
+
+def test_few_games_are_provisional_and_many_are_not() -> None:
+    few = ladder_table(INFO, _season(3)[:6])
+    assert {e["status"] for e in few["entrants"]} == {"qualifying"}  # no qualifying sets
+    wins: dict[tuple[str, str], Fraction] = {}
+    for _ in range(3):
+        compare_table(["x", "y"], [1, 2], wins)
+    assert all(f.provisional for f in fit([], wins))
+    wins = {("x", "y"): Fraction(2000), ("y", "x"): Fraction(1000)}
+    x, y = fit([], wins)
+    assert not x.provisional and x.mu > y.mu
+    assert abs((x.mu - 1500) + (y.mu - 1500)) < 1e-6 * 1500  # the prior centres them
+
+
+def test_line_ups_keep_owners_apart_and_co_seatings_even() -> None:
+    people = [Candidate(i, f"e{i}", f"o{i}", False, 50.0, 0, 2) for i in range(7)]
+    people.append(Candidate(7, "e7", "o0", False, 50.0, 0, 2))  # o0's second entrant
+    unsure = [*people[:7], attrs.evolve(people[7], sigma=500.0)]
+    first = choose(unsure, 3, 2, {})
+    assert first is not None and first.lineup[0] == 7  # the least certain first
+    together: dict[tuple[int, int], int] = {}
+    for _ in range(28):
+        choice = choose(people, 3, 2, together)
+        assert choice is not None and not choice.qualifying
+        owners = [people[i].owner for i in choice.lineup]
+        assert len(set(owners)) == 3
+        # the sets under way, as the scheduler counts them
+        people = [attrs.evolve(c, sets=c.sets + (c.id in choice.lineup)) for c in people]
+        for a, b in itertools.combinations(choice.lineup, 2):
+            together[pair(a, b)] = together.get(pair(a, b), 0) + 1
+    counts = [together.get(pair(a, b), 0) for a, b in itertools.combinations(range(8), 2)
+              if people[a].owner != people[b].owner]
+    assert max(counts) - min(counts) <= 2, together
+    assert together.get((0, 7), 0) == 0
+    sets = [c.sets for c in people]
+    assert max(sets) - min(sets) <= 1
+
+
+def test_a_new_entrant_qualifies_against_the_house_first() -> None:
+    house = [Candidate(10 + i, f"house-{i}", f"house-{i}", True, 50.0, 0, 0) for i in range(2)]
+    old = [Candidate(i, f"e{i}", f"o{i}", False, 50.0, 9, 2) for i in range(3)]
+    new = Candidate(5, "new", "o5", False, 1e9, 0, 1)
+    choice = choose([*house, *old, new], 3, 2, {})
+    assert choice is not None and choice.qualifying and choice.lineup == (5, 10, 11)
+    done = Candidate(5, "new", "o5", False, 1e9, 0, 2)
+    choice = choose([*house, *old, done], 3, 2, {})
+    assert choice is not None and not choice.qualifying and 5 in choice.lineup
+    assert not set(choice.lineup) & {10, 11}  # enough entrants: the house stays out
+
+
+def test_repeats_count_co_seatings_beyond_the_first() -> None:
+    games = [_game(1, 0, ("a", "b", "c"), (1, 2, 3)), _game(1, 1, ("c", "a", "b"), (1, 2, 3)),
+             _game(2, 0, ("a", "b", "d"), (1, 2, 3))]
+    assert repeats(games) == 1  # a-b sat together in two sets
+    housed = [attrs.evolve(g, house=frozenset({"a", "b"})) for g in games]
+    assert repeats(housed) == 0  # two house bots meet in every qualifying set

@@ -1,0 +1,111 @@
+"""Issue 42: the arena's pages as people use them, in Chromium: ``/arena`` and an
+entrant's page at a phone's and a laptop's size, in English and German, with 0 axe-core
+violations, no sideways scrolling, and a listed game's link opening that game in the
+replay viewer.
+
+axe-core comes from the npm registry (``.ci/run`` installs it into ``.axe/``;
+``XACTIKA_AXE`` names another ``axe.min.js``); without it the test skips on a dev
+machine and fails where CI requires the browser tests (``XACTIKA_REQUIRE_BROWSER``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+from arenawebkit import played_arena
+from webkit import (
+    DESKTOP,
+    PHONE,
+    ROOT,
+    WebServer,
+    browser_session,
+    no_horizontal_scroll,
+    screenshot,
+)
+
+AXE = Path(os.environ.get("XACTIKA_AXE",
+                          ROOT / ".axe" / "node_modules" / "axe-core" / "axe.min.js"))
+SIZES = [(PHONE, "375x667"), (DESKTOP, "1280x800")]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    folder = played_arena(tmp_path_factory.mktemp("arena-browser") / "a")
+    web = WebServer(tmp_path_factory.mktemp("web"), 7, extra=["--arena", str(folder)])
+    yield web
+    err = web.stop()
+    assert "Traceback" not in err, err
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from browser_session()
+
+
+def axe_source() -> str:
+    if not AXE.exists():
+        message = f"no {AXE}: npm install --prefix .axe axe-core@4.14"
+        if os.environ.get("XACTIKA_REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return AXE.read_text()
+
+
+def violations(page: Any, source: str) -> list[str]:
+    """axe-core's violations on the page as it is, one line each (rule, impact, where)."""
+    page.evaluate(source)
+    found: list[dict[str, Any]] = page.evaluate(
+        "async () => (await axe.run(document)).violations.map(v => ({id: v.id,"
+        " impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))}))")
+    return [f"{v['id']} ({v['impact']}): {', '.join(v['nodes'][:6])}" for v in found]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize(("viewport", "size"), SIZES, ids=["phone", "desktop"])
+def test_the_arena_pages_in_chromium(server: WebServer, browser: Any, lang: str,
+                                     viewport: dict[str, int], size: str) -> None:
+    source = axe_source()
+    phone = viewport == PHONE
+    context = browser.new_context(viewport=viewport, locale="de-DE" if lang == "de"
+                                  else "en-US", is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    found: dict[str, list[str]] = {}
+    try:
+        page.goto(f"{server.url}/arena")
+        assert page.locator("html").get_attribute("lang") == lang
+        heading = page.locator("#recent").inner_text()
+        assert heading == {"en": "Latest games", "de": "Letzte Spiele"}[lang]
+        assert page.locator("table.standings tbody tr").count() >= 3
+        no_horizontal_scroll(page)
+        found["/arena"] = violations(page, source)
+        screenshot(page, f"arena-{lang}-{size}")
+        page.locator("table.standings a", has_text="ann").first.click()
+        page.wait_for_url("**/arena/ann")
+        assert page.locator("figure.plot svg polyline").count() == 1
+        no_horizontal_scroll(page)
+        found["/arena/ann"] = violations(page, source)
+        screenshot(page, f"arena-entrant-{lang}-{size}")
+        row = page.locator("#recent-games tbody tr").nth(1)
+        seats = " ".join(row.locator("td.lineup").text_content().split())
+        link = row.locator("a.replay")
+        name = unquote(link.get_attribute("href").split("file=", 1)[1])
+        link.click()
+        page.wait_for_selector("#viewer:not([hidden])")
+        # the game listed is the game opened: its record's name, its seats in their order
+        assert page.locator("#title").inner_text().startswith(name + ":")
+        labels = page.locator("#seat option").all_inner_texts()[1:]
+        names = [part.rsplit(" ", 1)[0] for part in seats.split(", ")]
+        assert len(labels) == len(names) and all(
+            n in label for n, label in zip(names, labels, strict=True)), (names, labels)
+        assert page.locator("#verdict.good").count() == 1  # signed by the arena, audited
+        screenshot(page, f"arena-replay-{lang}-{size}")
+    finally:
+        context.close()
+    bad = {where: lines for where, lines in found.items() if lines}
+    assert not bad, "\n".join(f"{where}: {line}" for where, lines in bad.items()
+                              for line in lines)
