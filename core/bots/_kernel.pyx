@@ -5,22 +5,33 @@
 Cython, because the simulator is bit twiddling over 81-card masks: in C an 81-bit mask is
 two ``uint64_t`` words, ``__builtin_popcountll`` counts a call's cards in one instruction
 each, and the loops run without a Python object per card, while the module still reads
-as the Python it mirrors (``core/bots/search.py``: :func:`policy`, :func:`playout`,
-:func:`solve`). Cython is a build-time tool only (no run-time dependency), is kept by a
+as the Python it mirrors (``core/bots/simulator.py``: ``policy_py``, ``playout_py``,
+``solve_py``, ``move_value_py``). Cython is a build-time tool only (no run-time dependency), is kept by a
 large project and builds with the gcc and Python headers every install machine has.
 The extension is optional: without it (or with ``XACTIKA_PURE=1``) the search runs
 the pure-Python functions, and tests/test_kernel.py checks both give the same results.
 
 The tables (card values, the calls each card shows, the cards showing each call, ...)
-are handed over once by :func:`init` from search.py, so there is one source of them.
+are handed over once by :func:`init` from simulator.py: there is one source of them.
 """
 
 from libc.stdint cimport uint64_t
 
 
 cdef extern from *:
+    """
+    static int xk_cpu_ok(void) {
+    #if defined(__POPCNT__) && (defined(__x86_64__) || defined(__i386__))
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("popcnt");
+    #else
+        return 1;
+    #endif
+    }
+    """
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
+    int xk_cpu_ok() nogil
 
 
 cdef enum:
@@ -47,9 +58,11 @@ cdef bint READY = False
 
 
 def init(val, show, calls_of, cmask, ge, akey) -> None:
-    """Take search.py's tables (over card indices, in its order)."""
+    """Take simulator.py's tables (over card indices, in its order)."""
     global READY
     cdef int i, t
+    if not xk_cpu_ok():
+        raise RuntimeError("the kernel was built for CPUs with popcnt, and this one has none")
     if len(val) != NCARDS or len(cmask) != NCALLS:
         raise ValueError("the kernel is built for 81 cards and 12 calls")
     for i in range(NCARDS):
@@ -74,7 +87,7 @@ cdef inline int pc(uint64_t lo, uint64_t hi) noexcept nogil:
 cdef int c_policy(int p, const int* hand, int hn, uint64_t ulo, uint64_t uhi,
                   const int* voids, int n, int count, int call, int best_v, bint want,
                   int* k_out) noexcept nogil:
-    """search.policy over a C hand; ``ulo``/``uhi`` the unseen cards; -1 for no card."""
+    """simulator.policy_py over a C hand; ``ulo``/``uhi`` the unseen cards; -1 for no card."""
     cdef int i, t, k, x, kb, kk, b, key, okey, bestkey, c, av, s, st, nf, nw, nl
     cdef uint64_t glo, ghi, cmlo, cmhi
     cdef int follows[NCARDS]
@@ -205,7 +218,7 @@ cdef int load_hands(list hands, int n, int (*arr)[NCARDS], int* hn, uint64_t* ml
 
 def policy(int p, hand, hmask, played, voids, int n, int count, int call, int best_v,
            bint want) -> tuple:
-    """search.policy, compiled."""
+    """simulator.policy_py, compiled."""
     if not READY:
         raise RuntimeError("the kernel's tables are not set (init)")
     if not 0 < n <= MAXP or len(voids) < n:
@@ -243,7 +256,7 @@ cdef struct Sim:
 
 
 cdef int load(Sim* s, list hands, taken, bids, int mode, played, voids) except -1:
-    """A round from search.playout's arguments (nothing of them mutated)."""
+    """A round from playout_py's arguments (nothing of them mutated)."""
     cdef int n = len(hands), q
     if not 1 < n <= MAXP or len(taken) < n or len(bids) < n or (
             voids is not None and len(voids) < n):
@@ -278,7 +291,7 @@ cdef inline void take(Sim* s, int p, int c) noexcept nogil:
 
 cdef int run(Sim* s, int to_act, int call, int best_v, int winner, int count,
              int (*lg)[3], int* nlog) noexcept nogil:
-    """search.playout's loop; every play logged when ``lg``; -1: a seat had no card."""
+    """playout_py's loop; every play logged when ``lg``; -1: a seat had no card."""
     cdef int n = s.n, p, c, k
     cdef bint want
     while True:
@@ -317,7 +330,7 @@ cdef int run(Sim* s, int to_act, int call, int best_v, int winner, int count,
 
 def playout(list hands, int to_act, int call, int best_v, int winner, int count,
             list taken, bids, int mode, played, list voids, list log=None) -> list:
-    """search.playout, compiled: the same arguments, mutations and result."""
+    """simulator.playout_py, compiled: the same arguments, mutations and result."""
     if not READY:
         raise RuntimeError("the kernel's tables are not set (init)")
     cdef Sim s
@@ -431,10 +444,12 @@ cdef void solve_rec(Pos* s, int to_act, int call, int best_v, int winner, int co
     ``res`` gets the tricks each seat ends with. Ties go to the first move in card order.
     """
     cdef int p = to_act, n = s.n, q, x, t, k, j, v, bestv, top, nb, nw
-    cdef uint64_t lo = s.hlo[p], hi = s.hhi[p], flo, fhi, olo, ohi, bit, seen_lo[4], seen_hi[4]
+    cdef uint64_t lo = s.hlo[p], hi = s.hhi[p], flo, fhi, olo = 0, ohi = 0, bit
+    cdef uint64_t seen_lo[NCALLS]
+    cdef uint64_t seen_hi[NCALLS]
     cdef int tmp[MAXP]
     cdef int nseen
-    cdef bint dup, found = False
+    cdef bint dup
     s.nodes += 1
     if count == 0 and lo == 0 and hi == 0:
         for q in range(n):
@@ -443,8 +458,6 @@ cdef void solve_rec(Pos* s, int to_act, int call, int best_v, int winner, int co
     top = ceiling(s, p)
     bestv = -(1 << 30)
     if count == 0:
-        olo = 0
-        ohi = 0
         for q in range(n):
             if q != p:
                 olo |= s.hlo[q]
@@ -517,7 +530,7 @@ cdef void solve_rec(Pos* s, int to_act, int call, int best_v, int winner, int co
 
 def solve(list hands, int to_act, int call, int best_v, int winner, int count,
           list taken, bids, int mode) -> tuple:
-    """search.solve, compiled: (the tricks each seat ends with, nodes searched)."""
+    """simulator.solve_py, compiled: (the tricks each seat ends with, positions searched)."""
     if not READY:
         raise RuntimeError("the kernel's tables are not set (init)")
     cdef int n = len(hands)

@@ -348,13 +348,16 @@ class StrongAgent:
         voids0 = [sum(1 << CALL_INDEX[k] for k in v) for v in know.voids]
 
         exact = len(view.hand) <= self.endgame
+        evaluate: Callable[[list[list[int]], int], int]
         if type(self)._finish is StrongAgent._finish:  # one call a rollout: the kernel's
             value, taken0 = self.move_value, view.taken
 
-            def evaluate(base: list[list[int]], j: int) -> int:
+            def one(base: list[list[int]], j: int) -> int:
                 c, k = moves[j]
                 return value(base, seat, c, k, taken0, voids0, count, call0, best0, win0,
                              played0, bids, mode, exact)
+
+            evaluate = one
         else:
             evaluate = self._evaluator(moves, seat, view.taken, voids0, count, call0, best0,
                                        win0, played0, bids, mode)

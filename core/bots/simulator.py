@@ -316,9 +316,10 @@ def _load_kernel() -> ModuleType | None:
         return None
     try:
         from xactika.core.bots import _kernel
-    except ImportError:
+
+        _kernel.init(VAL, SHOW, CALLS_OF, CMASK, GE, AKEY)
+    except (ImportError, RuntimeError):  # not built; built for another CPU
         return None
-    _kernel.init(VAL, SHOW, CALLS_OF, CMASK, GE, AKEY)
     return _kernel
 
 
