@@ -4,12 +4,15 @@ exact endgames, and the strong bot the same moves on either path."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from xactika.core import Config
@@ -98,11 +101,7 @@ PLAYERS = st.integers(2, 10)
 MODES = st.integers(0, 2)
 
 
-@settings(max_examples=300, deadline=None)
-@given(SEEDS, PLAYERS, MODES, st.integers(0, 79))
-def test_playouts_agree(seed: int, players: int, mode: int, plays: int) -> None:
-    """Every play, trick, void and what is left of the hands, on random positions."""
-    pos = position(seed, players, mode, plays)
+def _same_playout(pos: Position) -> None:
     results = []
     for run in (playout_py, kernel().playout):
         args = pos.args()
@@ -113,7 +112,18 @@ def test_playouts_agree(seed: int, players: int, mode: int, plays: int) -> None:
     assert results[0][3]  # a round in progress has a play left
 
 
-@settings(max_examples=300, deadline=None)
+@given(SEEDS, PLAYERS, MODES, st.integers(0, 79))
+def test_playouts_agree(seed: int, players: int, mode: int, plays: int) -> None:
+    """Every play, trick, void and what is left of the hands, on random positions."""
+    _same_playout(position(seed, players, mode, plays))
+
+
+def test_playouts_agree_on_many_positions() -> None:
+    """The same over 2,000 fixed random positions, every seat count and mode."""
+    for seed in range(2_000):
+        _same_playout(position(seed, 2 + seed % 9, seed % 3, seed * 7 % 80))
+
+
 @given(SEEDS, PLAYERS, MODES, st.integers(0, 79), st.booleans())
 def test_policies_agree(seed: int, players: int, mode: int, plays: int, want: bool) -> None:
     pos = position(seed, players, mode, plays)
@@ -125,7 +135,6 @@ def test_policies_agree(seed: int, players: int, mode: int, plays: int, want: bo
     assert kernel().policy(*args) == policy_py(*args)
 
 
-@settings(max_examples=150, deadline=None)
 @given(SEEDS, st.integers(2, 5), MODES, st.integers(1, 3), st.integers(0, 4))
 def test_exact_endgames_agree(seed: int, players: int, mode: int, size: int,
                               plays: int) -> None:
@@ -139,7 +148,6 @@ def test_exact_endgames_agree(seed: int, players: int, mode: int, size: int,
     assert sum(got) == size
 
 
-@settings(max_examples=200, deadline=None)
 @given(SEEDS, st.integers(2, 7), MODES, st.integers(0, 40), st.booleans())
 def test_move_values_agree(seed: int, players: int, mode: int, plays: int,
                            exact: bool) -> None:
@@ -188,7 +196,6 @@ def _naive(hands: list[list[int]], p: int, call: int, best: int, win: int, count
     return out
 
 
-@settings(max_examples=100, deadline=None)
 @given(SEEDS, st.integers(2, 4), MODES, st.integers(1, 2), st.integers(0, 3))
 def test_the_solver_is_the_full_search(seed: int, players: int, mode: int, size: int,
                                        plays: int) -> None:
@@ -212,3 +219,25 @@ def test_strong_bot_plays_the_same_on_either_path() -> None:
     for mode in ("bid", "win", "lose"):
         assert _moves(1, 0, mode) == _moves(0, 0, mode)
     assert _moves(1, 3, "bid") == _moves(0, 3, "bid")
+
+
+def test_xactika_pure_selects_the_python_path() -> None:
+    """XACTIKA_PURE=1 runs the pure-Python simulator even with the kernel built."""
+    code = ("from xactika.core.bots import simulator as s; "
+            "print(s.KERNEL is None, s.playout is s.playout_py, s.solve is s.solve_py)")
+    out = {}
+    for pure in ("1", "0"):
+        env = {**os.environ, "XACTIKA_PURE": pure}
+        out[pure] = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                   capture_output=True, text=True).stdout.split()
+    assert out == {"1": ["True", "True", "True"], "0": ["False", "False", "False"]}
+
+
+@given(SEEDS, st.integers(0, 90), st.data())
+def test_deal_draws_agree(seed: int, n: int, data: st.DataObject) -> None:
+    """The kernel's sample is rng.sample: the same cards and the same generator after."""
+    k = data.draw(st.integers(0, n))
+    population = [f"card {i}" for i in range(n)]
+    a, b = random.Random(seed), random.Random(seed)
+    assert kernel().sample(b, population, k) == a.sample(population, k)
+    assert a.getstate() == b.getstate()

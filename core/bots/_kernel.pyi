@@ -1,6 +1,10 @@
 """Types of the compiled search kernel (_kernel.pyx); the pure twins in simulator.py."""
 
+import random
 from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 def init(val: Sequence[int], show: Sequence[int], calls_of: Sequence[Sequence[int]],
          cmask: Sequence[int], ge: Sequence[int], akey: Sequence[int]) -> None: ...
@@ -15,3 +19,4 @@ def solve(hands: list[list[int]], to_act: int, call: int, best_v: int, winner: i
 def move_value(hands: list[list[int]], seat: int, c: int, k: int, taken: Sequence[int],
                voids: Sequence[int], count: int, call: int, best_v: int, winner: int,
                played: int, bids: Sequence[int], mode: int, exact: bool) -> int: ...
+def sample(rng: random.Random, population: list[T], k: int) -> list[T]: ...

@@ -15,6 +15,8 @@ The tables (card values, the calls each card shows, the cards showing each call,
 are handed over once by :func:`init` from simulator.py: there is one source of them.
 """
 
+import random
+
 from libc.stdint cimport uint64_t
 
 
@@ -31,6 +33,7 @@ cdef extern from *:
     """
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
+    int clz64 "__builtin_clzll"(unsigned long long) nogil
     int xk_cpu_ok() nogil
 
 
@@ -553,3 +556,55 @@ def solve(list hands, int to_act, int call, int best_v, int winner, int count,
     with nogil:
         solve_rec(&s, to_act, call, best_v, winner, count, res)
     return [res[q] for q in range(n)], s.nodes
+
+
+# --------------------------------------------------------------------------- deals
+
+cdef extern from "math.h":
+    double log(double) nogil
+    double ceil(double) nogil
+
+
+cdef inline int width_of(Py_ssize_t n) noexcept nogil:
+    """int.bit_length for 0 < n."""
+    return 64 - clz64(<unsigned long long>n)
+
+
+cdef inline Py_ssize_t below(object bits, Py_ssize_t n, int width) except -1:
+    """random.Random._randbelow_with_getrandbits: the same draws from the same stream."""
+    cdef Py_ssize_t r = bits(width)
+    while r >= n:
+        r = bits(width)
+    return r
+
+
+def sample(rng, list population, Py_ssize_t k) -> list:
+    """``rng.sample(population, k)`` for a plain ``random.Random``: the same result and
+    the same state after it (CPython's algorithm, over ``getrandbits``), without its
+    per-draw Python overhead. The deal sampler's hot call (core/bots/sampler.py)."""
+    cdef Py_ssize_t n = len(population), i, j, setsize = 21
+    if type(rng) is not random.Random:  # a subclass may draw otherwise
+        return rng.sample(population, k)
+    if not 0 <= k <= n:
+        raise ValueError("Sample larger than population or is negative")
+    bits = rng.getrandbits
+    cdef list result = [None] * k
+    cdef list pool
+    cdef set selected
+    if k > 5:
+        setsize += <Py_ssize_t>(4 ** ceil(log(k * 3) / log(4)))
+    if n <= setsize:
+        pool = list(population)
+        for i in range(k):
+            j = below(bits, n - i, width_of(n - i))
+            result[i] = pool[j]
+            pool[j] = pool[n - i - 1]
+    else:
+        selected = set()
+        for i in range(k):
+            j = below(bits, n, width_of(n))
+            while j in selected:
+                j = below(bits, n, width_of(n))
+            selected.add(j)
+            result[i] = population[j]
+    return result

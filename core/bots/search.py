@@ -9,10 +9,13 @@ accumulate, so the budget goes to the close calls. Bids come the same way: for e
 candidate bid the round is simulated, the seats still to bid bidding by the rule of
 thumb, and the bid with the best expected points wins.
 
-The rollouts run on a private simulator over card indices, bitmasks and plain lists,
-over ten times faster than the same play through ``step`` (bench/bot_speed.py);
-``tests/test_search.py`` replays its games through the core to prove it keeps the rules
-and checks its policy against :class:`HeuristicAgent` move for move.
+The rollouts run on a private simulator over card indices, bitmasks and plain lists
+(:mod:`.simulator`: pure Python, and compiled by the optional kernel about 30 times
+faster still, bench/bot_speed.py); ``tests/test_search.py`` replays its games through
+the core to prove it keeps the rules and checks its policy against
+:class:`HeuristicAgent` move for move, tests/test_kernel.py the kernel against the pure
+path. With ``endgame`` set, the last cards of each sampled deal are solved exactly
+instead of rolled out (off by default: it did not win its match, study/README.md).
 """
 
 from __future__ import annotations

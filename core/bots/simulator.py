@@ -12,6 +12,7 @@ faster than play through ``step`` even in pure Python (bench/bot_speed.py).
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
@@ -307,6 +308,11 @@ def move_value_py(hands: list[list[int]], seat: int, c: int, k: int, taken: Sequ
     return score(mode, bids[seat], tk[seat])
 
 
+def sample_py(rng: random.Random, population: list[Card], k: int) -> list[Card]:
+    """``rng.sample``: the deal sampler's draw, which the kernel makes the same, faster."""
+    return rng.sample(population, k)
+
+
 # --------------------------------------------------------------------------- dispatch
 
 
@@ -337,4 +343,6 @@ solve: Solve = KERNEL.solve if KERNEL is not None else solve_py
 MoveValue = Callable[[list[list[int]], int, int, int, Sequence[int], Sequence[int], int, int,
                       int, int, int, Sequence[int], int, bool], int]
 move_value: MoveValue = KERNEL.move_value if KERNEL is not None else move_value_py
+sample: Callable[[random.Random, list[Card], int], list[Card]] = (
+    KERNEL.sample if KERNEL is not None else sample_py)
 
