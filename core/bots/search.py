@@ -25,6 +25,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 import attrs
 
@@ -43,7 +44,7 @@ from xactika.core.bots.simulator import (
     CALL_OF,
     CARDS,
     HALF,
-    HALF_OF,
+    HALF_BY_VALUE,
     INDEX,
     MODE_BID,
     MODE_WIN,
@@ -64,9 +65,9 @@ from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import DECK, TRICKS_PER_ROUND, XACTIKA, Card, bid_points
 
 # the simulator's tables that were this module's before it had its own, still named here
-AKEY, ALL, CALLS_OF, CMASK, GE, MODE_LOSE = (
+AKEY, ALL, CALLS_OF, CMASK, GE, HALF_OF, MODE_LOSE = (
     simulator.AKEY, simulator.ALL, simulator.CALLS_OF, simulator.CMASK, simulator.GE,
-    simulator.MODE_LOSE)
+    simulator.HALF_OF, simulator.MODE_LOSE)
 
 
 def fast_bid(hand: Sequence[int], legal: Sequence[int]) -> int:
@@ -247,8 +248,9 @@ class StrongAgent:
     (:meth:`_located`), with the bid rule on top when ``locate_bids`` is set.
     ``endgame`` (0: off): once the seat holds at most that many cards, each deal is
     solved exactly (:func:`.simulator.solve`: every line of play, each seat maximising its
-    own points) instead of rolled out. ``kernel=0`` runs the pure-Python simulator even
-    when the compiled kernel is built (the same moves, slower: for the study).
+    own points) instead of rolled out. ``kernel=0`` runs the pure-Python rollouts even
+    when the compiled kernel is built (the same moves, slower: for the study; the deal
+    draws follow ``XACTIKA_PURE``).
     """
 
     name = "strong"
@@ -557,14 +559,15 @@ class StrongAgent:
         if not checks:
             return sample
         rng = self.rng
-        half = HALF_OF.__getitem__
+        half = HALF_BY_VALUE.__getitem__  # by the card's value: no hashing of cards
+        value = attrgetter("value")
 
         def draw() -> Deal:
             deal = sample()
             for _ in range(self.tries):
                 p = 1.0
                 for i, w, accept in checks:
-                    p *= accept[w + sum(map(half, deal[i]))]
+                    p *= accept[w + sum(map(half, map(value, deal[i])))]
                 if rng.random() < p:
                     return deal
                 deal = sample()
