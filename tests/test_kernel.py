@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -241,3 +242,23 @@ def test_deal_draws_agree(seed: int, n: int, data: st.DataObject) -> None:
     a, b = random.Random(seed), random.Random(seed)
     assert kernel().sample(b, population, k) == a.sample(population, k)
     assert a.getstate() == b.getstate()
+
+
+def test_bad_indices_are_errors_not_stray_reads() -> None:
+    """The C loops index arrays by seat and call: out of range is a ValueError."""
+    k = kernel()
+    hands = [[0, 1], [2, 3]]
+    bad = [
+        lambda: k.playout([list(h) for h in hands], 2, -1, -1, 0, 0, [0, 0], [0, 0], 0, 0,
+                          [0, 0]),
+        lambda: k.playout([list(h) for h in hands], 0, -1, -1, 0, 1, [0, 0], [0, 0], 0, 0,
+                          [0, 0]),
+        lambda: k.solve([list(h) for h in hands], 0, 12, 5, 0, 1, [0, 0], [0, 0], 0),
+        lambda: k.move_value([list(h) for h in hands], 0, 2, -1, [0, 0], [0, 0], 0, -1, -1,
+                             0, 0, [0, 0], 0, False),  # seat 0 does not hold card 2
+        lambda: k.policy(3, [0, 1], 3, 0, [0, 0], 2, 0, -1, -1, True),
+        lambda: k.playout([[0, 99], [2, 3]], 0, -1, -1, 0, 0, [0, 0], [0, 0], 0, 0, [0, 0]),
+    ]
+    for call in bad:
+        with pytest.raises(ValueError):
+            call()

@@ -224,8 +224,10 @@ def policy(int p, hand, hmask, played, voids, int n, int count, int call, int be
     """simulator.policy_py, compiled."""
     if not READY:
         raise RuntimeError("the kernel's tables are not set (init)")
-    if not 0 < n <= MAXP or len(voids) < n:
+    if not 0 < n <= MAXP or len(voids) < n or not 0 <= p < n:
         raise ValueError(f"the kernel plays 1 to {MAXP} seats")
+    if count > 0 and not 0 <= call < NCALLS:
+        raise ValueError("a trick in progress needs its call (0 to 11)")
     cdef int h[NCARDS]
     cdef int vo[MAXP]
     cdef int hn = 0, k, c, i
@@ -242,6 +244,15 @@ def policy(int p, hand, hmask, played, voids, int n, int count, int call, int be
     c = c_policy(p, h, hn, LO_ALL & ~(mlo | plo), HI_ALL & ~(mhi | phi), vo, n, count, call,
                  best_v, want, &k)
     return c, k
+
+
+cdef int check(int n, int to_act, int call, int winner, int count) except -1:
+    """The indices the C loops trust: a bad one is a ValueError, never a stray read."""
+    if not (0 <= to_act < n and 0 <= winner < n and 0 <= count < n):
+        raise ValueError("a seat or trick position out of range")
+    if count > 0 and not 0 <= call < NCALLS:
+        raise ValueError("a trick in progress needs its call (0 to 11)")
+    return 0
 
 
 cdef struct Sim:
@@ -341,6 +352,7 @@ def playout(list hands, int to_act, int call, int best_v, int winner, int count,
     cdef int nlog = 0, q, i, rc
     cdef list h
     load(&s, hands, taken, bids, mode, played, voids)
+    check(s.n, to_act, call, winner, count)
     rc = run(&s, to_act, call, best_v, winner, count, lg if log is not None else NULL, &nlog)
     for q in range(s.n):
         taken[q] = s.taken[q]
@@ -369,6 +381,7 @@ def move_value(list hands, int seat, int c, int k, taken, voids, int count, int 
     cdef int n, q, to_act, cards = 0
     load(&s, hands, taken, bids, mode, played, voids)
     n = s.n
+    check(n, seat, call, winner, count)
     if not 0 <= seat < n or not 0 <= c < NCARDS or not (
             (s.mlo[seat] >> c) & 1 if c < 64 else (s.mhi[seat] >> (c - 64)) & 1):
         raise ValueError("the seat does not hold the card")
@@ -544,6 +557,7 @@ def solve(list hands, int to_act, int call, int best_v, int winner, int count,
     cdef int hn[MAXP]
     cdef int res[MAXP]
     cdef int q, cards = 0
+    check(n, to_act, call, winner, count)
     load_hands(hands, n, arr, hn, s.hlo, s.hhi)
     s.n = n
     s.mode = mode
