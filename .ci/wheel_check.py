@@ -1,4 +1,5 @@
-"""CI: the installed wheel (not the checkout) holds every module and the license.
+"""CI: the installed wheel (not the checkout) holds every module, the license and the
+compiled search kernel.
 
 Run by .ci/run with the fresh venv's Python from outside the checkout, so nothing is
 imported from the source tree: a subpackage missing from pyproject.toml's list fails
@@ -43,6 +44,11 @@ def main() -> int:
                  "static/table.js", "static/style.css"):  # xactika web's package data
         if f"xactika/frontends/web/{page}" not in held:
             bad.append(f"the wheel holds no xactika/frontends/web/{page}")
+    from xactika.core.bots import simulator
+
+    if simulator.KERNEL is None or "site-packages" not in (simulator.KERNEL.__file__ or ""):
+        bad.append("the wheel's compiled search kernel (xactika.core.bots._kernel) is "
+                   "missing or does not load")
     from xactika.frontends.i18n import translator
 
     if translator("de").gettext("the game is over") == "the game is over":

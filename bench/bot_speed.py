@@ -9,13 +9,20 @@ every decision of each bot (then of levels 1, 2 and 4 among heuristics) and prin
 percentiles; the strong bot's p95 is the figure its budget promises (default 100 ms).
 Then it plays whole rounds with the heuristic on every seat twice: through the core
 (``step`` and ``view``) and through the strong bot's private simulator, and prints the
-ratio: the simulator is what makes search affordable.
+ratio: the simulator is what makes search affordable. Last, in CPU time (so a loaded
+machine moves it little): one rollout of the search (a move valued in a sampled deal,
+``move_value``) on the pure-Python path and through the compiled kernel, and a whole
+strong-bot round (four strong seats at 24 deals a decision) on each path. ``--quick``
+runs those two only.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
+import sys
 import time
 
 from xactika.core import (
@@ -29,10 +36,12 @@ from xactika.core import (
     step,
     view,
 )
+from xactika.core.bots import simulator
 from xactika.core.bots.agents import Agent, self_play
 from xactika.core.bots.heuristic import HeuristicAgent
 from xactika.core.bots.levels import make_level
 from xactika.core.bots.search import CARDS, MODE_BID, StrongAgent, fast_bid, legal_bids, playout
+from xactika.core.bots.simulator import CALLS_OF, move_value_py
 
 
 class Timed:
@@ -52,11 +61,68 @@ def pct(xs: list[float], p: float) -> float:
     return 1000 * xs[min(len(xs) - 1, int(p * len(xs)))]
 
 
+def fresh_deal(rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """Four hands of card indices and the rule of thumb's bids (dealer 0)."""
+    idx = list(range(len(CARDS)))
+    rng.shuffle(idx)
+    hands = [sorted(idx[8 * i: 8 * i + 8]) for i in range(4)]
+    bids: list[int | None] = [None] * 4
+    for s in (1, 2, 3, 0):
+        bids[s] = fast_bid(hands[s], legal_bids(bids, s, 0))
+    return hands, [b or 0 for b in bids]
+
+
+def rollout_us(value: simulator.MoveValue, reps: int) -> float:
+    """CPU microseconds a rollout: a seat's lead valued in a fresh Play to Bid deal."""
+    rng = random.Random(0)
+    jobs = []
+    for _ in range(reps):
+        hands, bids = fresh_deal(rng)
+        c = hands[1][rng.randrange(8)]
+        jobs.append((hands, c, CALLS_OF[c][0], bids))
+    t0 = time.process_time()
+    for hands, c, k, bids in jobs:
+        value(hands, 1, c, k, (0,) * 4, (0,) * 4, 0, -1, -1, 1, 0, bids, MODE_BID, False)
+    return 1e6 * (time.process_time() - t0) / reps
+
+
+def strong_round_ms(kernel: int, rounds: int, deals: int = 24) -> float:
+    """CPU milliseconds a Play to Bid round of four strong seats at ``deals`` a decision."""
+    t0 = time.process_time()
+    for seed in range(rounds):
+        seats = [StrongAgent(seed * 4 + s, think_ms=1e9, max_deals=deals, kernel=kernel)
+                 for s in range(4)]
+        self_play(Config(mode="bid", rounds=1, seed=seed, dealer=seed % 4), seats)
+    return 1e3 * (time.process_time() - t0) / rounds
+
+
+def kernel_figures() -> None:
+    """The rollout and the strong-bot round on this path; the pure path's round again in
+    a process of its own (XACTIKA_PURE=1: its deal draws are pure Python too)."""
+    if simulator.KERNEL is None:
+        print(f"a rollout (CPU), pure Python: {rollout_us(move_value_py, 2_000):.1f} us")
+        print(f"a strong-bot round, 4 seats at 24 deals a decision (CPU), pure Python: "
+              f"{strong_round_ms(0, 5):.0f} ms")
+        return
+    pure = rollout_us(move_value_py, 2_000)
+    fast = rollout_us(simulator.KERNEL.move_value, 20_000)
+    print(f"\na rollout (CPU): pure Python {pure:.1f} us, kernel {fast:.2f} us, "
+          f"speed ratio {pure / fast:.0f}x")
+    print(f"a strong-bot round, 4 seats at 24 deals a decision (CPU), kernel: "
+          f"{strong_round_ms(1, 20):.0f} ms")
+    subprocess.run([sys.executable, __file__, "--quick"], check=True,
+                   env={**os.environ, "XACTIKA_PURE": "1"})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--think-ms", type=float, default=100.0)
+    ap.add_argument("--quick", action="store_true", help="the kernel's figures only")
     args = ap.parse_args()
+    if args.quick:
+        kernel_figures()
+        return
     bots = {
         "strong": Timed(StrongAgent(1, think_ms=args.think_ms)),
         "heuristic": Timed(HeuristicAgent()),
@@ -98,16 +164,12 @@ def main() -> None:
     t0 = time.perf_counter()
     reps = 20 * rounds
     for _ in range(reps):
-        idx = list(range(len(CARDS)))
-        rng.shuffle(idx)
-        hands = [sorted(idx[8 * i: 8 * i + 8]) for i in range(4)]
-        bids: list[int | None] = [None] * 4
-        for s in (1, 2, 3, 0):
-            bids[s] = fast_bid(hands[s], legal_bids(bids, s, 0))
-        playout(hands, 1, -1, -1, 1, 0, [0] * 4, [b or 0 for b in bids], MODE_BID, 0, [0] * 4)
+        hands, bids = fresh_deal(rng)
+        playout(hands, 1, -1, -1, 1, 0, [0] * 4, bids, MODE_BID, 0, [0] * 4)
     fast = (time.perf_counter() - t0) / reps
     print(f"\na heuristic round: core {1e3 * core:.2f} ms, simulator {1e6 * fast:.0f} us, "
           f"simulator/core speed ratio {core / fast:.0f}x")
+    kernel_figures()
 
 
 if __name__ == "__main__":

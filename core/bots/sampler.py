@@ -29,6 +29,7 @@ import attrs
 
 from xactika.core.bots.agents import Hands
 from xactika.core.bots.heuristic import knowledge
+from xactika.core.bots.simulator import sample
 from xactika.core.engine.api import State
 from xactika.core.engine.views import SeatView, view
 from xactika.core.games.xactika import Call, Card
@@ -214,7 +215,7 @@ class DealSampler:
                         lo = mid + 1
                 _, split, after = allocs[lo]
             if any(split):
-                pool = rng.sample(cards, sum(split))  # as a shuffle's head, drawing fewer
+                pool = sample(rng, cards, sum(split))  # rng.sample (the kernel's when built)
                 pos = 0
                 for i, k in zip(seats, split, strict=True):
                     hands[i].extend(pool[pos:pos + k])

@@ -9,10 +9,13 @@ accumulate, so the budget goes to the close calls. Bids come the same way: for e
 candidate bid the round is simulated, the seats still to bid bidding by the rule of
 thumb, and the bid with the best expected points wins.
 
-The rollouts run on a private simulator over card indices, bitmasks and plain lists,
-over ten times faster than the same play through ``step`` (bench/bot_speed.py);
-``tests/test_search.py`` replays its games through the core to prove it keeps the rules
-and checks its policy against :class:`HeuristicAgent` move for move.
+The rollouts run on a private simulator over card indices, bitmasks and plain lists
+(:mod:`.simulator`: pure Python, and compiled by the optional kernel about 30 times
+faster still, bench/bot_speed.py); ``tests/test_search.py`` replays its games through
+the core to prove it keeps the rules and checks its policy against
+:class:`HeuristicAgent` move for move, tests/test_kernel.py the kernel against the pure
+path. With ``endgame`` set, the last cards of each sampled deal are solved exactly
+instead of rolled out (off by default: it did not win its match, study/README.md).
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 import attrs
 
+from xactika.core.bots import simulator
 from xactika.core.bots.heuristic import (
     HeuristicAgent,
     best_call,
@@ -33,186 +38,36 @@ from xactika.core.bots.heuristic import (
     nearest_bid,
 )
 from xactika.core.bots.sampler import BarredSampler, Deal, DealSampler, Hidden, hidden_of
+from xactika.core.bots.simulator import (
+    _MODES,
+    CALL_INDEX,
+    CALL_OF,
+    CARDS,
+    HALF,
+    HALF_BY_VALUE,
+    INDEX,
+    MODE_BID,
+    MODE_WIN,
+    SHOW,
+    VAL,
+    MoveValue,
+    Playout,
+    move_value,
+    move_value_py,
+    playout,
+    playout_py,
+    policy,
+    score,
+)
 from xactika.core.engine.api import Bid, Command, Legal, Play, game_rules
 from xactika.core.engine.reason import Reason, counted
 from xactika.core.engine.views import SeatView
-from xactika.core.games.xactika import (
-    CALLS,
-    DECK,
-    TRICKS_PER_ROUND,
-    XACTIKA,
-    Call,
-    Card,
-    bid_points,
-    card_sort_key,
-)
+from xactika.core.games.xactika import DECK, TRICKS_PER_ROUND, XACTIKA, Card, bid_points
 
-# --------------------------------------------------------------------------- tables
-# Card indices follow (value, counts) order, so a smaller index never has a higher value:
-# min() and max() of a list of indices are the lowest and highest cards.
-
-CARDS: tuple[Card, ...] = tuple(sorted(DECK, key=card_sort_key))
-INDEX: dict[Card, int] = {c: i for i, c in enumerate(CARDS)}
-CALL_INDEX: dict[Call, int] = {c: (c.count - 1) * 4 + c.shape for c in CALLS}
-CALL_OF: tuple[Call, ...] = tuple(sorted(CALLS, key=lambda c: CALL_INDEX[c]))
-VAL: tuple[int, ...] = tuple(c.value for c in CARDS)
-SHOW: tuple[int, ...] = tuple(sum(1 << CALL_INDEX[k] for k in c.calls) for c in CARDS)
-CALLS_OF: tuple[tuple[int, ...], ...] = tuple(
-    tuple(CALL_INDEX[k] for k in c.calls) for c in CARDS
-)
-
-
-CMASK: tuple[int, ...] = tuple(
-    sum(1 << i for i in range(len(CARDS)) if SHOW[i] >> k & 1) for k in range(len(CALLS))
-)
-GE: tuple[int, ...] = tuple(  # the cards other than i whose value is at least i's
-    sum(1 << j for j in range(len(CARDS)) if j != i and VAL[j] >= VAL[i])
-    for i in range(len(CARDS))
-)
-ALL = (1 << len(CARDS)) - 1
-HALF: tuple[int, ...] = tuple(2 if v >= 11 else 1 if v >= 9 else 0 for v in VAL)
-"""A card's worth to the rule-of-thumb bid, in half tricks (:func:`fast_bid`)."""
-HALF_OF: dict[Card, int] = {c: HALF[i] for i, c in enumerate(CARDS)}
-AKEY: tuple[int, ...] = tuple((k // 4 + 1) * 8 + 3 - k % 4 for k in range(len(CALLS)))
-"""Orders a card's calls as the heuristic does to lose: by count, then by shape first."""
-MODE_WIN, MODE_LOSE, MODE_BID = 0, 1, 2
-_MODES = {"win": MODE_WIN, "lose": MODE_LOSE, "bid": MODE_BID}
-
-# --------------------------------------------------------------------------- simulator
-
-
-def policy(p: int, hand: list[int], hmask: int, played: int, voids: Sequence[int], n: int,
-           count: int, call: int, best_v: int, want: bool) -> tuple[int, int]:
-    """The heuristic bot's choice for seat ``p``, over indices: (card, call or -1).
-
-    It sees what the seat would see: its hand, the cards played this round (``played``)
-    and the public voids (``voids[s]``: bit k when seat s failed to follow call k). The
-    tests check it against :class:`HeuristicAgent` move for move.
-    """
-    unseen = ALL & ~(hmask | played)
-    if count == 0:
-        av = 0xFFF
-        for s in range(n):
-            if s != p:
-                av &= voids[s]
-        bestkey = -1
-        c = k_out = -1
-        for x in hand:
-            g = unseen & GE[x]
-            if want:
-                kb = 1 << 30
-                for k in CALLS_OF[x]:
-                    key = (g & CMASK[k]).bit_count() * 16 + k
-                    if key < kb:
-                        kb = key
-                kk = kb & 15
-                b = 0 if av >> kk & 1 else kb >> 4
-                okey = (1 << 20) - (b * 32 + 12 - VAL[x])  # the smallest (b, -value) wins
-            else:
-                kb = -1
-                kk = -1
-                for k in CALLS_OF[x]:
-                    key = (g & CMASK[k]).bit_count() * 64 + AKEY[k]
-                    if key > kb:
-                        kb, kk = key, k
-                b = 0 if av >> kk & 1 else kb >> 6
-                okey = b * 32 + 12 - VAL[x]  # the largest (b, -value) wins
-            if okey > bestkey:
-                bestkey, c, k_out = okey, x, kk
-        return c, k_out
-    bit = 1 << call
-    follows = [x for x in hand if SHOW[x] & bit]
-    if not follows:
-        bestkey = -1 if want else 1 << 30
-        c = -1
-        for x in hand:
-            g = unseen & GE[x]
-            st = min((g & CMASK[k]).bit_count() for k in CALLS_OF[x])
-            key = st * 32 + 12 - VAL[x]
-            if (key > bestkey) if want else (key < bestkey):
-                bestkey, c = key, x
-        return c, -1
-    last = count == n - 1
-    if want:
-        winners = [x for x in follows if VAL[x] >= best_v]
-        if not winners:
-            return follows[0], -1
-        allvoid = True
-        for i in range(1, n - count):
-            if not voids[(p + i) % n] >> call & 1:
-                allvoid = False
-                break
-        if last or allvoid:
-            return winners[0], -1
-        cm = CMASK[call] & unseen
-        for x in winners:
-            if not (cm & GE[x]):
-                return x, -1
-        return (winners[0] if last else winners[-1]), -1
-    losers = [x for x in follows if VAL[x] < best_v]
-    if losers:
-        return losers[-1], -1
-    if last:
-        return follows[-1], -1
-    return follows[0], -1
-
-
-def playout(hands: list[list[int]], to_act: int, call: int, best_v: int, winner: int,
-            count: int, taken: list[int], bids: Sequence[int], mode: int,
-            played: int, voids: list[int],
-            log: list[tuple[int, int, int]] | None = None) -> list[int]:
-    """Play the round to its end with every seat on :func:`policy`; returns ``taken``.
-
-    ``count`` cards are in the current trick (0: ``to_act`` leads), whose best showing
-    card has value ``best_v`` and belongs to ``winner``; ``played`` holds every card
-    played this round. ``hands``, ``taken`` and ``voids`` are mutated. When ``log`` is
-    given, every play is appended as (seat, card, call or -1).
-    """
-    n = len(hands)
-    masks = [0] * n
-    for q in range(n):
-        m = 0
-        for x in hands[q]:
-            m |= 1 << x
-        masks[q] = m
-    while True:
-        hand = hands[to_act]
-        if count == 0 and not hand:
-            return taken
-        want = mode == MODE_WIN or (mode == MODE_BID and taken[to_act] < bids[to_act])
-        c, k = policy(to_act, hand, masks[to_act], played, voids, n, count, call, best_v,
-                      want)
-        if count == 0:
-            call = k
-            best_v = VAL[c]
-            winner = to_act
-        elif SHOW[c] >> call & 1:
-            if VAL[c] >= best_v:
-                best_v = VAL[c]
-                winner = to_act
-        else:
-            voids[to_act] |= 1 << call
-        if log is not None:
-            log.append((to_act, c, k))
-        hand.remove(c)
-        masks[to_act] ^= 1 << c
-        played |= 1 << c
-        count += 1
-        if count == n:
-            taken[winner] += 1
-            to_act = winner
-            count = 0
-        else:
-            to_act = (to_act + 1) % n
-
-
-def score(mode: int, bid: int, taken: int) -> int:
-    """Points for the seat, higher better in every mode (Play to Lose counts down)."""
-    if mode == MODE_WIN:
-        return taken
-    if mode == MODE_LOSE:
-        return -taken
-    return bid_points(bid, taken)
+# the simulator's tables that were this module's before it had its own, still named here
+AKEY, ALL, CALLS_OF, CMASK, GE, HALF_OF, MODE_LOSE = (
+    simulator.AKEY, simulator.ALL, simulator.CALLS_OF, simulator.CMASK, simulator.GE,
+    simulator.HALF_OF, simulator.MODE_LOSE)
 
 
 def fast_bid(hand: Sequence[int], legal: Sequence[int]) -> int:
@@ -391,6 +246,11 @@ class StrongAgent:
     (1 bids, in place of the bid rule; 2 plays; 3 both). ``locate`` (0: off) draws the
     deals from the card-location network's odds raised to that power
     (:meth:`_located`), with the bid rule on top when ``locate_bids`` is set.
+    ``endgame`` (0: off): once the seat holds at most that many cards, each deal is
+    solved exactly (:func:`.simulator.solve`: every line of play, each seat maximising its
+    own points) instead of rolled out. ``kernel=0`` runs the pure-Python rollouts even
+    when the compiled kernel is built (the same moves, slower: for the study; the deal
+    draws follow ``XACTIKA_PURE``).
     """
 
     name = "strong"
@@ -400,8 +260,12 @@ class StrongAgent:
                  prune_z: float = 2.0, tries: int = 60, bid_miss: float = 0.25,
                  bid_span: float = 2.5, bid_z: float = 0.0, plays: float = 0.0,
                  play_tries: int = 20, bars: int = 0, infer: float = 0.0,
-                 infer_what: int = 3, locate: float = 0.0, locate_bids: int = 0) -> None:
+                 infer_what: int = 3, locate: float = 0.0, locate_bids: int = 0,
+                 endgame: int = 0, kernel: int = 1) -> None:
         self.rng = random.Random(seed)
+        self.endgame = endgame
+        self.playout: Playout = playout if kernel else playout_py
+        self.move_value: MoveValue = move_value if kernel else move_value_py
         self.locate = locate
         self.locate_bids = locate_bids
         self.infer = infer
@@ -488,27 +352,20 @@ class StrongAgent:
                 played0 |= 1 << INDEX[card]
         voids0 = [sum(1 << CALL_INDEX[k] for k in v) for v in know.voids]
 
-        def evaluate(base: list[list[int]], j: int) -> int:
-            c, k = moves[j]
-            hands = [list(h) for h in base]
-            hands[seat].remove(c)
-            taken = list(view.taken)
-            voids = list(voids0)
-            if count == 0:
-                call, best, win = k, VAL[c], seat
-            else:
-                call, best, win = call0, best0, win0
-                if not SHOW[c] >> call & 1:
-                    voids[seat] |= 1 << call
-                elif VAL[c] >= best:
-                    best, win = VAL[c], seat
-            played = played0 | 1 << c
-            if count + 1 == n:
-                taken[win] += 1
-                return self._finish(seat, hands, win, -1, -1, win, 0, taken, bids, mode,
-                                    played, voids)
-            return self._finish(seat, hands, (seat + 1) % n, call, best, win, count + 1,
-                                taken, bids, mode, played, voids)
+        exact = len(view.hand) <= self.endgame
+        evaluate: Callable[[list[list[int]], int], int]
+        if type(self)._finish is StrongAgent._finish:  # one call a rollout: the kernel's
+            value, taken0 = self.move_value, view.taken
+
+            def one(base: list[list[int]], j: int) -> int:
+                c, k = moves[j]
+                return value(base, seat, c, k, taken0, voids0, count, call0, best0, win0,
+                             played0, bids, mode, exact)
+
+            evaluate = one
+        else:
+            evaluate = self._evaluator(moves, seat, view.taken, voids0, count, call0, best0,
+                                       win0, played0, bids, mode)
 
         # ties go to the heuristic's own move: the search then never does worse by noise
         j, means, deals = self._race(len(moves), deal, evaluate, deadline,
@@ -527,20 +384,54 @@ class StrongAgent:
             "best of {moves} moves over {n} sampled deals: {mean:+.2f} expected points",
             moves=len(moves), n=deals, mean=means[j])
 
+    def _evaluator(self, moves: list[tuple[int, int]], seat: int, taken0: Sequence[int],
+                   voids0: list[int], count: int, call0: int, best0: int, win0: int,
+                   played0: int, bids: list[int], mode: int
+                   ) -> Callable[[list[list[int]], int], int]:
+        """A move's points in a deal through :meth:`_finish`, for the subclasses that
+        value the rest of the round their own way (core/bots/plan.py)."""
+        n = len(voids0)
+
+        def evaluate(base: list[list[int]], j: int) -> int:
+            c, k = moves[j]
+            hands = [list(h) for h in base]
+            hands[seat].remove(c)
+            taken = list(taken0)
+            voids = list(voids0)
+            if count == 0:
+                call, best, win = k, VAL[c], seat
+            else:
+                call, best, win = call0, best0, win0
+                if not SHOW[c] >> call & 1:
+                    voids[seat] |= 1 << call
+                elif VAL[c] >= best:
+                    best, win = VAL[c], seat
+            played = played0 | 1 << c
+            if count + 1 == n:
+                taken[win] += 1
+                return self._finish(seat, hands, win, -1, -1, win, 0, taken, bids, mode,
+                                    played, voids)
+            return self._finish(seat, hands, (seat + 1) % n, call, best, win, count + 1,
+                                taken, bids, mode, played, voids)
+
+        return evaluate
+
     def _finish(self, seat: int, hands: list[list[int]], to_act: int, call: int,
                 best_v: int, winner: int, count: int, taken: list[int], bids: Sequence[int],
                 mode: int, played: int, voids: list[int]) -> int:
         """``seat``'s points when the round in one sampled deal is played out after its
-        move (the arguments as :func:`playout`'s): every seat on the heuristic's policy."""
-        playout(hands, to_act, call, best_v, winner, count, taken, bids, mode, played, voids)
+        move (the arguments as :func:`playout`'s): every seat on the heuristic's policy.
+        A subclass that overrides it is asked for every rollout (:meth:`_evaluator`)."""
+        self.playout(hands, to_act, call, best_v, winner, count, taken, bids, mode, played,
+                     voids)
         return score(mode, bids[seat], taken[seat])
 
     def _bid_value(self, seat: int, hands: list[list[int]], leader: int,
                    bids: list[int]) -> int:
         """``seat``'s points for a whole round of one sampled deal, every bid made."""
         n = len(hands)
-        taken = playout(hands, leader, -1, -1, leader, 0, [0] * n, bids, MODE_BID, 0,
-                        [0] * n)
+        taken = self.playout(hands, leader, -1, -1, leader, 0, [0] * n, bids, MODE_BID, 0,
+                             [0] * n)
         return bid_points(bids[seat], taken[seat])
 
     @staticmethod
@@ -668,14 +559,15 @@ class StrongAgent:
         if not checks:
             return sample
         rng = self.rng
-        half = HALF_OF.__getitem__
+        half = HALF_BY_VALUE.__getitem__  # by the card's value: no hashing of cards
+        value = attrgetter("value")
 
         def draw() -> Deal:
             deal = sample()
             for _ in range(self.tries):
                 p = 1.0
                 for i, w, accept in checks:
-                    p *= accept[w + sum(map(half, deal[i]))]
+                    p *= accept[w + sum(map(half, map(value, deal[i])))]
                 if rng.random() < p:
                     return deal
                 deal = sample()

@@ -1,0 +1,20 @@
+"""The one compiled part, the search kernel (core/bots/_kernel.pyx), and only that:
+everything else is in pyproject.toml. ``optional=True``: when it does not compile (no C
+compiler, no Python headers, a compiler without gcc's builtins) the install still
+succeeds and the bot runs its pure-Python simulator (core/bots/simulator.py)."""
+
+import platform
+import sys
+
+from setuptools import Extension, setup
+
+FLAGS = [] if sys.platform == "win32" else ["-O3"]
+if FLAGS and platform.machine().lower() in ("x86_64", "amd64"):
+    # one instruction a popcount (every x86-64 CPU since 2008); the kernel checks the CPU
+    # when it loads and the search falls back to Python on one without it
+    FLAGS.append("-mpopcnt")
+
+setup(ext_modules=[
+    Extension("xactika.core.bots._kernel", ["core/bots/_kernel.pyx"], optional=True,
+              extra_compile_args=FLAGS),
+])
