@@ -23,13 +23,23 @@ import attrs
 
 from xactika.core.bots.agents import plays
 from xactika.core.engine.errors import XactikaError
+from xactika.protocol.net.lines import (
+    Create,
+    Join,
+    Leave,
+    ListTables,
+    Observe,
+    Rematch,
+    SeatField,
+    Watch,
+    parse_lobby,
+)
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.seating import TableSettings
 from xactika.protocol.net.table import Table
-from xactika.protocol.notation.blanks import split_blanks
 from xactika.protocol.notation.text import game_option_types
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import name_key
+from xactika.protocol.player.wire import Quit, TakeSeat, WireError, name_key
 
 if TYPE_CHECKING:
     from xactika.protocol.net.server import Server
@@ -164,34 +174,29 @@ class Lobby:
             except (LinkDown, LinkFault):
                 return
             link.asked()
-            words = split_blanks(line)
-            command, rest = words[0], words[1:]
-            if command == "quit":
-                link.send("bye")
-                link.finish(LinkDown("quit"))
-                return
-            if command in ("seat", "observe") and rest:
-                await self.server.enter(link, address, words)
-                return
             try:
-                if command == "watch" and len(rest) == 1:
-                    table = self._hosted(rest[0]).table
-                    await self.server.observe(link, table)
-                    return
-                if command == "tables" and not rest:
-                    link.send(*self.tables(), "ok")
-                elif command == "create":
-                    link.send(self.create(rest, address, admin))
-                elif command == "join" and rest:
-                    link.send(self.join(rest, address, admin))
-                elif command == "leave" and len(rest) == 1:
-                    link.send(await self.leave(rest[0], address))
-                elif command == "rematch" and len(rest) == 1:
-                    link.send(await self.rematch(rest[0], address, admin))
-                else:
-                    raise LobbyError(f"unknown lobby command {escape(line, 40)!r}: expected "
-                                     "tables, create, join, leave, rematch, watch, seat or quit")
-            except LobbyError as exc:
+                match parse_lobby(line):
+                    case Quit():
+                        link.send("bye")
+                        link.finish(LinkDown("quit"))
+                        return
+                    case TakeSeat() | SeatField() | Observe() as enter:
+                        await self.server.enter(link, address, enter)
+                        return
+                    case Watch(table):
+                        await self.server.observe(link, self._hosted(table).table)
+                        return
+                    case ListTables():
+                        link.send(*self.tables(), "ok")
+                    case Create(settings):
+                        link.send(self.create(list(settings), address, admin))
+                    case Join(table, fields):
+                        link.send(self.join([table, *fields], address, admin))
+                    case Leave(token):
+                        link.send(await self.leave(token, address))
+                    case Rematch(token):
+                        link.send(await self.rematch(token, address, admin))
+            except (LobbyError, WireError) as exc:
                 link.send(f"error {exc}")
 
     # -- the commands
