@@ -15,17 +15,28 @@ from xactika.protocol.net import lines, weblines
 from xactika.protocol.net.lines import (
     FIRST_EXPECTED,
     Admin,
+    AdminOk,
+    Bye,
     Create,
+    Created,
     EnterLobby,
     Join,
+    Joined,
     Leave,
+    Left,
     ListTables,
+    LobbyOk,
+    LobbyTable,
     NewTable,
     Observe,
+    Ok,
     Rematch,
+    Rematched,
     SeatField,
+    TableStatus,
     Watch,
     parse_admin,
+    parse_answer,
     parse_first,
     parse_lobby,
 )
@@ -46,7 +57,7 @@ from xactika.protocol.net.weblines import (
     parse_said,
 )
 from xactika.protocol.player import wire
-from xactika.protocol.player.wire import Other, Quit, TakeSeat, WireError
+from xactika.protocol.player.wire import Other, Quit, ServerError, TakeSeat, WireError
 
 Reader = Callable[[str], wire.Value]
 
@@ -96,6 +107,20 @@ LINES: list[tuple[Reader, str, wire.Value]] = [
     (parse_said, "say result winners=- forfeited=-", SayResult([], [], "")),
     (parse_said, "chat Ann(watching) well played", Heard("Ann(watching)", "well played")),
     (parse_said, "go bid options=0,1", Other("go", "go bid options=0,1")),
+    (parse_answer, "ok", Ok()),
+    (parse_answer, "bye", Bye()),
+    (parse_answer, "admin ok", AdminOk()),
+    (parse_answer, "lobby ok", LobbyOk()),
+    (parse_answer, "lobby ok admin", LobbyOk(admin=True)),
+    (parse_answer, "created table=2", Created(2)),
+    (parse_answer, "joined table=2 seat=0 token=9f2c", Joined(2, 0, "9f2c")),
+    (parse_answer, "left table=2 seat=1", Left(2, 1)),
+    (parse_answer, "rematch table=3 seat=1 token=77ab", Rematched(3, 1, "77ab")),
+    (parse_answer, "table id=1 status=waiting seated=0/2", TableStatus(1, "waiting", "0/2")),
+    (parse_answer, "table id=2 game=xactika mode=bid players=2 rounds=1 status=waiting "
+                   "open=1 names=ann,- observers=0",
+     LobbyTable(2, "xactika", "bid", 2, 1, "waiting", "1", "ann,-", 0)),
+    (parse_answer, "error no lobby table 1", ServerError("no lobby table 1")),
 ]
 
 
@@ -170,6 +195,18 @@ def test_the_page_s_lines_read_back_to_themselves(watch: Watch, chat: Chat) -> N
     assert parse_page(wire.format_line(chat)) == chat
 
 
+N = st.integers(0, 10 ** 6)
+
+
+@given(st.one_of(
+    st.builds(LobbyOk, st.booleans()), st.builds(Created, N), st.builds(Joined, N, N, WORD),
+    st.builds(Left, N, N), st.builds(Rematched, N, N, WORD),
+    st.builds(TableStatus, N, WORD, WORD),
+    st.builds(LobbyTable, N, WORD, WORD, N, N, WORD, WORD, WORD, N)))
+def test_any_answer_reads_back_to_itself(value: wire.Value) -> None:
+    assert parse_answer(wire.format_line(value)) == value
+
+
 BAD: list[tuple[Reader, str, str]] = [
     (parse_first, "GET / HTTP/1.1", FIRST_EXPECTED),
     (parse_first, "seat", FIRST_EXPECTED),
@@ -188,6 +225,8 @@ BAD: list[tuple[Reader, str, str]] = [
     (parse_said, "say result winners=\u202e forfeited=-", "bad winners='\\u202e'"),
     (parse_said, "say shout hi", "expected say <kind> ... or chat <name> <text>"),
     (parse_said, "chat Ann", "expected say <kind> ... or chat <name> <text>"),
+    (parse_answer, "created table=x", "bad table='x': expected a number"),
+    (parse_answer, "left seat=1 table=2", "expected left table=... seat=..."),
 ]
 
 
@@ -200,13 +239,15 @@ def test_a_bad_line_is_one_clear_wire_error(reader: Reader, line: str, why: str)
     assert message.splitlines() == [message] and message.isprintable()
 
 
-READERS = [parse_first, parse_admin, parse_lobby, parse_page_first, parse_page, parse_said]
+READERS = [parse_first, parse_admin, parse_lobby, parse_page_first, parse_page, parse_said,
+           parse_answer]
 
 
 @given(st.sampled_from(READERS),
        st.sampled_from(["", "seat", "observe", "admin", "lobby", "table", "tables", "quit",
                         "create", "join", "leave", "rematch", "watch", "chat", "say",
-                        "say table", "say result", "say why-won", "say names"]),
+                        "say table", "say result", "say why-won", "say names", "created",
+                        "joined", "left", "lobby ok", "ok"]),
        st.text(max_size=60))
 def test_no_line_makes_a_reader_raise_anything_but_a_wire_error(reader: Reader, word: str,
                                                                  rest: str) -> None:

@@ -15,10 +15,11 @@ words: what they may say is the server's and the lobby's to judge, with their ow
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xactika.protocol.notation.blanks import split_blanks
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import Quit, TakeSeat, Value, WireError
+from xactika.protocol.player.wire import Msg, Quit, TakeSeat, Value, WireError, parse
 
 WORDS = frozenset({"seat", "observe", "admin", "lobby", "table", "tables", "quit", "create",
                    "join", "leave", "rematch", "watch"})
@@ -256,3 +257,178 @@ def parse_lobby(line: str) -> LobbyCommand:
         return Rematch(rest[0])
     raise WireError(f"unknown lobby command {escape(line, 40)!r}: expected "
                     "tables, create, join, leave, rematch, watch, seat or quit")
+
+
+# --------------------------------------------------------------------------- answers
+
+
+class _Said(Value):
+    """An answer that is its words alone (``ok``, ``bye``, ``admin ok``, ``lobby ok``)."""
+
+    __slots__ = ()
+    __match_args__ = ()
+    WORDS = ""
+
+    def _line(self) -> str:
+        return self.WORDS
+
+
+class Ok(_Said):
+    """``ok``: the end of a listing."""
+
+    __slots__ = ()
+    WORDS = "ok"
+
+
+class Bye(_Said):
+    """``bye``: the lobby's answer to ``quit``, before it closes."""
+
+    __slots__ = ()
+    WORDS = "bye"
+
+
+class AdminOk(_Said):
+    """``admin ok``: the admin session is open."""
+
+    __slots__ = ()
+    WORDS = "admin ok"
+
+
+class LobbyOk(Value):
+    """``lobby ok [admin]``: the lobby session is open (with the admin's token: no limits)."""
+
+    __slots__ = ("admin",)
+    __match_args__ = _order = ("admin",)
+    admin: bool
+
+    def __init__(self, admin: bool = False) -> None:
+        self._set(admin=admin)
+
+    def _line(self) -> str:
+        return "lobby ok admin" if self.admin else "lobby ok"
+
+
+class _Keyed(Value):
+    """``<word> key=value...``: an answer of named fields, in the order of ``_order``
+    (those in ``NUMBERS`` are numbers)."""
+
+    __slots__ = ()
+    WORD = ""
+    NUMBERS: frozenset[str] = frozenset({"table", "seat", "id", "players", "rounds",
+                                         "observers"})
+
+    def __init__(self, *values: object) -> None:
+        self._set(**dict(zip(self._order, values, strict=True)))
+
+    def _line(self) -> str:
+        return " ".join([self.WORD, *(f"{name}={getattr(self, name)}" for name in self._order)])
+
+    @classmethod
+    def _read(cls, words: Sequence[str]) -> Value:
+        found = dict(word.partition("=")[::2] for word in words[1:])
+        if list(found) != list(cls._order) or len(words) != len(cls._order) + 1:
+            raise WireError(f"expected {cls.WORD} " + " ".join(f"{n}=..." for n in cls._order))
+        values: list[object] = []
+        for name in cls._order:
+            text = found[name]
+            if name in cls.NUMBERS and not (text.isascii() and text.isdigit()):
+                raise WireError(f"bad {name}='{escape(text, 40)}': expected a number")
+            values.append(int(text) if name in cls.NUMBERS else text)
+        return cls(*values)
+
+
+class Created(_Keyed):
+    """``created table=<id>``: the lobby made a table."""
+
+    __slots__ = ("table",)
+    __match_args__ = _order = ("table",)
+    table: int
+    WORD = "created"
+
+
+class _SeatToken(_Keyed):
+    """``<word> table=<id> seat=<s> token=<token>``: a seat and its token, to this
+    connection only."""
+
+    __slots__ = ("seat", "table", "token")
+    __match_args__ = _order = ("table", "seat", "token")
+    table: int
+    seat: int
+    token: str
+
+
+class Joined(_SeatToken):
+    """``joined table=<id> seat=<s> token=<token>``: a seat taken in the lobby."""
+
+    __slots__ = ()
+    WORD = "joined"
+
+
+class Left(_Keyed):
+    """``left table=<id> seat=<s>``: a seat given back."""
+
+    __slots__ = ("seat", "table")
+    __match_args__ = _order = ("table", "seat")
+    table: int
+    seat: int
+    WORD = "left"
+
+
+class Rematched(_SeatToken):
+    """``rematch table=<id> seat=<s> token=<token>``: that seat at the next game's table."""
+
+    __slots__ = ()
+    WORD = "rematch"
+
+
+class TableStatus(_Keyed):
+    """``table id=<id> status=<status> seated=<n>/<seats>``: the admin's listing."""
+
+    __slots__ = ("id", "seated", "status")
+    __match_args__ = _order = ("id", "status", "seated")
+    id: int
+    status: str
+    seated: str
+    WORD = "table"
+
+
+class LobbyTable(_Keyed):
+    """``table id= game= mode= players= rounds= status= open= names= observers=``: the
+    lobby's listing; ``open`` and ``names`` as shown (``-`` for none, names escaped)."""
+
+    __slots__ = ("game", "id", "mode", "names", "observers", "open", "players", "rounds",
+                 "status")
+    __match_args__ = _order = ("id", "game", "mode", "players", "rounds", "status", "open",
+                               "names", "observers")
+    id: int
+    game: str
+    mode: str
+    players: int
+    rounds: int
+    status: str
+    open: str
+    names: str
+    observers: int
+    WORD = "table"
+
+
+Answer = Ok | Bye | AdminOk | LobbyOk | Created | Joined | Left | Rematched | TableStatus \
+    | LobbyTable
+"""The admin's and the lobby's answers (an ``error`` is wire.py's ``ServerError``)."""
+
+_PLAIN: dict[str, Answer] = {"ok": Ok(), "bye": Bye(), "admin ok": AdminOk(),
+                             "lobby ok": LobbyOk(), "lobby ok admin": LobbyOk(True)}
+_KEYED: dict[tuple[str, int], type[_Keyed]] = {
+    (kind.WORD, len(kind._order)): kind
+    for kind in (Created, Joined, Left, Rematched, TableStatus, LobbyTable)}
+
+
+def parse_answer(line: str) -> Answer | Msg:
+    """An answer of the admin or the lobby; any other line (``error``, ``watching``, the
+    tokens ``xactika serve`` prints) as wire.py reads it."""
+    words = split_blanks(line)
+    plain = _PLAIN.get(" ".join(words))
+    if plain is not None:
+        return plain
+    keyed = _KEYED.get((words[0], len(words) - 1)) if words else None
+    return parse(line) if keyed is None else cast("Answer", keyed._read(words))

@@ -28,11 +28,14 @@ from xactika.protocol.net.clock import parse_clock, parse_pace
 from xactika.protocol.net.journal import Journal
 from xactika.protocol.net.lines import (
     UNKNOWN_TOKEN,
+    AdminOk,
     Enter,
     EnterLobby,
     ListTables,
     NewTable,
+    Ok,
     SeatField,
+    TableStatus,
     enter_kind,
     parse_admin,
     parse_first,
@@ -53,6 +56,7 @@ from xactika.protocol.player.wire import (
     TakeSeat,
     WireError,
     clean_name,
+    format_line,
 )
 from xactika.protocol.trust.signing import Signer
 
@@ -488,7 +492,7 @@ class Server:
 
     async def _admin(self, link: Link) -> None:
         """Create and list tables: ``table KEY=VALUE...``, ``tables``, ``quit``."""
-        link.send("admin ok")
+        link.send(format_line(AdminOk()))
         link.start_pump()
         while not link.closed:
             try:
@@ -507,9 +511,9 @@ class Server:
                     return
                 case ListTables():
                     for t in self.tables:
-                        link.send(f"table id={t.id} status={t.status()} "
-                                  f"seated={t.seated()}/{len(t.seats)}")
-                    link.send("ok")
+                        link.send(format_line(TableStatus(t.id, t.status(),
+                                                          f"{t.seated()}/{len(t.seats)}")))
+                    link.send(format_line(Ok()))
                 case NewTable(words):
                     try:
                         pairs = dict(_pair(w) for w in words)
