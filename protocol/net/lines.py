@@ -3,10 +3,10 @@
 A connection's first line (``seat``, ``observe``, ``admin``, ``lobby``), the admin
 session's commands and the lobby's are read here into values, as wire.py reads the player
 protocol's, and the server and its lobby match on their types, never on a first word
-(tests/test_wire_lines.py). ``wire.format_line(m)`` is each value's line and reads back to
-it.
-A line that does not read raises :class:`~xactika.protocol.player.wire.WireError`, whose
-one line is the error the server has always sent for it.
+(tests/test_wire_lines.py). ``wire.format_line(m)`` is each value's line and reads back
+to it. A line that does not read raises :class:`~xactika.protocol.player.wire.WireError`,
+whose one line is the error the server has always sent for it. The answers (``lobby ok``,
+``joined ...``) are typed too: the server writes them from values (``parse_answer``).
 
 The settings of ``table`` and ``create`` and the fields of ``join`` are carried as their
 words: what they may say is the server's and the lobby's to judge, with their own messages.
