@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from xactika.protocol.net import lines, weblines
 from xactika.protocol.player import wire
 from xactika.protocol.player.wire import (
     Answer,
@@ -174,15 +175,20 @@ def test_no_line_of_a_known_word_makes_it_raise_anything_else(word: str, rest: s
 
 
 WORDS = frozenset(wire._READERS)  # the command words wire.py reads
+# ... and the server's and the web's (lines.py, weblines.py): their modules dispatch on no
+# first word at all, of these or of any other line
+SERVER_WORDS = WORDS | lines.WORDS | weblines.WORDS
+SERVER_FOLDERS = ("protocol/net/", "frontends/web/")
+WIRE_MODULES = ("protocol/player/wire.py", "protocol/net/lines.py", "protocol/net/weblines.py")
 CONSTANTS = frozenset({"QUIT", "RESULT", "ISREADY", "READYOK", "ANSWERS"})
 # First-word comparisons that are another grammar's, not the wire's (with the reason).
 ALLOWED = {
-    ("protocol/net/server.py", "quit"): "the admin session's own commands (SERVER.md 5)",
-    ("frontends/web/app.py", "seat"): "the page's first line finds its table for the chat "
-                                      "(WEB.md 2); the server's session reads the line itself",
     ("protocol/notation/text.py", "event"): "parse_event, the referee protocol's reader of an "
                                             "event's fields (PROTOCOL.md 5)",
     ("protocol/records/textform.py", "seat"): "a seat's name (seat 0), not a line",
+    ("protocol/records/textform.py", "event"): "a record's event line (RECORDS.md), read by "
+                                               "the records' own reader",
+    ("protocol/trust/audit.py", "event"): "a record's event line, as the audit streams it",
 }
 
 
@@ -203,36 +209,72 @@ def _is_first_word(node: ast.AST) -> bool:
         return False
     value = node.value
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-        return value.func.attr in ("split", "partition", "rsplit")
+        return value.func.attr in ("split", "partition", "rsplit", "split_blanks") or (
+            isinstance(value.func, ast.Name) and value.func.id == "split_blanks")
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        return value.func.id == "split_blanks"
     return isinstance(value, ast.Name) and value.id in ("words", "tokens", "parts", "fields")
 
 
-def _wire_words(node: ast.AST) -> set[str]:
-    """The wire's command words a constant (or tuple of them, or wire's name) holds."""
+def _first_word_names(tree: ast.AST) -> set[str]:
+    """The names given a first word (``command = words[0]``, ``command, rest = words[0],
+    words[1:]``), which the scan then follows as first words themselves."""
+    names = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            pairs = zip(target.elts, node.value.elts, strict=False) if isinstance(
+                target, ast.Tuple) and isinstance(node.value, ast.Tuple) else [
+                (target, node.value)]
+            names |= {t.id for t, v in pairs if isinstance(t, ast.Name) and _is_first_word(v)}
+    return names
+
+
+def _wire_words(node: ast.AST, words: frozenset[str], any_word: bool) -> set[str]:
+    """The command words a constant (or tuple of them, or wire's name) holds; with
+    ``any_word``, the first word of any text."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         head = node.value.replace("=", " ").split()
-        return {head[0]} & WORDS if head else set()
+        return set(head[:1]) if any_word else ({head[0]} & words if head else set())
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
-        return set().union(*(_wire_words(e) for e in node.elts))
+        return set().union(*(_wire_words(e, words, any_word) for e in node.elts))
+    if isinstance(node, ast.MatchValue):
+        return _wire_words(node.value, words, any_word)
+    if isinstance(node, ast.MatchOr | ast.MatchSequence):
+        return set().union(*(_wire_words(p, words, any_word) for p in node.patterns))
     name = node.id if isinstance(node, ast.Name) else (
         node.attr if isinstance(node, ast.Attribute) else "")
     return {name.lower()} if name in CONSTANTS else set()
 
 
-def first_word_checks(source: str) -> list[tuple[int, str]]:
-    """(line, word) of each place ``source`` compares a line's first word with a word
-    of the wire, or asks ``startswith`` one."""
+def first_word_checks(source: str, words: frozenset[str] = WORDS,
+                      any_word: bool = False) -> list[tuple[int, str]]:
+    """(line, word) of each place ``source`` compares a line's first word with one of
+    ``words`` (with ``any_word``: with any text), matches it on them, or asks
+    ``startswith`` one."""
+    tree = ast.parse(source)
+    named = _first_word_names(tree)
+
+    def first(node: ast.AST) -> bool:
+        return _is_first_word(node) or (isinstance(node, ast.Name) and node.id in named)
+
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]
-            if any(_is_first_word(side) for side in sides):
+            if any(first(side) for side in sides):
                 for side in sides:
-                    found += [(node.lineno, w) for w in sorted(_wire_words(side))]
+                    found += [(node.lineno, w) for w in sorted(_wire_words(side, words,
+                                                                           any_word))]
+        elif isinstance(node, ast.Match) and first(node.subject):
+            for case in node.cases:
+                found += [(case.pattern.lineno, w)
+                          for w in sorted(_wire_words(case.pattern, words, any_word))]
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
               and node.func.attr == "startswith" and node.args):
-            found += [(node.lineno, w) for w in sorted(_wire_words(node.args[0]))]
-    return found
+            found += [(node.lineno, w) for w in sorted(_wire_words(node.args[0], words, False))]
+    return sorted(found)
 
 
 def test_the_scan_finds_every_way_of_dispatching_on_a_first_word() -> None:
@@ -245,28 +287,55 @@ if wire.first_word(line) in ANSWERS: pass
 if line.startswith("event "): pass
 if line.startswith(("watching table=", "x")): pass
 if stale.split(maxsplit=1)[0] != "info": pass
+match words[0]:
+    case "hello" | "quit": pass
+match split_blanks(line)[:1]:
+    case ["go"]: pass
 """
     assert [w for _, w in first_word_checks(bad)] == [
-        "go", "bid", "play", "newgame", "quit", "answers", "event", "watching", "info"]
+        "go", "bid", "play", "newgame", "quit", "answers", "event", "watching", "info",
+        "hello", "quit", "go"]
+    server = """
+command, rest = words[0], words[1:]
+if command == "quit": pass
+if words[0] == "lobby": pass
+if split_blanks(line)[0] == "ping": pass
+if text.startswith("chat "): pass
+match words[0]:
+    case "tables": pass
+"""
+    assert [w for _, w in first_word_checks(server, SERVER_WORDS, any_word=True)] == [
+        "quit", "lobby", "ping", "chat", "tables"]
     fine = """
 if legal.kind == "bid": pass
 if word == "back": pass
 if line.split()[0].lower() == "help": pass
 if key.startswith("seat."): pass
+if name.startswith("."): pass
 match wire.parse(line):
     case wire.Go(): pass
 """
     assert first_word_checks(fine) == []
+    assert first_word_checks(fine, SERVER_WORDS, any_word=True) == []
 
 
 def test_no_module_but_wire_dispatches_on_a_line_s_first_word() -> None:
-    found = []
+    """The wire's words nowhere; in the server and the web (protocol/net, frontends/web)
+    no first word at all, nor a ``startswith`` of the server's or the web's words."""
+    found, allowed = [], set()
     for folder in ("protocol", "frontends"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             rel = path.relative_to(ROOT).as_posix()
-            if rel == "protocol/player/wire.py":
+            if rel in WIRE_MODULES:
                 continue
-            for line, word in first_word_checks(path.read_text(encoding="utf-8")):
-                if (rel, word) not in ALLOWED:
+            server = rel.startswith(SERVER_FOLDERS)
+            checks = first_word_checks(path.read_text(encoding="utf-8"),
+                                       SERVER_WORDS if server else WORDS, any_word=server)
+            for line, word in checks:
+                if (rel, word) in ALLOWED:
+                    allowed.add((rel, word))
+                else:
                     found.append(f"{rel}:{line} compares a first word with {word!r}")
-    assert found == [], "match on wire.parse(line) instead:\n" + "\n".join(found)
+    assert found == [], "match on wire.parse(line) (or lines', weblines') instead:\n" + \
+        "\n".join(found)
+    assert allowed == set(ALLOWED), "an allowance no longer needed: remove it"

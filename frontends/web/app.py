@@ -45,10 +45,12 @@ from xactika.frontends.web.lang import catalog, install_gettext, page, page_lang
 from xactika.frontends.web.lobby import ChatRate, WebLobby, WebLobbyError, WebTable
 from xactika.frontends.web.narrate import Narrator, rules_texts
 from xactika.frontends.web.transport import QueueTransport
+from xactika.protocol.net.lines import Observe, SeatField, Watch
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.server import Server
+from xactika.protocol.net.weblines import Chat, SayChatRefused, parse_page, parse_page_first
 from xactika.protocol.notation.text import config_from_pairs
-from xactika.protocol.player.wire import bot_name, clean_name
+from xactika.protocol.player.wire import TakeSeat, bot_name, clean_name, format_line
 
 log = logging.getLogger(__name__)
 
@@ -290,6 +292,7 @@ class Connection:
         self.link = Link(None, None, self.limits, self._address(), transport=self.transport)
         self.web: WebTable | None = None
         self.who = ""
+        self.seat: int | None = None  # the seat it took, if any
         self.narrator = Narrator(self._names)
         self.rate = ChatRate()
         self.first = True
@@ -366,42 +369,43 @@ class Connection:
 
     def _take(self, line: str) -> bool:
         """One line of the browser's; False to stop reading (it was too much)."""
-        words = line.split()
-        if self.first and words:
+        if self.first and line.strip():  # blank as the server's first line skips it
             self.first = False
-            line = self._first(words, line)
-        elif words and words[0] == "chat":
-            try:  # a chat line costs what any line costs: its length, the rate
-                self.link.charge(len(line.encode("utf-8", "surrogatepass")))
-            except LinkFault as fault:
-                self.link.finish(fault)
-                return False
-            self._chat(line[len("chat"):].strip())
-            return True
+            line = self._first(line)
+            return self.transport.feed(line + "\n")
+        match parse_page(line):
+            case Chat(text):
+                try:  # a chat line costs what any line costs: its length, the rate
+                    self.link.charge(len(line.encode("utf-8", "surrogatepass")))
+                except LinkFault as fault:
+                    self.link.finish(fault)
+                    return False
+                self._chat(text)
+                return True
         return self.transport.feed(line + "\n")
 
-    def _first(self, words: list[str], line: str) -> str:
+    def _first(self, line: str) -> str:
         """``watch N`` becomes ``observe TOKEN`` (the web's tables are public to watch);
         ``seat TOKEN`` finds the table for the chat and the narration."""
-        if words[0] == "watch" and len(words) >= 2 and words[1].isdigit():
-            try:
-                self.web = self.app.lobby.get(int(words[1][:9]))
-            except WebLobbyError:
-                return "observe -"  # refused by the server like any wrong token
-            name = next((w[5:] for w in words[2:] if w.startswith("name=")), "")
-            self.who = f"{clean_name(bot_name(name))[:24] if name else 'someone'}(watching)"
-            self.transport.delay = self.web.spectator_delay
-            self.watching = True
-            self.web.spectators += 1
-            self._join()
-            return f"observe {self.web.table.observer_token}"
-        if words[0] == "seat" and len(words) >= 2:
-            found = self.app.lobby.seat_of(words[1])
-            if found is not None:
-                self.web, seat = found
-                self.who = f"seat{seat}"
-                self.narrator.tutorial = self.web.tutorial
+        match parse_page_first(line):
+            case Watch(table, name):
+                try:
+                    self.web = self.app.lobby.get(int(table[:9]))
+                except WebLobbyError:
+                    return format_line(Observe("-"))  # refused by the server like any wrong token
+                self.who = f"{clean_name(bot_name(name))[:24] if name else 'someone'}(watching)"
+                self.transport.delay = self.web.spectator_delay
+                self.watching = True
+                self.web.spectators += 1
                 self._join()
+                return format_line(Observe(self.web.table.observer_token))
+            case TakeSeat(token) | SeatField(token):
+                found = self.app.lobby.seat_of(token)
+                if found is not None:
+                    self.web, self.seat = found
+                    self.who = f"seat{self.seat}"
+                    self.narrator.tutorial = self.web.tutorial
+                    self._join()
         return line
 
     def _join(self) -> None:
@@ -416,14 +420,13 @@ class Connection:
     def _chat(self, text: str) -> None:
         if self.web is None or not self.rate.allow():
             if not self.refused:  # once until a message goes through: refusals never pile up
-                self._hear("say chat-refused too fast, or not at a table")
+                self._hear(format_line(SayChatRefused("too fast, or not at a table")))
             self.refused = True
             return
         self.refused = False
         who = self.who
-        if who.startswith("seat") and who[4:].isdigit():
-            seat = int(who[4:])
-            who = self.web.names()[seat] or who
+        if self.seat is not None:
+            who = self.web.names()[self.seat] or who
         self.app.lobby.say(self.web, who, text)
 
 

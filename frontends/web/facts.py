@@ -27,7 +27,9 @@ from xactika.core.engine.api import (
 from xactika.frontends.i18n import said
 from xactika.frontends.people.presentation import presentation
 from xactika.protocol.net.lobby import MAX_OPTION, MAX_ROUNDS
+from xactika.protocol.net.weblines import SayTable
 from xactika.protocol.player.agentside import SeatTracker
+from xactika.protocol.player.wire import format_line
 
 
 def _mode_facts(name: str, mode: str) -> dict[str, Any]:
@@ -96,11 +98,6 @@ def all_games() -> list[dict[str, Any]]:
     return [game_facts(name) for name in sorted(games(), key=lambda n: (n != first, n))]
 
 
-def _text(values: Any) -> str:
-    items = [str(v) for v in values]
-    return ",".join(items) if items else "-"
-
-
 class TableFacts:
     """Folds one connection's events (a seat's or a spectator's view) into its own
     tracker, every unseen hand held as that many face-down cards, and says what a table
@@ -134,21 +131,18 @@ class TableFacts:
         assert self.tracker is not None and self.config is not None
         state = self.tracker.state
         shown = presentation(self.config.game)
-        move = "-"
+        move: str | None = None
         if state.to_act is not None and state.phase == PHASE_BID:
             move = "bid"
         elif state.to_act is not None and state.phase == PHASE_PLAY:
             move = "play" if state.trick else "lead"
-        turn = "-" if move == "-" else str(state.to_act)
         hands = state.hands or ()
         stock = shown.progress(self.config, state).stock if hands else None
         trump = shown.trump(state) if hands else None
-        words = [f"say table turn={turn} move={move} sizes={_text(map(len, hands))}",
-                 f"stock={'-' if stock is None else stock}",
-                 f"trump={(trump or '-').replace(' ', '-')}"]
+        hand: list[tuple[str, list[str]]] = []
         if 0 <= seat < len(hands):
             rules = game_rules(self.config.game)
-            for sort, key in shown.hand_sorts_by().items():
-                order = sorted(hands[seat], key=key or rules.sort_key)
-                words.append(f"hand-{sort}={_text(order)}")
-        return " ".join(words)
+            hand = [(sort, [str(c) for c in sorted(hands[seat], key=key or rules.sort_key)])
+                    for sort, key in shown.hand_sorts_by().items()]
+        return format_line(SayTable(None if move is None else state.to_act, move,
+                                    [len(h) for h in hands], stock, trump, hand))

@@ -29,9 +29,10 @@ from xactika.protocol.net.link import LinkDown
 from xactika.protocol.net.lobby import NAME_MAX, Hosted, LobbyError
 from xactika.protocol.net.server import Server
 from xactika.protocol.net.table import HUMAN, Table
+from xactika.protocol.net.weblines import Heard
 from xactika.protocol.notation.text import game_option_types
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import bot_name, name_key
+from xactika.protocol.player.wire import bot_name, format_line, name_key
 
 log = logging.getLogger(__name__)
 
@@ -362,7 +363,7 @@ class WebLobby:
         text = escape(" ".join(text.split()), CHAT_LIMIT)
         if not text:
             return
-        line = f"chat {escape(bot_name(who), 64)} {text}"  # a kept name or a watcher's label
+        line = format_line(Heard(escape(bot_name(who), 64), text))  # a kept name or a label
         web.said += 1
         journal = web.table.journal
 

@@ -21,9 +21,19 @@ from xactika.frontends.people import narration, teach
 from xactika.frontends.people.narration import Note, RoundOutcome, WhyWon, narrate
 from xactika.frontends.people.presentation import presentation
 from xactika.frontends.web.facts import TableFacts
+from xactika.protocol.net.weblines import (
+    SayCoach,
+    SayDim,
+    SayNames,
+    SayNote,
+    SayResult,
+    SayRound,
+    SayWhyWon,
+)
 from xactika.protocol.notation.text import parse_event
 from xactika.protocol.player import wire
 from xactika.protocol.player.agentside import SeatTracker
+from xactika.protocol.player.wire import format_line
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +69,7 @@ class Narrator:
         names = tuple(self.names())
         if names != self._said_names:
             self._said_names = names
-            out.insert(0, "say names " + ",".join(names))
+            out.insert(0, format_line(SayNames(names)))
         return "".join(line + "\n" for line in out)
 
     def _before(self, line: str) -> list[str]:
@@ -79,14 +89,14 @@ class Narrator:
         follow = shown.follow_rule(state, self.seat)
         said = []
         if go.kind == "play" and follow.can_follow:
-            said.append("say dim " + _("you must follow the lead ({call}) and you can").format(
-                call=follow.led))
+            said.append(format_line(SayDim(
+                _("you must follow the lead ({call}) and you can").format(call=follow.led))))
         if self.tutorial and state.round == 1:
             rules = game_rules(self.config.game)
             legal = wire.legal_from_go(go, self.seat, rules)
             hint = make_agent("heuristic", 1, self.config.game)
             move = shown.move_words(hint.choose(self.tracker.view(), legal))  # cards as seen
-            said.append("say coach " + _one_line(shown.coach(go.kind, follow, move)))
+            said.append(format_line(SayCoach(_one_line(shown.coach(go.kind, follow, move)))))
         return said
 
     def _after(self, line: str) -> list[str]:
@@ -113,18 +123,19 @@ class Narrator:
         assert self.config is not None
         said = self.facts.after(event, self.seat)
         if isinstance(event, GameStarted) and self.tutorial and self.seat >= 0:
-            said += [f"say coach {_one_line(i18n.said(p))}"
+            said += [format_line(SayCoach(_one_line(i18n.said(p))))
                      for p in teach.tutorial_intro(self.config, spoken=True)]
         names = [n or _("seat {n}").format(n=i) for i, n in enumerate(self.names())]
         for item in narrate(self.config, self.events, len(self.events) - 1, names,
                             tutorial=self.tutorial and self.seat >= 0, spoken=True):
             if isinstance(item, WhyWon):
-                said.append(f"say why-won trick={item.trick} winner={item.winner} "
-                            f"{_one_line(item.text)}")
+                said.append(format_line(SayWhyWon(item.trick, item.winner,
+                                                  _one_line(item.text))))
             elif isinstance(item, RoundOutcome) and item.text:
-                said += [f"say round {_one_line(part)}" for part in item.text.split("\n")]
+                said += [format_line(SayRound(_one_line(part)))
+                         for part in item.text.split("\n")]
             elif isinstance(item, Note):
-                said.append(f"say note {_one_line(item.text)}")
+                said.append(format_line(SayNote(_one_line(item.text))))
         return said
 
 
@@ -138,8 +149,8 @@ class Narrator:
             names[self.seat] = "you"
         notes = narration.outcome_notes(outcome.winners, outcome.forfeited, names,
                                       self.seat if self.seat >= 0 else None)
-        seats = wire.format_result(outcome).split()[1:3]  # winners=, forfeited=
-        return [" ".join(["say", "result", *seats, *(_one_line(n) + "." for n in notes)])]
+        text = " ".join(_one_line(n) + "." for n in notes)
+        return [format_line(SayResult(outcome.winners, outcome.forfeited, text))]
 
 
 def rules_texts(config: Config) -> dict[str, object]:

@@ -23,13 +23,31 @@ import attrs
 
 from xactika.core.bots.agents import plays
 from xactika.core.engine.errors import XactikaError
+from xactika.protocol.net.lines import (
+    Bye,
+    Create,
+    Created,
+    Join,
+    Joined,
+    Leave,
+    Left,
+    ListTables,
+    LobbyOk,
+    LobbyTable,
+    Observe,
+    Ok,
+    Rematch,
+    Rematched,
+    SeatField,
+    Watch,
+    parse_lobby,
+)
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.seating import TableSettings
 from xactika.protocol.net.table import Table
-from xactika.protocol.notation.blanks import split_blanks
 from xactika.protocol.notation.text import game_option_types
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import name_key
+from xactika.protocol.player.wire import Quit, TakeSeat, WireError, format_line, name_key
 
 if TYPE_CHECKING:
     from xactika.protocol.net.server import Server
@@ -152,7 +170,7 @@ class Lobby:
     async def session(self, link: Link, address: str, *, admin: bool = False) -> None:
         """Answer commands until ``quit``, silence, a fault, or a hand-over to a seat or
         a table to watch (the connection then serves as that)."""
-        link.send("lobby ok" + (" admin" if admin else ""))
+        link.send(format_line(LobbyOk(admin)))
         link.start_pump()
         while not link.closed:
             try:
@@ -164,34 +182,29 @@ class Lobby:
             except (LinkDown, LinkFault):
                 return
             link.asked()
-            words = split_blanks(line)
-            command, rest = words[0], words[1:]
-            if command == "quit":
-                link.send("bye")
-                link.finish(LinkDown("quit"))
-                return
-            if command in ("seat", "observe") and rest:
-                await self.server.enter(link, address, words)
-                return
             try:
-                if command == "watch" and len(rest) == 1:
-                    table = self._watchable(rest[0])
-                    await self.server.observe(link, table)
-                    return
-                if command == "tables" and not rest:
-                    link.send(*self.tables(), "ok")
-                elif command == "create":
-                    link.send(self.create(rest, address, admin))
-                elif command == "join" and rest:
-                    link.send(self.join(rest, address, admin))
-                elif command == "leave" and len(rest) == 1:
-                    link.send(await self.leave(rest[0], address))
-                elif command == "rematch" and len(rest) == 1:
-                    link.send(await self.rematch(rest[0], address, admin))
-                else:
-                    raise LobbyError(f"unknown lobby command {escape(line, 40)!r}: expected "
-                                     "tables, create, join, leave, rematch, watch, seat or quit")
-            except LobbyError as exc:
+                match parse_lobby(line):
+                    case Quit():
+                        link.send(format_line(Bye()))
+                        link.finish(LinkDown("quit"))
+                        return
+                    case TakeSeat() | SeatField() | Observe() as enter:
+                        await self.server.enter(link, address, enter)
+                        return
+                    case Watch(table):
+                        await self.server.observe(link, self._watchable(table))
+                        return
+                    case ListTables():
+                        link.send(*self.tables(), format_line(Ok()))
+                    case Create(settings):
+                        link.send(self.create(list(settings), address, admin))
+                    case Join(table, fields):
+                        link.send(self.join([table, *fields], address, admin))
+                    case Leave(token):
+                        link.send(await self.leave(token, address))
+                    case Rematch(token):
+                        link.send(await self.rematch(token, address, admin))
+            except (LobbyError, WireError) as exc:
                 link.send(f"error {exc}")
 
     # -- the commands
@@ -206,10 +219,9 @@ class Lobby:
             hosted = self.hosted.get(table.id)
             open_seats = ",".join(map(str, self._open(hosted))) if hosted else ""
             names = ",".join(_shown(s.name) for s in table.seats)
-            lines.append(f"table id={table.id} game={config.game} mode={config.mode} "
-                         f"players={config.players} rounds={config.rounds} "
-                         f"status={table.status()} open={open_seats or '-'} names={names} "
-                         f"observers={len(table.observers)}")
+            lines.append(format_line(LobbyTable(
+                table.id, config.game, config.mode, config.players, config.rounds,
+                table.status(), open_seats or "-", names, len(table.observers))))
         return lines
 
     def create(self, words: list[str], address: str, admin: bool) -> str:
@@ -224,7 +236,7 @@ class Lobby:
                                  + "=, ".join(keys) + "= (each once)")
             pairs[key] = value
         seats = pairs.pop(SEATS, None)
-        return f"created table={self.open_table(pairs, address, admin, seats).id}"
+        return format_line(Created(self.open_table(pairs, address, admin, seats).id))
 
     def open_table(self, pairs: dict[str, str], address: str, admin: bool,
                    seats: str | None = None, *, people: bool = True) -> Table:
@@ -356,7 +368,7 @@ class Lobby:
         if not name:
             raise LobbyError("a name is needed: 'join TABLE name=NAME'")
         seat = self.take(hosted, name, seat, address, admin)
-        return f"joined table={table.id} seat={seat} token={table.seats[seat].token}"
+        return format_line(Joined(table.id, seat, table.seats[seat].token))
 
     def take(self, hosted: Hosted, name: str, seat: int | None, address: str,
              admin: bool) -> int:
@@ -401,13 +413,13 @@ class Lobby:
         hosted.given.pop(seat, None)
         hosted.touched = time.monotonic()
         self.keep(hosted)
-        return f"left table={table.id} seat={seat}"
+        return format_line(Left(table.id, seat))
 
     async def rematch(self, token: str, address: str, admin: bool) -> str:
         """``rematch TOKEN``: a seat of a finished game asks for the next one: the same
         settings and names at a new table, a new deal; answers that seat's new token."""
         new, seat = await self.next_table(token, address, admin)
-        return f"rematch table={new.id} seat={seat} token={new.seats[seat].token}"
+        return format_line(Rematched(new.id, seat, new.seats[seat].token))
 
     async def next_table(self, token: str, address: str, admin: bool) -> tuple[Table, int]:
         """The rematch of a finished game's seat (made once for the table) and that seat's

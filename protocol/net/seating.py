@@ -1,7 +1,8 @@
 """A server table's settings and seats: the data a table keeps and journals.
 
 :class:`TableSettings` is one table's game and clocks, :class:`Seat` one seat's holder,
-name, kind and bank; protocol/net/table.py plays the game on them.
+name, kind and bank, :class:`EventLines` its events' lines; protocol/net/table.py plays
+the game on them.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from typing import Any
 
 import attrs
 
-from xactika.core.engine.api import Config, game_rules
+from xactika.core.engine.api import Config, Event, TrickGame, game_rules
 from xactika.core.engine.rng import fresh_seed
+from xactika.core.engine.views import visible
 from xactika.protocol.net.clock import Clock, Pace
 from xactika.protocol.net.journal import SEAT_FIELDS
-from xactika.protocol.net.link import Link, new_token, token_key
-from xactika.protocol.notation.text import config_from_pairs
+from xactika.protocol.net.link import PUBLIC, Link, new_token, token_key
+from xactika.protocol.notation.text import config_from_pairs, format_event
 
 HUMAN, BOT = "human", "bot"
 REPLACED, RECLAIMED = "replaced:", "reclaimed"  # journal rows of a person's stand-in
@@ -84,3 +86,23 @@ def seat_fields(seat: Seat) -> dict[str, object]:
 def header_name(name: str, seat: int) -> str:
     """A seat's self-given name (the handshake made it safe: ``clean_name``), or a stand-in."""
     return name or f"seat{seat}"
+
+
+class EventLines:
+    """A table's events as lines: a public event is formatted once for every seat, the
+    watchers and the journal (issue 44); an event a view changes (a deal, the start), once
+    for each who sees it."""
+
+    def __init__(self, rules: TrickGame) -> None:
+        self.rules = rules
+        self._public: dict[int, tuple[Event, str]] = {}  # by the event's identity
+
+    def line(self, event: Event, seat: int | None = None) -> str:
+        """``event`` as ``seat`` sees it (``PUBLIC``: a watcher; None: whole, the journal's)."""
+        seen = visible(event, PUBLIC if seat is None else seat)
+        if seen is not event:
+            return format_event(event if seat is None else seen, self.rules)
+        found = self._public.get(id(event))
+        if found is None or found[0] is not event:
+            found = self._public[id(event)] = (event, format_event(event, self.rules))
+        return found[1]

@@ -26,6 +26,20 @@ import attrs
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.net.clock import parse_clock, parse_pace
 from xactika.protocol.net.journal import Journal
+from xactika.protocol.net.lines import (
+    UNKNOWN_TOKEN,
+    AdminOk,
+    Enter,
+    EnterLobby,
+    ListTables,
+    NewTable,
+    Ok,
+    SeatField,
+    TableStatus,
+    enter_kind,
+    parse_admin,
+    parse_first,
+)
 from xactika.protocol.net.link import Limits, Link, LinkDown, LinkFault, new_token, token_key
 from xactika.protocol.net.lobby import Lobby, LobbyPolicy
 from xactika.protocol.net.table import (
@@ -35,12 +49,14 @@ from xactika.protocol.net.table import (
     table_lines,
     table_settings,
 )
-from xactika.protocol.notation.blanks import split_blanks
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
     Handshake,
+    Quit,
+    TakeSeat,
     WireError,
     clean_name,
+    format_line,
 )
 from xactika.protocol.trust.signing import Signer
 
@@ -110,7 +126,6 @@ class _Entry:
     seat: int = -1
 
 
-FIRST_WORDS = ("seat", "observe", "admin", "lobby")
 FULL = "too many connections; try again later"
 
 
@@ -343,35 +358,36 @@ class Server:
         if line is None or link.closed:  # closed meanwhile (a web peer cut for a flood)
             self.refused += 1
             return
-        words = split_blanks(line)
-        if words == ["lobby"] or (words[0] == "lobby" and len(words) == 2):
-            admin = len(words) == 2 and self._is_admin(words[1])
-            if len(words) == 2 and not admin:
-                await self._fail(link, address, "unknown token")
-                return
-            await self.lobby.session(link, address, admin=admin)
+        try:
+            first = parse_first(line)
+        except WireError as exc:
+            await self._fail(link, address, str(exc))
             return
-        if words[0] not in FIRST_WORDS or len(words) < 2:
-            await self._fail(link, address, "expected 'seat TOKEN', 'observe TOKEN', "
-                             "'admin TOKEN' or 'lobby' first")
-            return
-        await self.enter(link, address, words)
+        match first:
+            case EnterLobby(None):
+                await self.lobby.session(link, address)
+            case EnterLobby(token) if token is not None and self._is_admin(token):
+                await self.lobby.session(link, address, admin=True)
+            case EnterLobby():
+                await self._fail(link, address, UNKNOWN_TOKEN)
+            case _:
+                await self.enter(link, address, first)
 
     def _is_admin(self, token: str) -> bool:
         entry = self._tokens.get(token)
         return entry is not None and entry.kind == "admin"
 
-    async def enter(self, link: Link, address: str, words: list[str]) -> None:
+    async def enter(self, link: Link, address: str, enter: Enter) -> None:
         """``seat``, ``observe`` or ``admin`` with a token (a first line, or the lobby's
         hand-over): check it and serve the connection as that until it closes."""
-        entry = self._tokens.get(words[1])
-        if entry is None or entry.kind != words[0]:
-            await self._fail(link, address, "unknown token")
+        entry = self._tokens.get(enter.token)
+        if entry is None or entry.kind != enter_kind(enter):
+            await self._fail(link, address, UNKNOWN_TOKEN)
             return
         self._failures.forgive(address)
-        if entry.kind == "seat":
+        if isinstance(enter, TakeSeat | SeatField):
             self.authenticated(link)  # a seat always has its slot
-            await self._seat(link, entry, words[2:])
+            await self._seat(link, entry, enter)
         elif entry.kind == "observe":
             assert entry.table is not None
             await self.observe(link, entry.table)
@@ -411,18 +427,14 @@ class Server:
         if delay > 0:
             await asyncio.sleep(delay)
 
-    async def _seat(self, link: Link, entry: _Entry, rest: list[str]) -> None:
+    async def _seat(self, link: Link, entry: _Entry, enter: TakeSeat | SeatField) -> None:
         table, seat = entry.table, entry.seat
         assert table is not None
-        resume: int | None = None
-        for word in rest:
-            key, _, value = word.partition("=")
-            if key == "resume" and value.isascii() and value.isdigit() and len(value) < 10:
-                resume = int(value)
-            else:
-                link.finish(LinkDown("refused"), f"unknown field {escape(word, 40)!r}: "
-                            "expected 'seat TOKEN [resume=SEQ]'")
-                return
+        if isinstance(enter, SeatField):
+            link.finish(LinkDown("refused"), f"unknown field {escape(enter.field, 40)!r}: "
+                        "expected 'seat TOKEN [resume=SEQ]'")
+            return
+        resume = enter.resume
         why = table.refusal(seat)
         if why is None and resume is not None and resume > len(table.events):
             why = f"resume={resume} is beyond the last event ({len(table.events)})"
@@ -480,36 +492,37 @@ class Server:
 
     async def _admin(self, link: Link) -> None:
         """Create and list tables: ``table KEY=VALUE...``, ``tables``, ``quit``."""
-        link.send("admin ok")
+        link.send(format_line(AdminOk()))
         link.start_pump()
         while not link.closed:
             try:
                 line = await link.next(3600.0)
             except (LinkDown, LinkFault, TimeoutError):
                 return
-            words = split_blanks(line)
             link.asked()  # the next command stays queued: commands may come together
-            if words[0] == "quit":
-                link.finish(LinkDown("quit"))
-                return
-            if words[0] == "tables":
-                for t in self.tables:
-                    link.send(f"table id={t.id} status={t.status()} "
-                              f"seated={t.seated()}/{len(t.seats)}")
-                link.send("ok")
-                continue
-            if words[0] != "table":
-                link.send(f"error unknown admin command {escape(words[0], 40)!r}: expected "
-                          "table KEY=VALUE..., tables or quit")
-                continue
             try:
-                pairs = dict(_pair(w) for w in words[1:])
-                settings = self.settings(pairs)
-            except (XactikaError, ValueError, KeyError, TypeError) as exc:
-                link.send(f"error {escape(str(exc), 200)}")
+                command = parse_admin(line)
+            except WireError as exc:
+                link.send(f"error {exc}")
                 continue
-            table = self.add_table(settings)
-            link.send(*table_lines(table))
+            match command:
+                case Quit():
+                    link.finish(LinkDown("quit"))
+                    return
+                case ListTables():
+                    for t in self.tables:
+                        link.send(format_line(TableStatus(t.id, t.status(),
+                                                          f"{t.seated()}/{len(t.seats)}")))
+                    link.send(format_line(Ok()))
+                case NewTable(words):
+                    try:
+                        pairs = dict(_pair(w) for w in words)
+                        settings = self.settings(pairs)
+                    except (XactikaError, ValueError, KeyError, TypeError) as exc:
+                        link.send(f"error {escape(str(exc), 200)}")
+                        continue
+                    table = self.add_table(settings)
+                    link.send(*table_lines(table))
 
 
 def last_record_number(out: Path | None) -> int:

@@ -44,7 +44,7 @@ from xactika.core.engine.referee import (
     Turn,
     run_async,
 )
-from xactika.core.engine.views import view, visible
+from xactika.core.engine.views import view
 from xactika.protocol.net.clock import Bank, parse_pace
 from xactika.protocol.net.journal import SEAT_FIELDS, Journal, SavedTable
 from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token, token_key
@@ -53,15 +53,14 @@ from xactika.protocol.net.seating import HUMAN as HUMAN
 from xactika.protocol.net.seating import ON_TIMEOUT as ON_TIMEOUT
 from xactika.protocol.net.seating import RECLAIMED as RECLAIMED
 from xactika.protocol.net.seating import REPLACED as REPLACED
+from xactika.protocol.net.seating import EventLines, header_name, new_seat, seat_fields
 from xactika.protocol.net.seating import Seat as Seat
 from xactika.protocol.net.seating import TableSettings as TableSettings
-from xactika.protocol.net.seating import header_name, new_seat, seat_fields
 from xactika.protocol.net.seating import table_settings as table_settings
 from xactika.protocol.net.thinking import think
 from xactika.protocol.notation.text import (
     config_from_pairs,
     format_config,
-    format_event,
     parse_event,
     split_pairs,
 )
@@ -98,6 +97,7 @@ class Table:
         self.settings = settings
         self.config = commit_config(settings.config)  # committed seed, revealed at the end
         self.rules = game_rules(self.config.game)
+        self.lines = EventLines(self.rules)  # each public event formatted once
         self.seats = [new_seat() for _ in range(self.config.players)]
         self.observer_token = new_token()
         self.observer_key = token_key(self.observer_token)
@@ -222,7 +222,7 @@ class Table:
         """Journal the events not yet kept (committed before any line carries them)."""
         if self.journal is not None and self._journalled < len(self.events):
             self.journal.events(self.id, self._journalled + 1, (
-                format_event(e, self.rules) for e in self.events[self._journalled:]))
+                self.lines.line(e) for e in self.events[self._journalled:]))
             self._journalled = len(self.events)
 
     def _keep_change(self, seat: int, reason: str, detail: str) -> None:
@@ -442,20 +442,20 @@ class Table:
         s = self.seats[seat]
         if s.link is None:
             return
-        s.link.send(*(format_event(visible(e, seat), self.rules) for e in self.events[s.sent:]))
+        s.link.send(*(self.lines.line(e, seat) for e in self.events[s.sent:]))
         s.sent = len(self.events)
 
     def _publish(self, new: Sequence[Event]) -> None:
         for seat in range(len(self.seats)):
             self._sync(seat)
         if self.observers:
-            public = [format_event(visible(event, PUBLIC), self.rules) for event in new]
+            public = [self.lines.line(event, PUBLIC) for event in new]
             for link in list(self.observers):
                 link.send(*public)
 
     def watch(self, link: Link) -> None:
         link.send(f"watching table={self.id}",
-                  *(format_event(visible(event, PUBLIC), self.rules) for event in self.events))
+                  *(self.lines.line(event, PUBLIC) for event in self.events))
         if self.over.is_set():
             outcome = self.outcome()
             if outcome is not None:

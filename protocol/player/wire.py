@@ -80,6 +80,11 @@ class _Value:
         return f"{type(self).__name__}({shown})"
 
 
+Value = _Value
+"""The base of every typed line, here and in the sibling readers (protocol/net/lines.py,
+protocol/net/weblines.py)."""
+
+
 def first_word(line: str) -> str:
     """The command word of a line ("" for a blank one)."""
     words = split_blanks(line, 1)
@@ -730,7 +735,7 @@ def read(line: str) -> Msg:
         return Malformed(word, line, str(exc), _READERS[word][0])
 
 
-def format_line(message: Msg) -> str:
+def format_line(message: _Value) -> str:
     """The line of a typed value: ``parse(format_line(m)) == m``."""
     return message._line()
 
