@@ -57,6 +57,7 @@ from xactika.protocol.net.seating import EventLines, header_name, new_seat, seat
 from xactika.protocol.net.seating import Seat as Seat
 from xactika.protocol.net.seating import TableSettings as TableSettings
 from xactika.protocol.net.seating import table_settings as table_settings
+from xactika.protocol.net.tablerecord import table_outcome, write_table_record
 from xactika.protocol.net.thinking import think
 from xactika.protocol.notation.text import (
     config_from_pairs,
@@ -76,9 +77,7 @@ from xactika.protocol.player.wire import (
     name_key,
     parse_answer,
 )
-from xactika.protocol.records.textform import forfeited, format_record, result_winners
-from xactika.protocol.records.writing import standard_headers, write_new_record
-from xactika.protocol.trust.signing import ID_HEADER, Signer, new_record_id
+from xactika.protocol.trust.signing import Signer, new_record_id
 from xactika.protocol.trust.tamper import commit_config
 
 log = logging.getLogger(__name__)
@@ -735,70 +734,14 @@ class Table:
             self._keep_seat(seat)
 
     def _write_record(self, started: dt.datetime) -> None:
-        """The record, written whole beside its name and renamed (protocol/records/writing.py).
-
-        Its content is a function of the journalled game, so that a kill after the record
-        takes its name and before the journal notes the table over writes the very same
-        record again (no ``table-N.2.log`` twin): the signed record's ``id`` is the
-        table's, journalled (a fresh random one each time made every rewrite differ),
-        and the journal is put on disk first (the last move's rows were written but not
-        yet committed: a record ahead of the journal could be followed, after a kill, by
-        a resumed game that ended otherwise)."""
-        if self.out is None:
-            return
-        if self.journal is not None:
-            self.journal.sync()
-        headers = standard_headers(
-            self.config, self.names(), date=started, event="xactika serve",
-            extra=[("kinds", ",".join(s.kind for s in self.seats)),
-                   ("server.table", str(self.id)),
-                   ("termination", self.faults[0][1] if self.faults else "normal")])
-        # a person's bank (SERVER.md section 7): a table of bots had none
-        if self.settings.clock is not None and any(s.kind == HUMAN for s in self.seats):
-            limit = self.settings.timeouts
-            headers.append(("clock", f"{self.settings.clock.text()} "
-                                     f"on-timeout={self.settings.on_timeout}"
-                                     + ("" if limit is None else f" timeouts={limit}")))
-        headers += [("fault", f"{seat} {reason}: {' '.join(detail.split())}")
-                    for seat, reason, detail in self.faults if seat >= 0]
-        headers += self._played_by()
-        if self.signer is not None:  # kept (and the signer header put after it)
-            headers.append((ID_HEADER, self.record_id))
-        self.out.mkdir(parents=True, exist_ok=True)
-        self.record = Path(write_new_record(  # never over a record (its number is new)
-            self.out, f"table-{self.id}", format_record(headers, self.events,
-                                                         signer=self.signer)))
-
-    def _played_by(self) -> list[tuple[str, str]]:
-        """``stand-in`` headers (who played which events of a seat) and a ``forfeit``
-        header per seat that cannot win: it forfeited, or a stand-in still held it at
-        the end (spec/SERVER.md section 7)."""
-        if self.referee is None:
-            return []
-        marks: list[tuple[str, str]] = []
-        level = f"bot:strong:{self.settings.level}"
-        for seat, s in enumerate(self.seats):
-            starts = [f.at for f in self.referee.faults if f.seat == seat]
-            ends = [r.at for r in self.referee.reclaims if r.seat == seat]
-            for n, begin in enumerate(starts):
-                end = ends[n] if n < len(ends) else len(self.events)
-                if begin >= end:
-                    continue  # over, or taken back, before the stand-in made a move
-                who = "random" if s.fault is not None and n == len(starts) - 1 else level
-                marks.append(("stand-in", f"{seat} events {begin + 1}-{end} {who}"))
-            if s.fault is not None or s.replaced:
-                marks.append(("forfeit", str(seat)))
-        return marks
+        """The record, written whole beside its name (protocol/net/tablerecord.py)."""
+        if self.out is not None:
+            self.record = write_table_record(self, self.out, started)
 
     def outcome(self) -> Outcome | None:
         """Who won as the record's ``result`` line says (a forfeited seat never wins),
         for the ``result`` line every seat and observer gets; None before the end."""
-        last = self.events[-1] if self.events else None
-        if not isinstance(last, GameOver):
-            return None
-        marks = self._played_by()
-        return Outcome(result_winners(marks, last.totals, last.winners),
-                       sorted(forfeited(marks)), last.totals)
+        return table_outcome(self)
 
     def totals(self) -> tuple[int, ...]:
         last = self.events[-1] if self.events else None

@@ -4,6 +4,8 @@ import { alertTurn, muteSwitch } from "./alert.js";
 import { callSvg, callWords, cardLabel, cardSvg, setFace } from "./cards.js";
 import { Game } from "./game.js";
 import { Middle } from "./middle.js";
+import { renderScores } from "./scores.js";
+import { keepToken, REPLACE_SEAT, seatToken } from "./seattoken.js";
 import { _, h, $, clear, ngettext, paceMenu, rulesDialog } from "./ui.js";
 
 const root = $("#table");
@@ -13,7 +15,7 @@ const game = new Game();
 const middle = new Middle(game, () => render());
 window.xactikaMiddle = middle; // what the middle holds (the tests read it)
 const store = window.localStorage;
-let token = seatToken(params.get("seat"));
+let token = seatToken(number, params.get("seat"));
 let watching = params.has("watch") && !params.get("seat");
 let name = params.get("name") || store.getItem("xactika-name") || "";
 let socket = null;
@@ -51,34 +53,6 @@ window.addEventListener("hashchange", () => { // an invite link pasted on this v
   keepToken(invited);
   location.reload();
 });
-
-// --------------------------------------------------------------------------- the seat's token
-
-/** The question before an invite link replaces the seat this page holds. */
-function REPLACE_SEAT() {
-  return _("This page holds your seat at this table already. Take the invite link's seat instead?");
-}
-
-/** The token this page plays with: the invite link's (``#seat=``), or the one this page
- * kept, asking first when both differ. A token is kept in this page's own history entry
- * (``history.state``) and nowhere else: another page of the site (the replay viewer, which
- * shows uploaded files, included) cannot read an entry's state, as it could read
- * localStorage or sessionStorage; it survives a reload and is dropped at the game's end.
- * Tokens an older page kept in localStorage are taken over once and removed. */
-function seatToken(invited) {
-  const old = `xactika-seat-${number}`;
-  const kept = (history.state && history.state.seat) || store.getItem(old) || null;
-  for (const key of Object.keys(store)) if (key.startsWith("xactika-seat-")) store.removeItem(key);
-  if (!invited) return kept;
-  if (kept && kept !== invited && !window.confirm(REPLACE_SEAT())) return kept;
-  return invited;
-}
-
-/** Keep ``t`` (null: none) in this page's history entry; the address bar shows the table
- * only, so sharing the address shares the table, never the seat. */
-function keepToken(t) {
-  history.replaceState(t ? { seat: t } : null, "", location.pathname);
-}
 
 // --------------------------------------------------------------------------- connection
 
@@ -406,7 +380,7 @@ function render() {
   renderControls();
   renderHand();
   renderLog();
-  renderScores();
+  renderScores($("#scores"), game);
   renderEnd();
   const mode = game.modeFacts ? game.modeFacts.name : game.config ? game.config.mode : "";
   // a game to a target (Dix's) has no number of rounds to count to
@@ -681,38 +655,6 @@ function renderLog() {
   const coach = $("#coach");
   coach.textContent = game.coach && game.round === 1 ? game.coach : "";
   coach.hidden = !coach.textContent;
-}
-
-function renderScores() {
-  // the score sheet: per round and seat, bid/took (or tricks) and the points; the totals
-  const table = clear($("#scores"));
-  if (!game.rounds.length) return;
-  const bids = game.rounds.some((r) => r.bids);
-  table.append(h("caption", {}, bids ? _("bid/took, points") : _("tricks, points")));
-  const head = h("tr", {}, h("th", {}, _("round")));
-  for (let s = 0; s < game.players; s += 1) {
-    // its name; "#2" where a phone has no room for five or more names (the seats say whose)
-    head.append(h("th", { class: s === game.seat ? "mine" : "", title: game.label(s) },
-      h("span", { class: "seat-no", "aria-hidden": "true" }, `#${s}`),
-      h("span", { class: "seat-nm" }, game.short(s))));
-  }
-  table.append(h("thead", {}, head));
-  const body = h("tbody", {});
-  for (const row of game.rounds) {
-    const tr = h("tr", {}, h("td", {}, String(row.round)));
-    row.points.forEach((p, s) => {
-      const took = row.bids ? `${row.bids[s]}/${row.tricks[s]}` : String(row.tricks[s]);
-      const made = row.bids && row.bids[s] === row.tricks[s];
-      // the two parts stay whole; a narrow column puts the points under bid/took
-      tr.append(h("td", { class: made ? "made" : "" }, h("span", {}, `${took},`), " ",
-        h("span", {}, `${p > 0 ? "+" : ""}${p}`)));
-    });
-    body.append(tr);
-  }
-  const total = h("tr", { class: "total" }, h("th", {}, _("total")));
-  game.totals.forEach((t) => total.append(h("th", {}, String(t))));
-  body.append(total);
-  table.append(body);
 }
 
 function renderEnd() {
