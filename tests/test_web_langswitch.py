@@ -68,3 +68,27 @@ def test_the_language_switch_keeps_the_place(server: WebServer, browser: Any, fi
         page.wait_for_selector("#end:not([hidden])")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("to", ["de", "en"])
+def test_a_seat_held_in_mid_game_stays_across_the_language_switch(
+        server: WebServer, browser: Any, to: str) -> None:
+    """The seat's token lives in the page's history entry (issue 40), never in the address:
+    the switch reloads that entry in the other language, and the seat is still ours."""
+    context = browser.new_context(viewport=DESKTOP,
+                                  locale="en-US" if to == "de" else "de-DE")
+    page = context.new_page()
+    try:
+        answer = create_table(page, server.url, name="Mia", clock="none")
+        number = answer["table"]["id"]
+        page.goto(f"{server.url}/table/{number}#seat={answer['invites']['0']}")
+        page.wait_for_selector("#hand button.card")
+        assert "seat=" not in page.url
+        page.locator(f".langs a[hreflang={to}]").click()
+        page.wait_for_function("(to) => document.documentElement.lang === to", arg=to)
+        page.wait_for_selector("#hand button.card")  # our hand: the seat is still ours
+        assert "seat=" not in page.url and f"lang={to}" in page.url
+        assert page.evaluate("() => history.state && history.state.seat") == \
+            answer["invites"]["0"]
+    finally:
+        context.close()

@@ -23,8 +23,13 @@ export function seatToken(number, invited) {
   return invited;
 }
 
-/** Keep ``t`` (null: none) in this page's history entry; the address bar shows the table
- * only, so sharing the address shares the table, never the seat. */
+/** Keep ``t`` (null: none) in this page's history entry; the address bar loses the
+ * ``seat=`` (its query, ``#watch`` and the rest stay), so sharing the address shares the
+ * table, never the seat. */
 export function keepToken(t) {
-  history.replaceState(t ? { seat: t } : null, "", location.pathname);
+  const rest = new URLSearchParams(location.hash.slice(1));
+  rest.delete("seat");
+  const hash = rest.toString().replace(/=(&|$)/g, "$1"); // "#watch", not "#watch="
+  history.replaceState(t ? { seat: t } : null, "",
+    location.pathname + location.search + (hash ? `#${hash}` : ""));
 }
