@@ -69,8 +69,9 @@ def test_the_end_screen_marks_the_forfeited_seat_and_the_record_s_winner(
 
 def test_a_page_opened_after_the_end_links_the_game_in_the_replay_viewer(
         server: WebServer, browser: Any) -> None:
-    """Reloaded after game over, the table's socket says only that it is over: the page
-    offers the game in the replay viewer (and the record) instead of an empty table."""
+    """Reloaded after game over (the seat's token went with the end: the page watches), the
+    page offers the game in the replay viewer (and the record) instead of an empty table
+    or a form to take a seat."""
     context = browser.new_context(viewport=PHONE)
     ann = context.new_page()
     answer = create_table(ann, server.url, name="Ann", seats=["open", "3"], rounds=1)
@@ -81,11 +82,13 @@ def test_a_page_opened_after_the_end_links_the_game_in_the_replay_viewer(
         if not click_move(ann):
             ann.wait_for_timeout(50)
     assert ann.locator("#replay").get_attribute("href") == f"/table/{number}/replay"
-    ann.reload()
-    ann.wait_for_selector("#replay-over", timeout=10_000)
+    ann.reload()  # the seat's token went with the game's end: the page watches the table
+    again = ann.locator("#replay-over, #end:not([hidden]) #replay").first
+    again.wait_for(timeout=10_000)
+    assert again.get_attribute("href") == f"/table/{number}/replay"
     no_horizontal_scroll(ann)
     screenshot(ann, "over-reloaded-375x667")
-    ann.click("#replay-over")
+    again.click()
     ann.wait_for_selector("#viewer:not([hidden])", timeout=10_000)
     assert f"file=table-{number}.log" in ann.url
     ann.keyboard.press("End")  # the viewer's last position: the game's standings
@@ -104,6 +107,7 @@ def test_a_page_opened_after_the_end_links_the_game_in_the_replay_viewer(
     ann.wait_for_selector("#viewer:not([hidden])")
     assert f"file=table-{number}.log" in ann.url
     ann.locator("#to-table").click()  # a watcher's page: the same links
-    ann.wait_for_selector("#replay-over", timeout=10_000)
+    again.wait_for(timeout=10_000)
+    assert again.get_attribute("href") == f"/table/{number}/replay"
     assert ann.locator("#status").inner_text() == "the game is over"
     context.close()

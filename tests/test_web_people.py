@@ -116,8 +116,8 @@ def test_a_reload_in_mid_trick_resumes(server: WebServer, browser: Any) -> None:
     page.wait_for_function("() => !window.xactikaMiddle.queue.length")
     trick, hand = _trick(page), _hand(page)
     assert trick and hand
-    page.goto("about:blank")  # the page goes away, the seat's token stays in the browser
-    page.goto(f"{server.url}/table/{number}")
+    page.goto("about:blank")  # the page goes away; its history entry keeps the token
+    page.go_back()  # back to it (a new visit of the table's address would only watch)
     page.wait_for_selector("#hand button.card.playable")
     assert _trick(page) == trick and _hand(page) == hand
     assert page.locator("#log-list li").count() > 0  # the events missed, told again

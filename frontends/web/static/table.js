@@ -768,7 +768,16 @@ async function loadGames() {
   }
 }
 
-loadInfo().then(render); // the clock's setting: not worth waiting for before sitting down
+// the clock's setting: not worth waiting for before sitting down; a finished table with no
+// seat of ours (its token went with the game's end) is watched: its end, its replay
+loadInfo().then(() => {
+  if (!token && !watching && !socket && info && info.status === "over") {
+    watching = true;
+    $("#join").hidden = true;
+    connect();
+  }
+  render();
+});
 if (params.get("name")) store.setItem("xactika-name", name);
 loadGames().then(() => {
   if ((token && name) || watching) connect();
