@@ -48,8 +48,9 @@ def test_a_web_table_of_strong_bots_thinks_outside_the_servers_process(
         tmp_path: Path) -> None:
     """Three level-5 bots play a three-round game: their thinking is the child's CPU time, not
     the server's (level 5 searches for its time, so the compiled kernel does not make its
-    thinking vanish beside the server's own work, as it did level 4's 20 deals). With the bots thinking in a thread again (asyncio.to_thread) it fails:
-    the server's process does the searching and no child works. The server's loop stays
+    thinking vanish beside the server's own work, as it did level 4's 20 deals). With the
+    bots thinking in a thread again (asyncio.to_thread) it fails: the server's process does
+    the searching and no child works. The server's loop stays
     free meanwhile (a 10 ms timer is never late by more than its slice)."""
     with LiveServer(tmp_path) as live:
         thinking._pool().submit(os.getpid).result(30)  # started: its start is not measured

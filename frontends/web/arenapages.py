@@ -52,6 +52,10 @@ class ArenaViewer(Viewer):
         self.arena = arena
         self.finished = _Finished(arena.folder)
 
+    def read_analysis_file(self, rel: str) -> bytes | None:
+        """An arena record has no analysis beside it (the server's folder holds none)."""
+        return None if rel.startswith(REPLAY_PREFIX) else super().read_analysis_file(rel)
+
     def read_folder_file(self, rel: str) -> list[bytes]:
         if not rel.startswith(REPLAY_PREFIX):
             return super().read_folder_file(rel)

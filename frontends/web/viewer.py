@@ -233,8 +233,10 @@ class Viewer:
     def read_analysis_file(self, rel: str) -> bytes | None:
         """The analysis beside a folder's record (``NAME`` + :data:`ANALYSIS_SUFFIX`, as
         ``xactika analyse --json`` writes it), bounded; None where there is none."""
+        if self.folder is None:
+            return None
         try:
-            with self._need_folder().open_read(rel + ANALYSIS_SUFFIX) as fh:
+            with self.folder.open_read(rel + ANALYSIS_SUFFIX) as fh:
                 return bytes(fh.read(MAX_ANALYSIS_BYTES + 1))
         except (PathRefused, OSError):
             return None
