@@ -10,26 +10,22 @@ machine and fails where CI requires the browser tests (``XACTIKA_REQUIRE_BROWSER
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 import pytest
 from arenawebkit import played_arena
+from axekit import axe_source, violations
 from webkit import (
     DESKTOP,
     PHONE,
-    ROOT,
     WebServer,
     browser_session,
     no_horizontal_scroll,
     screenshot,
 )
 
-AXE = Path(os.environ.get("XACTIKA_AXE",
-                          ROOT / ".axe" / "node_modules" / "axe-core" / "axe.min.js"))
 SIZES = [(PHONE, "375x667"), (DESKTOP, "1280x800")]
 
 
@@ -47,22 +43,6 @@ def browser() -> Iterator[Any]:
     yield from browser_session()
 
 
-def axe_source() -> str:
-    if not AXE.exists():
-        message = f"no {AXE}: npm install --prefix .axe axe-core@4.14"
-        if os.environ.get("XACTIKA_REQUIRE_BROWSER"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return AXE.read_text()
-
-
-def violations(page: Any, source: str) -> list[str]:
-    """axe-core's violations on the page as it is, one line each (rule, impact, where)."""
-    page.evaluate(source)
-    found: list[dict[str, Any]] = page.evaluate(
-        "async () => (await axe.run(document)).violations.map(v => ({id: v.id,"
-        " impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))}))")
-    return [f"{v['id']} ({v['impact']}): {', '.join(v['nodes'][:6])}" for v in found]
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

@@ -9,26 +9,21 @@ and fails where CI requires the browser tests (``XACTIKA_REQUIRE_BROWSER``).
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from axekit import axe_source, violations
 from webkit import (
     DESKTOP,
     PHONE,
-    ROOT,
     WebServer,
     browser_session,
     create_table,
     screenshot,
     server_fixture,
 )
-
-AXE = Path(os.environ.get("XACTIKA_AXE",
-                          ROOT / ".axe" / "node_modules" / "axe-core" / "axe.min.js"))
 
 server = server_fixture(43)
 
@@ -38,24 +33,6 @@ def browser() -> Iterator[Any]:
     yield from browser_session()
 
 
-def axe_source() -> str:
-    if not AXE.exists():
-        message = f"no {AXE}: npm install --prefix .axe axe-core@4.14"
-        if os.environ.get("XACTIKA_REQUIRE_BROWSER"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return AXE.read_text()
-
-
-def violations(page: Any, source: str) -> list[str]:
-    """axe-core's violations on the page as it is now, one line each (rule, impact,
-    where)."""
-    if not page.evaluate("() => !!window.axe"):
-        page.evaluate(source)
-    found: list[dict[str, Any]] = page.evaluate(
-        "async () => (await axe.run(document)).violations.map(v => ({id: v.id,"
-        " impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))}))")
-    return [f"{v['id']} ({v['impact']}): {', '.join(v['nodes'][:6])}" for v in found]
 
 
 SIZES = [(PHONE, "375x667"), (DESKTOP, "1280x800")]
