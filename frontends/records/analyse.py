@@ -21,16 +21,12 @@ import attrs
 from xactika.core.bots.analysis import DEFAULT_DEALS, Assessment, assess, supported
 from xactika.core.engine.api import (
     Bid,
-    BidMade,
     Command,
-    Event,
     GameStarted,
-    Led,
-    Play,
-    Played,
     game_rules,
     legal_actions,
 )
+from xactika.core.engine.check import command_of
 from xactika.core.engine.views import visible
 from xactika.frontends.cli.options import OneLineParser, lang_of
 from xactika.frontends.i18n import _, fill, later, ngettext, using
@@ -76,17 +72,6 @@ class Decision:
     @property
     def mark(self) -> str | None:
         return mark_of(self.loss)
-
-
-def command_of(event: Event) -> Command | None:
-    """The command an event carries out, None for an event nobody chose."""
-    if isinstance(event, BidMade):
-        return Bid(event.seat, event.bid)
-    if isinstance(event, Led):
-        return Play(event.seat, event.card, event.call)
-    if isinstance(event, Played):
-        return Play(event.seat, event.card)
-    return None
 
 
 def decisions(g: Game, seat: int, deals: int) -> Iterator[Decision]:
