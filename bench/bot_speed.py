@@ -40,8 +40,9 @@ from xactika.core.bots import simulator
 from xactika.core.bots.agents import Agent, self_play
 from xactika.core.bots.heuristic import HeuristicAgent
 from xactika.core.bots.levels import make_level
-from xactika.core.bots.search import CARDS, MODE_BID, StrongAgent, fast_bid, legal_bids, playout
-from xactika.core.bots.simulator import CALLS_OF, move_value_py
+from xactika.core.bots.search import MODE_BID, StrongAgent, fast_bid, legal_bids, playout
+from xactika.core.bots.simulator import move_value_py
+from xactika.core.games.xactika.tables import CALLS_OF, CARDS
 
 
 class Timed:

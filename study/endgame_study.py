@@ -21,7 +21,9 @@ import time
 from xactika.core import Config, Legal, SeatView, State, legal_actions, new_game, step, view
 from xactika.core.bots import simulator
 from xactika.core.bots.heuristic import HeuristicAgent, knowledge
-from xactika.core.bots.search import _MODES, CALL_INDEX, DECK, INDEX, StrongAgent
+from xactika.core.bots.search import _MODES, StrongAgent
+from xactika.core.games.xactika import DECK
+from xactika.core.games.xactika.tables import CALL_INDEX, INDEX
 
 
 def decision(mode: str, seed: int, left: int) -> tuple[State, SeatView, Legal]:

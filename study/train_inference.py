@@ -42,14 +42,9 @@ from xactika.core.bots.infer import (
     encode_bid,
     encode_play,
 )
-from xactika.core.bots.search import (
-    SHOW,
-    VAL,
-    fast_bid,
-    legal_bids,
-    policy,
-)
+from xactika.core.bots.search import fast_bid, legal_bids, policy
 from xactika.core.games.xactika import TRICKS_PER_ROUND
+from xactika.core.games.xactika.tables import SHOW, VAL
 
 PLAYERS = (2, 3, 4, 4, 4, 4, 4, 4, 5, 5, 6)
 MODES = ("bid", "bid", "bid", "win", "lose")

@@ -47,8 +47,9 @@ from xactika.core.bots.infer import (
     encode_locate,
     locate_input,
 )
-from xactika.core.bots.search import INDEX, SHOW, VAL, fast_bid, legal_bids, policy
+from xactika.core.bots.search import fast_bid, legal_bids, policy
 from xactika.core.games.xactika import TRICKS_PER_ROUND
+from xactika.core.games.xactika.tables import INDEX, SHOW, VAL
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from train_inference import MODES, PLAYERS, git_commit, run_epochs, training_args

@@ -2,7 +2,8 @@
 fast path, so each rule is written once here (spec/RULES.md says what they mean).
 
 Cards are indices into the core's deck (:data:`xactika.core.games.xactika.DECK`), calls
-indices into its :data:`CALLS`; the tables below are read from those, never typed in.
+indices into its :data:`CALLS`; the tables are the game's (deck order of
+``core/games/xactika/tables.py``), never typed in.
 A round's hands are one ``owner`` vector: ``owner[card]`` is the seat holding the card, or
 -1 once played or set aside, so a seat's hand is ``owner == seat`` and nothing else.
 Move ids are the bridges' (:class:`xactika.core.engine.encoding.Encoding`), read from it.
@@ -16,24 +17,29 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from xactika.core.batch.xactika import COUNTS, SHOWS, VALUES
 from xactika.core.engine.api import Bid, Config, Play
 from xactika.core.engine.encoding import Encoding
-from xactika.core.games.xactika import CALLS, DECK, HAND_SIZE, TRICKS_PER_ROUND
+from xactika.core.games.xactika import DECK, HAND_SIZE, TRICKS_PER_ROUND
+from xactika.core.games.xactika.tables import (
+    DECK_CALLS_OF,
+    DECK_COUNTS,
+    DECK_SHOWS,
+    DECK_VALUES,
+    NCARDS,
+)
 
 Array = jax.Array
 
-CARDS = len(DECK)
+CARDS = NCARDS
 SHAPES = 4
 MAX_BID = TRICKS_PER_ROUND
 MODES = ("win", "lose", "bid")
 
-COUNTS_J = jnp.asarray(COUNTS, dtype=jnp.int32)  # 81 x 4
-VALUES_J = jnp.asarray(VALUES, dtype=jnp.int32)  # 81
-SHOWS_J = jnp.asarray(SHOWS)  # 12 x 81: SHOWS_J[call, card]
-CALL_OF = jnp.asarray(
-    np.array([[CALLS.index(card.calls[k]) for k in range(SHAPES)] for card in DECK],
-             dtype=np.int32))
+# the game's card index tables (core/games/xactika/tables.py), deck order, on the device
+COUNTS_J = jnp.asarray(DECK_COUNTS, dtype=jnp.int32)  # 81 x 4
+VALUES_J = jnp.asarray(DECK_VALUES, dtype=jnp.int32)  # 81
+SHOWS_J = jnp.asarray(DECK_SHOWS, dtype=jnp.bool_)  # 12 x 81: SHOWS_J[call, card]
+CALL_OF = jnp.asarray(np.array(DECK_CALLS_OF, dtype=np.int32))
 """CALL_OF[card, shape]: the call a lead of ``card`` makes naming ``shape``."""
 
 BID, PLAY, LEAD = 0, 1, 2

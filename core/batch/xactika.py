@@ -66,16 +66,22 @@ from xactika.core.games.xactika import (
     Card,
     card_sort_key,
 )
+from xactika.core.games.xactika.tables import (
+    DECK_COUNTS,
+    DECK_INDEX,
+    DECK_SHOWS,
+    DECK_VALUES,
+    NCARDS,
+)
 
 POLICIES = ("random", "greedy")
-CARDS = len(DECK)
-_INDEX = {card: i for i, card in enumerate(DECK)}
+CARDS = NCARDS
+_INDEX = DECK_INDEX
 
-COUNTS: NDArray[np.int8] = np.array([c.counts for c in DECK], dtype=np.int8)  # 81 x 4
-VALUES: NDArray[np.int16] = np.array([c.value for c in DECK], dtype=np.int16)
-SHOWS: NDArray[np.bool_] = np.array(
-    [[card.shows(call) for card in DECK] for call in CALLS], dtype=np.bool_
-)  # 12 x 81: SHOWS[call, card]
+# the game's card index tables (core/games/xactika/tables.py), deck order, as arrays
+COUNTS: NDArray[np.int8] = np.array(DECK_COUNTS, dtype=np.int8)  # 81 x 4
+VALUES: NDArray[np.int16] = np.array(DECK_VALUES, dtype=np.int16)
+SHOWS: NDArray[np.bool_] = np.array(DECK_SHOWS, dtype=np.bool_)  # 12 x 81: SHOWS[call, card]
 _LOW = VALUES.astype(np.int32) * 128 + np.arange(CARDS, dtype=np.int32)
 """Lowest value first, then deck order: the greedy policy's ranking of cards to throw."""
 _HIGH = VALUES.astype(np.int32) * 128 + (127 - np.arange(CARDS, dtype=np.int32))

@@ -15,10 +15,11 @@ from collections.abc import Callable
 
 import attrs
 
-from xactika.core.bots.search import CALL_INDEX, INDEX, StrongAgent
+from xactika.core.bots.search import StrongAgent
 from xactika.core.engine.api import Command, Legal, Play, game_rules
 from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import TRICKS_PER_ROUND, XACTIKA
+from xactika.core.games.xactika.tables import CALL_INDEX, INDEX
 
 DEFAULT_DEALS = 100
 """Sampled deals a decision by default: on shared deals a loss (a paired difference)

@@ -38,20 +38,9 @@ from xactika.core import (
 from xactika.core.bots.agents import Agent, self_play
 from xactika.core.bots.heuristic import bid_estimate, knowledge
 from xactika.core.bots.plan import Planner, Round, options
-from xactika.core.bots.search import (
-    _MODES,
-    ALL,
-    CALL_INDEX,
-    CALL_OF,
-    CARDS,
-    INDEX,
-    MODE_BID,
-    MODE_WIN,
-    StrongAgent,
-    fast_bid,
-    legal_bids,
-)
+from xactika.core.bots.search import _MODES, MODE_BID, MODE_WIN, StrongAgent, fast_bid, legal_bids
 from xactika.core.engine.referee import FaultPolicy, Referee, Turn, run
+from xactika.core.games.xactika.tables import ALL, CALL_INDEX, CALL_OF, CARDS, INDEX
 
 
 class CheaterAgent:

@@ -35,19 +35,11 @@ if "numpy" not in sys.modules:  # pragma: no branch
 import numpy as np
 
 from xactika.core.bots.sampler import Deal
-from xactika.core.bots.search import (
-    CALL_INDEX,
-    CMASK,
-    INDEX,
-    SHOW,
-    VAL,
-    legal_bids,
-)
+from xactika.core.bots.search import legal_bids, walk_plays
 from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import TRICKS_PER_ROUND, Card
+from xactika.core.games.xactika.tables import CALL_INDEX, CMASK, INDEX, NCALLS, NCARDS, SHOW
 
-NCARDS = 81
-NCALLS = 12
 MAX_PLAYERS = 10
 MODES = ("win", "lose", "bid")
 
@@ -209,14 +201,7 @@ class Evidence:
         n = view.config.players
         mode = view.config.mode
         pos = {s: i for i, s in enumerate(seats)}
-        # every play of the round in order, with the public state before it
-        tricks = [(t.call, t.plays) for t in view.tricks]
-        if view.trick:
-            tricks.append((view.call, view.trick))
         bid_of = [b if b is not None else 0 for b in view.bids]
-        taken = [0] * n
-        voids = [0] * n
-        played = 0
         rows: list[np.ndarray] = []
         who: list[int] = []
         chose: list[int] = []
@@ -224,33 +209,19 @@ class Evidence:
         follow: list[int] = []  # the call to follow, -1 when leading
         held = [0] * n  # cards each seat has shown so far
         seen: list[tuple[int, int]] = []  # (seat, row) of each observed play
-        for t, (tcall, tplays) in enumerate(tricks):
-            call = best = -1
-            trick = 0
-            for i, (s, card) in enumerate(tplays):
-                c = INDEX[card]
-                if s != view.seat:
-                    want = mode == "win" or (mode == "bid" and taken[s] < bid_of[s])
-                    row = np.zeros(PLAY_PUBLIC, dtype=np.float32)
-                    encode_play(row, n, s, mode, played, trick, i, call, best, voids,
-                                want, bid_of[s] - taken[s], TRICKS_PER_ROUND - t)
-                    rows.append(row)
-                    who.append(pos[s])
-                    chose.append(c)
-                    calls.append(CALL_INDEX[tcall] if i == 0 else -1)
-                    follow.append(call)
-                    seen.append((s, len(rows) - 1))
-                played |= 1 << c
-                trick |= 1 << c
-                held[s] |= 1 << c
-                if i == 0:
-                    call, best = CALL_INDEX[tcall], VAL[c]
-                elif SHOW[c] >> call & 1:
-                    best = max(best, VAL[c])
-                else:
-                    voids[s] |= 1 << call
-            if t < len(view.tricks):
-                taken[view.tricks[t].winner] += 1
+        for t, i, s, c, k, call, best, played, trick, voids, taken in walk_plays(view):
+            if s != view.seat:
+                want = mode == "win" or (mode == "bid" and taken[s] < bid_of[s])
+                row = np.zeros(PLAY_PUBLIC, dtype=np.float32)
+                encode_play(row, n, s, mode, played, trick, i, call, best, voids,
+                            want, bid_of[s] - taken[s], TRICKS_PER_ROUND - t)
+                rows.append(row)
+                who.append(pos[s])
+                chose.append(c)
+                calls.append(k)
+                follow.append(call)
+                seen.append((s, len(rows) - 1))
+            held[s] |= 1 << c
         # the cards each observed play's seat is known to have held then
         known = np.zeros((len(rows), NCARDS), dtype=np.float32)
         for j, (s, r) in enumerate(seen):

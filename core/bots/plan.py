@@ -15,18 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xactika.core.bots.search import (
-    CALLS_OF,
-    CMASK,
-    GE,
-    MODE_BID,
-    MODE_WIN,
-    SHOW,
-    VAL,
-    StrongAgent,
-    policy,
-    score,
-)
+from xactika.core.bots.search import MODE_BID, MODE_WIN, StrongAgent, policy, score
+from xactika.core.games.xactika.tables import CALLS_OF, CMASK, GE, SHOW, VAL
 
 
 class Round:

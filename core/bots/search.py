@@ -24,12 +24,11 @@ import math
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 
 import attrs
 
-from xactika.core.bots import simulator
 from xactika.core.bots.heuristic import (
     HeuristicAgent,
     best_call,
@@ -40,16 +39,10 @@ from xactika.core.bots.heuristic import (
 from xactika.core.bots.sampler import BarredSampler, Deal, DealSampler, Hidden, hidden_of
 from xactika.core.bots.simulator import (
     _MODES,
-    CALL_INDEX,
-    CALL_OF,
-    CARDS,
     HALF,
     HALF_BY_VALUE,
-    INDEX,
     MODE_BID,
     MODE_WIN,
-    SHOW,
-    VAL,
     MoveValue,
     Playout,
     move_value,
@@ -63,11 +56,7 @@ from xactika.core.engine.api import Bid, Command, Legal, Play, game_rules
 from xactika.core.engine.reason import Reason, counted
 from xactika.core.engine.views import SeatView
 from xactika.core.games.xactika import DECK, TRICKS_PER_ROUND, XACTIKA, Card, bid_points
-
-# the simulator's tables that were this module's before it had its own, still named here
-AKEY, ALL, CALLS_OF, CMASK, GE, HALF_OF, MODE_LOSE = (
-    simulator.AKEY, simulator.ALL, simulator.CALLS_OF, simulator.CMASK, simulator.GE,
-    simulator.HALF_OF, simulator.MODE_LOSE)
+from xactika.core.games.xactika.tables import CALL_INDEX, CALL_OF, CARDS, INDEX, SHOW, VAL
 
 
 def fast_bid(hand: Sequence[int], legal: Sequence[int]) -> int:
@@ -91,27 +80,35 @@ Observed = tuple[int, int, int, int, int, int, int, tuple[int, ...], bool]
 the trick, the trick's call, its best value, the round's played mask, voids, want)."""
 
 
-def observed_plays(view: SeatView) -> list[Observed]:
-    """The other seats' plays this round, each with the public state it was made in."""
+Step = tuple[int, int, int, int, int, int, int, int, int, list[int], list[int]]
+"""A play of the round as :func:`walk_plays` gives it: (trick, place in the trick, seat,
+card, the call it leads or -1, the trick's call (-1 when leading), its best value, the
+round's played mask, the trick's mask, voids, tricks taken)."""
+
+
+def walk_plays(view: SeatView) -> Iterator[Step]:
+    """Every play of the round so far, in order, with the public state it was made in.
+
+    One walk for the search bot's and the inference model's reading of a round. The
+    voids (``voids[s]``: bit k when seat s failed to follow call k) and tricks taken
+    are the walk's own lists, updated after each step: copy them to keep them.
+    """
     n = view.config.players
-    mode = _MODES[view.config.mode]
-    bids = [b if b is not None else 0 for b in view.bids]
     tricks = [(t.call, t.plays) for t in view.tricks]
     if view.trick:
         tricks.append((view.call, view.trick))
-    obs: list[Observed] = []
     taken = [0] * n
     voids = [0] * n
     played = 0
     for t, (tcall, plays) in enumerate(tricks):
         call = best = -1
+        trick = 0
         for i, (s, card) in enumerate(plays):
             c = INDEX[card]
             k = CALL_INDEX[tcall] if i == 0 else -1
-            if s != view.seat:
-                want = mode == MODE_WIN or (mode == MODE_BID and taken[s] < bids[s])
-                obs.append((s, c, k, i, call, best, played, tuple(voids), want))
+            yield t, i, s, c, k, call, best, played, trick, voids, taken
             played |= 1 << c
+            trick |= 1 << c
             if i == 0:
                 call, best = k, VAL[c]
             elif SHOW[c] >> call & 1:
@@ -120,6 +117,17 @@ def observed_plays(view: SeatView) -> list[Observed]:
                 voids[s] |= 1 << call
         if t < len(view.tricks):
             taken[view.tricks[t].winner] += 1
+
+
+def observed_plays(view: SeatView) -> list[Observed]:
+    """The other seats' plays this round, each with the public state it was made in."""
+    mode = _MODES[view.config.mode]
+    bids = [b if b is not None else 0 for b in view.bids]
+    obs: list[Observed] = []
+    for _, i, s, c, k, call, best, played, _, voids, taken in walk_plays(view):
+        if s != view.seat:
+            want = mode == MODE_WIN or (mode == MODE_BID and taken[s] < bids[s])
+            obs.append((s, c, k, i, call, best, played, tuple(voids), want))
     return obs
 
 

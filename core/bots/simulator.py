@@ -16,37 +16,28 @@ import random
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from xactika.core.games.xactika import CALLS, DECK, Call, Card, bid_points, card_sort_key
+from xactika.core.games.xactika import Card, bid_points
+from xactika.core.games.xactika.tables import (
+    ALL,
+    CALLS_OF,
+    CARDS,
+    CMASK,
+    GE,
+    NCALLS,
+    SHOW,
+    VAL,
+)
 
 # --------------------------------------------------------------------------- tables
-# Card indices follow (value, counts) order, so a smaller index never has a higher value:
-# min() and max() of a list of indices are the lowest and highest cards.
+# The card index tables are the game's (core/games/xactika/tables.py, value order: min()
+# and max() of a list of indices are the lowest and highest cards); these are the bot's.
 
-CARDS: tuple[Card, ...] = tuple(sorted(DECK, key=card_sort_key))
-INDEX: dict[Card, int] = {c: i for i, c in enumerate(CARDS)}
-CALL_INDEX: dict[Call, int] = {c: (c.count - 1) * 4 + c.shape for c in CALLS}
-CALL_OF: tuple[Call, ...] = tuple(sorted(CALLS, key=lambda c: CALL_INDEX[c]))
-VAL: tuple[int, ...] = tuple(c.value for c in CARDS)
-SHOW: tuple[int, ...] = tuple(sum(1 << CALL_INDEX[k] for k in c.calls) for c in CARDS)
-CALLS_OF: tuple[tuple[int, ...], ...] = tuple(
-    tuple(CALL_INDEX[k] for k in c.calls) for c in CARDS
-)
-
-
-CMASK: tuple[int, ...] = tuple(
-    sum(1 << i for i in range(len(CARDS)) if SHOW[i] >> k & 1) for k in range(len(CALLS))
-)
-GE: tuple[int, ...] = tuple(  # the cards other than i whose value is at least i's
-    sum(1 << j for j in range(len(CARDS)) if j != i and VAL[j] >= VAL[i])
-    for i in range(len(CARDS))
-)
-ALL = (1 << len(CARDS)) - 1
 HALF: tuple[int, ...] = tuple(2 if v >= 11 else 1 if v >= 9 else 0 for v in VAL)
 """A card's worth to the rule-of-thumb bid, in half tricks (:func:`fast_bid`)."""
 HALF_OF: dict[Card, int] = {c: HALF[i] for i, c in enumerate(CARDS)}
 HALF_BY_VALUE: tuple[int, ...] = tuple(2 if v >= 11 else 1 if v >= 9 else 0
                                        for v in range(max(VAL) + 1))
-AKEY: tuple[int, ...] = tuple((k // 4 + 1) * 8 + 3 - k % 4 for k in range(len(CALLS)))
+AKEY: tuple[int, ...] = tuple((k // 4 + 1) * 8 + 3 - k % 4 for k in range(NCALLS))
 """Orders a card's calls as the heuristic does to lose: by count, then by shape first."""
 MODE_WIN, MODE_LOSE, MODE_BID = 0, 1, 2
 _MODES = {"win": MODE_WIN, "lose": MODE_LOSE, "bid": MODE_BID}
