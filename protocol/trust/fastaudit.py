@@ -21,8 +21,10 @@ that on seeded games and on thousands of single edits, re-chained like a forger 
 What stays shared with the full auditor, so it cannot drift: header parsing and the
 header/settings comparison, the game-started settings (parsed, validated, committed),
 the deals (``Xactika.deal``; only their text is written here), the signature and
-result checks. What is written again here: the turn order, bids, the follow rule, trick
-winners and scoring of Xactika (``core/games/xactika.py``, ``core/engine/decide.py``).
+result checks. The rules on masks (turn order, bids, the follow rule, trick winners and
+scoring) are the game's lean copy beside it, :class:`LeanGame`
+(``core/games/xactika/lean.py``); this module is the record's side: its bytes, the hash
+chain and the exact text of every line.
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ from collections.abc import Collection
 
 from xactika.core.engine.api import Config, GameStarted, game_rules
 from xactika.core.engine.errors import XactikaError
-from xactika.core.games.xactika import DECK, TRICKS_PER_ROUND, XACTIKA, bid_points
+from xactika.core.games.xactika import TRICKS_PER_ROUND, XACTIKA
+from xactika.core.games.xactika.lean import BID, LEAD, Derived, LeanGame
+from xactika.core.games.xactika.tables import CALL_INDEX, CARDS
 from xactika.protocol.notation.text import format_event, parse_event
 from xactika.protocol.records.files import bounded_lines, open_regular
 from xactika.protocol.records.textform import MAX_LINE, RecordError, parse_header
@@ -57,23 +61,16 @@ FAST_MAX_BYTES = 4 * 1024 * 1024  # larger files stream through the full auditor
 _BLANKS = b" \t\r\n"  # records.BLANKS, as bytes
 
 # --------------------------------------------------------------------------- tables
-# Cards are their index in DECK; a hand is a bitmask of indices. A call is shape*3 +
-# count-1, and SHOWS[call] is the mask of the cards showing it.
+# A move's text -> the game's card and call indices (core/games/xactika/tables.py).
 
-_VALUE: tuple[int, ...] = tuple(c.value for c in DECK)
-_SHOWS: tuple[int, ...] = tuple(
-    sum(1 << i for i, c in enumerate(DECK) if c.counts[shape] == count)
-    for shape in range(4) for count in (1, 2, 3)
-)
-_TEXT_BY_ID: dict[int, str] = {id(c): str(c) for c in DECK}
-_BIT_BY_ID: dict[int, int] = {id(c): 1 << i for i, c in enumerate(DECK)}
-"""A dealt card's text and bit, by identity: the deal hands out DECK's own instances,
-and hashing an attrs card costs more than the rest of formatting a deal."""
-_CARD: dict[bytes, int] = {str(c).encode(): i for i, c in enumerate(DECK)}
+_TEXT_BY_ID: dict[int, str] = {id(c): str(c) for c in CARDS}
+"""A dealt card's text, by identity: the deal hands out DECK's own instances, and hashing
+an attrs card costs more than the rest of formatting a deal."""
+_CARD: dict[bytes, int] = {str(c).encode(): i for i, c in enumerate(CARDS)}
 """A play's ``card=`` text -> its index."""
 _LEAD: dict[bytes, tuple[int, int]] = {
-    f"{c} call={XACTIKA.format_call(call)}".encode(): (i, call.shape * 3 + call.count - 1)
-    for i, c in enumerate(DECK) for call in XACTIKA.calls_for(c)
+    f"{c} call={XACTIKA.format_call(call)}".encode(): (i, CALL_INDEX[call])
+    for i, c in enumerate(CARDS) for call in XACTIKA.calls_for(c)
 }
 """A lead's ``card=... call=...`` text -> (card, call): only the calls its card allows."""
 _BID: dict[bytes, int] = {str(b).encode(): b for b in range(TRICKS_PER_ROUND + 1)}
@@ -84,28 +81,37 @@ def _ints(values: list[int]) -> bytes:
     return ",".join(map(str, values)).encode()
 
 
-def _deal(config: Config, seq: int, round_no: int, dealer: int) -> tuple[bytes, list[int]]:
-    """A round's deal line, as ``format_event`` writes it, and the hands as masks.
+def _derived(event: Derived, seq: int, config: Config) -> bytes:
+    """An event the rules derived (:class:`LeanGame`), as ``format_event`` writes it.
 
-    The deal itself is the rules' (``Xactika.deal``); only its text is written here,
-    from a table: formatting 81 cards through the codec was 40% of this path's time.
-    A text that ever differs from the codec's sends records to the full auditor.
+    A deal's text is written here from a table: formatting 81 cards through the codec was
+    40% of this path's time. A text that ever differs from the codec's sends records to
+    the full auditor.
     """
-    dealt = XACTIKA.deal(config, round_no, dealer)
-    if dealt.turned is not None or dealt.aside is None:
-        raise ValueError("not a plain Xactika deal")  # never: Xactika turns no card up
-    text_of, bit_of = _TEXT_BY_ID.__getitem__, _BIT_BY_ID.__getitem__  # KeyError: not DECK's
+    kind = event[0]
+    if kind == "trick-won":
+        return b"event %d trick-won seat=%d trick=%d" % (seq, event[1], event[2])
+    if kind == "round-scored":
+        _, round_no, bids, taken, points, totals = event
+        return (b"event %d round-scored round=%d bids=%s tricks=%s points=%s totals=%s"
+                % (seq, round_no, b"-" if bids is None else _ints(bids), _ints(taken),
+                   _ints(points), _ints(totals)))
+    if kind == "game-over":
+        reveal = b"" if config.commit is None else (  # what a commitment opens
+            b" seed=%s nonce=%s" % (str(config.seed).encode(), str(config.nonce).encode()))
+        return b"event %d game-over totals=%s winners=%s%s" % (
+            seq, _ints(event[1]), _ints(event[2]), reveal)
+    _, round_no, dealer, dealt = event
+    text_of = _TEXT_BY_ID.__getitem__  # KeyError: not DECK's own cards
     hands = []
-    masks = []
     for hand in dealt.hands:
         if not hand:
             raise ValueError("an empty hand")  # never: every seat gets eight cards
         hands.append(",".join(map(text_of, map(id, hand))))
-        masks.append(sum(map(bit_of, map(id, hand))))
     aside = ",".join(map(text_of, map(id, dealt.aside))) or "-"
     text = (f"event {seq} deal round={round_no} dealer={dealer} hands={'/'.join(hands)} "
             f"aside={aside}")
-    return text.encode(), masks
+    return text.encode()
 
 
 def _word(text: str) -> str:
@@ -179,29 +185,12 @@ def _verify(lines: list[bytes], name: str, strict: bool,
             or next(_header_problems(config, headers, first_event), None) is not None:
         return None
 
-    # ---- every other event, re-decided on masks
-    n = config.players
-    bidding = config.mode == "bid"
-    rounds = config.rounds
-    round_no = 1
-    dealer = config.dealer
-    deal_text, hands = _deal(config, 2, round_no, dealer)
-    pending = [deal_text]  # the derived event lines the rules call for next, in order
-    bids = [0] * n
-    bid_count = 0
-    taken = [0] * n
-    totals = [0] * n
-    to_act = (dealer + 1) % n  # the first bidder, and the first leader
-    played = 0  # cards in the trick so far
-    shows = 0  # the cards that show the lead's call, as a mask
-    winner = best = 0  # the trick's winner so far and the value of its card
-    tricks = 0
+    # ---- every other event, re-decided on masks by the game's lean rules
+    game = LeanGame(config)
     seq = 2
+    pending = [_derived(game.derived.pop(), seq, config)]  # the lines the rules call for next
     events = 1
-    over = False
-    winners: list[int] = []
-    sha256, card_of, lead_of, show_masks = hashlib.sha256, _CARD.get, _LEAD.get, _SHOWS
-    values = _VALUE
+    sha256, card_of, lead_of, bid_of = hashlib.sha256, _CARD.get, _LEAD.get, _BID.get
     start = at + 1
     for at in range(start, len(lines)):
         text = lines[at].strip(_BLANKS)
@@ -216,91 +205,35 @@ def _verify(lines: list[bytes], name: str, strict: bool,
             if body != pending.pop(0):
                 return None
             seq += 1
-            if not pending and over:
+            if not pending and game.over:
                 break
             continue
-        if bidding and bid_count < n:
-            prefix = b"event %d bid seat=%d bid=" % (seq, to_act)
+        wants = game.wants
+        if wants == BID:
+            prefix = b"event %d bid seat=%d bid=" % (seq, game.to_act)
             if not body.startswith(prefix):
                 return None
-            bid = _BID.get(body[len(prefix):])
-            if bid is None:
+            bid = bid_of(body[len(prefix):])
+            if bid is None or not game.bid(bid):
                 return None
-            if to_act == dealer:
-                others = sum(bids)  # the dealer bids last: every other bid is in
-                if others <= TRICKS_PER_ROUND and others + bid == TRICKS_PER_ROUND:
-                    return None
-            bids[to_act] = bid
-            bid_count += 1
-            to_act = (to_act + 1) % n  # after the dealer: the first leader
-            seq += 1
-            continue
-        if not played:
-            prefix = b"event %d lead seat=%d card=" % (seq, to_act)
+        elif wants == LEAD:
+            prefix = b"event %d lead seat=%d card=" % (seq, game.to_act)
             if not body.startswith(prefix):
                 return None
             lead = lead_of(body[len(prefix):])
-            if lead is None:
+            if lead is None or not game.lead(*lead):
                 return None
-            card, call = lead
-            shows = show_masks[call]
-            winner, best = to_act, values[card]  # a lead shows its own call (_LEAD)
         else:
-            prefix = b"event %d play seat=%d card=" % (seq, to_act)
+            prefix = b"event %d play seat=%d card=" % (seq, game.to_act)
             if not body.startswith(prefix):
                 return None
-            found = card_of(body[len(prefix):])
-            if found is None:
+            card = card_of(body[len(prefix):])
+            if card is None or not game.play(card):
                 return None
-            card = found
-            if shows >> card & 1:
-                if values[card] >= best:  # of equal values the card played later wins
-                    winner, best = to_act, values[card]
-            elif hands[to_act] & shows:
-                return None  # a slough while holding a card that follows
-        bit = 1 << card
-        if not hands[to_act] & bit:
-            return None
-        hands[to_act] ^= bit
-        played += 1
-        to_act = (to_act + 1) % n
         seq += 1
-        if played < n:
-            continue
-        # ---- the trick is complete: its winner, and at the round's end the score
-        played = 0
-        tricks += 1
-        taken[winner] += 1
-        to_act = winner
-        pending.append(b"event %d trick-won seat=%d trick=%d" % (seq, winner, tricks))
-        if tricks < TRICKS_PER_ROUND:
-            continue
-        if bidding:
-            points = [bid_points(b, t) for b, t in zip(bids, taken, strict=True)]
-        else:
-            points = list(taken)
-        totals = [t + p for t, p in zip(totals, points, strict=True)]
-        pending.append(b"event %d round-scored round=%d bids=%s tricks=%s points=%s totals=%s"
-                       % (seq + 1, round_no, _ints(bids) if bidding else b"-", _ints(taken),
-                          _ints(points), _ints(totals)))
-        if round_no >= rounds:
-            top = min(totals) if config.mode == "lose" else max(totals)
-            winners = [s for s, t in enumerate(totals) if t == top]
-            reveal = b"" if config.commit is None else (  # what a commitment opens
-                b" seed=%s nonce=%s" % (str(config.seed).encode(), str(config.nonce).encode()))
-            pending.append(b"event %d game-over totals=%s winners=%s%s"
-                           % (seq + 2, _ints(totals), _ints(winners), reveal))
-            over = True
-            continue
-        round_no += 1
-        dealer = (dealer + 1) % n
-        deal_text, hands = _deal(config, seq + 2, round_no, dealer)
-        pending.append(deal_text)
-        bids = [0] * n
-        bid_count = 0
-        taken = [0] * n
-        tricks = 0
-        to_act = (dealer + 1) % n
+        if game.derived:
+            pending.extend(_derived(e, seq + i, config) for i, e in enumerate(game.derived))
+            game.derived.clear()
     else:
         return None  # the record ends before game-over: unfinished
 
@@ -323,10 +256,11 @@ def _verify(lines: list[bytes], name: str, strict: bool,
         else:
             return None
 
-    report = LogReport(name, events=events, rounds=rounds, lines=len(lines),
-                       game=config.game, mode=config.mode, players=n, seats=seats,
-                       signed=True, committed=config.commit is not None, head=link.hex(),
-                       totals=tuple(totals), winners=tuple(winners), complete=True)
+    report = LogReport(name, events=events, rounds=config.rounds, lines=len(lines),
+                       game=config.game, mode=config.mode, players=config.players,
+                       seats=seats, signed=True, committed=config.commit is not None,
+                       head=link.hex(), totals=tuple(game.totals),
+                       winners=tuple(game.winners), complete=True)
     for _, key, value in headers:
         _who_played(report, key, value)
     if config.commit is None:  # preset deals, or a seed nobody committed to
