@@ -10,12 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-import attrs
-
 from xactika.core.engine.api import Config, RoundScored, State, Trick
 from xactika.core.engine.views import SeatView
 from xactika.core.games.dix import (
-    SUIT_NAMES,
     SUITS,
     is_ten_trick,
     round_points,
@@ -25,14 +22,20 @@ from xactika.core.games.dix import (
     ten_tricks,
     trump_suit,
 )
-from xactika.frontends.i18n import N_, _, ngettext
+from xactika.frontends.i18n import _, ngettext
 from xactika.frontends.people.presentation import (
     FollowRule,
     Plays,
-    Presentation,
     Progress,
     register_presentation,
     seat_label,
+)
+from xactika.frontends.people.suited import (
+    ONE_OF_SUIT,
+    SuitedShown,
+    one_of_suit,
+    rank_and_suit,
+    suit_words,
 )
 
 _RULES: dict[str, str] = {
@@ -77,45 +80,12 @@ _MODES = {
 }
 
 
-# a card's name, whole: German joins suit and rank ("die Herz-Dame"), English does not
-_CARD_NAMES = {2: N_("the two of {suit}"), 3: N_("the three of {suit}"),
-               4: N_("the four of {suit}"), 5: N_("the five of {suit}"),
-               6: N_("the six of {suit}"), 7: N_("the seven of {suit}"),
-               8: N_("the eight of {suit}"), 9: N_("the nine of {suit}"),
-               10: N_("the ten of {suit}"), 11: N_("the jack of {suit}"),
-               12: N_("the queen of {suit}"), 13: N_("the king of {suit}"),
-               14: N_("the ace of {suit}")}
-_SUIT_WORDS = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
-_ONE_OF_SUIT = {"S": N_("spade"), "H": N_("heart"), "D": N_("diamond"), "C": N_("club")}
-
-
-def rank_and_suit(card: Any) -> str:
-    """A card of the 52 as a player says it: ``the queen of hearts`` (Oh Hell's too)."""
-    name = _CARD_NAMES.get(getattr(card, "rank", -1))
-    return _(name).format(suit=_suit(card.suit)) if name else str(card)
-
-
 def _by_rank(card: Any) -> Any:
     return (1, 0, 0) if card.is_joker else (0, card.rank, SUITS.index(card.suit))
 
 
-def _suit(suit: str) -> str:
-    """A suit in the reader's words: ``hearts``."""
-    return _(_SUIT_WORDS[suit]) if suit in _SUIT_WORDS else SUIT_NAMES.get(suit, suit)
-
-
-suit_words = _suit  # Oh Hell's suits are these too
-
-
-def one_of_suit(suit: str) -> str:
-    """One card of a suit in the reader's words: ``heart`` (German: ``Herz-Karte``)."""
-    return _(_ONE_OF_SUIT[suit]) if suit in _ONE_OF_SUIT else _suit(suit)
-
-
-class DixShown(Presentation):
+class DixShown(SuitedShown):
     game: str = "dix"
-    card_example = "QH"
-    card_face = "suits"
     tutorial_cards: ClassVar[str] = (
         "tutorial: a card is its rank and suit: QH is the queen of hearts, TD the ten of "
         "diamonds, JK the joker. 'rules' explains the whole game.")
@@ -129,6 +99,14 @@ class DixShown(Presentation):
     def hand_sorts_by(self) -> dict[str, Callable[[Any], Any] | None]:
         """By suit (the game's order), or by rank across the suits."""
         return {"suit": None, "rank": _by_rank}
+
+    def trump_suit(self, turned: Any) -> str | None:
+        """The turned-up card's suit; none when the joker is turned up."""
+        return trump_suit(turned)
+
+    def suit_of(self, card: Any, turned: Any) -> str:
+        """The joker follows as a trump."""
+        return suit_of(card, turned)
 
     def card_name(self, card: Any) -> str:
         """``the queen of hearts``, ``the joker``."""
@@ -166,17 +144,16 @@ class DixShown(Presentation):
         joker = (_(" (the joker is a trump ranked as {card})").format(card=said(turned))
                  if any(getattr(c, "is_joker", False) for __, c in plays) else "")
         if trump is not None and suit_of(won, turned) == trump and led != trump:
-            why = _("{card} wins: a trump ({trump}) beats the {suit} led{joker}").format(
-                card=card, trump=_suit(trump), suit=_suit(led), joker=joker)
+            why = self.trump_beats_led(card, trump, led, joker)
         elif all(suit_of(c, turned) == led for c in others):
             if led == trump:
                 why = _("{card} wins: the higher trump{joker}")
-            elif led in _ONE_OF_SUIT:
+            elif led in ONE_OF_SUIT:
                 why = _("{card} wins: the higher {suit}{joker}")
             else:
                 why = _("{card} wins: the higher card{joker}")
             why = why.format(card=card, joker=joker,
-                             suit=_(_ONE_OF_SUIT[led]) if led in _ONE_OF_SUIT else "")
+                             suit=_(ONE_OF_SUIT[led]) if led in ONE_OF_SUIT else "")
         else:
             off = ", ".join(said(c) for c in others)
             if trump is None:
@@ -185,7 +162,7 @@ class DixShown(Presentation):
                 why = _("{card} wins: a trump was led and {others} is not a trump{joker}")
             else:
                 why = _("{card} wins: {others} did not follow {suit} and is not a trump")
-            why = why.format(card=card, others=off, suit=_suit(led), joker=joker)
+            why = why.format(card=card, others=off, suit=suit_words(led), joker=joker)
         trick = Trick(None, tuple(plays), winner)
         pips = " + ".join(f"{said(c)} ({c.pips})" if spoken else f"{c} {c.pips}"
                           for __, c in plays)
@@ -257,30 +234,6 @@ class DixShown(Presentation):
         return Progress(tuple(seen.taken), round_points(seen.tricks, players),
                         ten_tricks(seen.tricks, players), stock)
 
-    def trump(self, state: State) -> str | None:
-        """``hearts``, or ``no trumps`` when the joker was turned up."""
-        suit = trump_suit(state.turned)
-        return _suit(suit) if suit is not None else _("no trumps")
-
-    def follow_rule(self, state: State, seat: int) -> FollowRule:
-        trump = trump_suit(state.turned)
-        trump_name = _suit(trump) if trump is not None else None
-        if not state.trick:
-            return FollowRule(False, "", trump_name)
-        led = suit_of(state.trick[0][1], state.turned)
-        can = any(suit_of(c, state.turned) == led for c in state.hands[seat])
-        trumped = led != trump and any(suit_of(c, state.turned) == trump
-                                       for __, c in state.trick)
-        return attrs.evolve(self.trick_so_far(state, seat), can_follow=can,
-                            led=_suit(led) if led else "", trump=trump_name,
-                            trumped=trump is not None and trumped)
-
-    def cannot_follow(self, follow: FollowRule, call: Any) -> str:
-        return self.trumps_cannot_follow(follow)
-
-    def card_token(self, text: str) -> str:
-        return text.upper()
-
     def help_lines(self, config: Config) -> list[str]:
         return [
             "a bare number is a position in your hand: '3' plays your third card; a "
@@ -291,7 +244,7 @@ class DixShown(Presentation):
 
 register_presentation(DixShown())
 
-__all__ = ["DixShown", "one_of_suit", "rank_and_suit", "suit_words"]
+__all__ = ["DixShown", "one_of_suit", "rank_and_suit", "suit_words"]  # the words: suited.py's
 
 
 LOWEST_RANK, HIGHEST_RANK = 2, 14  # a suit's 2 to its ace

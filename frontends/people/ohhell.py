@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import attrs
-
-from xactika.core.engine.api import Config, State
+from xactika.core.engine.api import Config
 from xactika.core.games.ohhell import (
     BONUS,
     MODE_NAMES,
@@ -22,13 +20,8 @@ from xactika.core.games.ohhell import (
     trump_suit,
 )
 from xactika.frontends.i18n import _, ngettext
-from xactika.frontends.people.dix import one_of_suit, rank_and_suit, suit_words
-from xactika.frontends.people.presentation import (
-    FollowRule,
-    Plays,
-    Presentation,
-    register_presentation,
-)
+from xactika.frontends.people.presentation import FollowRule, Plays, register_presentation
+from xactika.frontends.people.suited import SuitedShown, one_of_suit, suit_words
 
 
 def hands_line(config: Config) -> str:
@@ -89,13 +82,11 @@ def _upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-class OhHellShown(Presentation):
+class OhHellShown(SuitedShown):
     """Every text here is made in the reader's language from templates with fields (the
     hand sizes depend on ``top=`` and ``hands=``): :attr:`translated`."""
 
     game: str = "ohhell"
-    card_face = "suits"  # a page draws rank and suit, as Dix's
-    card_example = "QH"
     translated = True
     tutorial_cards: ClassVar[str] = (
         "tutorial: a card is its rank and suit: QH is the queen of hearts, TD the ten of "
@@ -151,8 +142,9 @@ class OhHellShown(Presentation):
                  "{scoring}.").format(mode=_mode(config), hands=hands_line(config),
                                       scoring=_upper_first(scoring_line(config.mode)))
 
-    def card_name(self, card: Any) -> str:
-        return rank_and_suit(card)
+    def trump_suit(self, turned: Any) -> str | None:
+        """The turned-up card's suit; none when every card was dealt."""
+        return trump_suit(turned)
 
     def why_won(self, plays: Plays, call: Any, winner: int, turned: Any,
                 names: Sequence[str], spoken: bool = False) -> str:
@@ -168,8 +160,7 @@ class OhHellShown(Presentation):
                          "beats the {suit} led").format(card=card, trump=suit_words(trump),
                                                         others=", ".join(beaten),
                                                         suit=suit_words(led))
-            return _("{card} wins: a trump ({trump}) beats the {suit} led{joker}").format(
-                card=card, trump=suit_words(trump), suit=suit_words(led), joker="")
+            return self.trump_beats_led(card, trump, led)
         if all(c.suit == led for c in others):
             if led == trump:
                 return _("{card} wins: the highest trump").format(card=card)
@@ -226,28 +217,6 @@ class OhHellShown(Presentation):
         else:
             why = self.cannot_win(follow)
         return self.suggested(why, suggestion)
-
-    def trump(self, state: State) -> str | None:
-        """``hearts``, or ``no trumps`` when every card was dealt and none turned up."""
-        suit = trump_suit(state.turned)
-        return suit_words(suit) if suit is not None else _("no trumps")
-
-    def follow_rule(self, state: State, seat: int) -> FollowRule:
-        trump = trump_suit(state.turned)
-        trump_name = suit_words(trump) if trump is not None else None
-        if not state.trick:
-            return FollowRule(False, "", trump_name)
-        led = state.trick[0][1].suit
-        can = any(c.suit == led for c in state.hands[seat])
-        trumped = led != trump and any(c.suit == trump for __, c in state.trick)
-        return attrs.evolve(self.trick_so_far(state, seat), can_follow=can,
-                            led=suit_words(led), trump=trump_name, trumped=trumped)
-
-    def cannot_follow(self, follow: FollowRule, call: Any) -> str:
-        return self.trumps_cannot_follow(follow)
-
-    def card_token(self, text: str) -> str:
-        return text.upper()
 
     def help_lines(self, config: Config) -> list[str]:
         return [
