@@ -25,6 +25,7 @@ from xactika.core.engine.api import Config, Event, GameStarted, PresetDeal, Tric
 from xactika.core.engine.errors import XactikaError
 from xactika.protocol.notation import text as T
 from xactika.protocol.notation.untrusted import escape, is_safe
+from xactika.protocol.records.seal import SIG_WORD, parse_sig_line, split_hash
 from xactika.protocol.records.textform import (
     BLANKS,
     MAX_HEADERS,
@@ -37,8 +38,6 @@ from xactika.protocol.records.textform import (
     format_header,
     iter_record_lines,
 )
-from xactika.protocol.trust.signing import SIG_WORD, parse_sig_line
-from xactika.protocol.trust.tamper import split_hash
 
 TAG = "type"
 _CONFIG_INTS = ("players", "rounds", "dealer", "seed")

@@ -13,7 +13,7 @@ import os
 import re
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import IO, Any, TextIO
 
 import attrs
 
@@ -23,11 +23,8 @@ from xactika.protocol.notation.blanks import BLANKS as BLANKS
 from xactika.protocol.notation.blanks import split_blanks as split_blanks
 from xactika.protocol.notation.text import format_event, parse_event
 from xactika.protocol.notation.untrusted import escape, is_safe
+from xactika.protocol.records.seal import ID_HEADER, Chain, RecordSigner
 from xactika.protocol.records.writing import DATE_FORMAT, Staged, write_record_file
-from xactika.protocol.trust.tamper import Chain
-
-if TYPE_CHECKING:
-    from xactika.protocol.trust.signing import Signer
 
 RECORD_VERSION = "1"
 MAX_LINE = 65536  # bytes; a preset-deal game-started line for 10 players is ~30 KB
@@ -177,7 +174,7 @@ def result_line(headers: Headers, totals: Sequence[int], winners: Sequence[int])
 
 def format_record(headers: Headers | Record, events: Iterable[Event] = (), *,
                   sign: bool = True,
-                  signer: Signer | None = None,
+                  signer: RecordSigner | None = None,
                   lines: Sequence[str | None] = ()) -> str:
     """The record text; a ``record`` version header is put first when missing.
 
@@ -195,9 +192,7 @@ def format_record(headers: Headers | Record, events: Iterable[Event] = (), *,
         headers, events = record.headers, record.events
     items = _header_items(headers)
     if signer is not None:
-        from xactika.protocol.trust.signing import signed_headers
-
-        items = signed_headers(items, signer.public)
+        items = signer.signed_headers(items)
     out = [format_header(k, v) for k, v in items]
     chain = Chain() if sign or signer is not None else None
     for line in out:
@@ -220,12 +215,10 @@ def format_record(headers: Headers | Record, events: Iterable[Event] = (), *,
     return "".join(line + "\n" for line in out)
 
 
-def _sig_line(signer: Signer, items: Sequence[tuple[str, str]], events: int,
+def _sig_line(signer: RecordSigner, items: Sequence[tuple[str, str]], events: int,
               head: str) -> str:
-    from xactika.protocol.trust.signing import ID_HEADER, sig_line
-
     record_id = next((v for k, v in items if k == ID_HEADER), "")
-    return sig_line(signer, record_id, events, head)
+    return signer.sig_line(record_id, events, head)
 
 
 def parse_header(line: str) -> tuple[str, str]:
@@ -394,12 +387,10 @@ class RecordWriter:
 
     def __init__(self, path: str | os.PathLike[str], headers: Headers,
                  events: Iterable[Event] = (), *, fsync: bool = False, sign: bool = True,
-                 signer: Signer | None = None, dir_fd: int | None = None) -> None:
+                 signer: RecordSigner | None = None, dir_fd: int | None = None) -> None:
         items = _header_items(headers)
         if signer is not None:
-            from xactika.protocol.trust.signing import signed_headers
-
-            items = signed_headers(items, signer.public)
+            items = signer.signed_headers(items)
         self.path = os.fspath(path)
         self.fsync = fsync
         self.signer = signer

@@ -1,6 +1,6 @@
 """Keyed signatures: the referee's Ed25519 key vouches for a record's chain head.
 
-The hash chain (protocol/trust/tamper.py) uses no secret, so a forger who rewrites a record can
+The hash chain (protocol/records/seal.py) uses no secret, so a forger who rewrites a record can
 recompute it. A signature by the referee's key over the head cannot be recomputed
 without that key: spec/TAMPER.md section 6 is the normative text.
 
@@ -28,15 +28,18 @@ from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
+from xactika.protocol.records.seal import ID_HEADER as ID_HEADER
+from xactika.protocol.records.seal import SIG_WORD as SIG_WORD
+from xactika.protocol.records.seal import SigLine as SigLine
+from xactika.protocol.records.seal import parse_sig_line as parse_sig_line
+
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 KEY_PREFIX = "ed25519:"
 RECORD_DOMAIN = "xactika-record-sig/1"
 MANIFEST_DOMAIN = "xactika-manifest/1"
-SIG_WORD = "sig"
 SIGNER_HEADER = "signer"
-ID_HEADER = "id"
 KEY_FILE = "referee.key"
 MAX_KEY_FILE = 64 * 1024  # a trusted-keys file of a thousand keys is ~100 KB: plenty
 
@@ -91,6 +94,14 @@ class Signer:
 
     def sign(self, message: bytes) -> bytes:
         return self._key.sign(message)
+
+    def signed_headers(self, headers: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+        """A record's headers naming this key (:func:`signed_headers`)."""
+        return signed_headers(headers, self.public)
+
+    def sig_line(self, record_id: str, events: int, head: str) -> str:
+        """A record's last line, signed by this key (:func:`sig_line`)."""
+        return sig_line(self, record_id, events, head)
 
     def pem(self) -> bytes:
         from cryptography.hazmat.primitives import serialization
@@ -316,31 +327,6 @@ def sig_line(signer: Signer, record_id: str, events: int, head: str) -> str:
     """The record's last line: ``sig events=N head=<hex> ed25519=<hex>``."""
     signature = signer.sign(record_message(signer.public.text, record_id, events, head))
     return f"{SIG_WORD} events={events} head={head} ed25519={signature.hex()}"
-
-
-@attrs.frozen
-class SigLine:
-    events: int
-    head: str
-    signature: bytes
-
-
-def parse_sig_line(text: str) -> SigLine:
-    """``sig events=N head=<64 hex> ed25519=<128 hex>``; ValueError saying what is wrong."""
-    words = text.split()
-    if not words or words[0] != SIG_WORD:
-        raise ValueError("expected a sig line")
-    fields = dict(w.partition("=")[::2] for w in words[1:])
-    if sorted(fields) != ["ed25519", "events", "head"] or len(words) != 4:
-        raise ValueError("expected sig events=<n> head=<64 hex> ed25519=<128 hex>")
-    events, head, sig = fields["events"], fields["head"], fields["ed25519"]
-    if not events.isdigit() or not _hex(head, 64) or not _hex(sig, 128):
-        raise ValueError("expected sig events=<n> head=<64 hex> ed25519=<128 hex>")
-    return SigLine(int(events), head, bytes.fromhex(sig))
-
-
-def _hex(text: str, n: int) -> bool:
-    return len(text) == n and all(c in "0123456789abcdef" for c in text)
 
 
 # --------------------------------------------------------------------------- manifests

@@ -17,8 +17,10 @@ import attrs
 
 from xactika.core.engine.api import Config
 from xactika.protocol.notation.text import CHAIN_PREFIX
+from xactika.protocol.records.seal import CHAIN_DOMAIN as CHAIN_DOMAIN
+from xactika.protocol.records.seal import Chain as Chain
+from xactika.protocol.records.seal import split_hash as split_hash
 
-CHAIN_DOMAIN = b"xactika-chain/1\n"
 COMMIT_DOMAIN = "xactika-commit/1"
 HASH_HEX = 64  # SHA-256, lower-case hex
 NONCE_BYTES = 16  # 128 bits: nobody can search the nonce to open the commitment early
@@ -26,52 +28,8 @@ MIN_NONCE_HEX = 2 * NONCE_BYTES
 
 
 # --------------------------------------------------------------------------- hash chain
-
-
-def split_hash(text: str) -> tuple[str, str | None]:
-    """A stripped line -> (body, recorded hash or None).
-
-    The body is the line without its final ``h=<hex>`` token and the spaces before it:
-    exactly the bytes the chain hashes.
-    """
-    head, sep, last = text.rpartition(" ")
-    if sep and last.startswith(CHAIN_PREFIX):
-        return head.rstrip(), last[len(CHAIN_PREFIX) :]
-    return text, None
-
-
-class Chain:
-    """The running hash: headers first, then one link per event line.
-
-    ``h_0 = SHA-256("xactika-chain/1\\n" || each header line || "\\n")`` and
-    ``h_n = SHA-256(h_{n-1} || body_n)``, raw 32-byte digests, bodies in UTF-8.
-    """
-
-    __slots__ = ("_head", "_last")
-
-    def __init__(self) -> None:
-        self._head = hashlib.sha256(CHAIN_DOMAIN)
-        self._last: bytes | None = None
-
-    def header(self, line: str) -> None:
-        if self._last is not None:
-            raise ValueError("a header after the first event line is not part of the chain")
-        self._head.update(line.encode("utf-8") + b"\n")
-
-    def link(self, body: str) -> str:
-        """Chain one event line's body; returns its hash (hex) and moves on."""
-        prev = self._last if self._last is not None else self._head.digest()
-        self._last = hashlib.sha256(prev + body.encode("utf-8")).digest()
-        return self._last.hex()
-
-    def resume(self, recorded: str) -> None:
-        """Continue from a recorded hash (after a break, to keep checking what follows)."""
-        self._last = bytes.fromhex(recorded)
-
-    @property
-    def head(self) -> str:
-        """The latest hash: publish it to pin the whole record (spec/TAMPER.md)."""
-        return (self._last if self._last is not None else self._head.digest()).hex()
+# The chain is the record's format (protocol/records/seal.py); named here too, with the
+# rest of tamper evidence.
 
 
 def sign_lines(lines: Iterable[str]) -> list[str]:
