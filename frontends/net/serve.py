@@ -33,8 +33,12 @@ from xactika.frontends.net.options import (
     port_number,
     seconds,
 )
-from xactika.frontends.people.flags import add_option_flags, option_pairs
-from xactika.frontends.stdio.selfplay import counting_number, whole_number
+from xactika.frontends.people.flags import (
+    add_option_flags,
+    counting_number,
+    option_pairs,
+    whole_number,
+)
 from xactika.protocol.net.clock import Clock, parse_clock
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits

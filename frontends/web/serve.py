@@ -27,7 +27,7 @@ from xactika.frontends.net.options import (
     port_number,
 )
 from xactika.frontends.net.serve import seed_note, table_seed
-from xactika.frontends.stdio.selfplay import counting_number, whole_number
+from xactika.frontends.people.flags import counting_number, whole_number
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import Limits
 from xactika.protocol.net.lobby import LobbyPolicy
