@@ -16,7 +16,9 @@ bot as it is and what a better search would have to add.
 This module is deliberately registered by no game (core/bots/games/) under any name:
 an agent that reads the omniscient state must never be offered to ``--seat``,
 ``xactika bot`` or a match (tests/test_cheater.py asserts so). The study drives it with
-:func:`play_with_cheaters`, which hands it the state.
+:func:`play_with_cheaters`, which hands it the state. It lives here, in the core beside
+the bots it bounds, rather than in study/: its search is :mod:`.plan`'s, the strong
+bot's too, and the refusal to offer it anywhere is tested against this registry.
 """
 
 from __future__ import annotations
