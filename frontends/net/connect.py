@@ -229,10 +229,10 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
 def table_names(args: argparse.Namespace, table: str, players: int) -> list[str]:
     """The seats' names, as the server's lobby lists them (an observer's lines name no
     one); ``""`` (shown ``seat N``) for a seat without one, or where there is no lobby."""
-    from xactika.frontends.net.lobby import Lobby, LobbyFailure
+    from xactika.frontends.net.lobbyclient import LobbyClient, LobbyFailure
 
     try:
-        lobby = Lobby(args.address, args)
+        lobby = LobbyClient(args.address, args)
     except (LobbyFailure, ValueError, OSError):
         return [""] * players
     try:

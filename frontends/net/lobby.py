@@ -20,25 +20,18 @@ from pathlib import Path
 
 from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.i18n import later
+from xactika.frontends.net.lobbyclient import LobbyClient, LobbyFailure, fields
 from xactika.frontends.net.options import (
     TOKEN_ENV,
     OneLineParser,
     add_token_options,
     token_from,
 )
-from xactika.frontends.repl import render
-from xactika.protocol.net.remote import LineSocket, client_context, parse_address
+from xactika.frontends.net.rematch import kept_seats, rematch_command, seat_file, write_private
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import ServerError, read
-from xactika.protocol.trust.signing import config_dir
 
 PROG = "xactika lobby"
-SEATS_DIR = "seats"  # in the config folder: each seat's token, per server, table and seat
 COLUMNS = ("id", "game", "mode", "players", "rounds", "status", "open", "names", "observers")
-
-
-class LobbyFailure(Exception):
-    """The server answered ``error``, or went away; one line for the user."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,49 +66,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-class Lobby:
-    """One lobby session: a command line out, its answer back."""
-
-    def __init__(self, address: str, args: argparse.Namespace) -> None:
-        self.host, self.port = parse_address(address)
-        tls = client_context(args.cafile) if args.tls or args.cafile else None
-        self.sock = LineSocket(self.host, self.port, tls=tls)
-        self.sock.send("lobby")
-        if not self._read().startswith("lobby ok"):
-            raise LobbyFailure("the server has no lobby here")
-
-    def _read(self) -> str:
-        line = self.sock.readline(30.0)
-        if line is None:
-            raise LobbyFailure("the server closed the connection")
-        match read(line):
-            case ServerError(why):
-                raise LobbyFailure(escape(why, 300))
-        return line
-
-    def ask(self, line: str) -> str:
-        self.sock.send(line)
-        return self._read()
-
-    def tables(self) -> list[dict[str, str]]:
-        self.sock.send("tables")
-        rows = []
-        while (line := self._read()) != "ok":
-            rows.append(dict(w.partition("=")[::2] for w in line.split()[1:]))
-        return rows
-
-    def close(self) -> None:
-        try:
-            self.sock.send("quit")
-        except OSError:
-            pass
-        self.sock.close()
-
-
-def _fields(line: str) -> dict[str, str]:
-    return dict(w.partition("=")[::2] for w in line.split()[1:])
-
-
 def show_tables(rows: list[dict[str, str]]) -> None:
     if not rows:
         print("no tables yet: 'xactika lobby HOST:PORT create' makes one")
@@ -126,42 +76,15 @@ def show_tables(rows: list[dict[str, str]]) -> None:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
 
 
-def seat_file(address: str, table: int | str, seat: int | str) -> Path:
-    """Where the seat ``table``/``seat`` taken at ``address`` keeps its token (only you may
-    read it), so that ``rematch`` and ``leave`` need no token after ``join --play``: one
-    file per seat, so two seats at one machine never share one."""
-    host, port = parse_address(address)
-    safe = "".join(c if c.isalnum() or c in ".-" else "_" for c in host)
-    return config_dir() / SEATS_DIR / f"{safe}_{port}" / f"table{table}-seat{seat}.token"
-
-
-def kept_seats(address: str) -> list[tuple[int, int, Path]]:
-    """The seats whose tokens are kept for ``address``: (table, seat, file), in order."""
-    folder = seat_file(address, 0, 0).parent
-    found = []
-    for path in folder.glob("table*-seat*.token") if folder.is_dir() else ():
-        table, _sep, seat = path.name[len("table"):-len(".token")].partition("-seat")
-        if table.isdigit() and seat.isdigit():
-            found.append((int(table), int(seat), path))
-    return sorted(found)
-
-
-def _write_private(path: Path, token: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as file:
-        file.write(token + "\n")
-
-
 def _seat_taken(args: argparse.Namespace, answer: str, used: Path | None = None) -> int:
     """A seat's token came: keep it (its seat's file, and ``--save-token``), say it, and
     play it now or say how. ``used``: the file of the seat whose rematch this is, done
     with."""
-    got = _fields(answer)
+    got = fields(answer)
     token, where = got["token"], f"table {got['table']} seat {got['seat']}"
     kept = seat_file(args.address, got["table"], got["seat"])
     try:
-        _write_private(kept, token)
+        write_private(kept, token)
         if used is not None and used != kept:
             used.unlink(missing_ok=True)
     except OSError as exc:
@@ -170,7 +93,7 @@ def _seat_taken(args: argparse.Namespace, answer: str, used: Path | None = None)
     tls = " --tls" if args.tls else ""
     if args.save_token is not None:
         path = Path(args.save_token)
-        _write_private(path, token)
+        write_private(path, token)
         print(f"{where}: token saved in {path} and {kept}")
     else:
         print(f"{where}: token {token} (give it to no one; kept in {kept})")
@@ -188,28 +111,6 @@ def _seat_taken(args: argparse.Namespace, answer: str, used: Path | None = None)
     print(f"  {xactika_command()} play --connect {args.address}{tls} --token-file "
           f"{shlex.quote(str(args.save_token or kept))}")
     return 0
-
-
-def rematch_command(address: str, table: int | str, seat: int | str, tls: bool) -> str:
-    """The lobby command that seats this seat at its table's next game."""
-    return (f"{xactika_command()} lobby {address}{' --tls' if tls else ''} rematch {table} "
-            f"--seat {seat} --play")
-
-
-def rematch_text(host: str, port: int, token: str, tls: bool, seated: str = "") -> str:
-    """What ``rematch`` says at the end of a remote game: the seat's token is kept for
-    this seat (``seated``: the server's ``seated table=T seat=S`` line), and the lobby
-    command that seats this person at the next game."""
-    address = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
-    got = _fields(seated)
-    table, seat = got.get("table", "0"), got.get("seat", "0")
-    try:
-        _write_private(seat_file(address, table, seat), token)
-    except (OSError, ValueError) as exc:
-        return f"cannot keep your seat's token for the rematch: {exc}"
-    return ("the server's lobby seats you at the next game with the same players: leave "
-            "this one ('quit'), then run\n" + render.command(
-                rematch_command(address, table, seat, tls)))
 
 
 def _token(args: argparse.Namespace) -> tuple[str, str, Path | None]:
@@ -249,13 +150,13 @@ def run(args: argparse.Namespace) -> int:
     token, where, used = _token(args) if args.command in ("leave", "rematch") else ("", "", None)
     if args.command == "join" and (len(args.values) != 1 or not args.name):
         raise ValueError("join needs the table's number and a name: join TABLE --name NAME")
-    lobby = Lobby(args.address, args)
+    lobby = LobbyClient(args.address, args)
     try:
         if args.command == "tables":
             show_tables(lobby.tables())
             return 0
         if args.command == "create":
-            made = _fields(lobby.ask(" ".join(["create", *args.values])))
+            made = fields(lobby.ask(" ".join(["create", *args.values])))
             tls = " --tls" if args.tls else ""
             print(f"created table {made['table']}: take a seat and play it with")
             print(f"  {xactika_command()} lobby {args.address}{tls} join {made['table']} "
@@ -272,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
                     used.unlink(missing_ok=True)  # a seat the server no longer knows
                 raise LobbyFailure(f"{where}{exc}") from None
         if args.command == "leave":
-            left = _fields(answer)
+            left = fields(answer)
             print(f"left table {left['table']} seat {left['seat']}")
             if used is not None:
                 used.unlink(missing_ok=True)

@@ -255,7 +255,7 @@ class Shell(Driver):
                              else _("a new game"), quit=True)
             remote = getattr(self, "remote", None)  # a seat at a server's table
             if self.over and remote is not None and word in AGAIN_WORDS:
-                from xactika.frontends.net.lobby import rematch_text
+                from xactika.frontends.net.rematch import rematch_text
 
                 return Reply(rematch_text(remote.host, remote.port, remote.token,
                                           remote.tls is not None, remote.seated))
