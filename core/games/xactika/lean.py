@@ -61,7 +61,11 @@ class LeanGame:
         if dealt.turned is not None or dealt.aside is None:
             raise ValueError("not a plain Xactika deal")  # never: Xactika turns no card up
         bit_of = _BIT_BY_ID.__getitem__  # KeyError: not DECK's own cards
-        self.hands = [sum(map(bit_of, map(id, hand))) for hand in dealt.hands]
+        self.hands: list[int] = []
+        for hand in dealt.hands:
+            if not hand:
+                raise ValueError("an empty hand")  # never: every seat gets eight cards
+            self.hands.append(sum(map(bit_of, map(id, hand))))
         self.derived.append(("deal", self.round_no, self.dealer, dealt))
         self.bids = [0] * n
         self.bid_count = 0 if self.bidding else n
