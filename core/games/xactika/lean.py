@@ -33,9 +33,9 @@ totals)``, ``("game-over", totals, winners)``."""
 
 
 class LeanGame:
-    """One Xactika game, move by move: each move is taken or refused (``False``: a rule
-    broken, or not the move the rules wait for), and the events the rules derive from
-    it are appended to :attr:`derived` for the caller to take."""
+    """One Xactika game, move by move: each move is taken or refused (``False``, the
+    state as it was: a rule broken, or not the move the rules wait for), and the events
+    the rules derive from it are appended to :attr:`derived` for the caller to take."""
 
     __slots__ = ("best", "bid_count", "bidding", "bids", "config", "dealer", "derived",
                  "hands", "n", "over", "played", "round_no", "shows", "taken", "to_act",
@@ -99,7 +99,8 @@ class LeanGame:
 
     def lead(self, card: int, call: int) -> bool:
         """``to_act`` leads ``card`` naming ``call`` (one its card shows)."""
-        if self.over or self.bid_count < self.n or self.played or not SHOW[card] >> call & 1:
+        if self.over or self.bid_count < self.n or self.played \
+                or not SHOW[card] >> call & 1 or not self.hands[self.to_act] >> card & 1:
             return False
         self.shows = CMASK[call]
         self.winner, self.best = self.to_act, VAL[card]
@@ -107,23 +108,21 @@ class LeanGame:
 
     def play(self, card: int) -> bool:
         """``to_act`` plays ``card`` to the trick led."""
-        if not self.played:
-            return False
         seat = self.to_act
+        hand = self.hands[seat]
+        if not self.played or not hand >> card & 1:
+            return False
         if self.shows >> card & 1:
             if VAL[card] >= self.best:  # of equal values the card played later wins
                 self.winner, self.best = seat, VAL[card]
-        elif self.hands[seat] & self.shows:
+        elif hand & self.shows:
             return False  # a slough while holding a card that follows
         return self._take(card)
 
     def _take(self, card: int) -> bool:
-        """The card leaves ``to_act``'s hand; a complete trick is won and scored."""
+        """The card (held) leaves ``to_act``'s hand; a complete trick is won and scored."""
         seat = self.to_act
-        bit = 1 << card
-        if not self.hands[seat] & bit:
-            return False
-        self.hands[seat] ^= bit
+        self.hands[seat] ^= 1 << card
         self.played += 1
         self.to_act = (seat + 1) % self.n
         if self.played < self.n:
