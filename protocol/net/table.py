@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import quote
 
 import attrs
@@ -84,6 +84,9 @@ log = logging.getLogger(__name__)
 
 FINISH_STEP = 0.02  # seconds between two moves of a game every seat has forfeited
 SENT_WAIT = 2.0  # seconds the end waits for its last lines to leave before it is journalled
+Heard = Literal["again", "ended"]  # a go's outcome that is no answer (Table._hear)
+AGAIN: Heard = "again"  # the link went down: ask again once the seat is back
+ENDED: Heard = "ended"  # the turn ended in a fault
 
 
 class Table:
@@ -114,6 +117,9 @@ class Table:
         self.on_over = on_over
         self.over = asyncio.Event()
         self.latencies: list[float] = []  # seconds from go to answer, for the load bench
+        # ms each seat's own answer took, by the seq of the event it made: the record's
+        # think.<seat> headers; journalled with the events (MOVE_FIELDS)
+        self.think: dict[int, int] = {}
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.journal: Journal | None = None  # set by journalled(): the table is kept
@@ -169,6 +175,8 @@ class Table:
         table.journal = journal
         if saved.started is not None:
             table.started_at = dt.datetime.fromisoformat(saved.started)
+        table.think = {seq: int(facts["think_ms"]) for seq, facts in saved.moves.items()
+                       if "think_ms" in facts}
         if saved.events:
             table._restore_game([parse_event(line, table.rules) for line in saved.events],
                                 saved.faults)
@@ -222,6 +230,10 @@ class Table:
         if self.journal is not None and self._journalled < len(self.events):
             self.journal.events(self.id, self._journalled + 1, (
                 self.lines.line(e) for e in self.events[self._journalled:]))
+            self.journal.moves(self.id, (
+                (seq, {"think_ms": self.think[seq]})
+                for seq in range(self._journalled + 1, len(self.events) + 1)
+                if seq in self.think))
             self._journalled = len(self.events)
 
     def _keep_change(self, seat: int, reason: str, detail: str) -> None:
@@ -645,75 +657,120 @@ class Table:
         while s.fault is None and not s.replaced:
             if s.away_free or free:  # ...and starts when it is back
                 began, free = time.monotonic(), s.away_free
-            move, bank = self._limit(s)
-            if bank is not None:  # what is left of the bank now, in whole ms
-                move = (bank.left() - int((time.monotonic() - began) * 1000)) / 1000
-            elif move is not None:  # a bot's move limit runs from its turn as well
-                move = (round(move * 1000) - int((time.monotonic() - began) * 1000)) / 1000
+            move, bank = self._time_left(s, began)
             link = s.link
             if move is not None and move <= 0:
-                if bank is not None:
-                    self._out_of_time(seat, legal.kind, away=link is None)
-                else:
-                    self._forfeit(seat, "timeout", f"no answer within "
-                                  f"{self.settings.move_timeout:g} s to 'go {legal.kind}'"
-                                  + (" while the seat was away" if link is None else ""))
+                self._timed_out(seat, legal.kind, bank, away=link is None)
                 break
             if link is None:
-                left = (s.dropped_at or time.monotonic()) + self.settings.grace - time.monotonic()
-                if left > 0:
-                    self._changed.clear()
-                    wait = left if move is None else min(left, move)
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._changed.wait(), wait)
+                if await self._wait_back(s, move):
                     continue
                 self._forfeit(seat, "crash", f"disconnected and did not come back within "
                               f"{self.settings.grace:g} s")
                 break
-            stale = link.stale()
-            if stale == LEAVE and s.kind == HUMAN:  # a person left out of turn
-                if self._may_leave(seat):
-                    self.leave(seat)
+            if self._stale(seat, link):
                 break
-            if stale is not None:  # the player protocol's names for it (MATCH.md)
-                self._forfeit(seat, "early-answer" if is_answer(stale) else "garbage",
-                              f"sent {escape(stale, 60)!r} when nothing was asked")
+            heard = await self._hear(seat, link, legal, move, bank, began)
+            if heard == AGAIN:
+                continue  # the link went down: wait for the seat (its bank runs), ask again
+            if heard == ENDED:
                 break
-            link.send(format_go(legal, self.rules, None if move is None else int(move * 1000)))
-            asked = time.monotonic()
-            try:
-                line = await link.next(move)
-            except LinkDown:
-                continue  # wait for the seat to come back (its bank runs), then ask again
-            except LinkFault as fault:
-                self._forfeit(seat, fault.reason, str(fault))
-                break
-            except TimeoutError:
-                if bank is not None:
-                    self._out_of_time(seat, legal.kind, away=False)
-                else:
-                    self._forfeit(seat, "timeout", f"no answer within "
-                                  f"{self.settings.move_timeout:g} s to 'go {legal.kind}'")
-                break
-            self.latencies.append(time.monotonic() - asked)
-            if s.fault is not None:  # faulted while the answer was on its way (a flood
-                break  # right behind it): the stand-in plays, the answer is void
-            # the go may have waited for the journal's flush: the clock starts as it leaves
-            left = next((at for at in link.writes if at >= asked), asked)
-            self._charge(seat, bank, began + (left - asked))
+            assert not isinstance(heard, str)
+            line, ms = heard
             if line == LEAVE and s.kind == HUMAN:  # a person quits at their turn (or the
                 if self._may_leave(seat):  # drop that brought it made a bot play already)
                     self.leave(seat)
                 break
-            try:
-                return parse_answer(line, legal, self.rules)
-            except (ParseError, XactikaError, ValueError, IndexError) as exc:
-                reason = "illegal-move" if is_answer(line) else "garbage"
-                self._forfeit(seat, reason, f"answered {escape(line, 60)!r}: {exc}")
+            command = self._parse(seat, line, legal)
+            if command is not None:
+                self.think[len(self.events) + 1] = ms  # the seq of the event it makes
+                return command
         if s.replaced:  # the referee has its stand-in already: this fault is not news
             return Faulted("timeout", "replaced")
         assert s.fault is not None  # _forfeit told the referee already
         return Faulted(*s.fault)
+
+    def _time_left(self, s: Seat, began: float) -> tuple[float | None, Bank | None]:
+        """How long the seat may still think on this turn (None: no limit), counted from
+        ``began``, and its bank if it has one."""
+        move, bank = self._limit(s)
+        spent = int((time.monotonic() - began) * 1000)
+        if bank is not None:  # what is left of the bank now, in whole ms
+            return (bank.left() - spent) / 1000, bank
+        if move is not None:  # a bot's move limit runs from its turn as well
+            return (round(move * 1000) - spent) / 1000, None
+        return None, None
+
+    def _timed_out(self, seat: int, kind: str, bank: Bank | None, *, away: bool) -> None:
+        """The turn's time is up: a person's bank ran out, or a bot's move limit did."""
+        if bank is not None:
+            self._out_of_time(seat, kind, away=away)
+        else:
+            self._forfeit(seat, "timeout", f"no answer within "
+                          f"{self.settings.move_timeout:g} s to 'go {kind}'"
+                          + (" while the seat was away" if away else ""))
+
+    async def _wait_back(self, s: Seat, move: float | None) -> bool:
+        """Wait for an away seat to come back (or its time to run out): False once its
+        grace is over."""
+        left = (s.dropped_at or time.monotonic()) + self.settings.grace - time.monotonic()
+        if left <= 0:
+            return False
+        self._changed.clear()
+        wait = left if move is None else min(left, move)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), wait)
+        return True
+
+    def _stale(self, seat: int, link: Link) -> bool:
+        """A line sent when nothing was asked ends the turn: a person's ``leave`` is
+        honoured, anything else forfeits (the player protocol's names, MATCH.md)."""
+        stale = link.stale()
+        if stale == LEAVE and self.seats[seat].kind == HUMAN:  # a person left out of turn
+            if self._may_leave(seat):
+                self.leave(seat)
+            return True
+        if stale is not None:
+            self._forfeit(seat, "early-answer" if is_answer(stale) else "garbage",
+                          f"sent {escape(stale, 60)!r} when nothing was asked")
+            return True
+        return False
+
+    async def _hear(self, seat: int, link: Link, legal: Legal, move: float | None,
+                    bank: Bank | None, began: float) -> tuple[str, int] | Heard:
+        """Send ``go`` and wait for the answer: the line and the ms the seat took from
+        the moment the ``go`` left; AGAIN where the link went down (ask again once the
+        seat is back), ENDED where the turn ended in a fault. The bank is charged."""
+        link.send(format_go(legal, self.rules, None if move is None else int(move * 1000)))
+        asked = time.monotonic()
+        try:
+            line = await link.next(move)
+        except LinkDown:
+            return AGAIN
+        except LinkFault as fault:
+            self._forfeit(seat, fault.reason, str(fault))
+            return ENDED
+        except TimeoutError:
+            self._timed_out(seat, legal.kind, bank, away=False)
+            return ENDED
+        heard = time.monotonic()
+        self.latencies.append(heard - asked)
+        if self.seats[seat].fault is not None:  # faulted while the answer was on its way
+            return ENDED  # (a flood right behind it): the stand-in plays, the answer is void
+        # the go may have waited for the journal's flush: the clock starts as it leaves
+        left = next((at for at in link.writes if at >= asked), asked)
+        self._charge(seat, bank, began + (left - asked))
+        return line, max(0, int((heard - left) * 1000))
+
+    def _parse(self, seat: int, line: str, legal: Legal) -> Command | None:
+        """The answer as a command; None after forfeiting a seat whose answer is not one
+        of the legal moves (or not an answer)."""
+        try:
+            return parse_answer(line, legal, self.rules)
+        except (ParseError, XactikaError, ValueError, IndexError) as exc:
+            reason = "illegal-move" if is_answer(line) else "garbage"
+            self._forfeit(seat, reason, f"answered {escape(line, 60)!r}: {exc}")
+            return None
 
     def _out_of_time(self, seat: int, kind: str, *, away: bool) -> None:
         """A person's bank ran out at their turn (thinking, or away): a timeout."""

@@ -1,0 +1,106 @@
+"""A record's headers, assembled in one place from what its host knows.
+
+Every host that writes a record (the table server, the match runner, the arena, the
+engine, ``selfplay``, a person's game, a remote seat's ``save``) fills in a
+:class:`RecordFacts` and :func:`record_headers` turns it into the headers, in the one
+order of spec/RECORDS.md: the standard ones, the host's own, the per-move facts
+(``think.<seat>``), the record's ``id``. A field every host writes is one edit here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+
+import attrs
+
+from xactika.core.engine.api import Config, Event
+from xactika.core.engine.check import command_of
+from xactika.protocol.records.writing import standard_headers
+
+THINK = "think"  # ``think.<seat>``: each of the seat's decisions, in ms or ``-``
+NOT_TIMED = "-"  # a decision the seat's own player did not answer (a stand-in's)
+
+Extra = Mapping[str, str] | Iterable[tuple[str, str]]
+
+
+@attrs.frozen
+class RecordFacts:
+    """What a host knows of its game that the record's headers say.
+
+    ``extra``: the host's own headers (a mapping, or pairs where a key repeats, as
+    ``fault``), after the standard ones. ``think``: the milliseconds each timed answer
+    took, by the seq of the event it made; a host that times no answers leaves it empty
+    and the record has no ``think`` headers. ``record_id``: the signed record's ``id``.
+    """
+
+    config: Config
+    seats: Sequence[str] | None = None
+    date: str | dt.datetime | None = None
+    event: str | None = None
+    deal: str | None = None
+    seed: bool = True
+    extra: Extra = ()
+    think: Mapping[int, int] = attrs.field(factory=dict)
+    record_id: str | None = None
+
+
+def record_headers(facts: RecordFacts, events: Sequence[Event] = ()) -> list[tuple[str, str]]:
+    """The record's headers for ``facts`` and the game's ``events`` (spec/RECORDS.md)."""
+    extra = facts.extra.items() if isinstance(facts.extra, Mapping) else facts.extra
+    headers = standard_headers(facts.config, facts.seats, date=facts.date, event=facts.event,
+                               deal=facts.deal, seed=facts.seed, extra=extra)
+    headers += think_headers(events, facts.think)
+    if facts.record_id is not None:
+        from xactika.protocol.trust.signing import ID_HEADER
+
+        headers.append((ID_HEADER, facts.record_id))
+    return headers
+
+
+def think_headers(events: Sequence[Event], think: Mapping[int, int]
+                  ) -> list[tuple[str, str]]:
+    """``think.<seat>`` headers: one entry per decision of the seat (bid, lead, play) in
+    the record's order, the milliseconds its player took or ``-`` where none answered
+    (a stand-in moved); none at all where nothing was timed."""
+    if not think:
+        return []
+    seats: dict[int, list[str]] = {}
+    for event in events:
+        command = command_of(event)
+        if command is not None:
+            ms = think.get(event.seq)
+            seats.setdefault(command.seat, []).append(NOT_TIMED if ms is None else str(ms))
+    return [(f"{THINK}.{seat}", ",".join(entries)) for seat, entries in sorted(seats.items())]
+
+
+def read_think(headers: Iterable[tuple[str, str]], events: Sequence[Event]
+               ) -> dict[int, int]:
+    """The timed answers a record's ``think.<seat>`` headers give, by event seq (none:
+    an old record, or a host that times nothing). ValueError with a one-line reason for
+    a header that does not fit the record's decisions."""
+    given = {k: v for k, v in reversed(list(headers)) if k.startswith(THINK + ".")}
+    if not given:
+        return {}
+    decisions: dict[int, list[int]] = {}
+    for event in events:
+        command = command_of(event)
+        if command is not None:
+            decisions.setdefault(command.seat, []).append(event.seq)
+    out: dict[int, int] = {}
+    for key, value in sorted(given.items()):
+        seat_text = key[len(THINK) + 1:]
+        if not seat_text.isdigit() or str(int(seat_text)) != seat_text:
+            raise ValueError(f"header {key}: {seat_text!r} is not a seat number")
+        seqs = decisions.get(int(seat_text), [])
+        entries = value.split(",") if value else []
+        if len(entries) > len(seqs):
+            raise ValueError(f"header {key}: {len(entries)} times for the seat's "
+                             f"{len(seqs)} decisions")
+        for seq, entry in zip(seqs, entries, strict=False):
+            if entry == NOT_TIMED:
+                continue
+            if not entry.isdigit() or len(entry) > 9:
+                raise ValueError(f"header {key}: {entry[:20]!r} is not a number of ms")
+            out[seq] = int(entry)
+    return out
