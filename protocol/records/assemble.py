@@ -16,7 +16,7 @@ import attrs
 
 from xactika.core.engine.api import Config, Event
 from xactika.core.engine.check import command_of
-from xactika.protocol.records.writing import standard_headers
+from xactika.protocol.records.writing import DATE_FORMAT
 
 THINK = "think"  # ``think.<seat>``: each of the seat's decisions, in ms or ``-``
 NOT_TIMED = "-"  # a decision the seat's own player did not answer (a stand-in's)
@@ -104,3 +104,29 @@ def read_think(headers: Iterable[tuple[str, str]], events: Sequence[Event]
                 raise ValueError(f"header {key}: {entry[:20]!r} is not a number of ms")
             out[seq] = int(entry)
     return out
+
+
+def standard_headers(config: Config, seats: Sequence[str] | None = None, *,
+                     date: str | dt.datetime | None = None, event: str | None = None,
+                     deal: str | None = None, seed: bool = True,
+                     extra: Iterable[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """The headers every record starts with, in the one order (spec/RECORDS.md).
+
+    ``game``, ``mode``, ``players``, then ``seats`` (names already made safe, joined by
+    commas), ``seed`` when the config has one (``seed=False`` leaves it out) or else
+    ``deal`` where given, ``date`` (a UTC datetime is written to the second), ``event``,
+    and the caller's ``extra`` headers last.
+    """
+    items = [("game", config.game), ("mode", config.mode), ("players", str(config.players))]
+    if seats is not None:
+        items.append(("seats", ",".join(seats)))
+    if seed and config.seed is not None:
+        items.append(("seed", str(config.seed)))
+    elif deal is not None:
+        items.append(("deal", deal))
+    if date is not None:
+        items.append(("date", date if isinstance(date, str) else date.strftime(DATE_FORMAT)))
+    if event is not None:
+        items.append(("event", event))
+    items += extra
+    return items
