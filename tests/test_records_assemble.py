@@ -13,10 +13,11 @@ from xactika.core.engine.check import command_of
 from xactika.frontends.i18n import using
 from xactika.frontends.records.replay import Cursor, Game, screen
 from xactika.protocol.records.assemble import (
+    THINK,
     RecordFacts,
+    move_headers,
     read_think,
     record_headers,
-    think_headers,
 )
 from xactika.protocol.records.textform import format_record, read_record
 from xactika.protocol.trust.audit import INVALID, OK, audit_lines
@@ -34,7 +35,7 @@ def test_the_headers_come_in_one_order_with_the_hosts_own_as_a_mapping() -> None
     events = played()
     decisions = [e for e in events if command_of(e) is not None]
     facts = RecordFacts(CONFIG, ["a", "b", "c"], event="e", extra={"site": "here"},
-                        think={decisions[0].seq: 12}, record_id="m/1")
+                        moves={decisions[0].seq: {THINK: 12}}, record_id="m/1")
     keys = [k for k, _ in record_headers(facts, events)]
     assert keys == ["game", "mode", "players", "seats", "seed", "event", "site",
                     "think.0", "think.1", "think.2", "id"]
@@ -47,7 +48,7 @@ def test_think_times_go_by_decision_and_come_back_by_seq() -> None:
     events = played()
     decisions = [e for e in events if command_of(e) is not None]
     timed = {e.seq: 100 + n for n, e in enumerate(decisions) if n % 3}  # some: a stand-in's
-    headers = think_headers(events, timed)
+    headers = move_headers(events, {seq: {THINK: ms} for seq, ms in timed.items()})
     for seat in range(CONFIG.players):
         entries = dict(headers)[f"think.{seat}"].split(",")
         own = [e for e in decisions if command_of(e).seat == seat]  # type: ignore[union-attr]
@@ -88,7 +89,7 @@ def test_the_signature_covers_the_think_headers() -> None:
     assert command is not None
     seq, key = first.seq, f"header think.{command.seat}"
     signer = Signer.generate()
-    headers = record_headers(RecordFacts(CONFIG, ["a", "b", "c"], think={seq: 42},
+    headers = record_headers(RecordFacts(CONFIG, ["a", "b", "c"], moves={seq: {THINK: 42}},
                                          record_id="t/1"), events)
     text = format_record(headers, events, signer=signer)
     lines = [line.encode() for line in text.splitlines(keepends=True)]

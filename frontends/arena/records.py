@@ -71,7 +71,7 @@ class LadderLog:
         record_id = f"{self.match_id}/{game.id}"
         items = record_headers(RecordFacts(
             played.config, seats, event=f"arena {self.folder.name}", extra=headers,
-            think=played.think, record_id=record_id), played.events)
+            moves=played.moves, record_id=record_id), played.events)
         text = format_record(items, played.events, signer=self.signer, lines=played.lines)
         path = self.path(game)
         name = path.relative_to(self.folder).as_posix()

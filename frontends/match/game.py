@@ -56,7 +56,7 @@ from xactika.protocol.player.process import (
     BotTimeout,
     PlayerProcess,
 )
-from xactika.protocol.records.assemble import RecordFacts, record_headers
+from xactika.protocol.records.assemble import THINK, RecordFacts, record_headers
 from xactika.protocol.records.textform import RecordError, format_record, read_record
 from xactika.protocol.records.writing import write_record_file
 from xactika.protocol.trust.audit import OK, VERIFIED
@@ -188,8 +188,8 @@ class Played:
     # each event's line as the bots were sent it, where that is the record's line too
     # (a public event), None elsewhere: the record does not format those again
     lines: tuple[str | None, ...] = ()
-    # the milliseconds each bot's answer took, by the seq of the event it made
-    think: dict[int, int] = attrs.field(factory=dict)
+    # per-move facts (the ms each bot's answer took), by the seq of the event it made
+    moves: dict[int, dict[str, int]] = attrs.field(factory=dict)
 
 
 class GamePlayer:
@@ -303,7 +303,7 @@ class OneGame:
         self.events = self.referee.events
         # each event's line as the bots were sent it, where that is the record's line too
         self.lines: list[str | None] = [None] * len(self.events)
-        self.think: dict[int, int] = {}  # ms of each answer, by the seq of its event
+        self.moves: dict[int, dict[str, int]] = {}  # per-move facts, by the seq of its event
 
     # -- the seats' players
     def seat_players(self) -> None:
@@ -401,7 +401,7 @@ class OneGame:
                       f"{bot.move:g} s (+{bot.margin:g} s margin)")
             self.fault(seat, "slow", detail)
             return Faulted("slow", detail)
-        self.think[len(self.events) + 1] = round(p.last_think_s * 1000)  # its event's seq
+        self.moves[len(self.events) + 1] = {THINK: round(p.last_think_s * 1000)}  # its seq
         return command
 
     def tell(self, new: list[Event]) -> None:
@@ -429,7 +429,7 @@ class OneGame:
         result = GameResult(self.game, over.totals, over.winners, self.referee.state.round,
                             faults, self.rules.low_wins(config), Reveal.of(config))
         return Played(config, tuple(self.events), result, self.started, tuple(self.lines),
-                      dict(self.think))
+                      dict(self.moves))
 
 
 class Runner(GamePlayer):
@@ -521,7 +521,7 @@ class Runner(GamePlayer):
             played.config, [s.bots[b].name for b in game.seats], date=played.started,
             event=self.out.name, deal=f"deal {game.deal} of {source}",
             extra=[*own.items(), *(("fault", f.header()) for f in played.result.faults)],
-            think=played.think, record_id=self._record_id(game)), played.events)
+            moves=played.moves, record_id=self._record_id(game)), played.events)
         return self.record_path(game), format_record(headers, played.events,
                                                      signer=self.signer, lines=played.lines)
 

@@ -61,7 +61,7 @@ create table if not exists events (
 create table if not exists moves (
     table_id integer not null,
     seq integer not null,        -- the event a seat's answer made
-    fields text not null,        -- JSON: the per-move facts (MOVE_FIELDS)
+    fields text not null,        -- JSON: the per-move facts (records/assemble.py's MOVE_HEADERS)
     primary key (table_id, seq)
 ) without rowid;
 create table if not exists faults (
@@ -105,10 +105,6 @@ SETTING_CODECS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
 # Seat fields kept per seat when the Seat class has them (others are not ours to keep).
 SEAT_FIELDS = ("name", "kind", "clock_ms", "replaced")
 
-# Per-move facts kept beside the events, so that a restored table's record has them:
-# ``think_ms``, the milliseconds the seat's own player took (the think.<seat> headers).
-MOVE_FIELDS = ("think_ms",)
-
 
 class JournalError(Exception):
     """The journal cannot be opened or read (a one-line reason)."""
@@ -131,7 +127,7 @@ class SavedTable:
     seats: tuple[SavedSeat, ...]
     events: tuple[str, ...]
     faults: tuple[tuple[int, str, str, int], ...]  # seat, reason, detail, at
-    moves: dict[int, dict[str, Any]] = attrs.field(factory=dict)  # by seq: MOVE_FIELDS
+    moves: dict[int, dict[str, int]] = attrs.field(factory=dict)  # by seq: name -> value
 
 
 def encode_settings(fields: dict[str, Any]) -> str:
@@ -322,9 +318,10 @@ class Journal:
         self._write("insert into events values (?, ?, ?)",
                     [(table_id, first + n, line) for n, line in enumerate(lines)])
 
-    def moves(self, table_id: int, rows: Iterable[tuple[int, dict[str, Any]]]) -> None:
-        """Per-move facts (MOVE_FIELDS) of the events just journalled, by their seq:
-        written with the events, committed with them."""
+    def moves(self, table_id: int, rows: Iterable[tuple[int, dict[str, int]]]) -> None:
+        """Per-move facts of the events just journalled (the ms an answer took...), by
+        their seq: written with the events, committed with them, so that a restored
+        table's record has them."""
         kept = [(table_id, seq, json.dumps(fields, sort_keys=True)) for seq, fields in rows]
         if kept:
             self._write("insert or replace into moves values (?, ?, ?)", kept)
@@ -402,7 +399,7 @@ class Journal:
             raise ValueError(f"event {gap} is missing")
         faults = tuple(db.execute("select seat, reason, detail, at from faults where "
                                   "table_id = ? order by n", (tid,)).fetchall())
-        moves = {int(seq): {k: v for k, v in json.loads(fields).items() if k in MOVE_FIELDS}
+        moves = {int(seq): {str(k): int(v) for k, v in json.loads(fields).items()}
                  for seq, fields in db.execute("select seq, fields from moves where "
                                                "table_id = ?", (tid,))}
         return SavedTable(tid, decode_settings(settings), bytes(observer), started, seats,

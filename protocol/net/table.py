@@ -77,6 +77,7 @@ from xactika.protocol.player.wire import (
     name_key,
     parse_answer,
 )
+from xactika.protocol.records.assemble import THINK
 from xactika.protocol.trust.signing import Signer, new_record_id
 from xactika.protocol.trust.tamper import commit_config
 
@@ -117,9 +118,9 @@ class Table:
         self.on_over = on_over
         self.over = asyncio.Event()
         self.latencies: list[float] = []  # seconds from go to answer, for the load bench
-        # ms each seat's own answer took, by the seq of the event it made: the record's
-        # think.<seat> headers; journalled with the events (MOVE_FIELDS)
-        self.think: dict[int, int] = {}
+        # per-move facts by the seq of the event a seat's answer made (the ms it took: the
+        # record's think.<seat> headers); journalled with the events
+        self.moves: dict[int, dict[str, int]] = {}
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.journal: Journal | None = None  # set by journalled(): the table is kept
@@ -175,8 +176,7 @@ class Table:
         table.journal = journal
         if saved.started is not None:
             table.started_at = dt.datetime.fromisoformat(saved.started)
-        table.think = {seq: int(facts["think_ms"]) for seq, facts in saved.moves.items()
-                       if "think_ms" in facts}
+        table.moves = {seq: dict(facts) for seq, facts in saved.moves.items()}
         if saved.events:
             table._restore_game([parse_event(line, table.rules) for line in saved.events],
                                 saved.faults)
@@ -231,9 +231,9 @@ class Table:
             self.journal.events(self.id, self._journalled + 1, (
                 self.lines.line(e) for e in self.events[self._journalled:]))
             self.journal.moves(self.id, (
-                (seq, {"think_ms": self.think[seq]})
-                for seq in range(self._journalled + 1, len(self.events) + 1)
-                if seq in self.think))
+                (seq, self.moves[seq]) for seq in range(self._journalled + 1,
+                                                        len(self.events) + 1)
+                if seq in self.moves))
             self._journalled = len(self.events)
 
     def _keep_change(self, seat: int, reason: str, detail: str) -> None:
@@ -683,7 +683,7 @@ class Table:
                 break
             command = self._parse(seat, line, legal)
             if command is not None:
-                self.think[len(self.events) + 1] = ms  # the seq of the event it makes
+                self.moves[len(self.events) + 1] = {THINK: ms}  # the seq of the event it makes
                 return command
         if s.replaced:  # the referee has its stand-in already: this fault is not news
             return Faulted("timeout", "replaced")

@@ -36,7 +36,7 @@ def write_table_record(table: Table, out: Path, started: dt.datetime) -> Path:
         table.journal.sync()
     headers = record_headers(RecordFacts(
         table.config, table.names(), date=started, event="xactika serve",
-        extra=table_headers(table), think=table.think,
+        extra=table_headers(table), moves=table.moves,
         record_id=None if table.signer is None else table.record_id), table.events)
     out.mkdir(parents=True, exist_ok=True)
     return Path(write_new_record(  # never over a record (its number is new)

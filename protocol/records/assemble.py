@@ -4,7 +4,8 @@ Every host that writes a record (the table server, the match runner, the arena, 
 engine, ``selfplay``, a person's game, a remote seat's ``save``) fills in a
 :class:`RecordFacts` and :func:`record_headers` turns it into the headers, in the one
 order of spec/RECORDS.md: the standard ones, the host's own, the per-move facts
-(``think.<seat>``), the record's ``id``. A field every host writes is one edit here.
+(``think.<seat>``), the record's ``id``. A field every host writes is one edit here;
+a new per-move fact is a name in MOVE_HEADERS and the hosts that measure it.
 """
 
 from __future__ import annotations
@@ -20,8 +21,11 @@ from xactika.protocol.records.writing import DATE_FORMAT
 
 THINK = "think"  # ``think.<seat>``: each of the seat's decisions, in ms or ``-``
 NOT_TIMED = "-"  # a decision the seat's own player did not answer (a stand-in's)
+# the per-move facts a record keeps, each as ``<name>.<seat>`` headers (spec/RECORDS.md)
+MOVE_HEADERS = (THINK,)
 
 Extra = Mapping[str, str] | Iterable[tuple[str, str]]
+MoveFacts = Mapping[int, Mapping[str, int]]  # by the seq of a move's event: name -> value
 
 
 @attrs.frozen
@@ -29,9 +33,10 @@ class RecordFacts:
     """What a host knows of its game that the record's headers say.
 
     ``extra``: the host's own headers (a mapping, or pairs where a key repeats, as
-    ``fault``), after the standard ones. ``think``: the milliseconds each timed answer
-    took, by the seq of the event it made; a host that times no answers leaves it empty
-    and the record has no ``think`` headers. ``record_id``: the signed record's ``id``.
+    ``fault``), after the standard ones. ``moves``: the per-move facts, by the seq of
+    the event a seat's answer made (``think``: the milliseconds it took); a host that
+    measures nothing leaves it empty and the record has no such headers. ``record_id``:
+    the signed record's ``id``.
     """
 
     config: Config
@@ -41,7 +46,7 @@ class RecordFacts:
     deal: str | None = None
     seed: bool = True
     extra: Extra = ()
-    think: Mapping[int, int] = attrs.field(factory=dict)
+    moves: MoveFacts = attrs.field(factory=dict)
     record_id: str | None = None
 
 
@@ -50,7 +55,7 @@ def record_headers(facts: RecordFacts, events: Sequence[Event] = ()) -> list[tup
     extra = facts.extra.items() if isinstance(facts.extra, Mapping) else facts.extra
     headers = standard_headers(facts.config, facts.seats, date=facts.date, event=facts.event,
                                deal=facts.deal, seed=facts.seed, extra=extra)
-    headers += think_headers(events, facts.think)
+    headers += move_headers(events, facts.moves)
     if facts.record_id is not None:
         from xactika.protocol.trust.signing import ID_HEADER
 
@@ -58,20 +63,24 @@ def record_headers(facts: RecordFacts, events: Sequence[Event] = ()) -> list[tup
     return headers
 
 
-def think_headers(events: Sequence[Event], think: Mapping[int, int]
-                  ) -> list[tuple[str, str]]:
-    """``think.<seat>`` headers: one entry per decision of the seat (bid, lead, play) in
-    the record's order, the milliseconds its player took or ``-`` where none answered
-    (a stand-in moved); none at all where nothing was timed."""
-    if not think:
-        return []
-    seats: dict[int, list[str]] = {}
-    for event in events:
-        command = command_of(event)
-        if command is not None:
-            ms = think.get(event.seq)
-            seats.setdefault(command.seat, []).append(NOT_TIMED if ms is None else str(ms))
-    return [(f"{THINK}.{seat}", ",".join(entries)) for seat, entries in sorted(seats.items())]
+def move_headers(events: Sequence[Event], moves: MoveFacts) -> list[tuple[str, str]]:
+    """``<name>.<seat>`` headers for each per-move fact of MOVE_HEADERS: one entry per
+    decision of the seat (bid, lead, play) in the record's order, its value or ``-``
+    where it has none (a stand-in moved); none at all for a fact nothing measured."""
+    headers = []
+    for name in MOVE_HEADERS:
+        if not any(name in facts for facts in moves.values()):
+            continue
+        seats: dict[int, list[str]] = {}
+        for event in events:
+            command = command_of(event)
+            if command is not None:
+                value = moves.get(event.seq, {}).get(name)
+                seats.setdefault(command.seat, []).append(
+                    NOT_TIMED if value is None else str(value))
+        headers += [(f"{name}.{seat}", ",".join(entries))
+                    for seat, entries in sorted(seats.items())]
+    return headers
 
 
 def read_think(headers: Iterable[tuple[str, str]], events: Sequence[Event]
