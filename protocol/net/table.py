@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import quote
 
 import attrs
@@ -34,7 +34,6 @@ from xactika.core.engine.api import (
     game_rules,
     legal_actions,
 )
-from xactika.core.engine.errors import ParseError, XactikaError
 from xactika.core.engine.fold import evolve, replay
 from xactika.core.engine.referee import (
     Faulted,
@@ -45,6 +44,7 @@ from xactika.core.engine.referee import (
     run_async,
 )
 from xactika.core.engine.views import view
+from xactika.protocol.net.asking import ask
 from xactika.protocol.net.clock import Bank, parse_pace
 from xactika.protocol.net.journal import SEAT_FIELDS, Journal, SavedTable
 from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token, token_key
@@ -65,19 +65,14 @@ from xactika.protocol.notation.text import (
     parse_event,
     split_pairs,
 )
-from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
     LEAVE,
     Outcome,
-    format_go,
     format_info,
     format_newgame,
     format_result,
-    is_answer,
     name_key,
-    parse_answer,
 )
-from xactika.protocol.records.assemble import THINK
 from xactika.protocol.trust.signing import Signer, new_record_id
 from xactika.protocol.trust.tamper import commit_config
 
@@ -85,9 +80,6 @@ log = logging.getLogger(__name__)
 
 FINISH_STEP = 0.02  # seconds between two moves of a game every seat has forfeited
 SENT_WAIT = 2.0  # seconds the end waits for its last lines to leave before it is journalled
-Heard = Literal["again", "ended"]  # a go's outcome that is no answer (Table._hear)
-AGAIN: Heard = "again"  # the link went down: ask again once the seat is back
-ENDED: Heard = "ended"  # the turn ended in a fault
 
 
 class Table:
@@ -631,164 +623,9 @@ class Table:
             return make_agent(f"strong:{self.settings.level}", seed, game=self.config.game)
         return RandomAgent(seed)
 
-    def _limit(self, s: Seat) -> tuple[float | None, Bank | None]:
-        """How long the seat may think now (None: no limit), and its bank if it has one."""
-        if s.kind != HUMAN:
-            return self.settings.move_timeout, None
-        if self.settings.clock is None or s.clock_ms is None:
-            return None, None
-        bank = Bank(self.settings.clock, s.clock_ms)
-        return bank.left() / 1000, bank
-
     async def _ask(self, turn: Turn) -> Command | Faulted:
-        """The seat's move, or why it forfeits (fault, or gone past the grace).
-
-        A person's bank runs from the moment their turn comes, whether they are there or
-        not: time away at their turn is charged like time spent thinking, and a ``go``
-        sent again after a drop offers only what is left, so dropping never buys time.
-        The grace period only bounds how long an away seat is kept. (A seat away since
-        the server restarted is asked with its whole bank once back: the server's time
-        down costs nobody.) A bot's move limit runs the same way, from its turn: a bot
-        that drops at its ``go`` and comes back is offered only what is left."""
-        seat, legal = turn.seat, turn.legal
-        s = self.seats[seat]
-        began = time.monotonic()  # the turn's clock: a person's bank runs from here
-        free = False  # waiting for a seat away since the restart: its clock waits too
-        while s.fault is None and not s.replaced:
-            if s.away_free or free:  # ...and starts when it is back
-                began, free = time.monotonic(), s.away_free
-            move, bank = self._time_left(s, began)
-            link = s.link
-            if move is not None and move <= 0:
-                self._timed_out(seat, legal.kind, bank, away=link is None)
-                break
-            if link is None:
-                if await self._wait_back(s, move):
-                    continue
-                self._forfeit(seat, "crash", f"disconnected and did not come back within "
-                              f"{self.settings.grace:g} s")
-                break
-            if self._stale(seat, link):
-                break
-            heard = await self._hear(seat, link, legal, move, bank, began)
-            if heard == AGAIN:
-                continue  # the link went down: wait for the seat (its bank runs), ask again
-            if heard == ENDED:
-                break
-            assert not isinstance(heard, str)
-            line, ms = heard
-            if line == LEAVE and s.kind == HUMAN:  # a person quits at their turn (or the
-                if self._may_leave(seat):  # drop that brought it made a bot play already)
-                    self.leave(seat)
-                break
-            command = self._parse(seat, line, legal)
-            if command is not None:
-                self.moves[len(self.events) + 1] = {THINK: ms}  # the seq of the event it makes
-                return command
-        if s.replaced:  # the referee has its stand-in already: this fault is not news
-            return Faulted("timeout", "replaced")
-        assert s.fault is not None  # _forfeit told the referee already
-        return Faulted(*s.fault)
-
-    def _time_left(self, s: Seat, began: float) -> tuple[float | None, Bank | None]:
-        """How long the seat may still think on this turn (None: no limit), counted from
-        ``began``, and its bank if it has one."""
-        move, bank = self._limit(s)
-        spent = int((time.monotonic() - began) * 1000)
-        if bank is not None:  # what is left of the bank now, in whole ms
-            return (bank.left() - spent) / 1000, bank
-        if move is not None:  # a bot's move limit runs from its turn as well
-            return (round(move * 1000) - spent) / 1000, None
-        return None, None
-
-    def _timed_out(self, seat: int, kind: str, bank: Bank | None, *, away: bool) -> None:
-        """The turn's time is up: a person's bank ran out, or a bot's move limit did."""
-        if bank is not None:
-            self._out_of_time(seat, kind, away=away)
-        else:
-            self._forfeit(seat, "timeout", f"no answer within "
-                          f"{self.settings.move_timeout:g} s to 'go {kind}'"
-                          + (" while the seat was away" if away else ""))
-
-    async def _wait_back(self, s: Seat, move: float | None) -> bool:
-        """Wait for an away seat to come back (or its time to run out): False once its
-        grace is over."""
-        left = (s.dropped_at or time.monotonic()) + self.settings.grace - time.monotonic()
-        if left <= 0:
-            return False
-        self._changed.clear()
-        wait = left if move is None else min(left, move)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._changed.wait(), wait)
-        return True
-
-    def _stale(self, seat: int, link: Link) -> bool:
-        """A line sent when nothing was asked ends the turn: a person's ``leave`` is
-        honoured, anything else forfeits (the player protocol's names, MATCH.md)."""
-        stale = link.stale()
-        if stale == LEAVE and self.seats[seat].kind == HUMAN:  # a person left out of turn
-            if self._may_leave(seat):
-                self.leave(seat)
-            return True
-        if stale is not None:
-            self._forfeit(seat, "early-answer" if is_answer(stale) else "garbage",
-                          f"sent {escape(stale, 60)!r} when nothing was asked")
-            return True
-        return False
-
-    async def _hear(self, seat: int, link: Link, legal: Legal, move: float | None,
-                    bank: Bank | None, began: float) -> tuple[str, int] | Heard:
-        """Send ``go`` and wait for the answer: the line and the ms the seat took from
-        the moment the ``go`` left; AGAIN where the link went down (ask again once the
-        seat is back), ENDED where the turn ended in a fault. The bank is charged."""
-        link.send(format_go(legal, self.rules, None if move is None else int(move * 1000)))
-        asked = time.monotonic()
-        try:
-            line = await link.next(move)
-        except LinkDown:
-            return AGAIN
-        except LinkFault as fault:
-            self._forfeit(seat, fault.reason, str(fault))
-            return ENDED
-        except TimeoutError:
-            self._timed_out(seat, legal.kind, bank, away=False)
-            return ENDED
-        heard = time.monotonic()
-        self.latencies.append(heard - asked)
-        if self.seats[seat].fault is not None:  # faulted while the answer was on its way
-            return ENDED  # (a flood right behind it): the stand-in plays, the answer is void
-        # the go may have waited for the journal's flush: the clock starts as it leaves
-        left = next((at for at in link.writes if at >= asked), asked)
-        self._charge(seat, bank, began + (left - asked))
-        return line, max(0, int((heard - left) * 1000))
-
-    def _parse(self, seat: int, line: str, legal: Legal) -> Command | None:
-        """The answer as a command; None after forfeiting a seat whose answer is not one
-        of the legal moves (or not an answer)."""
-        try:
-            return parse_answer(line, legal, self.rules)
-        except (ParseError, XactikaError, ValueError, IndexError) as exc:
-            reason = "illegal-move" if is_answer(line) else "garbage"
-            self._forfeit(seat, reason, f"answered {escape(line, 60)!r}: {exc}")
-            return None
-
-    def _out_of_time(self, seat: int, kind: str, *, away: bool) -> None:
-        """A person's bank ran out at their turn (thinking, or away): a timeout."""
-        s = self.seats[seat]
-        s.clock_ms = 0
-        self._keep_seat(seat)
-        assert self.settings.clock is not None
-        self._forfeit(seat, "timeout", f"the clock ({self.settings.clock.text()}) ran out at "
-                      f"'go {kind}'" + (" while the seat was away" if away else ""))
-
-    def _charge(self, seat: int, bank: Bank | None, began: float) -> None:
-        """Take the time since the turn began (away time included) from a person's bank
-        and add the increment; the bank is journalled, so a restart finds it as it was
-        (and the server's time down costs nobody)."""
-        if bank is not None:
-            bank.spend(int((time.monotonic() - began) * 1000))
-            self.seats[seat].clock_ms = bank.ms
-            self._keep_seat(seat)
+        """The seat's move, or why it forfeits (protocol/net/asking.py)."""
+        return await ask(self, turn)
 
     def _write_record(self, started: dt.datetime) -> None:
         """The record, written whole beside its name (protocol/net/tablerecord.py)."""
