@@ -15,9 +15,12 @@ import pytest
 import sqlalchemy as sa
 from arenakit import arena_cli, db_rows, games, make_arena, records, run_season, standings_json
 
+from xactika.core.engine.check import command_of
 from xactika.frontends.arena import store
 from xactika.frontends.arena.folder import HOUSE_PREFIX, Arena
 from xactika.frontends.arena.standings import QUALIFY_SETS
+from xactika.protocol.records.assemble import read_think
+from xactika.protocol.records.textform import read_record
 
 ENTRANTS = [("ann", "alice", "random"), ("bea", "bob", "random"),
             ("cid", "carol", "heuristic"), ("dan", "dave", "random")]
@@ -65,6 +68,12 @@ def test_a_season_standings_equal_the_records_and_the_arena_audits(
                            capture_output=True, text=True)
     assert audit.returncode == 0, audit.stdout
     assert "1 manifest" in audit.stdout and "36 verified" in audit.stdout
+    # the runner timed every answer: each record says how long each move took
+    for path in records(folder)[:3]:
+        record = read_record(path)
+        timed = read_think(record.headers, record.events)
+        assert timed and set(timed) <= {e.seq for e in record.events
+                                        if command_of(e) is not None}
     victim = records(folder)[0]
     victim.unlink()
     audit = subprocess.run([sys.executable, "-m", "xactika.frontends.cli", "audit", "--strict",

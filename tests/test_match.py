@@ -17,9 +17,11 @@ from pathlib import Path
 import pytest
 from netkit import until
 
+from xactika.core.engine.check import command_of
 from xactika.frontends.match import runner as match
 from xactika.frontends.match.sandbox import bwrap_works
 from xactika.frontends.match.tournament import GameSpec, result_from_record
+from xactika.protocol.records.assemble import read_think
 from xactika.protocol.records.textform import read_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,6 +163,13 @@ def test_a_faulty_bot_gets_its_reason_the_match_goes_on_and_nothing_survives(
         faults = [v for k, v in rec.headers if k == "fault"]
         assert faults and faults[0].startswith(f"{seat} {reason}")
         assert rec.events[-1].winners  # the game was played to its end
+        # each answer's time: every one of rnd's; the faulty seat's only up to its fault
+        # (a stand-in's moves are not its player's), all of them where only quit failed
+        think = read_think(rec.headers, rec.events)
+        own = {n: [e.seq for e in rec.events if (c := command_of(e)) is not None
+                   and c.seat == n] for n in (0, 1)}
+        assert all(q in think for q in own[1 - seat])
+        assert all(q in think for q in own[seat]) == (reason == "ignored-quit")
     assert result["terminations"] == {reason: 2}
     bad, rnd = bot_row(result, fault), bot_row(result, "rnd")
     assert bad["faults"] == 2 and rnd["faults"] == 0

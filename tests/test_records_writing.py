@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from xactika.core.engine.api import Config
-from xactika.protocol.records.writing import standard_headers, write_record_file
+from xactika.protocol.records.assemble import standard_headers
+from xactika.protocol.records.writing import write_record_file
 
 
 def test_a_record_replaces_the_old_one_whole_and_leaves_no_temporary_file(

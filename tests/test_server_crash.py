@@ -27,11 +27,13 @@ import attrs
 import pytest
 
 from xactika.core.engine.api import game_rules
+from xactika.core.engine.check import command_of
 from xactika.core.engine.events import GameOver
 from xactika.core.engine.referee import FaultPolicy, Referee
 from xactika.core.engine.views import visible
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.player.wire import format_go, parse_answer
+from xactika.protocol.records.assemble import read_think
 from xactika.protocol.records.textform import read_record
 from xactika.protocol.trust.signing import write_key
 
@@ -247,6 +249,9 @@ def check_record(path: Path, seats: list[tuple[int, dict[int, str]]], *,
         full = [format_event(e, rules) for e in record.events]
         assert full == straight_game(record.events), f"{path.name} differs"
     assert ("termination", "normal") in record.headers
+    # every seat answered every move itself, and each answer's time survived the kills
+    decisions = [e.seq for e in record.events if command_of(e) is not None]
+    assert sorted(read_think(record.headers, record.events)) == decisions, path.name
     for seat, lines in seats:
         for seq, seen in lines.items():
             assert seen == format_event(visible(record.events[seq - 1], seat), rules), \

@@ -15,6 +15,7 @@ import pytest
 from netkit import Client, LiveServer, first_option, in_thread, play_first
 
 from xactika.core.engine.api import game_rules
+from xactika.core.engine.check import command_of
 from xactika.core.engine.referee import Faulted, FaultPolicy, Referee
 from xactika.protocol.net.journal import Journal, JournalError
 from xactika.protocol.net.link import token_key
@@ -22,6 +23,7 @@ from xactika.protocol.net.server import TokenBook
 from xactika.protocol.net.table import Table, table_settings
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.player.wire import format_go, parse_answer
+from xactika.protocol.records.assemble import read_think
 from xactika.protocol.records.textform import read_record
 
 
@@ -85,6 +87,10 @@ def test_a_restart_resumes_the_game_where_it_stood(tmp_path: Path) -> None:
     rules = game_rules("xactika")
     events = [format_event(e, rules) for e in record.events[1:-1]]
     assert events == straight(7)
+    # every answer was timed, those before the restart too (the journal kept them)
+    decisions = [e.seq for e in record.events if command_of(e) is not None]
+    assert sorted(read_think(record.headers, record.events)) == decisions
+    assert min(seen) < decisions[-1] and decisions[0] <= min(seen)
 
 
 def test_a_restored_stand_in_moves_as_it_would_have() -> None:

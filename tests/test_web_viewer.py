@@ -278,3 +278,18 @@ def test_the_match_viewer_in_german(client: TestClient) -> None:
         assert english not in page, english
     listing = client.get("/match", headers={"accept-language": "de"}).text
     assert "Beendete Matches auf diesem Server" in listing
+
+
+def test_each_timed_move_says_how_long_its_player_thought(client: TestClient,
+                                                          served: tuple[Path, Path]) -> None:
+    """A match's record has think.<seat> headers: the viewer says each timed move's time,
+    in every seat's view (every seat saw how long the others took); an older record has
+    none and says none."""
+    name = sorted(p.name for p in (served[0] / "m1" / "games").glob("*.log"))[0]
+    for seat in (None, "0", "1"):
+        data = record(client, f"m1/games/{name}", seat)
+        moves = [e for e in data["events"] if e["kind"] in ("BidMade", "Led", "Played")]
+        took = r"seat \d \(\w+\) thought for (\d+ ms|\d+\.\d s)"
+        assert moves and all(re.fullmatch(took, e["think"]) for e in moves), moves[0]["think"]
+        assert all(e["think"] is None for e in data["events"] if e not in moves)
+    assert all(e["think"] is None for e in record(client, "x4.log")["events"])

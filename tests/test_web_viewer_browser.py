@@ -259,3 +259,25 @@ def test_a_records_analysis_beside_each_move(page: Any, base: str,
     page.goto(f"{base}/replay?file=analysed.log&e={lead['seq']}&seat={other}")
     page.wait_for_selector("#viewer:not([hidden])")
     assert page.locator("#analysis").is_hidden()
+
+
+def test_a_timed_move_says_how_long_its_player_thought(page: Any, base: str,
+                                                       served: tuple[Path, Path]) -> None:
+    """A match record's think.<seat> headers, at the move they time, in both languages
+    and both sizes (screenshots replay-think-*.png)."""
+    name = sorted(p.name for p in (served[0] / "m1" / "games").glob("*.log"))[0]
+    record = read_record(served[0] / "m1" / "games" / name)
+    pos = next(n for n, e in enumerate(record.events) if type(e).__name__ == "Led")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for lang, said in (("en", "thought for"), ("de", "überlegte")):
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(f"{base}/replay?file=m1/games/{name}&e={pos + 1}&lang={lang}")
+            page.wait_for_selector("#told .think")
+            assert said in str(page.locator("#told .think").text_content())
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(ARTIFACTS / f"replay-think-{lang}-{width}x{height}.png"),
+                            full_page=True)
+    page.goto(f"{base}/replay?file=x4.log&e={pos + 1}")  # a record without think headers
+    page.wait_for_selector("#viewer:not([hidden])")
+    assert page.locator("#told .think").count() == 0

@@ -348,9 +348,9 @@ class Season:
                     return
                 result = played.result
                 self._renew(job)  # still ours: only then may the record take the name
-                log.write(game, played.config, played.events, names,
+                log.write(game, played, names,
                           arena_headers(info.name, job.set_id, rotation, job.qualifying,
-                                        house, result), played.lines)
+                                        house, result))
                 if self.hook is not None:
                     self.hook("recorded")
             self._commit(job, game, path, result)

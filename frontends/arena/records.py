@@ -14,17 +14,21 @@ import os
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from xactika.core.engine.api import Config, Event
 from xactika.frontends.arena.folder import LADDER_FILE, LADDERS, ArenaError
 from xactika.frontends.arena.standings import Counted, LadderInfo
 from xactika.frontends.match.tournament import GameResult, GameSpec, MatchError, result_from_record
+from xactika.protocol.records.assemble import RecordFacts, record_headers
 from xactika.protocol.records.textform import RecordError, format_record, read_record
-from xactika.protocol.records.writing import standard_headers, write_record_file
+from xactika.protocol.records.writing import write_record_file
 from xactika.protocol.trust.audit import OK, VERIFIED
 from xactika.protocol.trust.fastaudit import audit_path
 from xactika.protocol.trust.manifest import MANIFEST_FILE, ManifestWriter, check_manifest
-from xactika.protocol.trust.signing import ID_HEADER, PublicKey, Signer, parse_sig_line
+from xactika.protocol.trust.signing import PublicKey, Signer, parse_sig_line
+
+if TYPE_CHECKING:
+    from xactika.frontends.match.game import Played
 
 LOCK_FILE = ".manifest.lock"
 
@@ -61,15 +65,14 @@ class LadderLog:
             getattr(writer, line)(*args)
             self._size = os.path.getsize(self.manifest_path)
 
-    def write(self, game: GameSpec, config: Config, events: Sequence[Event],
-              seats: Sequence[str], headers: Sequence[tuple[str, str]],
-              lines: Sequence[str | None]) -> Path:
+    def write(self, game: GameSpec, played: Played, seats: Sequence[str],
+              headers: Sequence[tuple[str, str]]) -> Path:
         """Sign the record, fsync it, pin it in the manifest, then give it its name."""
-        items = standard_headers(config, seats, event=f"arena {self.folder.name}",
-                                 extra=headers)
         record_id = f"{self.match_id}/{game.id}"
-        items.append((ID_HEADER, record_id))
-        text = format_record(items, events, signer=self.signer, lines=lines)
+        items = record_headers(RecordFacts(
+            played.config, seats, event=f"arena {self.folder.name}", extra=headers,
+            moves=played.moves, record_id=record_id), played.events)
+        text = format_record(items, played.events, signer=self.signer, lines=played.lines)
         path = self.path(game)
         name = path.relative_to(self.folder).as_posix()
 

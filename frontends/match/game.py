@@ -10,7 +10,6 @@ import concurrent.futures as cf
 import datetime as dt
 import os
 import threading
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,8 +56,9 @@ from xactika.protocol.player.process import (
     BotTimeout,
     PlayerProcess,
 )
+from xactika.protocol.records.assemble import THINK, RecordFacts, record_headers
 from xactika.protocol.records.textform import RecordError, format_record, read_record
-from xactika.protocol.records.writing import standard_headers, write_record_file
+from xactika.protocol.records.writing import write_record_file
 from xactika.protocol.trust.audit import OK, VERIFIED
 from xactika.protocol.trust.fastaudit import audit_path
 from xactika.protocol.trust.manifest import (
@@ -67,7 +67,6 @@ from xactika.protocol.trust.manifest import (
     check_manifest,
 )
 from xactika.protocol.trust.signing import (
-    ID_HEADER,
     Signer,
     parse_sig_line,
     signer_for,
@@ -189,6 +188,8 @@ class Played:
     # each event's line as the bots were sent it, where that is the record's line too
     # (a public event), None elsewhere: the record does not format those again
     lines: tuple[str | None, ...] = ()
+    # per-move facts (the ms each bot's answer took), by the seq of the event it made
+    moves: dict[int, dict[str, int]] = attrs.field(factory=dict)
 
 
 class GamePlayer:
@@ -270,131 +271,165 @@ class GamePlayer:
             raise Aborted
 
     def play_game(self, game: GameSpec) -> Played:
-        s = self.settings
-        started = dt.datetime.now(dt.UTC)
-        # seeded deals commit to their seed, revealed at game-over (spec/TAMPER.md)
-        config = commit_config(self.deals.with_mode(game.deal, s.mode))
-        rules = game_rules(config.game)
-        bots = [s.bots[b] for b in game.seats]
-        n = config.players
-        players: list[Seated | None] = [None] * n
-        # a faulted seat's process is quit and a seeded random bot plays on for it
-        referee = Referee.new(config, policy=FaultPolicy.stand_in(
-            lambda seat: RandomAgent(self.fallback_seed(game, seat))))
-
-        def fault(seat: int, reason: str, detail: str) -> None:
-            self._check()  # an error caused by our own kill on abort is not a fault
-            referee.fault(seat, reason, detail)
-            p = players[seat]
-            players[seat] = None
-            if p is not None:
-                p.quit(0.0)
-                self._forget(p)
-
-        def start_seat(seat: int) -> None:
-            bot = bots[seat]
-            p: Seated
-            if bot.remote is not None:
-                p = RemotePlayer(self.listener, bot.remote, name=bot.name,
-                                 startup_timeout=bot.startup, move_timeout=bot.hard_limit)
-            else:
-                p = PlayerProcess(
-                    bot.cmd, cwd=bot.dir, stderr_path=self.stderr_dir / f"{bot.name}.txt",
-                    startup_timeout=bot.startup, move_timeout=bot.hard_limit, name=bot.name,
-                    sandbox=self.sandbox, stderr_keep=self.stderr_keep,
-                )
-            self._register(p)
-            players[seat] = p
-            try:
-                p.start()
-            except BotError as exc:
-                errors[seat] = exc
-
-        def ask(turn: Turn) -> Command | Faulted:
-            seat, p, bot = turn.seat, players[turn.seat], bots[turn.seat]
-            assert p is not None  # a faulted seat has its stand-in
-            try:
-                command = p.ask(turn.legal, rules, bot.time_ms)
-            except BotError as exc:
-                fault(seat, fault_reason(exc), str(exc))
-                return Faulted(fault_reason(exc), str(exc))
-            if p.last_think_s > bot.move + bot.margin:
-                detail = (f"answered after {p.last_think_s:.3f} s; the move limit is "
-                          f"{bot.move:g} s (+{bot.margin:g} s margin)")
-                fault(seat, "slow", detail)
-                return Faulted("slow", detail)
-            return command
-
-        def tell(new: list[Event]) -> None:
-            for event in new:
-                # a line every seat sees alike is formatted once, here, for the
-                # bots and the record; another is redacted and formatted per seat
-                text = format_event(event, rules) if public_event(event) else None
-                lines.append(text)
-                for other, q in enumerate(players):
-                    if q is None:
-                        continue
-                    try:
-                        if text is None:
-                            q.tell(seat_event(event, other))
-                        else:
-                            q.tell(event, text)
-                    except BotError as exc:
-                        fault(other, fault_reason(exc), str(exc))
-            self._check()
-
-        errors: list[BotError | None] = [None] * n
-        events = referee.events
-        lines: list[str | None] = [None] * len(events)
+        """Play one game on the referee loop: seat the bots, play, quit them."""
+        one = OneGame(self, game)
         try:
-            for seat in range(n):  # kept processes first: no thread to hand one over
-                if not bots[seat].restart:
-                    players[seat] = self._take_idle(game.seats[seat])
-            threads = [threading.Thread(target=start_seat, args=(seat,)) for seat in range(n)
-                       if players[seat] is None]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            for seat, exc in enumerate(errors):
-                if exc is not None:
-                    fault(seat, fault_reason(exc), str(exc))
-            for seat, p in enumerate(players):
-                if p is not None:
-                    try:
-                        p.new_game(seat, [seat_event(e, seat) for e in events], rules)
-                    except BotError as exc:
-                        fault(seat, fault_reason(exc), str(exc))
-            self._check()
-            run(referee, ask, tell)  # the referee loop (core/engine/referee.py)
-            for seat, p in enumerate(players):  # every quit sent first: the exits overlap
-                if p is not None and bots[seat].restart:
-                    p.send_quit(s.quit_grace)
-            for seat, p in enumerate(players):
-                if p is None:
-                    continue
-                self._check()
-                if not bots[seat].restart:
-                    self._put_idle(game.seats[seat], p)
-                    players[seat] = None
-                    continue
-                p.quit(s.quit_grace)
-                self._forget(p)
-                players[seat] = None
-                if p.killed:
-                    referee.fault(seat, "ignored-quit",
-                                  f"still running {s.quit_grace:g} s after quit; killed")
-            self._check()
+            one.seat_players()
+            run(one.referee, one.ask, one.tell)  # the referee loop (core/engine/referee.py)
+            one.quit_players()
         finally:
-            for p in players:
-                if p is not None:
-                    p._kill()
-                    self._forget(p)
-        over = events[-1]
-        faults = tuple(Fault(f.seat, f.reason, f.detail) for f in referee.faults)
-        result = GameResult(game, over.totals, over.winners, referee.state.round, faults,
-                            rules.low_wins(config), Reveal.of(config))
-        return Played(config, tuple(events), result, started, tuple(lines))
+            one.kill_players()
+        return one.played()
+
+
+class OneGame:
+    """One game of :meth:`GamePlayer.play_game` while it plays: its seats' players, the
+    referee, the lines and times the record keeps. A faulted seat's process is quit and
+    a seeded random bot plays on for it."""
+
+    def __init__(self, host: GamePlayer, game: GameSpec) -> None:
+        self.host = host
+        self.game = game
+        self.started = dt.datetime.now(dt.UTC)
+        # seeded deals commit to their seed, revealed at game-over (spec/TAMPER.md)
+        self.config = commit_config(host.deals.with_mode(game.deal, host.settings.mode))
+        self.rules = game_rules(self.config.game)
+        self.bots = [host.settings.bots[b] for b in game.seats]
+        n = self.config.players
+        self.players: list[Seated | None] = [None] * n
+        self.errors: list[BotError | None] = [None] * n
+        self.referee = Referee.new(self.config, policy=FaultPolicy.stand_in(
+            lambda seat: RandomAgent(host.fallback_seed(game, seat))))
+        self.events = self.referee.events
+        # each event's line as the bots were sent it, where that is the record's line too
+        self.lines: list[str | None] = [None] * len(self.events)
+        self.moves: dict[int, dict[str, int]] = {}  # per-move facts, by the seq of its event
+
+    # -- the seats' players
+    def seat_players(self) -> None:
+        """Kept processes first, then the others started at once (a thread each); each
+        told the game so far. A seat that fails to start is faulted."""
+        for seat in range(len(self.players)):  # kept processes first: no thread to hand one over
+            if not self.bots[seat].restart:
+                self.players[seat] = self.host._take_idle(self.game.seats[seat])
+        threads = [threading.Thread(target=self._start, args=(seat,))
+                   for seat, p in enumerate(self.players) if p is None]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for seat, exc in enumerate(self.errors):
+            if exc is not None:
+                self.fault(seat, fault_reason(exc), str(exc))
+        for seat, p in enumerate(self.players):
+            if p is not None:
+                try:
+                    p.new_game(seat, [seat_event(e, seat) for e in self.events], self.rules)
+                except BotError as exc:
+                    self.fault(seat, fault_reason(exc), str(exc))
+        self.host._check()
+
+    def _start(self, seat: int) -> None:
+        bot, host = self.bots[seat], self.host
+        p: Seated
+        if bot.remote is not None:
+            p = RemotePlayer(host.listener, bot.remote, name=bot.name,
+                             startup_timeout=bot.startup, move_timeout=bot.hard_limit)
+        else:
+            p = PlayerProcess(
+                bot.cmd, cwd=bot.dir, stderr_path=host.stderr_dir / f"{bot.name}.txt",
+                startup_timeout=bot.startup, move_timeout=bot.hard_limit, name=bot.name,
+                sandbox=host.sandbox, stderr_keep=host.stderr_keep,
+            )
+        host._register(p)
+        self.players[seat] = p
+        try:
+            p.start()
+        except BotError as exc:
+            self.errors[seat] = exc
+
+    def quit_players(self) -> None:
+        """Quit every player after the game (kept ones go back to the pool); one that
+        ignores quit is faulted."""
+        host, grace = self.host, self.host.settings.quit_grace
+        for seat, p in enumerate(self.players):  # every quit sent first: the exits overlap
+            if p is not None and self.bots[seat].restart:
+                p.send_quit(grace)
+        for seat, p in enumerate(self.players):
+            if p is None:
+                continue
+            host._check()
+            if not self.bots[seat].restart:
+                host._put_idle(self.game.seats[seat], p)
+                self.players[seat] = None
+                continue
+            p.quit(grace)
+            host._forget(p)
+            self.players[seat] = None
+            if p.killed:
+                self.referee.fault(seat, "ignored-quit",
+                                   f"still running {grace:g} s after quit; killed")
+        host._check()
+
+    def kill_players(self) -> None:
+        """Kill whatever is still running (an abort, an error)."""
+        for p in self.players:
+            if p is not None:
+                p._kill()
+                self.host._forget(p)
+
+    def fault(self, seat: int, reason: str, detail: str) -> None:
+        self.host._check()  # an error caused by our own kill on abort is not a fault
+        self.referee.fault(seat, reason, detail)
+        p = self.players[seat]
+        self.players[seat] = None
+        if p is not None:
+            p.quit(0.0)
+            self.host._forget(p)
+
+    # -- the referee loop's callbacks
+    def ask(self, turn: Turn) -> Command | Faulted:
+        seat, p, bot = turn.seat, self.players[turn.seat], self.bots[turn.seat]
+        assert p is not None  # a faulted seat has its stand-in
+        try:
+            command = p.ask(turn.legal, self.rules, bot.time_ms)
+        except BotError as exc:
+            self.fault(seat, fault_reason(exc), str(exc))
+            return Faulted(fault_reason(exc), str(exc))
+        if p.last_think_s > bot.move + bot.margin:
+            detail = (f"answered after {p.last_think_s:.3f} s; the move limit is "
+                      f"{bot.move:g} s (+{bot.margin:g} s margin)")
+            self.fault(seat, "slow", detail)
+            return Faulted("slow", detail)
+        self.moves[len(self.events) + 1] = {THINK: round(p.last_think_s * 1000)}  # its seq
+        return command
+
+    def tell(self, new: list[Event]) -> None:
+        for event in new:
+            # a line every seat sees alike is formatted once, here, for the
+            # bots and the record; another is redacted and formatted per seat
+            text = format_event(event, self.rules) if public_event(event) else None
+            self.lines.append(text)
+            for other, q in enumerate(self.players):
+                if q is None:
+                    continue
+                try:
+                    if text is None:
+                        q.tell(seat_event(event, other))
+                    else:
+                        q.tell(event, text)
+                except BotError as exc:
+                    self.fault(other, fault_reason(exc), str(exc))
+        self.host._check()
+
+    def played(self) -> Played:
+        """The game as played, for its record (signed and written by the driver)."""
+        over, config = self.events[-1], self.config
+        faults = tuple(Fault(f.seat, f.reason, f.detail) for f in self.referee.faults)
+        result = GameResult(self.game, over.totals, over.winners, self.referee.state.round,
+                            faults, self.rules.low_wins(config), Reveal.of(config))
+        return Played(config, tuple(self.events), result, self.started, tuple(self.lines),
+                      dict(self.moves))
 
 
 class Runner(GamePlayer):
@@ -427,8 +462,7 @@ class Runner(GamePlayer):
         milliseconds no bot need wait for. A write that failed fails the next play() or
         flush_records()."""
         self._written(wait=False)
-        path, text = self.make_record(game, played.config, played.events, played.result,
-                                      played.started, played.lines)
+        path, text = self.make_record(game, played)
         future = self._writer.submit(self._put_record, game, path, text)
         with self._writes_lock:
             self._writes.append(future)
@@ -449,8 +483,7 @@ class Runner(GamePlayer):
 
     def store(self, game: GameSpec, played: Played) -> GameResult:
         """Sign and write a game's record (wherever it was played); its result."""
-        self.write_record(game, played.config, played.events, played.result, played.started,
-                          played.lines)
+        self.write_record(game, played)
         return played.result
 
     def close(self) -> None:
@@ -473,30 +506,24 @@ class Runner(GamePlayer):
     def record_path(self, game: GameSpec) -> Path:
         return self.out / "games" / f"{game.id}.log"
 
-    def write_record(self, game: GameSpec, config: Config, events: Sequence[Event],
-                     result: GameResult, started: dt.datetime,
-                     lines: Sequence[str | None] = ()) -> None:
-        """Write the whole record to a temporary file, flush it to disk, then rename.
+    def write_record(self, game: GameSpec, played: Played) -> None:
+        """Write the whole record to a temporary file, flush it to disk, then rename."""
+        self._put_record(game, *self.make_record(game, played))
 
-        ``lines``: events' lines already formatted while playing (see :class:`Played`)."""
-        self._put_record(game, *self.make_record(game, config, events, result, started, lines))
-
-    def make_record(self, game: GameSpec, config: Config, events: Sequence[Event],
-                    result: GameResult, started: dt.datetime,
-                    lines: Sequence[str | None] = ()) -> tuple[Path, str]:
+    def make_record(self, game: GameSpec, played: Played) -> tuple[Path, str]:
         """The record's path and its signed text."""
         s = self.settings
         source = os.path.basename(s.deal_file) if s.deal_file else "the match"
-        headers = standard_headers(
-            config, [s.bots[b].name for b in game.seats], date=started, event=self.out.name,
-            deal=f"deal {game.deal} of {source}",
-            extra=[("match.game", str(game.index)), ("match.deal", str(game.deal)),
-                   ("match.table", str(game.table)), ("match.rotation", str(game.rotation)),
-                   ("termination", result.termination)])
-        headers += [("fault", f.header()) for f in result.faults]
-        headers.append((ID_HEADER, self._record_id(game)))
-        return self.record_path(game), format_record(headers, events, signer=self.signer,
-                                                     lines=lines)
+        own = {"match.game": str(game.index), "match.deal": str(game.deal),
+               "match.table": str(game.table), "match.rotation": str(game.rotation),
+               "termination": played.result.termination}
+        headers = record_headers(RecordFacts(
+            played.config, [s.bots[b].name for b in game.seats], date=played.started,
+            event=self.out.name, deal=f"deal {game.deal} of {source}",
+            extra=[*own.items(), *(("fault", f.header()) for f in played.result.faults)],
+            moves=played.moves, record_id=self._record_id(game)), played.events)
+        return self.record_path(game), format_record(headers, played.events,
+                                                     signer=self.signer, lines=played.lines)
 
     def _put_record(self, game: GameSpec, path: Path, text: str) -> None:
         """The record on disk: a temporary file, fsynced, pinned in the manifest, renamed."""

@@ -489,11 +489,12 @@ class Driver:
     # ----------------------------------------------------------------- records
 
     def headers(self) -> list[tuple[str, str]]:
-        from xactika.protocol.records.writing import standard_headers
+        from xactika.protocol.records.assemble import RecordFacts, record_headers
 
-        extra = [(f"seat.{s}", spec.text()) for s, spec in enumerate(self.seats)]
-        return standard_headers(self.config, self.names, date=self.started,
-                                extra=[*extra, ("practice", "yes" if self.practice else "no")])
+        extra = {f"seat.{s}": spec.text() for s, spec in enumerate(self.seats)}
+        extra["practice"] = "yes" if self.practice else "no"
+        return record_headers(RecordFacts(self.config, self.names, date=self.started,
+                                          extra=extra), self.events)
 
     def record_text(self, signer: Signer | None = None) -> str:
         from xactika.protocol.records.textform import format_record

@@ -31,7 +31,7 @@ from xactika.core.engine.check import LogCheck
 from xactika.core.engine.errors import InvalidEvent, XactikaError
 from xactika.core.engine.views import view, visible
 from xactika.frontends.cli.options import OneLineParser, lang_of
-from xactika.frontends.i18n import N_, _, ngettext, using
+from xactika.frontends.i18n import N_, _, fill, ngettext, using
 from xactika.frontends.people import narration
 from xactika.frontends.people.driver import unreadable
 from xactika.frontends.people.presentation import presentation
@@ -42,6 +42,7 @@ from xactika.frontends.records.analysisform import (
     read_analysis,
 )
 from xactika.frontends.repl import render
+from xactika.protocol.records.assemble import read_think
 from xactika.protocol.records.games import find_part, is_games_file
 from xactika.protocol.records.textform import Record, RecordError, read_record
 
@@ -64,6 +65,9 @@ class Game:
     view: int | None = None  # a record of one seat's view (a remote game's 'save'): its seat
     analysis: Mapping[int, Mapping[str, Any]] = attrs.field(factory=dict)
     """Decisions weighed by ``xactika analyse``, by the seq of their move (analysisform)."""
+    think: Mapping[int, int] = attrs.field(factory=dict)
+    """The ms each timed answer took (the ``think.<seat>`` headers), by its move's seq."""
+    think_problem: str | None = None  # why the think headers were set aside
 
     @classmethod
     def from_record(cls, record: Record) -> Game:
@@ -89,7 +93,8 @@ class Game:
         names = seats.split(",") if seats else []
         if len(names) != players:
             names = [""] * players
-        return cls(record.headers, tuple(events), tuple(states), tuple(names), problem)
+        return cls(record.headers, tuple(events), tuple(states), tuple(names), problem,
+                   **_think(record))
 
     @classmethod
     def _of_view(cls, record: Record, seat: int) -> Game:
@@ -112,7 +117,7 @@ class Game:
         if len(names) != players:
             names = [""] * players
         return cls(record.headers, tuple(record.events), tuple(states), tuple(names),
-                   view=seat)
+                   view=seat, **_think(record))
 
     @property
     def config(self) -> Any:
@@ -287,6 +292,29 @@ def apply_keys(g: Game, c: Cursor, keys: Sequence[str]) -> Cursor:
     return c
 
 
+def _think(record: Record) -> dict[str, Any]:
+    """The record's think times for :class:`Game`; a header that does not fit the record
+    is set aside with its one-line reason (the game still replays)."""
+    try:
+        return {"think": read_think(record.headers, record.events)}
+    except ValueError as exc:
+        return {"think_problem": _("the think times are left out: {reason}").format(
+            reason=exc)}
+
+
+def thought(g: Game, pos: int) -> str | None:
+    """How long the seat's own player took over the move at ``pos`` (its ``think``
+    header), in the reader's words; None for a move nobody timed."""
+    event = g.events[pos]
+    ms = g.think.get(getattr(event, "seq", -1))
+    if ms is None:
+        return None
+    time = fill(_("{n} ms"), {"n": ms}) if ms < 1000 else fill(_("{s:.1f} s"),
+                                                              {"s": ms / 1000})
+    who = render.seat_name(getattr(event, "seat", 0), list(g.names))
+    return _("{who} thought for {time}").format(who=who, time=time)
+
+
 # --------------------------------------------------------------------------- the screen
 
 
@@ -319,6 +347,9 @@ def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
     lines += render.narration([item for item in said
                                if isinstance(item, narration.WhyWon | narration.RoundOutcome)],
                               names, game, style)
+    took = thought(g, c.pos)
+    if took is not None:
+        lines.append(style.dim(took))
     weighed = g.analysis.get(getattr(g.events[c.pos], "seq", -1))
     if weighed is not None and c.seat in (None, weighed["seat"]):
         lines.append(style.bold(_("analysis: {line}").format(
@@ -354,6 +385,8 @@ def screen(g: Game, c: Cursor, style: render.Style = render.PLAIN) -> str:
                                 .format(problem=g.problem)))
     elif c.pos == g.last() and not state.over:
         lines.append(style.dim(_("the record ends here: the game is unfinished")))
+    if g.think_problem is not None and c.pos == 0:
+        lines.append(style.dim(g.think_problem))
     if c.message:
         lines.append(style.bold(c.message))
     return "\n".join(lines)

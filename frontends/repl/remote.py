@@ -338,14 +338,15 @@ class RemoteShell(Shell):
         if not path:
             return _("save needs a file name: save FILE")
         from xactika.frontends.cli.invocation import xactika_command
+        from xactika.protocol.records.assemble import RecordFacts, record_headers
         from xactika.protocol.records.textform import format_record
-        from xactika.protocol.records.writing import standard_headers, write_record_file
+        from xactika.protocol.records.writing import write_record_file
 
         names = [self.seat_name if s == self.seat else n for s, n in enumerate(self.names)]
-        headers = standard_headers(self.config, names, seed=False, event="xactika serve",
-                                   extra=[("view", str(self.seat))])
+        facts = RecordFacts(self.config, names, seed=False, event="xactika serve",
+                            extra={"view": str(self.seat)})
         with self.lock:
-            text = format_record(headers, list(self.events))
+            text = format_record(record_headers(facts, self.events), list(self.events))
             count = len(self.events)
         try:
             write_record_file(os.path.expanduser(path), text)

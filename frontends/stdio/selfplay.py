@@ -21,8 +21,8 @@ from xactika.frontends.people.flags import (
     whole_number,
 )
 from xactika.protocol.notation.text import config_from_pairs, format_event
+from xactika.protocol.records.assemble import RecordFacts, record_headers
 from xactika.protocol.records.textform import RecordWriter, utc_date
-from xactika.protocol.records.writing import standard_headers
 from xactika.protocol.trust.signing import KeyFileError, Signer, signer_for
 from xactika.protocol.trust.tamper import commit_config
 
@@ -95,8 +95,8 @@ def main(argv: Sequence[str]) -> int:
 def write_record(path: str, config: Config, events: Sequence[Event],
                  signer: Signer | None = None) -> bool:
     """Write the record; False (after a one-line error) when the file cannot be written."""
-    headers = standard_headers(config, [f"random-{s}" for s in range(config.players)],
-                               date=utc_date())
+    headers = record_headers(RecordFacts(
+        config, [f"random-{s}" for s in range(config.players)], date=utc_date()), events)
     try:
         with RecordWriter(path, headers, signer=signer) as writer:
             for event in events:

@@ -28,7 +28,7 @@ from xactika.frontends.i18n import _, said
 from xactika.frontends.people import narration
 from xactika.frontends.people.presentation import presentation, seat_label
 from xactika.frontends.records.analysisform import decision_line
-from xactika.frontends.records.replay import Game
+from xactika.frontends.records.replay import Game, thought
 from xactika.frontends.repl import render
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.trust.audit import (
@@ -78,6 +78,7 @@ def record_view(g: Game, seat: int | None,
         "scored": [_scored(e) for e in scored],
         "finished": isinstance(g.events[-1], GameOver),
         "problem": g.problem,
+        "think_problem": g.think_problem,
         "events": events,
     }
 
@@ -105,6 +106,7 @@ def _position(g: Game, pos: int, seat: int | None, names: list[str], rules: Any,
         "kind": type(raw).__name__,
         "told": told,
         "said": [text for text in said if text],
+        "think": thought(g, pos),  # how long the seat's player took (think.<seat>)
         "where": _where(g, pos, seat, names),
         "round": state.round,
         "scored": scored,

@@ -58,6 +58,12 @@ create table if not exists events (
     line text not null,          -- the omniscient text form (protocol/notation/text.py)
     primary key (table_id, seq)
 ) without rowid;
+create table if not exists moves (
+    table_id integer not null,
+    seq integer not null,        -- the event a seat's answer made
+    fields text not null,        -- JSON: the per-move facts (records/assemble.py's MOVE_HEADERS)
+    primary key (table_id, seq)
+) without rowid;
 create table if not exists faults (
     table_id integer not null,
     n integer not null,
@@ -121,6 +127,7 @@ class SavedTable:
     seats: tuple[SavedSeat, ...]
     events: tuple[str, ...]
     faults: tuple[tuple[int, str, str, int], ...]  # seat, reason, detail, at
+    moves: dict[int, dict[str, int]] = attrs.field(factory=dict)  # by seq: name -> value
 
 
 def encode_settings(fields: dict[str, Any]) -> str:
@@ -311,6 +318,14 @@ class Journal:
         self._write("insert into events values (?, ?, ?)",
                     [(table_id, first + n, line) for n, line in enumerate(lines)])
 
+    def moves(self, table_id: int, rows: Iterable[tuple[int, dict[str, int]]]) -> None:
+        """Per-move facts of the events just journalled (the ms an answer took...), by
+        their seq: written with the events, committed with them, so that a restored
+        table's record has them."""
+        kept = [(table_id, seq, json.dumps(fields, sort_keys=True)) for seq, fields in rows]
+        if kept:
+            self._write("insert or replace into moves values (?, ?, ?)", kept)
+
     def fault(self, table_id: int, n: int, seat: int, reason: str, detail: str,
               at: int) -> None:
         self._write("insert or replace into faults values (?, ?, ?, ?, ?, ?)",
@@ -345,7 +360,7 @@ class Journal:
         its seats, events and faults go (the journal stays the size of what is played)."""
         self._write("update tables set over = 1, record = ? where id = ?",
                     [(record, table_id)])
-        for rows in ("seats", "events", "faults", "hosts", "chat"):
+        for rows in ("seats", "events", "moves", "faults", "hosts", "chat"):
             self._write(f"delete from {rows} where table_id = ?", [(table_id,)])
         self.sync()
 
@@ -384,8 +399,11 @@ class Journal:
             raise ValueError(f"event {gap} is missing")
         faults = tuple(db.execute("select seat, reason, detail, at from faults where "
                                   "table_id = ? order by n", (tid,)).fetchall())
+        moves = {int(seq): {str(k): int(v) for k, v in json.loads(fields).items()}
+                 for seq, fields in db.execute("select seq, fields from moves where "
+                                               "table_id = ?", (tid,))}
         return SavedTable(tid, decode_settings(settings), bytes(observer), started, seats,
-                          tuple(line for _, line in numbered), faults)
+                          tuple(line for _, line in numbered), faults, moves)
 
     def set_aside(self, table_id: int, why: str) -> None:
         """Keep a damaged table out of the games resumed, its rows kept for inspection,

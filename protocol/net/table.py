@@ -34,7 +34,6 @@ from xactika.core.engine.api import (
     game_rules,
     legal_actions,
 )
-from xactika.core.engine.errors import ParseError, XactikaError
 from xactika.core.engine.fold import evolve, replay
 from xactika.core.engine.referee import (
     Faulted,
@@ -45,6 +44,7 @@ from xactika.core.engine.referee import (
     run_async,
 )
 from xactika.core.engine.views import view
+from xactika.protocol.net.asking import ask
 from xactika.protocol.net.clock import Bank, parse_pace
 from xactika.protocol.net.journal import SEAT_FIELDS, Journal, SavedTable
 from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token, token_key
@@ -65,17 +65,13 @@ from xactika.protocol.notation.text import (
     parse_event,
     split_pairs,
 )
-from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
     LEAVE,
     Outcome,
-    format_go,
     format_info,
     format_newgame,
     format_result,
-    is_answer,
     name_key,
-    parse_answer,
 )
 from xactika.protocol.trust.signing import Signer, new_record_id
 from xactika.protocol.trust.tamper import commit_config
@@ -114,6 +110,9 @@ class Table:
         self.on_over = on_over
         self.over = asyncio.Event()
         self.latencies: list[float] = []  # seconds from go to answer, for the load bench
+        # per-move facts by the seq of the event a seat's answer made (the ms it took: the
+        # record's think.<seat> headers); journalled with the events
+        self.moves: dict[int, dict[str, int]] = {}
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.journal: Journal | None = None  # set by journalled(): the table is kept
@@ -169,6 +168,7 @@ class Table:
         table.journal = journal
         if saved.started is not None:
             table.started_at = dt.datetime.fromisoformat(saved.started)
+        table.moves = {seq: dict(facts) for seq, facts in saved.moves.items()}
         if saved.events:
             table._restore_game([parse_event(line, table.rules) for line in saved.events],
                                 saved.faults)
@@ -222,6 +222,10 @@ class Table:
         if self.journal is not None and self._journalled < len(self.events):
             self.journal.events(self.id, self._journalled + 1, (
                 self.lines.line(e) for e in self.events[self._journalled:]))
+            self.journal.moves(self.id, (
+                (seq, self.moves[seq]) for seq in range(self._journalled + 1,
+                                                        len(self.events) + 1)
+                if seq in self.moves))
             self._journalled = len(self.events)
 
     def _keep_change(self, seat: int, reason: str, detail: str) -> None:
@@ -619,119 +623,9 @@ class Table:
             return make_agent(f"strong:{self.settings.level}", seed, game=self.config.game)
         return RandomAgent(seed)
 
-    def _limit(self, s: Seat) -> tuple[float | None, Bank | None]:
-        """How long the seat may think now (None: no limit), and its bank if it has one."""
-        if s.kind != HUMAN:
-            return self.settings.move_timeout, None
-        if self.settings.clock is None or s.clock_ms is None:
-            return None, None
-        bank = Bank(self.settings.clock, s.clock_ms)
-        return bank.left() / 1000, bank
-
     async def _ask(self, turn: Turn) -> Command | Faulted:
-        """The seat's move, or why it forfeits (fault, or gone past the grace).
-
-        A person's bank runs from the moment their turn comes, whether they are there or
-        not: time away at their turn is charged like time spent thinking, and a ``go``
-        sent again after a drop offers only what is left, so dropping never buys time.
-        The grace period only bounds how long an away seat is kept. (A seat away since
-        the server restarted is asked with its whole bank once back: the server's time
-        down costs nobody.) A bot's move limit runs the same way, from its turn: a bot
-        that drops at its ``go`` and comes back is offered only what is left."""
-        seat, legal = turn.seat, turn.legal
-        s = self.seats[seat]
-        began = time.monotonic()  # the turn's clock: a person's bank runs from here
-        free = False  # waiting for a seat away since the restart: its clock waits too
-        while s.fault is None and not s.replaced:
-            if s.away_free or free:  # ...and starts when it is back
-                began, free = time.monotonic(), s.away_free
-            move, bank = self._limit(s)
-            if bank is not None:  # what is left of the bank now, in whole ms
-                move = (bank.left() - int((time.monotonic() - began) * 1000)) / 1000
-            elif move is not None:  # a bot's move limit runs from its turn as well
-                move = (round(move * 1000) - int((time.monotonic() - began) * 1000)) / 1000
-            link = s.link
-            if move is not None and move <= 0:
-                if bank is not None:
-                    self._out_of_time(seat, legal.kind, away=link is None)
-                else:
-                    self._forfeit(seat, "timeout", f"no answer within "
-                                  f"{self.settings.move_timeout:g} s to 'go {legal.kind}'"
-                                  + (" while the seat was away" if link is None else ""))
-                break
-            if link is None:
-                left = (s.dropped_at or time.monotonic()) + self.settings.grace - time.monotonic()
-                if left > 0:
-                    self._changed.clear()
-                    wait = left if move is None else min(left, move)
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._changed.wait(), wait)
-                    continue
-                self._forfeit(seat, "crash", f"disconnected and did not come back within "
-                              f"{self.settings.grace:g} s")
-                break
-            stale = link.stale()
-            if stale == LEAVE and s.kind == HUMAN:  # a person left out of turn
-                if self._may_leave(seat):
-                    self.leave(seat)
-                break
-            if stale is not None:  # the player protocol's names for it (MATCH.md)
-                self._forfeit(seat, "early-answer" if is_answer(stale) else "garbage",
-                              f"sent {escape(stale, 60)!r} when nothing was asked")
-                break
-            link.send(format_go(legal, self.rules, None if move is None else int(move * 1000)))
-            asked = time.monotonic()
-            try:
-                line = await link.next(move)
-            except LinkDown:
-                continue  # wait for the seat to come back (its bank runs), then ask again
-            except LinkFault as fault:
-                self._forfeit(seat, fault.reason, str(fault))
-                break
-            except TimeoutError:
-                if bank is not None:
-                    self._out_of_time(seat, legal.kind, away=False)
-                else:
-                    self._forfeit(seat, "timeout", f"no answer within "
-                                  f"{self.settings.move_timeout:g} s to 'go {legal.kind}'")
-                break
-            self.latencies.append(time.monotonic() - asked)
-            if s.fault is not None:  # faulted while the answer was on its way (a flood
-                break  # right behind it): the stand-in plays, the answer is void
-            # the go may have waited for the journal's flush: the clock starts as it leaves
-            left = next((at for at in link.writes if at >= asked), asked)
-            self._charge(seat, bank, began + (left - asked))
-            if line == LEAVE and s.kind == HUMAN:  # a person quits at their turn (or the
-                if self._may_leave(seat):  # drop that brought it made a bot play already)
-                    self.leave(seat)
-                break
-            try:
-                return parse_answer(line, legal, self.rules)
-            except (ParseError, XactikaError, ValueError, IndexError) as exc:
-                reason = "illegal-move" if is_answer(line) else "garbage"
-                self._forfeit(seat, reason, f"answered {escape(line, 60)!r}: {exc}")
-        if s.replaced:  # the referee has its stand-in already: this fault is not news
-            return Faulted("timeout", "replaced")
-        assert s.fault is not None  # _forfeit told the referee already
-        return Faulted(*s.fault)
-
-    def _out_of_time(self, seat: int, kind: str, *, away: bool) -> None:
-        """A person's bank ran out at their turn (thinking, or away): a timeout."""
-        s = self.seats[seat]
-        s.clock_ms = 0
-        self._keep_seat(seat)
-        assert self.settings.clock is not None
-        self._forfeit(seat, "timeout", f"the clock ({self.settings.clock.text()}) ran out at "
-                      f"'go {kind}'" + (" while the seat was away" if away else ""))
-
-    def _charge(self, seat: int, bank: Bank | None, began: float) -> None:
-        """Take the time since the turn began (away time included) from a person's bank
-        and add the increment; the bank is journalled, so a restart finds it as it was
-        (and the server's time down costs nobody)."""
-        if bank is not None:
-            bank.spend(int((time.monotonic() - began) * 1000))
-            self.seats[seat].clock_ms = bank.ms
-            self._keep_seat(seat)
+        """The seat's move, or why it forfeits (protocol/net/asking.py)."""
+        return await ask(self, turn)
 
     def _write_record(self, started: dt.datetime) -> None:
         """The record, written whole beside its name (protocol/net/tablerecord.py)."""

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 from xactika.core.engine.api import GameOver
 from xactika.protocol.net.seating import HUMAN
 from xactika.protocol.player.wire import Outcome
+from xactika.protocol.records.assemble import RecordFacts, record_headers
 from xactika.protocol.records.textform import forfeited, format_record, result_winners
-from xactika.protocol.records.writing import standard_headers, write_new_record
-from xactika.protocol.trust.signing import ID_HEADER
+from xactika.protocol.records.writing import write_new_record
 
 if TYPE_CHECKING:
     from xactika.protocol.net.table import Table
@@ -34,12 +34,22 @@ def write_table_record(table: Table, out: Path, started: dt.datetime) -> Path:
     a resumed game that ended otherwise)."""
     if table.journal is not None:
         table.journal.sync()
-    settings = table.settings
-    headers = standard_headers(
+    headers = record_headers(RecordFacts(
         table.config, table.names(), date=started, event="xactika serve",
-        extra=[("kinds", ",".join(s.kind for s in table.seats)),
+        extra=table_headers(table), moves=table.moves,
+        record_id=None if table.signer is None else table.record_id), table.events)
+    out.mkdir(parents=True, exist_ok=True)
+    return Path(write_new_record(  # never over a record (its number is new)
+        out, f"table-{table.id}", format_record(headers, table.events, signer=table.signer)))
+
+
+def table_headers(table: Table) -> list[tuple[str, str]]:
+    """The server's own headers: the seats' kinds, the table, how it ended, a person's
+    clock, the faults, who played which of a seat's moves (spec/SERVER.md section 7)."""
+    settings = table.settings
+    headers = [("kinds", ",".join(s.kind for s in table.seats)),
                ("server.table", str(table.id)),
-               ("termination", table.faults[0][1] if table.faults else "normal")])
+               ("termination", table.faults[0][1] if table.faults else "normal")]
     # a person's bank (SERVER.md section 7): a table of bots had none
     if settings.clock is not None and any(s.kind == HUMAN for s in table.seats):
         limit = settings.timeouts
@@ -47,12 +57,7 @@ def write_table_record(table: Table, out: Path, started: dt.datetime) -> Path:
                                  + ("" if limit is None else f" timeouts={limit}")))
     headers += [("fault", f"{seat} {reason}: {' '.join(detail.split())}")
                 for seat, reason, detail in table.faults if seat >= 0]
-    headers += played_by(table)
-    if table.signer is not None:  # kept (and the signer header put after it)
-        headers.append((ID_HEADER, table.record_id))
-    out.mkdir(parents=True, exist_ok=True)
-    return Path(write_new_record(  # never over a record (its number is new)
-        out, f"table-{table.id}", format_record(headers, table.events, signer=table.signer)))
+    return headers + played_by(table)
 
 
 def played_by(table: Table) -> list[tuple[str, str]]:

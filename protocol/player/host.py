@@ -58,8 +58,8 @@ from xactika.protocol.player.process import (
     PlayerProcess,
     ProcessAgent,
 )
+from xactika.protocol.records.assemble import RecordFacts, record_headers
 from xactika.protocol.records.textform import RECORD_VERSION, Record, result_line
-from xactika.protocol.records.writing import standard_headers
 from xactika.protocol.trust.tamper import commit_config
 
 __all__ = [
@@ -326,7 +326,8 @@ def play_game(config: Config, seats: Sequence[Seat], *, seed: int | None = None)
         for claim in held:
             claim.__exit__()
     headers = (("record", RECORD_VERSION),
-               *standard_headers(config, [_seat_name(n) for n in names], seed=False))
+               *record_headers(RecordFacts(config, [_seat_name(n) for n in names],
+                                           seed=False), events))
     last = events[-1] if events else None
     result = (result_line(headers, last.totals, last.winners)
               if isinstance(last, GameOver) else None)

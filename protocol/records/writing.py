@@ -1,4 +1,4 @@
-"""The one way a record reaches the disk, and the one place its standard headers are made.
+"""The one way a record reaches the disk (its headers are made in assemble.py).
 
 Every writer of records (the engine's ``record``, ``selfplay --record``, the REPL's
 ``save``, the match runner, the table server, ``convert``) goes through here, so each
@@ -12,13 +12,10 @@ the name exists, instead of the rename).
 
 from __future__ import annotations
 
-import datetime as dt
 import errno
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from typing import TextIO
-
-from xactika.core.engine.api import Config
 
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # the ``date`` header: UTC to the second
 
@@ -152,29 +149,3 @@ def _holds(path: str, text: str) -> bool:
             return found.read(len(text) + 1) == text
     except (OSError, UnicodeDecodeError):
         return False
-
-
-def standard_headers(config: Config, seats: Sequence[str] | None = None, *,
-                     date: str | dt.datetime | None = None, event: str | None = None,
-                     deal: str | None = None, seed: bool = True,
-                     extra: Iterable[tuple[str, str]] = ()) -> list[tuple[str, str]]:
-    """The headers every record starts with, in the one order (spec/RECORDS.md).
-
-    ``game``, ``mode``, ``players``, then ``seats`` (names already made safe, joined by
-    commas), ``seed`` when the config has one (``seed=False`` leaves it out) or else
-    ``deal`` where given, ``date`` (a UTC datetime is written to the second), ``event``,
-    and the caller's ``extra`` headers last.
-    """
-    items = [("game", config.game), ("mode", config.mode), ("players", str(config.players))]
-    if seats is not None:
-        items.append(("seats", ",".join(seats)))
-    if seed and config.seed is not None:
-        items.append(("seed", str(config.seed)))
-    elif deal is not None:
-        items.append(("deal", deal))
-    if date is not None:
-        items.append(("date", date if isinstance(date, str) else date.strftime(DATE_FORMAT)))
-    if event is not None:
-        items.append(("event", event))
-    items += extra
-    return items

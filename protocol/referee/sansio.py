@@ -49,6 +49,7 @@ from xactika.protocol.notation.text import (
     split_pairs,
 )
 from xactika.protocol.notation.untrusted import escape, is_safe
+from xactika.protocol.records.assemble import RecordFacts, record_headers
 from xactika.protocol.records.files import Folder, PathRefused, bounded_lines
 from xactika.protocol.records.textform import (
     BLANKS,
@@ -65,7 +66,6 @@ from xactika.protocol.records.textform import (
     parse_header,
     split_blanks,
 )
-from xactika.protocol.records.writing import standard_headers
 from xactika.protocol.trust.signing import Signer
 from xactika.protocol.trust.tamper import commit_config, commitment_problem, new_nonce
 
@@ -478,7 +478,7 @@ class RefereeSession:
         items = list(self.pending_headers)
         if "record" not in given:
             items.insert(0, ("record", RECORD_VERSION))
-        defaults = standard_headers(config, date=self._clock())
+        defaults = record_headers(RecordFacts(config, date=self._clock()))
         items += [(k, v) for k, v in defaults if k not in given]
         return tuple(items)
 

@@ -288,6 +288,7 @@ function show() {
   told.replaceChildren();
   if (ev.told) told.append(node("p", ev.told, "said"));
   for (const s of ev.said) told.append(node("p", s, "why"));
+  if (ev.think) told.append(node("p", ev.think, "think"));
   $("analysis").hidden = !ev.analysis;
   $("analysis").textContent = ev.analysis ? _("analysis: {line}", { line: ev.analysis }) : "";
   drawBoard(ev);
@@ -299,6 +300,7 @@ function show() {
   if (st.pos === d.events.length - 1 && d.problem) note = _("the record stops following the rules here: {problem}", { problem: d.problem });
   else if (st.pos === d.events.length - 1 && !d.finished) note = _("the record ends here: the game is unfinished");
   else if (d.analysis_problem) note = d.analysis_problem;
+  else if (st.pos === 0 && d.think_problem) note = d.think_problem;
   $("note").hidden = !note;
   $("note").textContent = note;
   drawVerdict();
