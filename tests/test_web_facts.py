@@ -21,6 +21,7 @@ from xactika.core.engine.api import (
 )
 from xactika.core.engine.views import visible
 from xactika.frontends.web.facts import TableFacts, all_games
+from xactika.protocol.player.agentside import SeatTracker
 
 
 def _fields(line: str) -> dict[str, str]:
@@ -49,11 +50,12 @@ def _moves(config: Config, seed: int) -> list[tuple[object, list[object]]]:
 def test_the_facts_are_the_games_at_every_step(game: str, mode: str, players: int) -> None:
     config = Config(game=game, mode=mode, players=players, rounds=2, seed=3)
     for seat in (0, -1):
-        facts = TableFacts()
+        facts, tracker = TableFacts(), SeatTracker(seat)  # one fold, the facts read it
         said = ""
         for state, events in _moves(config, 5):
             for event in events:
-                for line in facts.after(visible(event, seat), seat):
+                tracker.apply(visible(event, seat))
+                for line in facts.after(tracker, config):
                     said = line
             if state is None:
                 continue
