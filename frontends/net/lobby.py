@@ -27,6 +27,7 @@ from xactika.frontends.net.options import (
     token_from,
 )
 from xactika.frontends.repl import render
+from xactika.protocol.net.lines import LobbyOk, LobbyTable, Ok, parse_answer
 from xactika.protocol.net.remote import LineSocket, client_context, parse_address
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import ServerError, read
@@ -81,7 +82,7 @@ class Lobby:
         tls = client_context(args.cafile) if args.tls or args.cafile else None
         self.sock = LineSocket(self.host, self.port, tls=tls)
         self.sock.send("lobby")
-        if not self._read().startswith("lobby ok"):
+        if not isinstance(parse_answer(self._read()), LobbyOk):
             raise LobbyFailure("the server has no lobby here")
 
     def _read(self) -> str:
@@ -100,8 +101,9 @@ class Lobby:
     def tables(self) -> list[dict[str, str]]:
         self.sock.send("tables")
         rows = []
-        while (line := self._read()) != "ok":
-            rows.append(dict(w.partition("=")[::2] for w in line.split()[1:]))
+        while not isinstance(answer := parse_answer(self._read()), Ok):
+            if isinstance(answer, LobbyTable):  # the listing's rows, typed (lines.py)
+                rows.append({key: str(getattr(answer, key)) for key in answer.__match_args__})
         return rows
 
     def close(self) -> None:
