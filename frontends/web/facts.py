@@ -96,23 +96,27 @@ def all_games() -> list[dict[str, Any]]:
 class TableFacts:
     """Says what a table shows when it changes, read from the connection's one fold (its
     narrator's tracker: a seat's view, or a spectator's, every unseen hand as that many
-    face-down cards), so it can never tell more than the connection was sent."""
+    face-down cards), so it can never tell more than the connection was sent. The page
+    draws these and folds nothing; a seat's hand is said again only when it changed."""
 
     def __init__(self) -> None:
-        self.said = ""
+        self.said: SayTable | None = None
 
     def after(self, tracker: SeatTracker, config: Config) -> list[str]:
         """The ``say table`` line now (none when nothing shown changed)."""
-        line = self.line(tracker, config)
-        if line == self.said:
+        shown = self.shown(tracker, config)
+        last, self.said = self.said, shown
+        if shown == last:
             return []
-        self.said = line
-        return [line]
+        if last is not None and shown.hands == last.hands:
+            shown = _without_hand(shown)  # the page keeps the hand it has
+        return [format_line(shown)]
 
     @staticmethod
-    def line(tracker: SeatTracker, config: Config) -> str:
+    def shown(tracker: SeatTracker, config: Config) -> SayTable:
         state, seat = tracker.state, tracker.seat
         shown = presentation(config.game)
+        rules = game_rules(config.game)
         move: str | None = None
         if state.to_act is not None and state.phase == PHASE_BID:
             move = "bid"
@@ -123,8 +127,19 @@ class TableFacts:
         trump = shown.trump(state) if hands else None
         hand: list[tuple[str, list[str]]] = []
         if 0 <= seat < len(hands):
-            rules = game_rules(config.game)
             hand = [(sort, [str(c) for c in sorted(hands[seat], key=key or rules.sort_key)])
                     for sort, key in shown.hand_sorts_by().items()]
-        return format_line(SayTable(None if move is None else state.to_act, move,
-                                    [len(h) for h in hands], stock, trump, hand))
+        dealt = bool(hands) and state.round > 0
+        return SayTable(
+            None if move is None else state.to_act, move, [len(h) for h in hands], stock,
+            trump, hand, round=state.round if dealt else None,
+            dealer=state.dealer if dealt else None,
+            bids=state.bids if dealt and rules.has_bidding(config) else (),
+            taken=state.taken if dealt else (), totals=state.totals,
+            trick=[(s, str(c)) for s, c in state.trick],
+            call=None if state.call is None else rules.format_call(state.call))
+
+
+def _without_hand(said: SayTable) -> SayTable:
+    return SayTable(said.turn, said.move, said.sizes, said.stock, said.trump,
+                    **{key: getattr(said, key) for key in SayTable.SHOWN})
