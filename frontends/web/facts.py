@@ -100,20 +100,27 @@ class TableFacts:
     draws these and folds nothing; a seat's hand is said again only when it changed."""
 
     def __init__(self) -> None:
-        self.said: SayTable | None = None
+        self.said = ""  # the last line, without the hand
+        self._hand: object = None  # the seat's hand as last said (its cards, unsorted)
 
     def after(self, tracker: SeatTracker, config: Config) -> list[str]:
-        """The ``say table`` line now (none when nothing shown changed)."""
+        """The ``say table`` line now (none when nothing shown changed); the seat's hand
+        in it only when the hand changed (the page keeps the hand it has)."""
+        state, seat = tracker.state, tracker.seat
+        own = state.hands[seat] if 0 <= seat < len(state.hands or ()) else None
+        if own == self._hand:
+            line = format_line(self.shown(tracker, config, hand=False))
+            if line == self.said:
+                return []
+            self.said = line
+            return [line]
         shown = self.shown(tracker, config)
-        last, self.said = self.said, shown
-        if shown == last:
-            return []
-        if last is not None and shown.hands == last.hands:
-            shown = _without_hand(shown)  # the page keeps the hand it has
+        self.said, self._hand = format_line(_without_hand(shown)), own
         return [format_line(shown)]
 
     @staticmethod
-    def shown(tracker: SeatTracker, config: Config) -> SayTable:
+    def shown(tracker: SeatTracker, config: Config, hand: bool = True) -> SayTable:
+        """What the table shows now; the seat's own hand with ``hand``."""
         state, seat = tracker.state, tracker.seat
         shown = presentation(config.game)
         rules = game_rules(config.game)
@@ -125,14 +132,14 @@ class TableFacts:
         hands = state.hands or ()
         stock = shown.progress(config, state).stock if hands else None
         trump = shown.trump(state) if hands else None
-        hand: list[tuple[str, list[str]]] = []
-        if 0 <= seat < len(hands):
-            hand = [(sort, [str(c) for c in sorted(hands[seat], key=key or rules.sort_key)])
-                    for sort, key in shown.hand_sorts_by().items()]
+        orders: list[tuple[str, list[str]]] = []
+        if hand and 0 <= seat < len(hands):
+            orders = [(sort, [str(c) for c in sorted(hands[seat], key=key or rules.sort_key)])
+                      for sort, key in shown.hand_sorts_by().items()]
         dealt = bool(hands) and state.round > 0
         return SayTable(
             None if move is None else state.to_act, move, [len(h) for h in hands], stock,
-            trump, hand, round=state.round if dealt else None,
+            trump, orders, round=state.round if dealt else None,
             dealer=state.dealer if dealt else None,
             bids=state.bids if dealt and rules.has_bidding(config) else (),
             taken=state.taken if dealt else (), totals=state.totals,

@@ -58,10 +58,13 @@ class Narrator:
         self.events: list[Event] = []
         self.tracker: SeatTracker | None = None  # the one fold: narration and facts read it
         self._said_names: tuple[str, ...] = ()
+        self._names: list[str] = []  # this message's names, as the narration says them
         self.facts = TableFacts()  # the ``say table`` lines: turn, sizes, stock, trump
 
     def annotate(self, lines: str | Sequence[Line]) -> str:
         out: list[str] = []
+        names = tuple(self.names())  # asked once a message: they change between games
+        self._names = [n or _("seat {n}").format(n=i) for i, n in enumerate(names)]
         for line in lines.split("\n") if isinstance(lines, str) else lines:
             shown = text(line)
             if not shown:
@@ -73,7 +76,6 @@ class Narrator:
                 out += self._after(value)
             except (XactikaError, ValueError, KeyError, IndexError, TypeError) as exc:
                 log.warning("no narration after %.40r: %s", shown, exc)  # the line still goes
-        names = tuple(self.names())
         if names != self._said_names:
             self._said_names = names
             out.insert(0, format_line(SayNames(names)))
@@ -136,8 +138,7 @@ class Narrator:
         if isinstance(event, GameStarted) and self.tutorial and self.seat >= 0:
             said += [format_line(SayCoach(_one_line(i18n.said(p))))
                      for p in teach.tutorial_intro(config, spoken=True)]
-        names = [n or _("seat {n}").format(n=i) for i, n in enumerate(self.names())]
-        for item in narrate(config, self.events, len(self.events) - 1, names,
+        for item in narrate(config, self.events, len(self.events) - 1, self._names,
                             tutorial=self.tutorial and self.seat >= 0, spoken=True):
             if isinstance(item, WhyWon):
                 said.append(format_line(SayWhyWon(item.trick, item.winner,
