@@ -21,7 +21,7 @@ from xactika.frontends.web import narrate, transport
 from xactika.frontends.web.narrate import Narrator
 from xactika.frontends.web.transport import QueueTransport, run_bot
 from xactika.protocol.net import seating
-from xactika.protocol.net.link import Limits, Line, Link, Told, text
+from xactika.protocol.net.link import Limits, Line, Link, Typed, text
 from xactika.protocol.net.server import Server
 from xactika.protocol.net.table import Table, table_settings
 from xactika.protocol.notation import text as notation
@@ -50,7 +50,7 @@ async def _connection(server: Server, queue: QueueTransport, first: str,
     while (lines := await queue.outgoing_lines()) is not None:
         narrator.annotate(lines)
         for line in lines:
-            if isinstance(line, Told):
+            if isinstance(line, Typed):
                 continue  # an event, a newgame, a result: nothing to answer
             match wire.read(line):
                 case wire.Hello():
@@ -124,7 +124,7 @@ def test_every_object_a_connection_is_sent_is_its_line(
     bots = ["heuristic"] * (int(pairs["players"]) - 1)
     table, sent, narrators = _play(tmp_path, pairs, bots, tutorial=True)
     rules = table.rules
-    told = [(who, line) for who, lines in sent for line in lines if isinstance(line, Told)]
+    told = [(who, line) for who, lines in sent for line in lines if isinstance(line, Typed)]
     events = [(who, line) for who, line in told if line.event]
     assert len({who for who, _ in events}) == 2 + len(bots)  # each connection had its own
     for who, line in events:  # the object is the line, and the line the object

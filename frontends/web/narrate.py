@@ -22,7 +22,7 @@ from xactika.frontends.people import narration, teach
 from xactika.frontends.people.narration import Note, RoundOutcome, WhyWon, narrate
 from xactika.frontends.people.presentation import presentation
 from xactika.frontends.web.facts import TableFacts
-from xactika.protocol.net.link import Line, Told, text
+from xactika.protocol.net.link import Line, Typed, text
 from xactika.protocol.net.weblines import (
     SayCoach,
     SayDim,
@@ -47,7 +47,7 @@ def _one_line(text: str) -> str:
 class Narrator:
     """One connection's fold (a seat's view, or a spectator's) and its narration:
     ``annotate`` returns the lines it is sent with the ``say`` lines added. It takes each
-    event's object beside its line (link.Told, issue 44), never parsing what the table
+    event's object beside its line (link.Typed, issue 44), never parsing what the table
     formatted; a line without one (a test's, an old table's) is read as the page reads it."""
 
     def __init__(self, names: Callable[[], Sequence[str]], *, tutorial: bool = False) -> None:
@@ -69,7 +69,7 @@ class Narrator:
             shown = text(line)
             if not shown:
                 continue
-            value = line if isinstance(line, Told) else wire.read(shown)
+            value = line if isinstance(line, Typed) else wire.read(shown)
             out += self._before(value)
             out.append(shown)
             try:
@@ -81,8 +81,8 @@ class Narrator:
             out.insert(0, format_line(SayNames(names)))
         return "".join(line + "\n" for line in out)
 
-    def _before(self, value: Told | wire.Msg) -> list[str]:
-        go = value.value if isinstance(value, Told) else value
+    def _before(self, value: Typed | wire.Msg) -> list[str]:
+        go = value.value if isinstance(value, Typed) else value
         if not isinstance(go, wire.Go) or self.tracker is None or self.config is None:
             return []
         try:
@@ -108,11 +108,11 @@ class Narrator:
             said.append(format_line(SayCoach(_one_line(shown.coach(go.kind, follow, move)))))
         return said
 
-    def _after(self, value: Told | wire.Msg) -> list[str]:
-        if isinstance(value, Told) and value.event:
+    def _after(self, value: Typed | wire.Msg) -> list[str]:
+        if isinstance(value, Typed) and value.event:
             event: Event = value.value  # the event as this connection sees it
         else:
-            match value.value if isinstance(value, Told) else value:
+            match value.value if isinstance(value, Typed) else value:
                 case wire.Outcome() as outcome:
                     return self._result(outcome)
                 case wire.NewGame(seat):

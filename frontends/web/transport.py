@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import cast
 
 from xactika.core.bots.agents import make_agent
-from xactika.protocol.net.link import Limits, Line, Link, Told, text
+from xactika.protocol.net.link import Limits, Line, Link, Typed, text
 from xactika.protocol.net.thinking import think
 from xactika.protocol.player.agentside import PlayerSession
 from xactika.protocol.player.wire import Go, Msg, read
@@ -81,7 +81,7 @@ class QueueTransport:
 
     async def outgoing_lines(self) -> list[Line] | None:
         """The next message's lines (after the delay), each with its value where the table
-        gave one (link.Told: what an in-process reader takes instead of parsing), or None
+        gave one (link.Typed: what an in-process reader takes instead of parsing), or None
         once closed."""
         data = await self._next()
         if isinstance(data, bytes):  # at \n only: never at U+2028
@@ -202,7 +202,7 @@ async def _hear(session: PlayerSession, line: Line) -> list[str]:
     """What the bot answers a line: its value where the table gave one (an event as the
     seat sees it, a newgame), never parsed; its answer goes back as text, through the
     table's one reader of answers (Table._ask), which judges every seat's faults alike."""
-    if isinstance(line, Told):
+    if isinstance(line, Typed):
         if line.event:
             return session.feed_event(line.value)
         if isinstance(line.value, Go):

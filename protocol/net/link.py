@@ -71,7 +71,7 @@ class Barrier(Protocol):
 
 
 @attrs.frozen(slots=True)
-class Told:
+class Typed:
     """A line with the value it was formatted from (issue 44): an event as the connection
     sees it (``event``), or a wire message. What crosses a process or a socket is the
     line alone; an in-process reader (the web's connections, its built-in bots) takes the
@@ -82,7 +82,7 @@ class Told:
     event: bool = False
 
 
-Line = str | Told
+Line = str | Typed
 """What a :class:`Link` sends: a line, or a line with its value."""
 
 
@@ -177,7 +177,7 @@ class Link:
         self._since_request = 0
         self._pump: asyncio.Task[None] | None = None
         self._out: list[Line] = []  # lines queued in this step of the loop
-        # an in-process transport takes the lines with their values (Told); a socket, bytes
+        # an in-process transport takes the lines with their values (Typed); a socket, bytes
         self._write_lines: Callable[[list[Line]], None] | None = getattr(
             transport, "write_lines", None)
         # the server's journal: lines wait until what they may carry is on disk

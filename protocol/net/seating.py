@@ -16,7 +16,7 @@ from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.views import visible
 from xactika.protocol.net.clock import Clock, Pace
 from xactika.protocol.net.journal import SEAT_FIELDS
-from xactika.protocol.net.link import PUBLIC, Link, Told, new_token, token_key
+from xactika.protocol.net.link import PUBLIC, Link, Typed, new_token, token_key
 from xactika.protocol.notation.text import config_from_pairs, format_event
 from xactika.protocol.player.wire import Outcome, format_result
 
@@ -96,22 +96,22 @@ class EventLines:
 
     def __init__(self, rules: TrickGame) -> None:
         self.rules = rules
-        self._public: dict[int, tuple[Event, Told]] = {}  # by the event's identity
+        self._public: dict[int, tuple[Event, Typed]] = {}  # by the event's identity
 
-    def told(self, event: Event, seat: int) -> Told:
+    def told(self, event: Event, seat: int) -> Typed:
         """``event`` as ``seat`` sees it (``PUBLIC``: a watcher), its line and its object."""
         seen = visible(event, seat)
         if seen is not event:
-            return Told(format_event(seen, self.rules), seen, event=True)
+            return Typed(format_event(seen, self.rules), seen, event=True)
         found = self._public.get(id(event))
         if found is None or found[0] is not event:
-            told = Told(format_event(event, self.rules), event, event=True)
+            told = Typed(format_event(event, self.rules), event, event=True)
             found = self._public[id(event)] = (event, told)
         return found[1]
 
-    def result(self, outcome: Outcome) -> Told:
+    def result(self, outcome: Outcome) -> Typed:
         """The ``result`` line every seat and watcher gets at the end."""
-        return Told(format_result(outcome), outcome)
+        return Typed(format_result(outcome), outcome)
 
     def line(self, event: Event) -> str:
         """``event`` whole: the journal's line (a public one is the seats' line too)."""

@@ -52,7 +52,7 @@ from xactika.protocol.net.link import (
     Link,
     LinkDown,
     LinkFault,
-    Told,
+    Typed,
     new_token,
     token_key,
 )
@@ -324,7 +324,7 @@ class Table:
     def names(self) -> list[str]:
         return [header_name(s.name, seat) for seat, s in enumerate(self.seats)]
 
-    def _newgame(self, seat: int) -> Told:
+    def _newgame(self, seat: int) -> Typed:
         """``newgame seat=<s>``; a person's also names every seat (``names=``, each
         percent-quoted), so the REPL calls the others by their names, and says
         ``hint=off`` where the table's setting turns the REPL's hints off."""
@@ -334,11 +334,11 @@ class Table:
             if not self.settings.hints:
                 fields["hint"] = "off"  # the REPL's 'hint' is off
         newgame = NewGame(seat, fields)
-        return Told(format_line(newgame), newgame)
+        return Typed(format_line(newgame), newgame)
 
     def tell(self, text: str) -> None:
         """One ``info`` line to every seat and observer: a note for people (PLAYER.md)."""
-        line = Told(format_info(text), Info(text))
+        line = Typed(format_info(text), Info(text))
         for s in self.seats:
             if s.link is not None:
                 s.link.send(line)
