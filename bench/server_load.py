@@ -30,7 +30,17 @@ server's thinking process (protocol/net/thinking.py) is sent SIGKILL halfway thr
 measured window; the people's p99 before the kill and after it, their ratio (issue 40's
 target: within 2x), and how long until a fresh child was thinking.
 
+Web tables (``--web 10``): ``xactika web`` (no pace) with N tables at once, each of a
+person (a WebSocket playing random legal moves at once, as the page speaks), three
+built-in bots (``--level``) and a spectator's WebSocket, every game to its end: the
+server's CPU per move (its own process; its thinking process apart), which is where
+each connection's narration and facts and each bot's reading are (issue 44).
+``--before DIR`` runs the same load first on the code of another checkout (DIR's core,
+protocol and frontends, e.g. ``git worktree add /tmp/before main``, with its compiled
+kernel) and prints both figures.
+
 Run by hand: ``.venv/bin/python bench/server_load.py --tables 200``,
+``... --web 10 --before /tmp/before``,
 ``... --tables 1000 --think 1-3 --duration 60``, ``... --journal both``,
 ``... --tables 200 --think 1-3 --duration 60 --hostile 10``,
 ``... --tables 200 --think 1-3 --duration 60 --web-bots 10``,
@@ -375,6 +385,120 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0,
     return {"moves/s": len(latencies) / elapsed, "p99": p(0.99), "unspent": worst}
 
 
+def code_of(checkout: str | None) -> dict[str, str]:
+    """The environment that runs the server on ``checkout``'s code (its core, protocol and
+    frontends as the ``xactika`` package, first on PYTHONPATH); this checkout's for None."""
+    if checkout is None:
+        return dict(os.environ)
+    shim = Path(tempfile.mkdtemp(prefix="xactika-code-")) / "xactika"
+    shim.mkdir()
+    for part in ("core", "protocol", "frontends"):
+        (shim / part).symlink_to(Path(checkout).resolve() / part)
+    return {**os.environ, "PYTHONPATH": str(shim.parent)}
+
+
+async def web_person(url: str, token: str, rng: random.Random) -> None:
+    """A page's seat over the WebSocket: ``seat TOKEN``, then random legal answers at once."""
+    from websockets.asyncio.client import connect
+
+    async with connect(url.replace("http", "ws", 1) + "/ws", origin=url,  # type: ignore[arg-type]
+                       max_size=None) as ws:
+        await ws.send(f"seat {token}")
+        async for message in ws:
+            for line in str(message).split("\n"):
+                words = line.split()
+                if not words:
+                    continue
+                if words[0] == "hello":
+                    await ws.send("hello 1 name=load kind=human")
+                elif words[0] == "isready":
+                    await ws.send("readyok")
+                elif words[0] == "go":
+                    options = dict(w.partition("=")[::2] for w in words[2:])["options"]
+                    choice = rng.choice(options.split(","))
+                    await ws.send(f"bid {choice}" if words[1] == "bid"
+                                  else "play " + choice.replace(":", " "))
+                elif words[0] == "quit":
+                    return
+
+
+async def web_watcher(url: str, table: int) -> None:
+    """A spectator's page: ``watch N``, every line read until the table closes it."""
+    from websockets.asyncio.client import connect
+
+    async with connect(url.replace("http", "ws", 1) + "/ws", origin=url,  # type: ignore[arg-type]
+                       max_size=None) as ws:
+        await ws.send(f"watch {table}")
+        async for _ in ws:
+            pass
+
+
+def web_table(url: str, level: str, rounds: int) -> tuple[int, str]:
+    """A lobby table of the web: an open seat and three bots; its number and seat token."""
+    import json
+    import urllib.request
+
+    body = json.dumps({"rounds": rounds, "seats": ["open", level, level, level],
+                       "name": "load"}).encode()
+    asked = urllib.request.Request(url + "/api/tables", data=body, method="POST", headers={
+        "content-type": "application/json", "origin": url})
+    with urllib.request.urlopen(asked) as answer:
+        made = json.loads(answer.read())
+    return made["table"]["id"], made["invites"]["0"]
+
+
+async def web_load(args: argparse.Namespace, env: dict[str, str], label: str
+                   ) -> tuple[float, float]:
+    """``--web``: N web tables at once on the code ``env`` names; the server's CPU per
+    move (its own process, its thinking process), in microseconds."""
+    out = tempfile.mkdtemp(prefix="server-load-web-")
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "xactika.frontends.cli", "web", "--port", "0", "--out", out,
+         "--seed", "1", "--pace", "off", "--tables-per-address", str(args.web),
+         "--no-journal"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env=env)
+    assert serve.stdout is not None
+    url = re.search(r"(http://\S+?)/ ", serve.stdout.readline()).group(1)  # type: ignore[union-attr]
+    threading.Thread(target=lambda: [None for _ in serve.stdout or ()], daemon=True).start()
+    rng = random.Random(args.seed)
+    try:
+        made = [web_table(url, args.level, args.rounds) for _ in range(args.web)]
+        began, child = cpu_seconds(serve.pid), children_cpu(serve.pid)
+        elapsed = time.perf_counter()
+        await asyncio.gather(*(web_watcher(url, n) for n, _ in made),
+                             *(web_person(url, token, random.Random(rng.random()))
+                               for _, token in made))
+        cpu, thinking = cpu_seconds(serve.pid) - began, children_cpu(serve.pid) - child
+        elapsed = time.perf_counter() - elapsed
+    finally:
+        serve.terminate()
+        serve.wait(60)
+    moves = 0
+    for record in Path(out).glob("*.log"):
+        moves += len(re.findall(r"^event \d+ (?:bid|lead|play) ", record.read_text(),
+                                re.MULTILINE))
+    shutil.rmtree(out, ignore_errors=True)
+    per, per_child = cpu / max(1, moves) * 1e6, thinking / max(1, moves) * 1e6
+    print(f"{label}: {args.web} web tables (a person, three level-{args.level} bots and a "
+          f"spectator each, {args.rounds} rounds): {moves} moves in {elapsed:.1f} s; server "
+          f"CPU {cpu:.2f} s, {per:.0f} us a move (its thinking process {per_child:.0f} us a "
+          f"move); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    return per, per_child
+
+
+def children_cpu(pid: int) -> float:
+    """CPU seconds of ``pid``'s live children (the thinking process)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int(
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                total += cpu_seconds(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--tables", type=int, default=100)
@@ -402,8 +526,23 @@ def main() -> None:
     p.add_argument("--kill-child", action="store_true",
                    help="with --web-bots: SIGKILL the server's thinking process halfway "
                    "through the window, and compare the people's p99 before and after")
+    p.add_argument("--web", type=int, default=0, metavar="N",
+                   help="N web tables at once (a person, three bots, a spectator each): "
+                   "the server's CPU per move")
+    p.add_argument("--level", default="3", help="with --web: the bots' level (default 3)")
+    p.add_argument("--before", default=None, metavar="DIR",
+                   help="with --web: run the same load first on DIR's code (a checkout)")
     args = p.parse_args()
-    if args.kill_child:
+    if args.web:
+        runs = [("before", args.before), ("after", None)] if args.before else [("now", None)]
+        figures = {label: asyncio.run(web_load(args, code_of(checkout), label))
+                   for label, checkout in runs}
+        if args.before:
+            (after, after_child), (before, before_child) = figures["after"], figures["before"]
+            print(f"server CPU per move, after / before: {after:.0f} / {before:.0f} us = "
+                  f"{after / before:.2f}x (its thinking process: {after_child:.0f} / "
+                  f"{before_child:.0f} us)")
+    elif args.kill_child:
         if not (args.web_bots and args.think and args.duration):
             p.error("--kill-child needs --web-bots, --think and --duration")
         asyncio.run(run(args, args.journal != "off", bots=args.web_bots))

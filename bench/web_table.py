@@ -9,6 +9,11 @@
 3. Move round trip: from the click on a card or a bid to the trick (or bids) updated with
    that move, over whole games of Xactika against three bots: p50, p95 and max. Goal:
    p95 under 100 ms on loopback.
+4. The server's CPU per move at those tables (a person, three built-in bots and a
+   spectator's page each): the server's own process, and apart from it its thinking
+   process (the bots' choices). ``--before DIR`` runs the same games first on the code of
+   another checkout (DIR's core, protocol and frontends, e.g. ``git worktree add /tmp/before
+   main``; with its compiled kernel, or the bots think in pure Python) and prints both.
 """
 
 from __future__ import annotations
@@ -51,17 +56,68 @@ def weight(url: str, page: str) -> tuple[dict[str, int], int]:
     return sizes, wire
 
 
+def code_of(checkout: str | None) -> dict[str, str]:
+    """The environment that runs the server on ``checkout``'s code (its core, protocol and
+    frontends as the ``xactika`` package, first on PYTHONPATH); this checkout's for None."""
+    if checkout is None:
+        return dict(os.environ)
+    shim = Path(tempfile.mkdtemp(prefix="xactika-code-")) / "xactika"
+    shim.mkdir()
+    for part in ("core", "protocol", "frontends"):
+        (shim / part).symlink_to(Path(checkout).resolve() / part)
+    return {**os.environ, "PYTHONPATH": str(shim.parent)}
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu(pid: int) -> float:
+    """CPU seconds of ``pid``'s live children (the thinking process)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int(
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                total += cpu_seconds(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+MOVE = re.compile(r"^event \d+ (?:bid|lead|play) ", re.MULTILINE)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=3, help="whole games to time (default 3)")
     p.add_argument("--rounds", type=int, default=8, help="rounds a game (default 8)")
+    p.add_argument("--before", default=None, metavar="DIR",
+                   help="run the same games first on DIR's code (another checkout)")
     args = p.parse_args()
+    runs = [("before", args.before), ("after", None)] if args.before else [("this code", None)]
+    cpus = {label: measure(args, code_of(checkout), label) for label, checkout in runs}
+    if args.before:
+        before, after = cpus["before"], cpus["after"]
+        print(f"server CPU per move, after / before: {after[0]:.0f} / {before[0]:.0f} us = "
+              f"{after[0] / before[0]:.2f}x (its thinking process: {after[1]:.0f} / "
+              f"{before[1]:.0f} us)")
+    return 0
+
+
+def measure(args: argparse.Namespace, env: dict[str, str], label: str) -> tuple[float, float]:
+    """The figures of one run of the server (on the code ``env`` names); its CPU per move
+    (its own process, its thinking process), in microseconds."""
     out = Path(tempfile.mkdtemp(prefix="xactika-web-bench-"))
     proc = subprocess.Popen([sys.executable, "-m", "xactika.frontends.cli", "web", "--port",
                              "0", "--out", str(out), "--seed", "1"],
-                            stdout=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
     url = re.search(r"(http://\S+?)/ ", proc.stdout.readline()).group(1)  # type: ignore[union-attr]
+    moves, cpu, thinking = 0, 0.0, 0.0
+    print(f"-- {label}")
     try:
         for name, page in (("table", "/table/1"), ("lobby", "/")):
             sizes, wire = weight(url, page)
@@ -85,8 +141,12 @@ def main() -> int:
                     """async (rounds) => (await fetch('/api/tables', {method: 'POST', headers:
                     {'content-type': 'application/json'}, body: JSON.stringify({rounds,
                     seats: ['open', '3', '3', '3'], clock: 120})})).json()""", args.rounds)
+                number = made["table"]["id"]
+                watcher = browser.new_page(viewport={"width": 1280, "height": 800})
+                watcher.goto(f"{url}/table/{number}#watch")  # a spectator's page beside
+                began, child = cpu_seconds(proc.pid), children_cpu(proc.pid)
                 start = time.perf_counter()
-                page.goto(f"{url}/table/{made['table']['id']}#seat={made['invites']['0']}"
+                page.goto(f"{url}/table/{number}#seat={made['invites']['0']}"
                           "&name=Bench")
                 page.wait_for_selector("#controls button.bid:not([disabled]), "
                                        "#hand button.card.playable")
@@ -102,6 +162,14 @@ def main() -> int:
                     else:
                         page.wait_for_timeout(10)
                 trips += page.evaluate("window.xactikaTimes")
+                cpu += cpu_seconds(proc.pid) - began
+                thinking += children_cpu(proc.pid) - child
+                record = ""
+                while not MOVE.search(record):  # written once the game is over
+                    record = page.evaluate(f"async () => (await fetch('/api/tables/{number}"
+                                           "/record')).text()")
+                moves += len(MOVE.findall(record))
+                watcher.close()
                 page.close()
             browser.close()
     finally:
@@ -114,7 +182,11 @@ def main() -> int:
     print(f"move round trip (click to the trick updated), {len(trips)} moves: "
           f"p50 {statistics.median(trips):.1f} ms, p95 {p95:.1f} ms, max {trips[-1]:.1f} ms"
           f"  goal p95 < 100 ms: {'ok' if p95 < 100 else 'MISSED'}")
-    return 0
+    per, per_child = cpu / max(1, moves) * 1e6, thinking / max(1, moves) * 1e6
+    print(f"server CPU at a table of a person, three bots and a spectator: {cpu:.2f} s over "
+          f"{moves} moves, {per:.0f} us a move; its thinking process {per_child:.0f} us a "
+          f"move; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    return per, per_child
 
 
 if __name__ == "__main__":

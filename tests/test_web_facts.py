@@ -14,6 +14,7 @@ from xactika.core.engine.api import (
     Bid,
     Config,
     Play,
+    game_rules,
     legal_actions,
     new_game,
     start,
@@ -21,6 +22,7 @@ from xactika.core.engine.api import (
 )
 from xactika.core.engine.views import visible
 from xactika.frontends.web.facts import TableFacts, all_games
+from xactika.protocol.player.agentside import SeatTracker
 
 
 def _fields(line: str) -> dict[str, str]:
@@ -49,15 +51,15 @@ def _moves(config: Config, seed: int) -> list[tuple[object, list[object]]]:
 def test_the_facts_are_the_games_at_every_step(game: str, mode: str, players: int) -> None:
     config = Config(game=game, mode=mode, players=players, rounds=2, seed=3)
     for seat in (0, -1):
-        facts = TableFacts()
-        said = ""
+        facts, tracker = TableFacts(), SeatTracker(seat)  # one fold, the facts read it
+        f: dict[str, str] = {}
         for state, events in _moves(config, 5):
             for event in events:
-                for line in facts.after(visible(event, seat), seat):
-                    said = line
+                tracker.apply(visible(event, seat))
+                for line in facts.after(tracker, config):
+                    f = {k: v for k, v in f.items() if k.startswith("hand-")} | _fields(line)
             if state is None:
                 continue
-            f = _fields(said)
             turn = state.to_act if not state.over and state.to_act is not None else None
             assert f["turn"] == ("-" if turn is None else str(turn))
             assert f["sizes"] == ",".join(str(len(h)) for h in state.hands)
@@ -65,9 +67,21 @@ def test_the_facts_are_the_games_at_every_step(game: str, mode: str, players: in
             assert f["stock"] == stock
             assert f["trump"] != "-" if game == "dix" else f["trump"] == "-"
             assert ("hand-value" in f or "hand-suit" in f) == (seat >= 0)
-            if seat >= 0 and state.hands[seat]:
+            if seat >= 0:  # the hand as the seat holds it (said again when it changed)
                 own = f.get("hand-value") or f["hand-suit"]
-                assert sorted(own.split(",")) == sorted(str(c) for c in state.hands[seat])
+                cards = [] if own == "-" else own.split(",")
+                assert sorted(cards) == sorted(str(c) for c in state.hands[seat])
+            # what the page draws without folding: the round, dealer, bids, taken, totals,
+            # the trick and its call, each the game's own
+            assert f["round"] == str(state.round) and f["dealer"] == str(state.dealer)
+            assert f["taken"] == ",".join(map(str, state.taken))
+            assert f["totals"] == ",".join(map(str, state.totals))
+            bids = ",".join("-" if b is None else str(b) for b in state.bids)
+            rules = game_rules(game)
+            assert f.get("bids") == (bids if rules.has_bidding(config) else None)
+            assert f.get("trick", "") == ",".join(f"{s}:{c}" for s, c in state.trick)
+            assert f.get("call") == (None if state.call is None
+                                     else rules.format_call(state.call))
 
 
 def test_every_game_says_its_facts() -> None:

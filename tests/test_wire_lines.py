@@ -178,7 +178,7 @@ WORDS = frozenset(wire._READERS)  # the command words wire.py reads
 # ... and the server's and the web's (lines.py, weblines.py): their modules dispatch on no
 # first word at all, of these or of any other line
 SERVER_WORDS = WORDS | lines.WORDS | weblines.WORDS
-SERVER_FOLDERS = ("protocol/net/", "frontends/web/")
+SERVER_FOLDERS = ("protocol/net/", "frontends/web/", "frontends/net/")
 WIRE_MODULES = ("protocol/player/wire.py", "protocol/net/lines.py", "protocol/net/weblines.py")
 CONSTANTS = frozenset({"QUIT", "RESULT", "ISREADY", "READYOK", "ANSWERS"})
 # First-word comparisons that are another grammar's, not the wire's (with the reason).

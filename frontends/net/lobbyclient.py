@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from xactika.protocol.net.lines import LobbyOk, LobbyTable, Ok, parse_answer
 from xactika.protocol.net.remote import LineSocket, client_context, parse_address
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import ServerError, read
@@ -23,7 +24,7 @@ class LobbyClient:
         tls = client_context(args.cafile) if args.tls or args.cafile else None
         self.sock = LineSocket(self.host, self.port, tls=tls)
         self.sock.send("lobby")
-        if not self._read().startswith("lobby ok"):
+        if not isinstance(parse_answer(self._read()), LobbyOk):
             raise LobbyFailure("the server has no lobby here")
 
     def _read(self) -> str:
@@ -42,8 +43,9 @@ class LobbyClient:
     def tables(self) -> list[dict[str, str]]:
         self.sock.send("tables")
         rows = []
-        while (line := self._read()) != "ok":
-            rows.append(dict(w.partition("=")[::2] for w in line.split()[1:]))
+        while not isinstance(answer := parse_answer(self._read()), Ok):
+            if isinstance(answer, LobbyTable):  # the listing's rows, typed (lines.py)
+                rows.append({key: str(getattr(answer, key)) for key in answer.__match_args__})
         return rows
 
     def close(self) -> None:

@@ -351,10 +351,10 @@ class Connection:
 
     async def _send(self) -> None:
         while True:
-            data = await self.transport.outgoing()
-            if data is None or self.flooded:  # nothing more for a peer being dropped
+            lines = await self.transport.outgoing_lines()  # with the table's objects
+            if lines is None or self.flooded:  # nothing more for a peer being dropped
                 return
-            await self.websocket.send_text(self.narrator.annotate(data.decode("utf-8")))
+            await self.websocket.send_text(self.narrator.annotate(lines))
 
     async def _receive(self) -> None:
         try:

@@ -1,26 +1,21 @@
 """The game's facts a page draws from, so that no script re-derives a rule or names a game.
 
 ``/api/games`` lists every registered game as the lobby and the table need it (names,
-modes, players, options); :class:`TableFacts` folds the lines one connection is sent and
-adds a ``say table`` line whenever what a table shows changes: whose turn and what kind
-of move, every hand's size, the stock, the trump, and the seat's own hand in the game's
-orders. It reads only what that connection was sent, so it can never tell more.
+modes, players, options); :class:`TableFacts` reads one connection's fold (narrate.py)
+and adds a ``say table`` line whenever what a table shows changes: whose turn and what
+kind of move, every hand's size, the stock, the trump, and the seat's own hand in the
+game's orders. It reads only what that connection was sent, so it can never tell more.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from xactika.core.bots.agents import LEVELS, level_bot, plays
 from xactika.core.engine.api import (
     PHASE_BID,
     PHASE_PLAY,
     Config,
-    Dealt,
-    Event,
-    GameStarted,
     game_rules,
     games,
 )
@@ -99,50 +94,59 @@ def all_games() -> list[dict[str, Any]]:
 
 
 class TableFacts:
-    """Folds one connection's events (a seat's or a spectator's view) into its own
-    tracker, every unseen hand held as that many face-down cards, and says what a table
-    shows when it changes."""
+    """Says what a table shows when it changes, read from the connection's one fold (its
+    narrator's tracker: a seat's view, or a spectator's, every unseen hand as that many
+    face-down cards), so it can never tell more than the connection was sent. The page
+    draws these and folds nothing; a seat's hand is said again only when it changed."""
 
     def __init__(self) -> None:
-        self.tracker: SeatTracker | None = None
-        self.config: Config | None = None
-        self.said = ""
+        self.said = ""  # the last line, without the hand
+        self._hand: object = None  # the seat's hand as last said (its cards, unsorted)
 
-    def after(self, event: Event, seat: int) -> list[str]:
-        """The ``say table`` line after ``event`` (none when nothing shown changed)."""
-        if isinstance(event, GameStarted):
-            self.config = event.config
-            self.tracker = SeatTracker(seat)
-            self.said = ""
-        if self.tracker is None or self.config is None:
-            return []
-        if isinstance(event, Dealt):  # a hidden hand is a full hand of unseen cards
-            size = game_rules(self.config.game).hand_size(self.config, event.round)
-            event = attrs.evolve(event, hands=tuple(
-                h if h is not None else (None,) * size for h in event.hands))
-        self.tracker.apply(event)
-        line = self.line(seat)
-        if line == self.said:
-            return []
-        self.said = line
-        return [line]
+    def after(self, tracker: SeatTracker, config: Config) -> list[str]:
+        """The ``say table`` line now (none when nothing shown changed); the seat's hand
+        in it only when the hand changed (the page keeps the hand it has)."""
+        state, seat = tracker.state, tracker.seat
+        own = state.hands[seat] if 0 <= seat < len(state.hands or ()) else None
+        if own == self._hand:
+            line = format_line(self.shown(tracker, config, hand=False))
+            if line == self.said:
+                return []
+            self.said = line
+            return [line]
+        shown = self.shown(tracker, config)
+        self.said, self._hand = format_line(_without_hand(shown)), own
+        return [format_line(shown)]
 
-    def line(self, seat: int) -> str:
-        assert self.tracker is not None and self.config is not None
-        state = self.tracker.state
-        shown = presentation(self.config.game)
+    @staticmethod
+    def shown(tracker: SeatTracker, config: Config, hand: bool = True) -> SayTable:
+        """What the table shows now; the seat's own hand with ``hand``."""
+        state, seat = tracker.state, tracker.seat
+        shown = presentation(config.game)
+        rules = game_rules(config.game)
         move: str | None = None
         if state.to_act is not None and state.phase == PHASE_BID:
             move = "bid"
         elif state.to_act is not None and state.phase == PHASE_PLAY:
             move = "play" if state.trick else "lead"
         hands = state.hands or ()
-        stock = shown.progress(self.config, state).stock if hands else None
+        stock = shown.progress(config, state).stock if hands else None
         trump = shown.trump(state) if hands else None
-        hand: list[tuple[str, list[str]]] = []
-        if 0 <= seat < len(hands):
-            rules = game_rules(self.config.game)
-            hand = [(sort, [str(c) for c in sorted(hands[seat], key=key or rules.sort_key)])
-                    for sort, key in shown.hand_sorts_by().items()]
-        return format_line(SayTable(None if move is None else state.to_act, move,
-                                    [len(h) for h in hands], stock, trump, hand))
+        orders: list[tuple[str, list[str]]] = []
+        if hand and 0 <= seat < len(hands):
+            orders = [(sort, [str(c) for c in sorted(hands[seat], key=key or rules.sort_key)])
+                      for sort, key in shown.hand_sorts_by().items()]
+        dealt = bool(hands) and state.round > 0
+        return SayTable(
+            None if move is None else state.to_act, move, [len(h) for h in hands], stock,
+            trump, orders, round=state.round if dealt else None,
+            dealer=state.dealer if dealt else None,
+            bids=state.bids if dealt and rules.has_bidding(config) else (),
+            taken=state.taken if dealt else (), totals=state.totals,
+            trick=[(s, str(c)) for s, c in state.trick],
+            call=None if state.call is None else rules.format_call(state.call))
+
+
+def _without_hand(said: SayTable) -> SayTable:
+    return SayTable(said.turn, said.move, said.sizes, said.stock, said.trump,
+                    **{key: getattr(said, key) for key in SayTable.SHOWN})

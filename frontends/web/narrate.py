@@ -2,9 +2,10 @@
 
 The page tells why a trick was won, how a round ended and (in the tutorial) what to do
 now, in the same words as the REPL, because both take them from frontends/people
-(``narration.narrate``, the game's presentation, ``teach``). A :class:`Narrator` watches
-the lines one connection is sent (the seat's own view, or the public one) and adds its
-``say`` lines after them (spec/WEB.md), so it can never tell more than those lines did.
+(``narration.narrate``, the game's presentation, ``teach``). A :class:`Narrator` folds
+what one connection is sent (the seat's own view, or the public one: the table's objects
+beside their lines) once, and adds its ``say`` lines after them (spec/WEB.md), so it can
+never tell more than those lines did.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from xactika.frontends.people import narration, teach
 from xactika.frontends.people.narration import Note, RoundOutcome, WhyWon, narrate
 from xactika.frontends.people.presentation import presentation
 from xactika.frontends.web.facts import TableFacts
+from xactika.protocol.net.link import Line, Typed, text
 from xactika.protocol.net.weblines import (
     SayCoach,
     SayDim,
@@ -43,7 +45,10 @@ def _one_line(text: str) -> str:
 
 
 class Narrator:
-    """Folds one connection's lines; ``annotate`` returns them with the ``say`` lines."""
+    """One connection's fold (a seat's view, or a spectator's) and its narration:
+    ``annotate`` returns the lines it is sent with the ``say`` lines added. It takes each
+    event's object beside its line (link.Typed, issue 44), never parsing what the table
+    formatted; a line without one (a test's, an old table's) is read as the page reads it."""
 
     def __init__(self, names: Callable[[], Sequence[str]], *, tutorial: bool = False) -> None:
         self.names = names
@@ -51,29 +56,33 @@ class Narrator:
         self.seat = -1  # a spectator until ``newgame seat=``
         self.config: Config | None = None
         self.events: list[Event] = []
-        self.tracker: SeatTracker | None = None
+        self.tracker: SeatTracker | None = None  # the one fold: narration and facts read it
         self._said_names: tuple[str, ...] = ()
+        self._names: list[str] = []  # this message's names, as the narration says them
         self.facts = TableFacts()  # the ``say table`` lines: turn, sizes, stock, trump
 
-    def annotate(self, text: str) -> str:
+    def annotate(self, lines: str | Sequence[Line]) -> str:
         out: list[str] = []
-        for line in text.split("\n"):
-            if not line:
+        names = tuple(self.names())  # asked once a message: they change between games
+        self._names = [n or _("seat {n}").format(n=i) for i, n in enumerate(names)]
+        for line in lines.split("\n") if isinstance(lines, str) else lines:
+            shown = text(line)
+            if not shown:
                 continue
-            out += self._before(line)
-            out.append(line)
+            value = line if isinstance(line, Typed) else wire.read(shown)
+            out += self._before(value)
+            out.append(shown)
             try:
-                out += self._after(line)
+                out += self._after(value)
             except (XactikaError, ValueError, KeyError, IndexError, TypeError) as exc:
-                log.warning("no narration after %.40r: %s", line, exc)  # the line still goes
-        names = tuple(self.names())
+                log.warning("no narration after %.40r: %s", shown, exc)  # the line still goes
         if names != self._said_names:
             self._said_names = names
             out.insert(0, format_line(SayNames(names)))
         return "".join(line + "\n" for line in out)
 
-    def _before(self, line: str) -> list[str]:
-        go = wire.read(line)
+    def _before(self, value: Typed | wire.Msg) -> list[str]:
+        go = value.value if isinstance(value, Typed) else value
         if not isinstance(go, wire.Go) or self.tracker is None or self.config is None:
             return []
         try:
@@ -99,34 +108,37 @@ class Narrator:
             said.append(format_line(SayCoach(_one_line(shown.coach(go.kind, follow, move)))))
         return said
 
-    def _after(self, line: str) -> list[str]:
-        match wire.parse(line):  # a malformed line is logged by annotate, and still goes
-            case wire.Outcome() as outcome:
-                return self._result(outcome)
-            case wire.NewGame(seat):
-                self.seat = seat
-                self.tracker = SeatTracker(self.seat)
-                self.events = []
-                return []
-            case wire.EventLine(kind=kind):
-                if self.config is None and kind != "game-started":
-                    return []  # resumed mid-game (``seat TOKEN resume=N``): nothing to narrate
-            case _:
-                return []
-        rules = game_rules(self.config.game) if self.config is not None else None
-        event = parse_event(line, rules)
+    def _after(self, value: Typed | wire.Msg) -> list[str]:
+        if isinstance(value, Typed) and value.event:
+            event: Event = value.value  # the event as this connection sees it
+        else:
+            match value.value if isinstance(value, Typed) else value:
+                case wire.Outcome() as outcome:
+                    return self._result(outcome)
+                case wire.NewGame(seat):
+                    self.seat = seat
+                    self.tracker = SeatTracker(self.seat)
+                    self.events = []
+                    return []
+                case wire.EventLine(text=line):  # a line with no object: read as sent
+                    event = parse_event(line, game_rules(self.config.game)
+                                        if self.config is not None else None)
+                case _:
+                    return []
         if isinstance(event, GameStarted):
             self.config, self.events = event.config, []
+            if self.tracker is None:  # a spectator's (no newgame): the public view
+                self.tracker = SeatTracker(self.seat)
+        elif self.config is None or self.tracker is None:
+            return []  # resumed mid-game (``seat TOKEN resume=N``): nothing to narrate
         self.events.append(event)
-        if self.tracker is not None:
-            self.tracker.apply(event)
-        assert self.config is not None
-        said = self.facts.after(event, self.seat)
+        self.tracker.apply(event)
+        config = self.config
+        said = self.facts.after(self.tracker, config)
         if isinstance(event, GameStarted) and self.tutorial and self.seat >= 0:
             said += [format_line(SayCoach(_one_line(i18n.said(p))))
-                     for p in teach.tutorial_intro(self.config, spoken=True)]
-        names = [n or _("seat {n}").format(n=i) for i, n in enumerate(self.names())]
-        for item in narrate(self.config, self.events, len(self.events) - 1, names,
+                     for p in teach.tutorial_intro(config, spoken=True)]
+        for item in narrate(config, self.events, len(self.events) - 1, self._names,
                             tutorial=self.tutorial and self.seat >= 0, spoken=True):
             if isinstance(item, WhyWon):
                 said.append(format_line(SayWhyWon(item.trick, item.winner,
@@ -137,7 +149,6 @@ class Narrator:
             elif isinstance(item, Note):
                 said.append(format_line(SayNote(_one_line(item.text))))
         return said
-
 
     def _result(self, outcome: wire.Outcome) -> list[str]:
         """The server's outcome (its record's ``result``: a forfeited seat never wins) as

@@ -16,12 +16,13 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from typing import cast
 
 from xactika.core.bots.agents import make_agent
-from xactika.protocol.net.link import Limits, Link
+from xactika.protocol.net.link import Limits, Line, Link, Typed, text
 from xactika.protocol.net.thinking import think
 from xactika.protocol.player.agentside import PlayerSession
-from xactika.protocol.player.wire import Go, read
+from xactika.protocol.player.wire import Go, Msg, read
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,8 @@ class QueueTransport:
         self.delay = delay
         self._in: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._inbound = 0  # bytes fed and not yet read: a client that floods is cut
-        self._out: deque[tuple[float, bytes | None]] = deque()
+        # each message: its bytes (a line written as text), or its lines with their values
+        self._out: deque[tuple[float, bytes | list[Line] | None, int]] = deque()
         self._ready = asyncio.Event()
         self._pending = 0
         self.closed = False
@@ -71,18 +73,32 @@ class QueueTransport:
         self._in.put_nowait(None)
 
     async def outgoing(self) -> bytes | None:
-        """The next message to send (after the delay), or None once closed."""
+        """The next message to send (after the delay) as bytes, or None once closed."""
+        data = await self._next()
+        if isinstance(data, list):
+            return "".join(text(line) + "\n" for line in data).encode("utf-8")
+        return data
+
+    async def outgoing_lines(self) -> list[Line] | None:
+        """The next message's lines (after the delay), each with its value where the table
+        gave one (link.Typed: what an in-process reader takes instead of parsing), or None
+        once closed."""
+        data = await self._next()
+        if isinstance(data, bytes):  # at \n only: never at U+2028
+            return list(data.decode("utf-8").split("\n")[:-1])
+        return data
+
+    async def _next(self) -> bytes | list[Line] | None:
         while not self._out:
             self._ready.clear()
             await self._ready.wait()
-        due, data = self._out[0]
+        due, data, size = self._out[0]
         wait = due - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
         self._out.popleft()
-        if data is not None:
-            self._pending -= len(data)
-        else:
+        self._pending -= size
+        if data is None:
             self._taken.set()
         return data
 
@@ -102,13 +118,21 @@ class QueueTransport:
         return data
 
     def write(self, data: bytes) -> None:
+        self._queue(data, len(data))
+
+    def write_lines(self, lines: list[Line]) -> None:
+        """Lines with their values (Link's in-process writes): kept as they are, counted
+        by the bytes they would be."""
+        self._queue(lines, _size(lines))
+
+    def _queue(self, data: bytes | list[Line], size: int) -> None:
         if self.closed:
             return
-        if self._pending + len(data) > self.limits.write_buffer:
+        if self._pending + size > self.limits.write_buffer:
             self._overflow()
             return
-        self._out.append((time.monotonic() + self.delay, data))
-        self._pending += len(data)
+        self._out.append((time.monotonic() + self.delay, data, size))
+        self._pending += size
         self._ready.set()
 
     def buffered(self) -> int:
@@ -119,14 +143,14 @@ class QueueTransport:
         self._out.clear()
         self._pending = 0
         self.closed = True
-        self._out.append((time.monotonic(), None))
+        self._out.append((time.monotonic(), None, 0))
         self._ready.set()
         self.full.set()
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            self._out.append((time.monotonic() + self.delay, None))
+            self._out.append((time.monotonic() + self.delay, None, 0))
             self._ready.set()
 
     async def closed_and_sent(self) -> None:
@@ -134,6 +158,11 @@ class QueueTransport:
         ``outgoing`` returned, awaited by its sender before it asks for the next), or
         has stopped (``gone``)."""
         await self._taken.wait()
+
+
+def _size(lines: list[Line]) -> int:
+    """The bytes ``lines`` are on the wire (what the write bound counts)."""
+    return sum(len(text(line).encode("utf-8", "surrogatepass")) + 1 for line in lines)
 
 
 # --------------------------------------------------------------------------- built-in bots
@@ -156,22 +185,33 @@ async def run_bot(accept: Callable[[Link, str], Awaitable[None]], token: str, ag
     transport.feed(f"seat {token}\n")
     try:
         while not session.done:
-            data = await transport.outgoing()
-            if data is None:
+            lines = await transport.outgoing_lines()
+            if lines is None:
                 break
-            for line in data.decode("utf-8").split("\n"):  # at \n only: never at U+2028
-                message = read(line)
-                if isinstance(message, Go):  # a move may think: never on the event loop
-                    answers = await _go(session, message, line)
-                else:
-                    answers = session.feed(line)
-                for answer in answers:
+            for line in lines:
+                for answer in await _hear(session, line):
                     transport.feed(answer + "\n")
     finally:
         transport.end()
         transport.gone()
         with contextlib.suppress(Exception):
             await serving
+
+
+async def _hear(session: PlayerSession, line: Line) -> list[str]:
+    """What the bot answers a line: its value where the table gave one (an event as the
+    seat sees it, a newgame), never parsed; its answer goes back as text, through the
+    table's one reader of answers (Table._ask), which judges every seat's faults alike."""
+    if isinstance(line, Typed):
+        if line.event:
+            return session.feed_event(line.value)
+        if isinstance(line.value, Go):
+            return await _go(session, line.value, line.line)
+        return session.take(cast("Msg", line.value), line.line)
+    message = read(line)
+    if isinstance(message, Go):  # a move may think: never on the event loop
+        return await _go(session, message, line)
+    return session.take(message, line)
 
 
 async def _go(session: PlayerSession, go: Go, line: str) -> list[str]:

@@ -70,6 +70,26 @@ class Barrier(Protocol):
     def sync(self) -> None: ...
 
 
+@attrs.frozen(slots=True)
+class Typed:
+    """A line with the value it was formatted from (issue 44): an event as the connection
+    sees it (``event``), or a wire message. What crosses a process or a socket is the
+    line alone; an in-process reader (the web's connections, its built-in bots) takes the
+    value and never parses the line."""
+
+    line: str
+    value: object
+    event: bool = False
+
+
+Line = str | Typed
+"""What a :class:`Link` sends: a line, or a line with its value."""
+
+
+def text(line: Line) -> str:
+    return line if isinstance(line, str) else line.line
+
+
 class LinkDown(Exception):
     """The client went away (end of stream, reset, or it stopped reading)."""
 
@@ -85,6 +105,9 @@ class Transport(Protocol):
         ...
 
     def write(self, data: bytes) -> None: ...
+
+    # an in-process transport may also take ``write_lines(lines: list[Line])``: the lines
+    # with their values (frontends/web/transport.py); a socket's writes bytes alone
 
     def buffered(self) -> int:
         """Bytes written but not yet taken by the peer."""
@@ -153,7 +176,10 @@ class Link:
         self._refill = time.monotonic()
         self._since_request = 0
         self._pump: asyncio.Task[None] | None = None
-        self._out: list[str] = []  # lines queued in this step of the loop
+        self._out: list[Line] = []  # lines queued in this step of the loop
+        # an in-process transport takes the lines with their values (Typed); a socket, bytes
+        self._write_lines: Callable[[list[Line]], None] | None = getattr(
+            transport, "write_lines", None)
         # the server's journal: lines wait until what they may carry is on disk
         self.barrier: Barrier | None = None
         self._mark = 0  # the journal's mark when the last queued line was queued
@@ -258,7 +284,7 @@ class Link:
             raise self.end
         return line
 
-    def send(self, *lines: str) -> None:
+    def send(self, *lines: Line) -> None:
         """Queue lines; what one step of the loop queues leaves in one write (a move's
         events and the next ``go`` together), since each write is a system call."""
         if self.closed or not lines:
@@ -276,10 +302,16 @@ class Link:
         if self.barrier is not None and not self.barrier.wait(self._mark, self._flush):
             return  # the journal calls again once what the lines carry is on disk
         lines, self._out = self._out, []
-        self.transport.write("".join(line + "\n" for line in lines).encode("utf-8"))
+        self._write(lines)
         self.writes.append(time.monotonic())
         if self.transport.buffered() > self.limits.write_buffer:
             self.finish(LinkDown("stopped reading"))
+
+    def _write(self, lines: list[Line]) -> None:
+        if self._write_lines is not None:
+            self._write_lines(lines)
+        else:
+            self.transport.write("".join(text(line) + "\n" for line in lines).encode("utf-8"))
 
     def finish(self, end: LinkDown | LinkFault, error: str | None = None) -> None:
         """Close once: an ``error`` line for faults, then the connection; tell the owner."""
@@ -293,7 +325,7 @@ class Link:
             if self.barrier is not None:
                 self.barrier.sync()  # rare (a fault, the end): on disk at once
             with contextlib.suppress(Exception):
-                self.transport.write("".join(line + "\n" for line in self._out).encode("utf-8"))
+                self._write(self._out)
         self._out = []
         self.closed = True
         self.done.set()

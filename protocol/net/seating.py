@@ -16,8 +16,9 @@ from xactika.core.engine.rng import fresh_seed
 from xactika.core.engine.views import visible
 from xactika.protocol.net.clock import Clock, Pace
 from xactika.protocol.net.journal import SEAT_FIELDS
-from xactika.protocol.net.link import PUBLIC, Link, new_token, token_key
+from xactika.protocol.net.link import PUBLIC, Link, Typed, new_token, token_key
 from xactika.protocol.notation.text import config_from_pairs, format_event
+from xactika.protocol.player.wire import Outcome, format_result
 
 HUMAN, BOT = "human", "bot"
 REPLACED, RECLAIMED = "replaced:", "reclaimed"  # journal rows of a person's stand-in
@@ -89,20 +90,31 @@ def header_name(name: str, seat: int) -> str:
 
 
 class EventLines:
-    """A table's events as lines: a public event is formatted once for every seat, the
-    watchers and the journal (issue 44); an event a view changes (a deal, the start), once
-    for each who sees it."""
+    """A table's events as lines, each beside the object it was formatted from (issue
+    44): a public event is formatted once for every seat, the watchers and the journal;
+    an event a view changes (a deal, the start), once for each who sees it."""
 
     def __init__(self, rules: TrickGame) -> None:
         self.rules = rules
-        self._public: dict[int, tuple[Event, str]] = {}  # by the event's identity
+        self._public: dict[int, tuple[Event, Typed]] = {}  # by the event's identity
 
-    def line(self, event: Event, seat: int | None = None) -> str:
-        """``event`` as ``seat`` sees it (``PUBLIC``: a watcher; None: whole, the journal's)."""
-        seen = visible(event, PUBLIC if seat is None else seat)
+    def told(self, event: Event, seat: int) -> Typed:
+        """``event`` as ``seat`` sees it (``PUBLIC``: a watcher), its line and its object."""
+        seen = visible(event, seat)
         if seen is not event:
-            return format_event(event if seat is None else seen, self.rules)
+            return Typed(format_event(seen, self.rules), seen, event=True)
         found = self._public.get(id(event))
         if found is None or found[0] is not event:
-            found = self._public[id(event)] = (event, format_event(event, self.rules))
+            told = Typed(format_event(event, self.rules), event, event=True)
+            found = self._public[id(event)] = (event, told)
         return found[1]
+
+    def result(self, outcome: Outcome) -> Typed:
+        """The ``result`` line every seat and watcher gets at the end."""
+        return Typed(format_result(outcome), outcome)
+
+    def line(self, event: Event) -> str:
+        """``event`` whole: the journal's line (a public one is the seats' line too)."""
+        if visible(event, PUBLIC) is not event:
+            return format_event(event, self.rules)
+        return self.told(event, PUBLIC).line

@@ -47,7 +47,15 @@ from xactika.core.engine.views import view
 from xactika.protocol.net.asking import ask
 from xactika.protocol.net.clock import Bank, parse_pace
 from xactika.protocol.net.journal import SEAT_FIELDS, Journal, SavedTable
-from xactika.protocol.net.link import PUBLIC, Link, LinkDown, LinkFault, new_token, token_key
+from xactika.protocol.net.link import (
+    PUBLIC,
+    Link,
+    LinkDown,
+    LinkFault,
+    Typed,
+    new_token,
+    token_key,
+)
 from xactika.protocol.net.seating import BOT as BOT
 from xactika.protocol.net.seating import HUMAN as HUMAN
 from xactika.protocol.net.seating import ON_TIMEOUT as ON_TIMEOUT
@@ -67,10 +75,11 @@ from xactika.protocol.notation.text import (
 )
 from xactika.protocol.player.wire import (
     LEAVE,
+    Info,
+    NewGame,
     Outcome,
     format_info,
-    format_newgame,
-    format_result,
+    format_line,
     name_key,
 )
 from xactika.protocol.trust.signing import Signer, new_record_id
@@ -319,19 +328,21 @@ class Table:
     def names(self) -> list[str]:
         return [header_name(s.name, seat) for seat, s in enumerate(self.seats)]
 
-    def _newgame(self, seat: int) -> str:
+    def _newgame(self, seat: int) -> Typed:
         """``newgame seat=<s>``; a person's also names every seat (``names=``, each
         percent-quoted), so the REPL calls the others by their names, and says
         ``hint=off`` where the table's setting turns the REPL's hints off."""
-        line = format_newgame(seat)
-        if self.seats[seat].kind != HUMAN:
-            return line
-        hints = "" if self.settings.hints else " hint=off"  # the REPL's 'hint' is off
-        return f"{line} names={','.join(quote(n, safe='') for n in self.names())}{hints}"
+        fields: dict[str, str] = {}
+        if self.seats[seat].kind == HUMAN:
+            fields["names"] = ",".join(quote(n, safe="") for n in self.names())
+            if not self.settings.hints:
+                fields["hint"] = "off"  # the REPL's 'hint' is off
+        newgame = NewGame(seat, fields)
+        return Typed(format_line(newgame), newgame)
 
     def tell(self, text: str) -> None:
         """One ``info`` line to every seat and observer: a note for people (PLAYER.md)."""
-        line = format_info(text)
+        line = Typed(format_info(text), Info(text))
         for s in self.seats:
             if s.link is not None:
                 s.link.send(line)
@@ -445,24 +456,24 @@ class Table:
         s = self.seats[seat]
         if s.link is None:
             return
-        s.link.send(*(self.lines.line(e, seat) for e in self.events[s.sent:]))
+        s.link.send(*(self.lines.told(e, seat) for e in self.events[s.sent:]))
         s.sent = len(self.events)
 
     def _publish(self, new: Sequence[Event]) -> None:
         for seat in range(len(self.seats)):
             self._sync(seat)
         if self.observers:
-            public = [self.lines.line(event, PUBLIC) for event in new]
+            public = [self.lines.told(event, PUBLIC) for event in new]
             for link in list(self.observers):
                 link.send(*public)
 
     def watch(self, link: Link) -> None:
         link.send(f"watching table={self.id}",
-                  *(self.lines.line(event, PUBLIC) for event in self.events))
+                  *(self.lines.told(event, PUBLIC) for event in self.events))
         if self.over.is_set():
             outcome = self.outcome()
             if outcome is not None:
-                link.send(format_result(outcome))
+                link.send(self.lines.result(outcome))
             link.finish(LinkDown("game over"))
             return
         self.observers.add(link)
@@ -480,7 +491,7 @@ class Table:
             ended = True
         finally:
             outcome = self.outcome() if ended else None
-            result = () if outcome is None else (format_result(outcome),)
+            result = () if outcome is None else (self.lines.result(outcome),)
             told = [s.link for s in self.seats if s.link is not None]
             for link in told:
                 if ended:

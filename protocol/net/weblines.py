@@ -226,33 +226,65 @@ class SayResult(_Say):
 
 
 class SayTable(_Say):
-    """``say table turn= move= sizes= stock= trump= [hand-<order>=<cards>...]``: what a
-    table shows (``-`` for none): whose turn and what kind of move, every hand's size, the
-    cards left to draw, the trump in words (spaces as ``-``) and, to a seat, its own hand
-    in each of the game's orders (cards as text)."""
+    """``say table turn= move= sizes= stock= trump= [round= dealer= bids= taken= totals=
+    trick= call=] [hand-<order>=<cards>...]``: what a table shows (``-`` for none): whose
+    turn and what kind of move, every hand's size, the cards left to draw, the trump in
+    words (spaces as ``-``); once a round is dealt its number, the dealer, every seat's bid
+    (``-`` for none yet), tricks taken and total, the trick on the table (``<seat>:<card>``
+    each) and its call; and, to a seat, its own hand in each of the game's orders (cards as
+    text) whenever it changed. A field that holds nothing (no round yet, no trick, no
+    call) is left out."""
 
-    __slots__ = ("hands", "move", "sizes", "stock", "trump", "turn")
-    __match_args__ = _order = ("turn", "move", "sizes", "stock", "trump", "hands")
+    __slots__ = ("bids", "call", "dealer", "hands", "move", "round", "sizes", "stock",
+                 "taken", "totals", "trick", "trump", "turn")
+    __match_args__ = _order = ("turn", "move", "sizes", "stock", "trump", "hands", "round",
+                               "dealer", "bids", "taken", "totals", "trick", "call")
     turn: int | None
     move: str | None
     sizes: tuple[int, ...]
     stock: int | None
     trump: str | None
     hands: tuple[tuple[str, tuple[str, ...]], ...]
+    round: int | None
+    dealer: int | None
+    bids: tuple[int | None, ...]
+    taken: tuple[int, ...]
+    totals: tuple[int, ...]
+    trick: tuple[tuple[int, str], ...]
+    call: str | None
     KIND = "table"
+    SHOWN = ("round", "dealer", "bids", "taken", "totals", "trick", "call")
+    """The fields written only when they hold something, in this order."""
 
     def __init__(self, turn: int | None, move: str | None, sizes: Sequence[int],
                  stock: int | None = None, trump: str | None = None,
-                 hands: Sequence[tuple[str, Sequence[str]]] = ()) -> None:
+                 hands: Sequence[tuple[str, Sequence[str]]] = (), *,
+                 round: int | None = None, dealer: int | None = None,
+                 bids: Sequence[int | None] = (), taken: Sequence[int] = (),
+                 totals: Sequence[int] = (), trick: Sequence[tuple[int, str]] = (),
+                 call: str | None = None) -> None:
         self._set(turn=turn, move=move, sizes=tuple(sizes), stock=stock,
                   trump=trump.replace(" ", "-") if trump not in (None, "", "-") else None,
-                  hands=tuple((sort, tuple(cards)) for sort, cards in hands))
+                  hands=tuple((sort, tuple(cards)) for sort, cards in hands),
+                  round=round, dealer=dealer, bids=tuple(bids), taken=tuple(taken),
+                  totals=tuple(totals), trick=tuple((s, c) for s, c in trick),
+                  call=call or None)
+
+    def _shown(self) -> list[str]:
+        values = {"round": self.round, "dealer": self.dealer,
+                  "bids": ",".join("-" if b is None else str(b) for b in self.bids),
+                  "taken": ",".join(map(str, self.taken)),
+                  "totals": ",".join(map(str, self.totals)),
+                  "trick": ",".join(f"{seat}:{card}" for seat, card in self.trick),
+                  "call": self.call}
+        return [f"{key}={values[key]}" for key in self.SHOWN
+                if values[key] is not None and values[key] != ""]
 
     def _line(self) -> str:
         return " ".join([f"say table turn={'-' if self.turn is None else self.turn}",
                          f"move={self.move or '-'} sizes={_text(self.sizes)}",
                          f"stock={'-' if self.stock is None else self.stock}",
-                         f"trump={self.trump or '-'}",
+                         f"trump={self.trump or '-'}", *self._shown(),
                          *(f"hand-{sort}={_text(cards)}" for sort, cards in self.hands)])
 
     @classmethod
@@ -261,12 +293,34 @@ class SayTable(_Say):
         fields = fields_of(words[:5])
         if [w.partition("=")[0] for w in words[:5]] != list(cls._order[:5]):
             raise WireError("expected say table turn= move= sizes= stock= trump= ...")
+        pairs = [w.partition("=")[::2] for w in words[5:]]
+        shown = {key: value for key, value in pairs if key in cls.SHOWN}
         hands = [(key[len("hand-"):], () if cards == "-" else tuple(cards.split(",")))
-                 for key, cards in (w.partition("=")[::2] for w in words[5:])]
+                 for key, cards in pairs if key.startswith("hand-")]
         move = fields["move"]
         return cls(_number(fields["turn"], "turn"), None if move == "-" else move,
                    _numbers(fields["sizes"], "sizes"), _number(fields["stock"], "stock"),
-                   None if fields["trump"] == "-" else fields["trump"], hands)
+                   None if fields["trump"] == "-" else fields["trump"], hands,
+                   round=_number(shown.get("round", "-"), "round"),
+                   dealer=_number(shown.get("dealer", "-"), "dealer"),
+                   bids=_bids(shown.get("bids", "")),
+                   taken=_numbers(shown.get("taken") or "-", "taken"),
+                   totals=_numbers(shown.get("totals") or "-", "totals"),
+                   trick=_trick(shown.get("trick", "")), call=shown.get("call"))
+
+
+def _bids(text: str) -> tuple[int | None, ...]:
+    return tuple(_number(b, "bids") for b in text.split(",")) if text else ()
+
+
+def _trick(text: str) -> tuple[tuple[int, str], ...]:
+    plays = []
+    for play in text.split(",") if text else ():
+        seat, _, card = play.partition(":")
+        if not (seat.isascii() and seat.isdigit() and card):
+            raise WireError(f"bad trick='{escape(text, 40)}': expected <seat>:<card>,...")
+        plays.append((int(seat), card))
+    return tuple(plays)
 
 
 Said = SayNames | SayTable | SayWhyWon | SayRound | SayDim | SayCoach | SayNote \

@@ -62,9 +62,13 @@ class SeatTracker:
             self.rules = game_rules(event.config.game)
             state = EMPTY
         elif isinstance(event, Dealt):
-            own = event.hands[self.seat] or ()
+            own = event.hands[self.seat] if 0 <= self.seat < len(event.hands) else None
+            # a hidden hand is as many unseen cards as one's own; a watcher (a seat of
+            # its own none) holds none: the game says how many cards the round deals
+            size = (len(own or ()) if own is not None or self.rules is None
+                    else self.rules.hand_size(state.config, event.round))
             hands = tuple(
-                h if h is not None else (_UNSEEN,) * len(own) for h in event.hands
+                h if h is not None else (_UNSEEN,) * size for h in event.hands
             )
             event = attrs.evolve(event, hands=hands)
         else:
@@ -125,7 +129,13 @@ class PlayerSession(BotSide):
         tracker = self.tracker
         if tracker is None:
             return [EVENT_BEFORE_NEWGAME]
-        event = parse_event(line.text, tracker.rules)
+        return self.feed_event(parse_event(line.text, tracker.rules))
+
+    def feed_event(self, event: Event) -> list[str]:
+        """An event as this seat sees it, from an in-process host (never a line to parse)."""
+        tracker = self.tracker
+        if tracker is None:
+            return [EVENT_BEFORE_NEWGAME]
         if self._blind is None or isinstance(event, GameStarted):  # its rules parse the rest
             tracker.apply(event)
         observe = getattr(self.agent, "observe", None)

@@ -24,7 +24,10 @@ class BotSide:
         self.done = False  # set by quit
 
     def feed(self, line: str) -> list[str]:
-        message = wire.read(line)
+        return self.take(wire.read(line), line)
+
+    def take(self, message: wire.Msg, line: str) -> list[str]:
+        """A line already read (an in-process host gives its value: never parsed again)."""
         try:
             match message:
                 case wire.Hello() | wire.Malformed(wanted=wire.Hello):

@@ -1,6 +1,6 @@
-// The table as one seat (or a spectator) sees it, folded from the player protocol's
-// lines (spec/PLAYER.md, spec/WEB.md). No rule is decided here: what may be played is
-// the server's `go` line; this only remembers what was shown.
+// The table as one seat (or a spectator) sees it, as the server's `say table` lines say
+// it (spec/WEB.md): nothing is folded here from the player protocol's events, and no rule
+// is decided: what may be played is the server's `go` line.
 import { _ } from "./ui.js";
 
 export function fields(words) {
@@ -84,17 +84,31 @@ export class Game {
     return this.turn;
   }
 
-  /** What the server says a table shows (`say table`): turn, sizes, stock, trump, hand. */
+  /** What the server says a table shows (`say table`): turn, sizes, stock, trump, the
+   * round, dealer, bids, tricks taken, totals, the trick, and the hand when it changed.
+   * The page draws these; it folds no event into them (spec/WEB.md). */
   table(f) {
     this.turn = f.turn === undefined || f.turn === "-" ? null : Number(f.turn);
     this.move = f.move && f.move !== "-" ? f.move : null;
     if (f.sizes) this.sizes = ints(f.sizes);
+    if (f.round) this.round = Number(f.round);
+    if (f.dealer) this.dealer = Number(f.dealer);
+    this.bids = f.bids ? list(f.bids).map((b) => (b === "-" ? null : Number(b))) : Array(this.players).fill(null);
+    this.taken = f.taken ? ints(f.taken) : Array(this.players).fill(0);
+    if (f.totals) this.totals = ints(f.totals);
+    this.trick = list(f.trick).map((play) => {
+      const i = play.indexOf(":");
+      return [Number(play.slice(0, i)), play.slice(i + 1)];
+    });
+    this.call = f.call || null;
+    this.tricksDone = this.taken.reduce((a, b) => a + b, 0); // tricks won this round
     if (!this.tricksDone && !this.trick.length && this.sizes.length) this.dealt = Math.max(...this.sizes);
     this.stock = f.stock && f.stock !== "-" ? Number(f.stock) : null;
     this.trump = f.trump && f.trump !== "-" ? f.trump.replace(/-/g, " ") : null;
-    this.orders = {};
-    for (const [key, value] of Object.entries(f)) {
-      if (key.startsWith("hand-")) this.orders[key.slice(5)] = list(value);
+    const orders = Object.entries(f).filter(([key]) => key.startsWith("hand-"));
+    if (orders.length) { // said when it changed; kept until then
+      this.orders = {};
+      for (const [key, value] of orders) this.orders[key.slice(5)] = list(value);
     }
     this.sortHand();
   }
@@ -103,11 +117,12 @@ export class Game {
   sortHand() {
     const sorts = Object.keys(this.orders);
     if (!sorts.length) return;
-    const order = this.orders[sorts.includes(this.sort) ? this.sort : sorts[0]];
-    if (order.length === this.hand.length) this.hand = [...order];
+    this.hand = [...this.orders[sorts.includes(this.sort) ? this.sort : sorts[0]]];
   }
 
-  /** Fold one event line; returns its kind. */
+  /** Note one event line (its kind returned): the game's settings, the card turned up,
+   * a finished trick for the middle to hold, a round's scores for the sheet, the end.
+   * What the table shows comes from `say table`, never folded from these. */
   event(words) {
     const seq = Number(words[1]);
     const kind = words[2];
@@ -121,54 +136,17 @@ export class Game {
       this.players = Number(f.players);
       this.totals = Array(this.players).fill(0);
     } else if (kind === "deal") {
-      this.round = Number(f.round);
-      this.dealer = Number(f.dealer);
-      const hands = f.hands.split("/");
-      this.hand = this.seat >= 0 ? list(hands[this.seat]) : [];
-      // every hand is dealt alike (the server's `say table` confirms the sizes)
-      const m = this.modeFacts;
-      const dealt = this.hand.length || (m ? m.hand : 0);
-      this.sizes = hands.map(() => dealt);
-      this.dealt = dealt;
-      this.tricksDone = 0;
-      this.bids = Array(this.players).fill(null);
-      this.taken = Array(this.players).fill(0);
-      this.trick = [];
-      this.call = null;
       this.lastWinner = null;
       this.turned = f.turned && f.turned !== "-" ? f.turned : null;
-    } else if (kind === "bid") {
-      this.bids[Number(f.seat)] = Number(f.bid);
-    } else if (kind === "lead" || kind === "play") {
-      const seat = Number(f.seat);
-      if (kind === "lead") {
-        this.trick = [];
-        this.call = f.call || null;
-      }
-      this.trick.push([seat, f.card]);
-      this.sizes[seat] -= 1;
-      if (seat === this.seat) {
-        const i = this.hand.indexOf(f.card);
-        if (i >= 0) this.hand.splice(i, 1);
-      }
-    } else if (kind === "trick-won") {
+    } else if (kind === "trick-won") { // the trick as the table last showed it, complete
       const winner = Number(f.seat);
-      this.taken[winner] += 1;
-      this.tricksDone += 1;
       this.lastWinner = winner;
       this.lastTrick = { plays: this.trick, call: this.call, winner, why: "",
         number: Number(f.trick) };
-      this.trick = [];
-    } else if (kind === "draw") {
-      const seat = Number(f.seat);
-      this.sizes[seat] += 1;
-      if (seat === this.seat && f.card !== "?") this.hand = [...this.hand, f.card];
     } else if (kind === "round-scored") {
-      this.totals = ints(f.totals);
       this.rounds.push({ round: Number(f.round), bids: f.bids === "-" ? null : ints(f.bids),
         tricks: ints(f.tricks), points: ints(f.points), totals: ints(f.totals) });
     } else if (kind === "game-over") {
-      this.totals = ints(f.totals);
       this.over = { totals: ints(f.totals), winners: ints(f.winners) };
       this.go = null;
     }

@@ -167,7 +167,7 @@ function event(words) {
     requestAnimationFrame(() => window.xactikaTimes.push(performance.now() - since));
   }
   if (kind === "lead" || kind === "play" || kind === "bid") game.go = null;
-  if (kind === "deal") note(_("round {n}: {who} deals", { n: game.round, who: game.label(game.dealer) }));
+  if (kind === "deal") note(_("round {n}: {who} deals", { n: Number(f.round), who: game.label(Number(f.dealer)) }));
   if (kind === "game-over") { over = true; keepToken(null); }
 }
 
