@@ -30,6 +30,7 @@ from xactika.core.engine.api import (
 from xactika.frontends.i18n import N_, _, ngettext
 from xactika.frontends.people.narration import Item, RoundOutcome, Scores, Standings, Told, WhyWon
 from xactika.frontends.people.presentation import Progress, presentation, seat_label
+from xactika.frontends.people.seats import seat_shown
 
 # --------------------------------------------------------------------------- style
 
@@ -353,11 +354,11 @@ def short_label(seat: int, names: Sequence[str], level: int = 0) -> str:
     """
     label = seat_label(seat, names)
     if label == "you" or seat >= len(names):
-        return _("you") if label == "you" else str(seat)
+        return _("you") if label == "you" else str(seat_shown(seat))
     name = names[seat]
     if level >= 2 or not name:
-        return str(seat)
-    return f"{seat} {name[:4] if level == 1 else name}"
+        return str(seat_shown(seat))
+    return f"{seat_shown(seat)} {name[:4] if level == 1 else name}"
 
 
 def seat_name(seat: int, names: Sequence[str]) -> str:

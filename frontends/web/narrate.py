@@ -20,6 +20,7 @@ from xactika.frontends.i18n import _
 from xactika.frontends.people import narration, teach
 from xactika.frontends.people.narration import Note, RoundOutcome, WhyWon, narrate
 from xactika.frontends.people.presentation import presentation
+from xactika.frontends.people.seats import seat_shown
 from xactika.frontends.web.facts import TableFacts
 from xactika.protocol.net.weblines import (
     SayCoach,
@@ -125,7 +126,7 @@ class Narrator:
         if isinstance(event, GameStarted) and self.tutorial and self.seat >= 0:
             said += [format_line(SayCoach(_one_line(i18n.said(p))))
                      for p in teach.tutorial_intro(self.config, spoken=True)]
-        names = [n or _("seat {n}").format(n=i) for i, n in enumerate(self.names())]
+        names = [n or _("seat {n}").format(n=seat_shown(i)) for i, n in enumerate(self.names())]
         for item in narrate(self.config, self.events, len(self.events) - 1, names,
                             tutorial=self.tutorial and self.seat >= 0, spoken=True):
             if isinstance(item, WhyWon):
@@ -142,9 +143,9 @@ class Narrator:
     def _result(self, outcome: wire.Outcome) -> list[str]:
         """The server's outcome (its record's ``result``: a forfeited seat never wins) as
         the page's end screen shows it: ``say result winners=<s> forfeited=<s> <text>``."""
-        names = [n or _("seat {n}").format(n=i) for i, n in enumerate(self.names())]
+        names = [n or _("seat {n}").format(n=seat_shown(i)) for i, n in enumerate(self.names())]
         if len(names) != len(outcome.totals):
-            names = [f"seat {i}" for i in range(len(outcome.totals))]
+            names = [_("seat {n}").format(n=seat_shown(i)) for i in range(len(outcome.totals))]
         if self.seat >= 0:
             names[self.seat] = "you"
         notes = narration.outcome_notes(outcome.winners, outcome.forfeited, names,
