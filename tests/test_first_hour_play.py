@@ -12,6 +12,7 @@ import pytest
 
 from xactika.core.engine.api import Dealt
 from xactika.frontends.repl import play, render
+from xactika.frontends.repl.gameids import recall
 from xactika.frontends.repl.shell import Shell
 
 
@@ -67,10 +68,11 @@ def test_the_end_offers_the_command_that_plays_the_same_deals_again(
     said = finish(session)
     assert session.again is not None
     command = shlex.split(session.again)
-    assert " ".join(command[command.index("play") + 1:]) == flags
+    assert command[command.index("play") + 1:][0] == "--again"  # a short id, not the seed
+    assert " ".join(recall(command[-1])) == flags
     assert "'again' plays the same deals again, 'new' a new game" in said
     assert f"\n  {session.again}" in said  # on a line of its own, to paste
-    again = setup(*command[command.index("play") + 1:])
+    again = setup(*recall(command[-1]))
     assert deals(again)[:1] == deals(session)[:1] and again.seats == session.seats
     assert settings(again) == settings(session)
 

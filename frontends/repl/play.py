@@ -39,6 +39,7 @@ from xactika.frontends.people.flags import (
 )
 from xactika.frontends.people.seats import seat_shown, seat_typed
 from xactika.frontends.repl import render
+from xactika.frontends.repl.gameids import GameIdError, keep, recall, state_dir
 from xactika.frontends.repl.shell import (
     BOT,
     CMD,
@@ -68,8 +69,7 @@ def history_path(flag: str | None) -> Path | None:
     value = flag if flag is not None else os.environ.get("XACTIKA_HISTORY")
     if value is not None:
         return Path(value).expanduser() if value else None
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join("~", ".local", "state")
-    return Path(base).expanduser() / "xactika" / "history"
+    return state_dir() / "history"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -108,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hint-bot", default=None, metavar="NAME",
                    help=_("bot that answers 'hint' (default: {bot})").format(bot=default_bot()))
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
+    p.add_argument("--again", default=None, metavar="ID",
+                   help="play a finished game's deals again: the short id its end printed "
+                   "(kept in $XDG_STATE_HOME/xactika/games; later flags change it)")
     p.add_argument("--tutorial", action="store_true",
                    help=_("learn the game: a guided first round on a preset deal (seed "
                           "{seed}), then a normal game").format(seed=TUTORIAL_SEED))
@@ -574,11 +577,22 @@ def main(argv: Sequence[str], *, stdin: TextIO | None = None,
         args = build_parser().parse_args(argv)
     try:
         lang = chosen_lang(args.lang)
-    except UsageError as exc:
+        if args.again is not None:
+            args = _again(args, argv)
+    except (UsageError, GameIdError) as exc:
         print(f"xactika play: {exc}", file=sys.stderr)
         return 2
     with using(lang):  # this call's context only: a caller's language is left as it was
         return _main(args, stdin=stdin, stdout=stdout)
+
+
+def _again(args: argparse.Namespace, argv: Sequence[str]) -> argparse.Namespace:
+    """The flags kept under ``--again ID``, then those typed with it (the later wins)."""
+    for flag in ("load", "connect", "tutorial"):
+        if getattr(args, flag):
+            raise UsageError(f"--again plays a kept game: drop --{flag}")
+    with using(lang_of(argv)):
+        return build_parser().parse_args([*recall(args.again), *argv])
 
 
 def _main(args: argparse.Namespace, *, stdin: TextIO | None, stdout: TextIO | None) -> int:
@@ -666,7 +680,10 @@ def again_command(args: argparse.Namespace, session: Shell) -> str | None:
     flags = [*_settings_flags(config), *_seat_flags(session), "--seed", str(config.seed)]
     flags += ["--no-undo"] if not session.practice and not session.hot_seat else []
     flags += ["--auto-play"] if session.autoplay else []
-    return " ".join([xactika_command(), "play", *map(shlex.quote, flags)])
+    try:  # a short id for the whole seed, where this machine can keep one
+        return " ".join([xactika_command(), "play", "--again", keep(flags)])
+    except OSError:
+        return " ".join([xactika_command(), "play", *map(shlex.quote, flags)])
 
 
 def next_game_args(args: argparse.Namespace, session: Shell) -> argparse.Namespace:
