@@ -69,8 +69,10 @@ from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.wire import (
     LEAVE,
     Outcome,
+    Watching,
     format_go,
     format_info,
+    format_line,
     format_newgame,
     format_result,
     is_answer,
@@ -453,7 +455,9 @@ class Table:
                 link.send(*public)
 
     def watch(self, link: Link) -> None:
-        link.send(f"watching table={self.id}",
+        named = any(s.name for s in self.seats)  # the names so far, as the lobby lists them
+        names = ",".join(quote(s.name, safe="") for s in self.seats) if named else None
+        link.send(format_line(Watching(str(self.id), names)),
                   *(self.lines.line(event, PUBLIC) for event in self.events))
         if self.over.is_set():
             outcome = self.outcome()
