@@ -84,3 +84,25 @@ def test_tab_completes_the_german_command_words_too() -> None:
         assert {"karten", "cards", "alle", "all"} <= {s.text for s in suggest("regeln ", ctx)}
         assert "tipp" in [s.text for s in suggest("hilfe ", ctx)]  # help TOPIC: the commands
     assert [s.text for s in suggest("ti", ctx)] == []  # English: no German words
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_quoted_command_never_wraps_inside_at_80_columns(lang: str) -> None:
+    """tmux at 80 columns: "... e.g. 'play" / "1 ba')" split the command to type."""
+    from xactika.frontends.repl import render
+
+    with i18n.using(lang):
+        session = setup("--seed", "5", "--rounds", "1", "--players", "4")
+        session.width = 80
+        said = "\n".join(session.advance())
+        while session.legal.kind != "lead":
+            seat = session.human_to_act
+            assert seat is not None
+            said += session.handle(session.command_text(seat, session.hint(seat)[0])).text
+            if session.over:
+                pytest.fail("no lead of ours in this deal")
+        said = render.fit(session.handle("play 1").text, 80) + "\n" + session.what_now(0)
+    quoted = re.findall(r"'[^']*'", " ".join(said.split("\n  ")))
+    for line in said.splitlines():
+        assert line.count("'") % 2 == 0, (line, said)
+    assert quoted

@@ -113,8 +113,13 @@ def command(text: str) -> str:
     return "  " + text
 
 
+# a word, a run of blanks, or a short quoted command kept whole ('play 1 2ba')
+_WORDS = re.compile(r"'[^'\s][^'\n]{0,28}'\S*|[^ ]+| +")
+
+
 def fit(text: str, size: int | None) -> str:
-    """Word-wrap every line wider than ``size`` (escapes take no room), never mid-word.
+    """Word-wrap every line wider than ``size`` (escapes take no room), never mid-word
+    nor inside a short quoted command (``'play 1 2ba'``).
 
     The last resort for prose (help, errors, narration): tables lay themselves out to
     the width first, so this only re-flows sentences, indenting continuation lines.
@@ -131,9 +136,7 @@ def fit(text: str, size: int | None) -> str:
         indent = line[: len(line) - len(body)]
         more = indent + "  " if len(indent) + 12 < size else ""
         current = indent
-        for token in re.split(r"( +)", body):
-            if not token:
-                continue
+        for token in _WORDS.findall(body):
             if token.startswith(" "):
                 if current.strip():
                     current += token
