@@ -106,3 +106,14 @@ def test_a_quoted_command_never_wraps_inside_at_80_columns(lang: str) -> None:
     for line in said.splitlines():
         assert line.count("'") % 2 == 0, (line, said)
     assert quoted
+
+
+def test_a_german_hint_says_the_command_in_german() -> None:
+    """Issue 41: "calls inside German sentences are German words": 'Tipp: bid 2'."""
+    with i18n.using("de"):
+        session = setup("--seed", "1", "--rounds", "1")
+        session.advance()
+        said = session.handle("tipp").text
+        assert said.startswith("Tipp: ansage "), said
+        move = said.split("  (")[0][len("Tipp: "):]
+        assert session.handle(move).moved  # typed as it was said
