@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # folder, inherited by every subprocess: tests never touch the real home.
 _CONFIG = tempfile.mkdtemp(prefix="xactika-test-config-")
 os.environ["XDG_CONFIG_HOME"] = _CONFIG
+os.environ["XDG_STATE_HOME"] = os.path.join(_CONFIG, "state")  # played games' short ids
 atexit.register(shutil.rmtree, _CONFIG, True)
 
 # CI runs on a 2-core machine: keep the default profile modest, let a dev raise it.

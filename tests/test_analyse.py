@@ -110,11 +110,11 @@ def test_the_hidden_cards_change_nothing(tmp_path: Path,
     a = _write(tmp_path / "a.log", _game(deal, moves)[0])
     b = _write(tmp_path / "b.log", _game(other, moves, made)[0])
     assert Path(a).read_text() != Path(b).read_text()
-    seat0 = _json(capsys, a, "--seat", "0")
-    assert len(seat0["decisions"]) == 4
-    assert _json(capsys, b, "--seat", "0") == seat0
+    seat0 = _json(capsys, a, "--seat", "1")  # typed as people count seats: seat 0
+    assert len(seat0["decisions"]) == 4 and {d["seat"] for d in seat0["decisions"]} == {0}
+    assert _json(capsys, b, "--seat", "1") == seat0
     # seat 1 holds the swapped card, so its own analysis may and does change
-    assert _json(capsys, a, "--seat", "1") != _json(capsys, b, "--seat", "1")
+    assert _json(capsys, a, "--seat", "2") != _json(capsys, b, "--seat", "2")
     # and seat 0's own log, which never held another hand, is analysed the same
     log = tmp_path / "seat0.log"
     log.write_text(format_record([("seats", "ann,bob,cy,dee"), ("view", "0")],
@@ -193,10 +193,10 @@ def test_the_same_figures_in_any_process(tmp_path: Path) -> None:
 
 def test_the_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path / "g.log", _game(_deal(2), 4 + 4)[0])
-    rc, out, _ = _run(capsys, path, "--seat", "2", "--deals", str(DEALS))
+    rc, out, _ = _run(capsys, path, "--seat", "3", "--deals", str(DEALS))
     assert rc == 0
-    assert "round 1" in out and "seat 2 (cy): bid" in out and "summary" in out
-    assert "seat 0 (ann)" not in out
+    assert "round 1" in out and "seat 3 (cy): bid" in out and "summary" in out
+    assert "seat 1 (ann)" not in out
 
 
 def _error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -214,7 +214,8 @@ def test_bad_input_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "line " in _error(capsys, str(damaged))
     damaged.write_text(Path(good).read_text().replace("event 3 bid seat=1", "event 3 bid seat=2"))
     assert "stops following the rules at event 3" in _error(capsys, str(damaged))
-    assert "seats are 0 to 3" in _error(capsys, good, "--seat", "4")
+    assert "no seat 5: seats are 1 to 4" in _error(capsys, good, "--seat", "5")
+    assert "no seat 0: seats are 1 to 4" in _error(capsys, good, "--seat", "0")
     assert "at least 1" in _error(capsys, good, "--deals", "0")
     for game in ("dix", "ohhell"):
         config = Config(game=game, players=2 if game == "dix" else 4, rounds=1, seed=1)
@@ -227,20 +228,20 @@ def test_bad_input_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def test_the_replay_shows_it_beside_each_move(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path / "g.log", _game(_deal(2), 4 + 4)[0])
-    out = _run(capsys, path, "--json", "--deals", str(DEALS), "--seat", "1")[1]
+    out = _run(capsys, path, "--json", "--deals", str(DEALS), "--seat", "2")[1]
     analysis = tmp_path / "g.json"
     analysis.write_text(out)
     first = json.loads(out)["decisions"][0]
     assert replayer.main([path, "--analysis", str(analysis), "--keys", "l l"]) == 0
     shown = capsys.readouterr().out
-    assert f"analysis: seat 1 (bob): bid {first['made']['bid']} {first['points']:+.2f}" in shown
-    # another seat's view shows nothing of seat 1's options
-    assert replayer.main([path, "--analysis", str(analysis), "--keys", "l l", "--seat", "0"]
+    assert f"analysis: seat 2 (bob): bid {first['made']['bid']} {first['points']:+.2f}" in shown
+    # another seat's view shows nothing of bob's options
+    assert replayer.main([path, "--analysis", str(analysis), "--keys", "l l", "--seat", "1"]
                        ) == 0
     assert "analysis:" not in capsys.readouterr().out
     # --analyse weighs them first, with the default deals
     assert replayer.main([path, "--analyse", "--keys", "l l"]) == 0
-    assert "analysis: seat 1 (bob): bid " in capsys.readouterr().out
+    assert "analysis: seat 2 (bob): bid " in capsys.readouterr().out
     other = _write(tmp_path / "other.log", _game(_deal(3), 4 + 4)[0])
     assert replayer.main([other, "--analysis", str(analysis)]) == 2
     err = capsys.readouterr().err
@@ -273,7 +274,7 @@ def test_the_web_viewer_shows_it_beside_each_move(tmp_path: Path,
         (tmp_path / ("g.log" + ANALYSIS_SUFFIX)).write_text(out)
         everyone = shown(None)
         assert set(everyone) == set(moves)
-        assert all(line.startswith(f"seat {moves[seq]} (") for seq, line in everyone.items())
+        assert all(line.startswith(f"seat {moves[seq] + 1} (") for seq, line in everyone.items())
         assert set(shown("2")) == {seq for seq, seat in moves.items() if seat == 2}
         (tmp_path / ("g.log" + ANALYSIS_SUFFIX)).write_text(out.replace('"seq": 3,',
                                                                          '"seq": 4,', 1))

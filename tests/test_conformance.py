@@ -363,9 +363,9 @@ def test_a_plug_in_game_from_the_docs_plays_everywhere_with_no_file_of_ours(
                     "--key", "k")]
     assert "0 problems" in xactika("audit", "--strict", "--key", "k.pub", "j.log")
     said.append(xactika("replay", "--keys", "t t G", "j.log"))
-    played = xactika("play", "--game", "jacks", "--seed", "3", "--seat", "1=bot:heuristic",
-                     "--seat", "2=bot:strong", stdin="hint\nrules\nquit\n")
-    assert "Jacks: plain, 3 players" in played and "1 heuristic (bot), 2 random (bot)" in played
+    played = xactika("play", "--game", "jacks", "--seed", "3", "--seat", "2=bot:heuristic",
+                     "--seat", "3=bot:strong", stdin="hint\nrules\nquit\n")
+    assert "Jacks: plain, 3 players" in played and "2 heuristic (bot), 3 random (bot)" in played
     assert "the highest card of the suit led takes the trick" in played  # its overview
     assert re.search(r"\b[JQKA][SHDC]  [JQKA][♠♥♦♣]", played)  # its own card renderer
     said.append(played)

@@ -12,6 +12,7 @@ import pytest
 
 from xactika.core.engine.api import Dealt
 from xactika.frontends.repl import play, render
+from xactika.frontends.repl.gameids import recall
 from xactika.frontends.repl.shell import Shell
 
 
@@ -54,10 +55,12 @@ def deals(session: Shell) -> list[object]:
      "--players 3 --rounds 1 --bots strong:2 --seed 5"),
     (["--game", "dix", "--mode", "nodraw", "--seed", "9", "--no-undo"],
      "--game dix --mode nodraw --seed 9 --no-undo"),
-    (["--players", "3", "--rounds", "1", "--seed", "6", "--seat", "2=bot:random",
+    (["--players", "3", "--rounds", "1", "--seed", "6", "--seat", "3=bot:random",
       "--auto-play"],
-     "--players 3 --rounds 1 --seat 0=human --seat 1=bot:heuristic --seat 2=bot:random "
+     "--players 3 --rounds 1 --seat 1=human --seat 2=bot:heuristic --seat 3=bot:random "
      "--seed 6 --auto-play"),
+    (["--players", "3", "--rounds", "1", "--seed", "6", "--dealer", "3"],
+     "--players 3 --rounds 1 --dealer 3 --seed 6"),
 ])
 def test_the_end_offers_the_command_that_plays_the_same_deals_again(
         argv: list[str], flags: str) -> None:
@@ -65,10 +68,11 @@ def test_the_end_offers_the_command_that_plays_the_same_deals_again(
     said = finish(session)
     assert session.again is not None
     command = shlex.split(session.again)
-    assert " ".join(command[command.index("play") + 1:]) == flags
+    assert command[command.index("play") + 1:][0] == "--again"  # a short id, not the seed
+    assert " ".join(recall(command[-1])) == flags
     assert "'again' plays the same deals again, 'new' a new game" in said
     assert f"\n  {session.again}" in said  # on a line of its own, to paste
-    again = setup(*command[command.index("play") + 1:])
+    again = setup(*recall(command[-1]))
     assert deals(again)[:1] == deals(session)[:1] and again.seats == session.seats
     assert settings(again) == settings(session)
 
@@ -189,13 +193,13 @@ def test_a_remote_game_saves_the_seats_own_view_and_replay_steps_through_it(
     assert game.view == 1 and len(game.states) == len(seen)
     assert replay.main([str(path), "--keys", "G"]) == 0
     shown = capsys.readouterr().out
-    assert "view: seat 1 (Bea)" in shown and "final standings:" in shown
-    assert replay.main([str(path), "--seat", "0"]) == 2
-    assert "this record is seat 1's view" in capsys.readouterr().err
+    assert "view: seat 2 (Bea)" in shown and "final standings:" in shown
+    assert replay.main([str(path), "--seat", "1"]) == 2
+    assert "this record is seat 2's view" in capsys.readouterr().err
     # issue 34: 'rematch' at the end said "the game is over"; now the lobby's way on,
     # the seat's token kept for it
     from xactika.frontends.net.lobby import seat_file
 
     said = session.handle("rematch").text
-    assert said.splitlines()[-1].endswith(" lobby 127.0.0.1:7123 rematch 1 --seat 1 --play")
+    assert said.splitlines()[-1].endswith(" lobby 127.0.0.1:7123 rematch 1 --seat 2 --play")
     assert seat_file("127.0.0.1:7123", 1, 1).read_text().strip() == _Remote.token

@@ -14,6 +14,7 @@ from xactika.frontends import i18n
 from xactika.frontends.net import lobby
 from xactika.frontends.records import audit
 from xactika.frontends.repl import play
+from xactika.frontends.repl.gameids import recall
 
 
 def quit_question(session: play.Shell, typed: list[str]) -> str:
@@ -80,11 +81,11 @@ def test_hot_seat_summaries_name_the_people_and_the_command_is_hot_seat() -> Non
     summary = [line for line in said.splitlines() if line.startswith(("made their", "missed"))]
     assert summary and all("(Ann)" in line or "(Bob)" in line or "heuristic" in line
                            for line in summary)
-    assert "seat 0 (Ann) (bid" in said or "seat 0 (Ann)" in " ".join(summary)
+    assert "seat 1 (Ann) (bid" in said or "seat 1 (Ann)" in " ".join(summary)
     assert session.again is not None
-    flags = session.again.split(" play ", 1)[1]
-    assert flags.startswith("--players 3 --rounds 1 --hot-seat 2 --seat 0=human:Ann "
-                            "--seat 1=human:Bob --seed 3"), flags
+    flags = " ".join(recall(session.again.split(" --again ", 1)[1]))
+    assert flags.startswith("--players 3 --rounds 1 --hot-seat 2 --seat 1=human:Ann "
+                            "--seat 2=human:Bob --seed 3"), flags
     again = setup(*flags.split())
     assert again.hot_seat and again.names[:2] == ["Ann", "Bob"]
 
@@ -157,7 +158,7 @@ def test_replay_and_match_lines_fit_80_columns(tmp_path: Path) -> None:
     record = tmp_path / "ten.rec"
     subprocess.run([xactika, "selfplay", "--players", "10", "--rounds", "1", "--seed", "3",
                     "--quiet", "--record", str(record)], check=True, capture_output=True)
-    shown = subprocess.run([xactika, "replay", str(record), "--seat", "0", "--keys",
+    shown = subprocess.run([xactika, "replay", str(record), "--seat", "1", "--keys",
                             " ".join("l" * 13)],
                            check=True, capture_output=True, text=True,
                            env=dict(os.environ, COLUMNS="80")).stdout

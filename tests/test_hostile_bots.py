@@ -226,7 +226,7 @@ def test_the_repl_reports_a_seat_that_closed_its_input_once_and_plays_on(sandbox
 
     args = play.build_parser().parse_args(
         ["--players", "2", "--rounds", "2", "--seed", "5", "--mode", "bid", "--move-timeout",
-         "1", "--sandbox", sandbox, "--seat", f"1=cmd:{PY} {FAULT_BOT} close-stdin"])
+         "1", "--sandbox", sandbox, "--seat", f"2=cmd:{PY} {FAULT_BOT} close-stdin"])
     session = play.setup(args, PLAIN)
     said = list(session.advance())
     try:

@@ -153,7 +153,7 @@ def test_levels_are_ordered(low: str, high: str) -> None:
 
 def test_play_level_seats_every_bot_at_that_level() -> None:
     args = play.build_parser().parse_args(["--seed", "2", "--rounds", "1", "--level", "2",
-                                           "--seat", "3=bot:strong:4"])
+                                           "--seat", "4=bot:strong:4"])
     session = play.setup(args, play.render.PLAIN)
     try:
         assert [s.name for s in session.seats[1:]] == ["strong:2", "strong:2", "strong:4"]

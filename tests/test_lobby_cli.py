@@ -40,7 +40,7 @@ def test_the_lobby_command_lists_creates_joins_and_rematches(tmp_path: Path) -> 
         assert f"--token-file {saved}" in ann.stdout
         assert stat.S_IMODE(saved.stat().st_mode) == 0o600
         bob = lobby(live.port, "join", "1", "--name", "bob")
-        token_b = bob.stdout.split()[5]  # "table 1 seat 1: token T (give it ...)"
+        token_b = bob.stdout.split()[5]  # "table 1 seat 2: token T (give it ...)"
         kept = seat_file(f"127.0.0.1:{live.port}", 1, 1)
         assert f"(give it to no one; kept in {kept})" in bob.stdout
         assert kept.read_text().strip() == token_b
@@ -60,15 +60,15 @@ def test_the_lobby_command_lists_creates_joins_and_rematches(tmp_path: Path) -> 
         # token was kept; issue 41: per seat, so two seats kept here say which
         both = lobby(live.port, "rematch")
         assert both.returncode == 2
-        assert "table 1 seat 0, table 1 seat 1; say which: rematch TABLE --seat S" in both.stderr
-        bob_again = lobby(live.port, "rematch", "1", "--seat", "1")
+        assert "table 1 seat 1, table 1 seat 2; say which: rematch TABLE --seat S" in both.stderr
+        bob_again = lobby(live.port, "rematch", "1", "--seat", "2")  # as people count seats
         assert bob_again.returncode == 0, bob_again.stderr
-        assert bob_again.stdout.startswith("table 2 seat 1: token ")
+        assert bob_again.stdout.startswith("table 2 seat 2: token ")
         assert not kept.exists()  # the rematch's seat replaces it
         assert seat_file(f"127.0.0.1:{live.port}", 2, 1).read_text().strip() == \
             bob_again.stdout.split()[5]
         again = lobby(live.port, "rematch", token=token_a)
-        assert again.returncode == 0 and again.stdout.startswith("table 2 seat 0: token ")
+        assert again.returncode == 0 and again.stdout.startswith("table 2 seat 1: token ")
         left = lobby(live.port, "leave", "--token-file", str(saved))
         assert left.returncode == 1 and "cannot be left now" in left.stderr  # table 1 is over
 
@@ -109,9 +109,9 @@ def test_join_and_play_shows_and_keeps_the_token(tmp_path: Path) -> None:
             proc.communicate(timeout=10)
         kept = seat_file(f"127.0.0.1:{live.port}", 1, 0)
         token = kept.read_text().strip()
-        assert shown == f"table 1 seat 0: token {token} (give it to no one; kept in {kept})\n"
+        assert shown == f"table 1 seat 1: token {token} (give it to no one; kept in {kept})\n"
         assert taking.startswith("taking the seat; after the game '")
-        assert taking.rstrip().endswith(f"lobby 127.0.0.1:{live.port} rematch 1 --seat 0 "
+        assert taking.rstrip().endswith(f"lobby 127.0.0.1:{live.port} rematch 1 --seat 1 "
                                         "--play' plays the next one")
 
 

@@ -19,9 +19,9 @@ def test_hot_seat_asks_each_name_once_and_never_gives_one_twice(tmp_path: Path) 
                      stdout=out)
     text = out.getvalue()
     assert code == 0
-    assert text.count("name of the player at seat 0") == 1
-    assert text.count("name of the player at seat 1") == 2  # 'Ann' was taken
-    assert "seats: 0 Ann, 1 Bob, 2 heuristic (bot)" in text
+    assert text.count("name of the player at seat 1") == 1
+    assert text.count("name of the player at seat 2") == 2  # 'Ann' was taken
+    assert "seats: 1 Ann, 2 Bob, 3 heuristic (bot)" in text
     assert "Bob bid> " in text  # the prompt says whose turn it is
     record = read_record(saved)
     assert record.header("seats") == "Ann,Bob,heuristic"
@@ -32,7 +32,7 @@ def test_an_empty_name_is_the_seat_number() -> None:
     out = io.StringIO()
     play.main(["--hot-seat", "2", "--players", "2", "--rounds", "1", "--seed", "3",
                "--color", "never"], stdin=io.StringIO("\n\n\nquit\n"), stdout=out)
-    assert "seats: 0 player1, 1 player2" in out.getvalue()
+    assert "seats: 1 player1, 2 player2" in out.getvalue()
 
 
 def test_connect_name_replaces_the_bots_own() -> None:

@@ -88,7 +88,7 @@ def test_a_repl_cmd_seat_cannot_read_the_key_that_signs_saves(tmp_path: Path) ->
     spy.write_text(f"#!/bin/sh\ncat {key}\necho spy ran >&2\n")
     spy.chmod(0o755)
     args = play.build_parser().parse_args(
-        ["--seat", f"1=cmd:{spy}", "--key", str(key), "--sandbox", "bwrap"])
+        ["--seat", f"2=cmd:{spy}", "--key", str(key), "--sandbox", "bwrap"])
     box = play._sandbox(args, [SeatSpec(CMD, str(spy))])
     launch = box.launch([str(spy)])
     try:

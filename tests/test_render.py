@@ -102,7 +102,7 @@ def test_trick_shows_the_call_plays_and_who_is_winning() -> None:
 def test_bids_table_has_a_column_per_seat_and_the_total() -> None:
     text = render.bids([2, None, 4, 0], NAMES, ())
     head, row = text.splitlines()
-    assert head.split() == ["you", "1", "random", "2", "random", "3", "heuristic"]
+    assert head.split() == ["you", "2", "random", "3", "random", "4", "heuristic"]
     assert row.split() == ["bid", "2", "?", "4", "0", "(total", "6)"]
     played = render.bids([2, 1, 4, 0], NAMES, (1, 0, 2, 0)).splitlines()
     assert played[2].split() == ["taken", "1", "0", "2", "0"]
@@ -160,15 +160,15 @@ def test_stats_counts_the_cards_not_yet_seen(cards: list[Card], cut: int) -> Non
 
 def test_narration_is_public_and_conjugates_for_you() -> None:
     assert render.narrate(BidMade(3, 0, 2), NAMES, "xactika", PLAIN) == "you bid 2"
-    assert render.narrate(BidMade(3, 1, 2), NAMES, "xactika", PLAIN) == "seat 1 (random) bids 2"
+    assert render.narrate(BidMade(3, 1, 2), NAMES, "xactika", PLAIN) == "seat 2 (random) bids 2"
     led = render.narrate(Led(5, 3, Card.parse("1323"), Call.parse("3cu")), NAMES, "xactika",
                          PLAIN)
-    assert led == "seat 3 (heuristic) leads 1323 ● ■■■ ▲▲ ★★★ (9), calling 3 cubes (■■■)".replace(
+    assert led == "seat 4 (heuristic) leads 1323 ● ■■■ ▲▲ ★★★ (9), calling 3 cubes (■■■)".replace(
         "● ■■■ ▲▲ ★★★", "●   ■■■ ▲▲  ★★★")
     assert render.narrate(Played(6, 0, Card.parse("1111")), NAMES, "xactika", PLAIN
                           ).startswith("you play 1111")
     assert render.narrate(TrickWon(7, 2, 1), NAMES, "xactika", PLAIN) == (
-        "seat 2 (random) wins trick 1")
+        "seat 3 (random) wins trick 1")
     deal = start(Config(seed=5))[1]
     assert isinstance(deal, Dealt)
     told = render.narrate(deal, NAMES, "xactika", PLAIN)

@@ -65,7 +65,7 @@ def test_the_remote_repl_says_why_each_trick_was_won() -> None:
     for event in won:  # right under the trick's own line
         told = lines.index(f"{render.seat_label(event.seat, session.names)} "
                            f"{'win' if event.seat == seat else 'wins'} trick {event.trick}"
-                           .replace("seat 3", "you"))
+                           .replace("seat 4", "you"))
         assert re.match(r"^  [1-3]{4} wins: ", lines[told + 1])
     assert sum(line.startswith(("made their bid", "missed")) for line in lines) >= 2
     assert "final standings:" in lines

@@ -192,7 +192,7 @@ def test_undo_goes_back_to_the_previous_decision_until_another_seat_shows_a_card
     before = list(session.events)
     reply = session.handle("undo")
     assert not reply.moved and reply.text.startswith(
-        "undo stops at the first card another seat showed: seat 1 (")
+        "undo stops at the first card another seat showed: seat 2 (")
     assert "after your card" in reply.text and session.events == before
 
 
@@ -324,7 +324,7 @@ def test_a_crashing_bot_program_is_replaced_and_the_game_goes_on(tmp_path: Path)
     )
     args = play.build_parser().parse_args(
         ["--seed", "2", "--rounds", "1", "--players", "2", "--mode", "win",
-         "--seat", f"1=cmd:{sys.executable} {bot}", "--bots", "random", "--hint-bot", "random"]
+         "--seat", f"2=cmd:{sys.executable} {bot}", "--bots", "random", "--hint-bot", "random"]
     )
     session = play.setup(args, play.render.PLAIN)
     try:
@@ -360,12 +360,12 @@ def test_shell_hot_seat_clears_the_screen_between_people() -> None:
     code, text = run_shell(session, "\n1\n\nquit\n")
     assert code == 0
     bob, ann = text.split("<CLEAR>")
-    intro, bob = bob.split("pass the terminal to seat 1 (bob); press Enter when ready")
+    intro, bob = bob.split("pass the terminal to seat 2 (bob); press Enter when ready")
     assert not CARD.findall(intro)
     # dealer 0 (ann) bids last: bob goes first, once he says he is at the keys
-    assert "seat 1 (bob)'s hand" in bob and "bob bid> 1" in bob
-    assert ann.startswith("\npass the terminal to seat 0 (ann)")
-    assert "seat 0 (ann)'s hand" in ann
+    assert "seat 2 (bob)'s hand" in bob and "bob bid> 1" in bob
+    assert ann.startswith("\npass the terminal to seat 1 (ann)")
+    assert "seat 1 (ann)'s hand" in ann
     assert hands[0] & set(CARD.findall(ann)) == hands[0]
     assert not set(CARD.findall(bob)) & hands[0]
     assert not set(CARD.findall(ann)) & hands[1]
@@ -383,9 +383,11 @@ def test_cli_without_stdin_exits_cleanly() -> None:
 
 @pytest.mark.parametrize(("argv", "why"), [
     (["--players", "1"], "players"),
-    (["--seat", "7=human"], "seats are 0 to 3"),
+    (["--seat", "7=human"], "no seat 7: seats are 1 to 4"),
+    (["--seat", "0=human"], "no seat 0: seats are 1 to 4"),
     (["--seat", "1=bot:nobody"], "bad seat"),
-    (["--seat", "0=bot:random"], "no seat is human"),
+    (["--seat", "1=bot:random"], "no seat is human"),
+    (["--dealer", "5"], "--dealer is a seat from 1 to 4, not 5"),
     (["--load", "/no/such/file.rec"], "cannot read"),
     (["--load", "x", "--seed", "3"], "drop --seed"),
     (["--bots", "nobody"], "unknown bot"),

@@ -98,7 +98,7 @@ def test_narrow_layouts_shorten_names_then_stack_then_drop_drawings() -> None:
     call = Call.parse("1co")
     plays = [(s, Card.parse(t)) for s, t in enumerate(("2313", "3312", "3333"), 1)]
     full = render.trick(plays, call, names, "xactika", PLAIN, winning=2)
-    assert "●" in full and "seat 1 (heuristic)" in full
+    assert "●" in full and "seat 2 (heuristic)" in full
     thin = render.trick(plays, call, names, "xactika", PLAIN, winning=2, size=40)
     assert "●" not in thin and all(render.width(line) <= 40 for line in thin.splitlines()[1:])
     assert "3312 (9)" in thin  # the card and its value stay
@@ -147,7 +147,7 @@ def test_the_rules_overview_reads_as_sentences(game: str) -> None:
 
 def test_the_worked_trick_is_what_the_engine_decides() -> None:
     text = teach.topics(Config(seed=1))["example"]
-    assert "seat 2 wins" in text
+    assert "seat 3 wins" in text
     state = replay(start(Config(players=4, seed=1)))
     plays = [(1, Card.parse("2313")), (2, Card.parse("3312")), (3, Card.parse("3333")),
              (0, Card.parse("1211"))]
@@ -214,7 +214,7 @@ def test_dix_tricks_explained_and_ten_tricks_announced(seed: int) -> None:
             assert why in shown
             assert ("ten-trick!" in why) == is_ten_trick(t)
     assert "ten-trick!" in shown  # these seeds have some
-    assert re.search(r"(you|seat 1 \(heuristic\)) wins? the round \(", shown)
+    assert re.search(r"(you|seat 2 \(heuristic\)) wins? the round \(", shown)
 
 
 def test_dix_draws_are_shown_to_their_drawer_only() -> None:
@@ -225,7 +225,7 @@ def test_dix_draws_are_shown_to_their_drawer_only() -> None:
     assert len(mine) == len(theirs) == 13
     for card in mine:
         assert f"you draw {card} " in shown
-    assert shown.count("seat 1 (heuristic) draws a card from the stock (face down)") == 13
+    assert shown.count("seat 2 (heuristic) draws a card from the stock (face down)") == 13
     for card in theirs:
         assert f"draws {card}" not in shown
 
@@ -254,8 +254,8 @@ def test_round_end_says_who_made_their_bid() -> None:
     scored = RoundScored(9, 1, (2, 4, 0, 3), (2, 2, 0, 4), (2, -2, 0, -1), (2, -2, 0, -1))
     text = teach.round_end(Config(mode="bid", seed=1), scored, [], ["you", "a", "b", "c"])
     assert text.splitlines() == [
-        "made their bid: you (bid 2: +2), seat 2 (bid 0: +0)",
-        "missed: seat 1 (bid 4, took 2: -2), seat 3 (bid 3, took 4: -1)",
+        "made their bid: you (bid 2: +2), seat 3 (bid 0: +0)",
+        "missed: seat 2 (bid 4, took 2: -2), seat 4 (bid 3, took 4: -1)",
     ]
     win = RoundScored(9, 1, None, (2, 2, 0, 4), (2, 2, 0, 4), (2, 2, 0, 4))
     assert teach.round_end(Config(mode="win", seed=1), win, [], ["you", "a", "b", "c"]) == ""
@@ -269,7 +269,7 @@ def test_dix_round_end_names_the_winner_and_the_tie_break() -> None:
     scored = RoundScored(9, 1, None, (1, 1), (1, -3), (1, -3))
     text = teach.round_end(Config(game="dix", players=2, seed=1), scored, tricks,
                            ["you", "bot"])
-    assert "seat 1 (bot) took 1 trick (1 ten-trick at -3): -3" in text
+    assert "seat 2 (bot) took 1 trick (1 ten-trick at -3): -3" in text
     assert text.endswith("you win the round (more points)")
     even = [trick("KH", "3H", 0), trick("3C", "KC", 1)]
     text = teach.round_end(Config(game="dix", players=2, seed=1),

@@ -89,8 +89,9 @@ def test_views_cycle_and_scores_stand_as_they_were() -> None:
         c = next_view(g, c)
         seats.append(c.seat)
     assert seats == [0, 1, 2, 3, None]
-    assert apply_keys(g, c, ["2", "s"]).seat == 2
-    assert apply_keys(g, c, ["7", "s"]).message == "no seat 7: seats are 0 to 3"
+    assert apply_keys(g, c, ["3", "s"]).seat == 2  # typed as people count seats
+    assert apply_keys(g, c, ["7", "s"]).message == "no seat 7: seats are 1 to 4"
+    assert apply_keys(g, c, ["0", "s"]).message == "no seat 0: seats are 1 to 4"
     scored = [i for i, e in enumerate(g.events) if isinstance(e, RoundScored)]
     before = screen(g, Cursor(scored[1] - 1))
     after = screen(g, Cursor(scored[1]))
@@ -148,7 +149,7 @@ def test_the_viewer_runs_on_keys(tmp_path: Path) -> None:
     with create_pipe_input() as pipe:
         pipe.send_text("rr")  # two rounds on
         pipe.send_text("\x1b[B")  # down arrow: no round after the last
-        pipe.send_text("1s")  # seat 1's view
+        pipe.send_text("2s")  # the second seat's view
         pipe.send_text("2\r")  # round 2
         pipe.send_text("tl")  # a trick, then an event
         pipe.send_text("q")
@@ -162,12 +163,13 @@ def test_cli_prints_the_screen_without_a_terminal(tmp_path: Path) -> None:
     path = tmp_path / "g.log"
     path.write_text(format_record([("seats", "ann,bob,cy,di")], events), encoding="utf-8")
     cli = [sys.executable, "-m", "xactika.frontends.cli", "replay", str(path)]
-    done = subprocess.run([*cli, "--keys", "r r t", "--seat", "1"], capture_output=True,
+    done = subprocess.run([*cli, "--keys", "r r t", "--seat", "2"], capture_output=True,
                           text=True, check=False)
     assert done.returncode == 0, done.stderr
-    assert "round 2 of 3, trick 1, view: seat 1 (bob)" in done.stdout
-    assert "seat 1 (bob)'s hand" in done.stdout
-    for args, message in [(["--round", "9"], "no round 9"), (["--seat", "4"], "no seat 4")]:
+    assert "round 2 of 3, trick 1, view: seat 2 (bob)" in done.stdout
+    assert "seat 2 (bob)'s hand" in done.stdout
+    for args, message in [(["--round", "9"], "no round 9"), (["--seat", "5"], "no seat 5"),
+                          (["--seat", "0"], "no seat 0")]:
         done = subprocess.run([*cli, *args], capture_output=True, text=True, check=False)
         assert done.returncode == 2 and message in done.stderr
     done = subprocess.run([*cli[:-1], str(tmp_path / "none.log")], capture_output=True,

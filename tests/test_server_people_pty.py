@@ -65,9 +65,9 @@ def test_a_person_sees_the_clock_live_events_and_takes_the_seat_back(tmp_path: P
                               env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
         child.logfile_read = open(tmp_path / "screen.log", "w", encoding="utf-8")
         try:
-            child.expect("seats: 0 you, 1 first \\(remote\\), 2 first \\(2\\) \\(remote\\)")
+            child.expect("seats: 1 you, 2 first \\(remote\\), 3 first \\(2\\) \\(remote\\)")
             one.send(first_option(first.result(20)[-1]))  # seat 1 bids; seat 2 holds
-            child.expect(r"seat 1 \(first\) bids \d", timeout=5)  # seen before our turn
+            child.expect(r"seat 2 \(first\) bids \d", timeout=5)  # seen before our turn
             assert "bid>" not in child.before
             two.send(first_option(second.result(20)[-1]))
             child.expect("left on your clock")  # the toolbar counts the bank down

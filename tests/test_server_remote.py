@@ -187,18 +187,26 @@ def test_watch_tells_the_public_events_as_they_happen(tmp_path: Path) -> None:
         other.result(20)
         out = watcher.stdout.read()  # not communicate(): it would skip what readline kept
         assert watcher.wait(20) == 0, watcher.stderr.read() if watcher.stderr else ""
+        live.wait_over(table)  # issue 41: a watcher of the finished table, which the lobby
+        late = subprocess.run(  # no longer lists: the server's watching line names the seats
+            [str(XACTIKA), "connect", f"127.0.0.1:{live.port}", "--watch"], capture_output=True,
+            text=True, timeout=60, env=dict(os.environ, NO_COLOR="1",
+                                            XACTIKA_TOKEN=table.observer_token))
     lines = head + out.splitlines()
     assert lines[:2] == ["watching table=1", "xactika bid, 2 players, 1 round"]
-    # both say 'first': the server calls the later one "first (2)", listed first_(2)
-    named = re.fullmatch(r"seats: seat 0 \((first(?:_\(2\))?)\), seat 1 \((first(?:_\(2\))?)\)",
+    # both say 'first': the server calls the later one "first (2)"
+    named = re.fullmatch(r"seats: seat 1 \((first(?: \(2\))?)\), seat 2 \((first(?: \(2\))?)\)",
                          lines[2])
     assert named is not None and named.group(1) != named.group(2), lines[2]
     zero, one = named.group(1), named.group(2)
-    assert f"round 1: seat 0 ({zero}) deals" in lines
-    assert f"seat 0 ({zero}) wins trick 8" in lines
+    assert f"round 1: seat 1 ({zero}) deals" in lines
+    assert f"seat 1 ({zero}) wins trick 8" in lines
     assert lines[-4:-2] == ["the game is over", "final standings:"]  # totals=-5,-3
-    assert re.fullmatch(rf"  1\. seat 1 \({re.escape(one)}\) +-3  winner", lines[-2])
-    assert re.fullmatch(rf"  2\. seat 0 \({re.escape(zero)}\) +-5", lines[-1])
+    assert re.fullmatch(rf"  1\. seat 2 \({re.escape(one)}\) +-3  winner", lines[-2])
+    assert re.fullmatch(rf"  2\. seat 1 \({re.escape(zero)}\) +-5", lines[-1])
+    assert late.returncode == 0, late.stderr
+    assert late.stdout.splitlines()[2] == lines[2]
+    assert f"seat 1 ({zero}) wins trick 8" in late.stdout
     assert not any("2112" in line for line in lines[:5])  # seat 0's hand, unplayed yet
 
 

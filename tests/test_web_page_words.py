@@ -66,6 +66,11 @@ def test_a_game_to_a_target_counts_no_rounds(server: WebServer, page: Any) -> No
     page.wait_for_selector("#hand button.card")
     banner = page.locator("#banner").inner_text()
     assert words["target"] in banner, banner
+    # issue 41: seats counted from 1, as people count them (BGA, BBO), in both languages
+    seat = "seat" if page.lang == "en" else "Platz"
+    titles = page.eval_on_selector_all("#seats .seat-name", "els => els.map(e => e.title)")
+    assert [t.split(":")[0] for t in titles] == [f"{seat} 1", f"{seat} 2"], titles
+    assert f"{seat} 0" not in page.locator("body").inner_text()
     if page.phone:  # a touch screen: no keys, neither the help nor the status lines
         click_move(page)
         page.locator("#hand button.card").first.wait_for()

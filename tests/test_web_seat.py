@@ -51,8 +51,8 @@ def test_the_seat_moves_between_pages_and_never_loops(server: WebServer,
     names = first.locator("#seats .seat-name").evaluate_all(
         "ns => ns.map(n => [[...n.querySelectorAll('.badge')].map(b => b.textContent)"
         "  .filter(b => b === 'bot'), n.lastChild.textContent])")
-    assert names == [[[], "seat 0: Di (you)"], [["bot"], "seat 1: heuristic"],
-                     [["bot"], "seat 2: heuristic (2)"], [["bot"], "seat 3: heuristic (3)"]]
+    assert names == [[[], "seat 1: Di (you)"], [["bot"], "seat 2: heuristic"],
+                     [["bot"], "seat 3: heuristic (2)"], [["bot"], "seat 4: heuristic (3)"]]
     first.wait_for_selector("#log-list li:has-text('heuristic (2) · bot bids')")
     # a second page of the same browser on the live seat: told, not looping
     second = context.new_page()

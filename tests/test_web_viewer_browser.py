@@ -225,7 +225,7 @@ def test_xss_name_is_text_and_screenshots(page: Any, base: str) -> None:
         page.goto(f"{base}/replay?file=xss.log&e=31")
         page.wait_for_selector("#viewer:not([hidden])")
         hand = page.locator('#hands .hand[data-seat="1"] h3').text_content()
-        assert hand == f"seat 1 ({XSS})'s hand"
+        assert hand == f"seat 2 ({XSS})'s hand"  # seat 1 of the record, as people count
         assert page.locator("img").count() == 0
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.screenshot(path=str(ARTIFACTS / f"replay-{width}x{height}.png"), full_page=True)
@@ -234,6 +234,11 @@ def test_xss_name_is_text_and_screenshots(page: Any, base: str) -> None:
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.screenshot(path=str(ARTIFACTS / f"replay-seat-{width}x{height}.png"),
                         full_page=True)
+        page.goto(f"{base}/replay?file=x4.log&seat=1&e=60&lang=de")  # issue 41: was English
+        page.wait_for_selector("#viewer:not([hidden])")
+        hidden = page.locator('#hands .hand[data-seat="0"] h3').text_content() or ""
+        assert re.fullmatch(r"Platz 1 \(.*\): \d+ Karten? \(verdeckt\)", hidden), hidden
+        page.goto(f"{base}/replay?file=x4.log&seat=1&e=60&lang=en")
         page.goto(f"{base}/match?dir=m1")
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.screenshot(path=str(ARTIFACTS / f"match-{width}x{height}.png"), full_page=True)
@@ -253,7 +258,7 @@ def test_a_records_analysis_beside_each_move(page: Any, base: str,
     page.goto(f"{base}/replay?file=analysed.log&e={lead['seq']}")
     page.wait_for_selector("#analysis:not([hidden])")
     shown = str(page.locator("#analysis").text_content())
-    assert shown.startswith(f"analysis: seat {lead['seat']} (")
+    assert shown.startswith(f"analysis: seat {lead['seat'] + 1} (")  # people count from 1
     assert f"{lead['made']['card']} {lead['made']['call']}" in shown
     other = (lead["seat"] + 1) % 4
     page.goto(f"{base}/replay?file=analysed.log&e={lead['seq']}&seat={other}")

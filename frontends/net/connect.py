@@ -17,6 +17,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from typing import IO
+from urllib.parse import unquote
 
 from xactika.core.engine.api import Config, GameOver, GameStarted, TrickGame, game_rules
 from xactika.frontends.i18n import later
@@ -171,7 +172,7 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
     game, names, mode = "xactika", list[str](), ""
     rules: TrickGame | None = None
     config: Config | None = None
-    table = ""
+    table, told_names = "", None  # the watching line's names (a server before: the lobby's)
     over: GameOver | None = None  # its standings wait for the server's result line
 
     def standings(outcome: Outcome | None) -> None:
@@ -200,7 +201,9 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
                     pass  # told below (a malformed one fails there, as it always did)
                 case other:
                     if isinstance(other, wire.Watching):
-                        table = other.table
+                        table, told_names = other.table, other.names
+                        print(f"watching table={escape(table, 20)}")
+                        continue
                     if line != "lobby ok":
                         print(escape(line, 200))
                     continue
@@ -208,7 +211,9 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
             if isinstance(event, GameStarted):  # who plays what
                 config = event.config
                 game, mode = config.game, config.mode
-                names = table_names(args, table, config.players)
+                names = watched_names(told_names, config.players)
+                if not any(names):  # watched before the seats came: the lobby knows them
+                    names = table_names(args, table, config.players)
                 rules = game_rules(game)
                 rounds = f"{config.rounds} round" + ("s" if config.rounds != 1 else "")
                 print(f"{game} {mode}, {config.players} players, {rounds}")
@@ -224,6 +229,13 @@ def watch(args: argparse.Namespace, token: str, opening: Sequence[str] = ()) -> 
     finally:
         sock.close()
     return 0
+
+
+def watched_names(field: str | None, players: int) -> list[str]:
+    """The seats' names of the ``watching ... names=`` line (percent-quoted; "" for a seat
+    unnamed, shown ``seat N``), or none where the count is wrong."""
+    names = [escape(unquote(n), 40) for n in (field or "").split(",")]
+    return names if len(names) == players else [""] * players
 
 
 def table_names(args: argparse.Namespace, table: str, players: int) -> list[str]:

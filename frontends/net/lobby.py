@@ -28,6 +28,8 @@ from xactika.frontends.net.options import (
     token_from,
 )
 from xactika.frontends.net.rematch import kept_seats, rematch_command, seat_file, write_private
+from xactika.frontends.people.flags import counting_number
+from xactika.frontends.people.seats import seat_shown
 from xactika.protocol.notation.untrusted import escape
 
 PROG = "xactika lobby"
@@ -39,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="List, create and join tables at an 'xactika serve' lobby.",
         epilog="examples: xactika lobby 127.0.0.1:7000 | ... create players=3 rounds=4 | "
-        "... join 2 --name ann --play | ... rematch 2 --seat 0 --play | ... rematch "
+        "... join 2 --name ann --play | ... rematch 2 --seat 1 --play | ... rematch "
         "--token-file seat.token --play",
     )
     p.add_argument("address", metavar="HOST:PORT", help="the server")
@@ -50,9 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="create: KEY=VALUE settings; join and watch: the table's number; "
                    "leave, rematch: the table of the seat kept (where several are)")
     p.add_argument("--name", default=None, help="join: the name to sit under")
-    p.add_argument("--seat", type=int, default=None,
-                   help="join: this seat, not the first open; leave, rematch: the seat kept "
-                   "(where several are)")
+    p.add_argument("--seat", type=counting_number, default=None, metavar="N",
+                   help="join: seat N (counted from 1), not the first open; leave, rematch: "
+                   "the seat kept (where several are)")
     p.add_argument("--play", action="store_true",
                    help="join, rematch: play the seat here now, in the REPL")
     p.add_argument("--save-token", default=None, metavar="FILE",
@@ -64,6 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cafile", default=None, metavar="PEM",
                    help="trust this certificate (a self-signed server's); implies --tls")
     return p
+
+
+def _shown(seat: str | int) -> str:
+    """A seat of the lobby's answer (counted from 0) as people count it."""
+    return str(seat_shown(int(seat))) if str(seat).isdigit() else str(seat)
 
 
 def show_tables(rows: list[dict[str, str]]) -> None:
@@ -81,7 +88,7 @@ def _seat_taken(args: argparse.Namespace, answer: str, used: Path | None = None)
     play it now or say how. ``used``: the file of the seat whose rematch this is, done
     with."""
     got = fields(answer)
-    token, where = got["token"], f"table {got['table']} seat {got['seat']}"
+    token, where = got["token"], f"table {got['table']} seat {_shown(got['seat'])}"
     kept = seat_file(args.address, got["table"], got["seat"])
     try:
         write_private(kept, token)
@@ -130,17 +137,20 @@ def _token(args: argparse.Namespace) -> tuple[str, str, Path | None]:
         raise ValueError(f"no token: give --token-file FILE, ${TOKEN_ENV} or --token (no seat "
                          f"taken at {args.address} from here is kept"
                          + ("" if table is None else f" for table {table}")
-                         + (f" seat {args.seat}" if args.seat is not None else "") + ")")
+                         + (f" seat {seat_shown(args.seat)}" if args.seat is not None else "")
+                         + ")")
     if len(kept) > 1:
-        seats = ", ".join(f"table {t} seat {s}" for t, s, _p in kept)
+        seats = ", ".join(f"table {t} seat {seat_shown(s)}" for t, s, _p in kept)
         raise ValueError(f"seats kept at {args.address}: {seats}; say which: "
                          f"{args.command} TABLE --seat S")
     t, s, path = kept[0]
     token = token_from(argparse.Namespace(token=None, token_file=str(path)))
-    return token, f"table {t} seat {s}: ", path
+    return token, f"table {t} seat {seat_shown(s)}: ", path
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.seat is not None:  # typed as people count seats; the lobby counts from 0
+        args.seat -= 1
     if args.command == "watch":
         from xactika.frontends.net.connect import watch
 
@@ -174,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
                 raise LobbyFailure(f"{where}{exc}") from None
         if args.command == "leave":
             left = fields(answer)
-            print(f"left table {left['table']} seat {left['seat']}")
+            print(f"left table {left['table']} seat {_shown(left['seat'])}")
             if used is not None:
                 used.unlink(missing_ok=True)
             return 0

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from xactika.frontends.cli.invocation import xactika_command
 from xactika.frontends.net.lobbyclient import fields
+from xactika.frontends.people.seats import seat_shown
 from xactika.frontends.repl import render
 from xactika.protocol.net.remote import parse_address
 from xactika.protocol.trust.signing import config_dir
@@ -47,7 +48,7 @@ def write_private(path: Path, token: str) -> None:
 def rematch_command(address: str, table: int | str, seat: int | str, tls: bool) -> str:
     """The lobby command that seats this seat at its table's next game."""
     return (f"{xactika_command()} lobby {address}{' --tls' if tls else ''} rematch {table} "
-            f"--seat {seat} --play")
+            f"--seat {seat_shown(int(seat)) if str(seat).isdigit() else seat} --play")
 
 
 def rematch_text(host: str, port: int, token: str, tls: bool, seated: str = "") -> str:

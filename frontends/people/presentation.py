@@ -18,6 +18,7 @@ from xactika.core.engine.api import Config, RoundScored, State, Trick, game_rule
 from xactika.core.engine.errors import ConfigError
 from xactika.core.engine.views import SeatView
 from xactika.frontends.i18n import _, ngettext, reason_said
+from xactika.frontends.people.seats import seat_shown
 
 Plays = Sequence[tuple[int, Any]]
 
@@ -178,8 +179,8 @@ class Presentation:
         # below; with no "you" (hot-seat, a replay) each seat by its name too
         label = [seat_label(s, names) for s in range(len(scored.points))]
         alone = "you" in label
-        label = [_("you") if name == "you" else _("seat {n}").format(n=s) if alone else name
-                 for s, name in enumerate(label)]
+        label = [_("you") if name == "you" else _("seat {n}").format(n=seat_shown(s))
+                 if alone else name for s, name in enumerate(label)]
         made = [_("{who} (bid {bid}: {points})").format(
                     who=label[s], bid=scored.bids[s], points=f"{scored.points[s]:+d}")
                 for s in range(len(label)) if scored.bids[s] == scored.tricks[s]]
@@ -365,8 +366,8 @@ def seat_label(seat: int, names: Sequence[str]) -> str:
     name = names[seat] if seat < len(names) else ""
     if name == "you":
         return "you"  # the caller says it in the reader's language (render.seat_name)
-    return (_("seat {n} ({name})").format(n=seat, name=name) if name
-            else _("seat {n}").format(n=seat))
+    return (_("seat {n} ({name})").format(n=seat_shown(seat), name=name) if name
+            else _("seat {n}").format(n=seat_shown(seat)))
 
 
 def names_text(items: Sequence[str]) -> str:

@@ -36,6 +36,25 @@ class SeatSpec:
         return "cmd:" + shlex.join(self.argv)
 
 
+def seat_shown(seat: int) -> int:
+    """A seat as a person reads or types it: counted from 1, as BGA and BBO count. The
+    protocol, records and programs count from 0; only what people read converts."""
+    return seat + 1
+
+
+def seat_typed(text: str, players: int | None = None) -> int:
+    """The seat a person typed (``1`` is the first seat), as the protocol counts it; a
+    bad number is a :class:`ParseError` naming the seats there are."""
+    last = "" if players is None else f" to {players}"
+    try:
+        number = int(text.strip())
+    except ValueError:
+        raise ParseError(f"bad seat {text.strip()[:40]!r}: a seat number, 1{last}") from None
+    if number < 1 or (players is not None and number > players):
+        raise ParseError(f"no seat {number}: seats are 1{last or ' and up'}")
+    return number - 1
+
+
 def parse_seat_spec(text: str, bot_names: Sequence[str]) -> SeatSpec:
     """``human``, ``human:NAME``, ``bot:NAME`` (or a bare bot name), ``cmd:COMMAND``."""
     kind, colon, rest = text.strip().partition(":")
@@ -106,7 +125,7 @@ def plays_as(name: str, game: str) -> str:
 
 
 def seats_text(seats: Sequence[SeatSpec], names: Sequence[str]) -> str:
-    """``0 you, 1-6 heuristic (bot)``: a run of seats alike is written once."""
+    """``1 you, 2-7 heuristic (bot)``: a run of seats alike is written once."""
     def kind(s: int) -> str:
         spec = seats[s]
         if spec.kind == HUMAN:
@@ -121,10 +140,11 @@ def seats_text(seats: Sequence[SeatSpec], names: Sequence[str]) -> str:
         end = s
         while end + 1 < len(seats) and kind(end + 1) == kind(s) and seats[s].kind != HUMAN:
             end += 1
-        parts.append(f"{s}{'' if end == s else f'-{end}'} {kind(s)}")
+        run = f"{seat_shown(s)}" + ("" if end == s else f"-{seat_shown(end)}")
+        parts.append(f"{run} {kind(s)}")
         s = end + 1
     return ", ".join(parts)
 
 
 __all__ = ["BOT", "CMD", "HUMAN", "SeatSpec", "default_names", "parse_seat_spec", "plays_as",
-           "seats_from_headers", "seats_text"]
+           "seat_shown", "seat_typed", "seats_from_headers", "seats_text"]

@@ -91,4 +91,12 @@ def command_name(command: str) -> str:
     return said.split()[0] if said != command and said.split() else command
 
 
-__all__ = ["command_name", "command_word", "english_line", "topic_name", "topic_word"]
+def said_command(text: str) -> str:
+    """A whole command as the reader types it: ``bid 2`` is German ``ansage 2`` (the rest
+    of the line, cards and calls, is taken as it is in every language)."""
+    head, sep, rest = text.partition(" ")
+    return command_name(head) + sep + rest
+
+
+__all__ = ["command_name", "command_word", "english_line", "said_command", "topic_name",
+           "topic_word"]

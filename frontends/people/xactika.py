@@ -42,10 +42,10 @@ who wins a trick: the highest value among the cards that show the call. A card t
 does not show the call never wins, however high. Equal values: the card played
 later wins. The lead always shows its own call, so every trick has a winner.""",
     "example": """\
-a worked trick: seat 1 leads 2313 calling 1 cone. Seat 2 plays 3312 (value 9, one
-cone: shows the call), seat 3 plays 3333 (value 12, three cones: does not show it),
-seat 0 plays 1211 (value 5, one cone). The cards showing 1 cone are 2313 (9),
-3312 (9) and 1211 (5); 2313 and 3312 tie at 9 and 3312 was played later, so seat 2
+a worked trick: seat 2 leads 2313 calling 1 cone. Seat 3 plays 3312 (value 9, one
+cone: shows the call), seat 4 plays 3333 (value 12, three cones: does not show it),
+seat 1 plays 1211 (value 5, one cone). The cards showing 1 cone are 2313 (9),
+3312 (9) and 1211 (5); 2313 and 3312 tie at 9 and 3312 was played later, so seat 3
 wins. 3333 is the highest card but did not show the call.""",
 }
 

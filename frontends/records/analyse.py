@@ -31,6 +31,7 @@ from xactika.core.engine.views import visible
 from xactika.frontends.cli.options import OneLineParser, lang_of
 from xactika.frontends.i18n import _, fill, later, ngettext, using
 from xactika.frontends.people.driver import unreadable
+from xactika.frontends.people.seats import seat_shown
 from xactika.frontends.records.analysisform import (
     FORMAT,
     MARKS,
@@ -216,7 +217,8 @@ def build_parser() -> OneLineParser:
                     help="in a games file, the record to analyse: its number from 1 or "
                     "its name")
     ap.add_argument("--seat", type=int, action="append", default=None, metavar="N",
-                    help="analyse this seat's decisions (repeatable; default: every seat)")
+                    help="analyse seat N's decisions, counted from 1 (repeatable; default: "
+                    "every seat)")
     ap.add_argument("--deals", type=int, default=DEFAULT_DEALS, metavar="K",
                     help=later("sampled deals a decision (default {n})", n=DEFAULT_DEALS))
     ap.add_argument("--json", action="store_true", help="print the analysis as JSON")
@@ -229,7 +231,8 @@ class Refused(Exception):
 
 def prepare(path: str, which: str | None, seats: Sequence[int] | None, deals: int
             ) -> tuple[Game, list[int]]:
-    """The record and the seats to analyse, or :class:`Refused` saying why not."""
+    """The record and the seats to analyse (counted from 0), or :class:`Refused` saying why
+    not."""
     why = unreadable(path)
     if why is not None:
         raise Refused(_("cannot read {path}: {why}").format(path=path, why=why))
@@ -252,9 +255,9 @@ def prepare(path: str, which: str | None, seats: Sequence[int] | None, deals: in
         if seat not in every:
             if g.view is not None:
                 raise Refused(_("no seat {seat}: this record is seat {n}'s view").format(
-                    seat=seat, n=g.view))
-            raise Refused(_("no seat {seat}: seats are 0 to {last}").format(
-                seat=seat, last=players - 1))
+                    seat=seat_shown(seat), n=seat_shown(g.view)))
+            raise Refused(_("no seat {seat}: seats are 1 to {last}").format(
+                seat=seat_shown(seat), last=players))
     return g, chosen
 
 
@@ -267,7 +270,8 @@ def main(argv: Sequence[str]) -> int:
 def _main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
-        g, seats = prepare(args.log, args.record, args.seat, args.deals)
+        typed = None if args.seat is None else [n - 1 for n in args.seat]  # counted from 1
+        g, seats = prepare(args.log, args.record, typed, args.deals)
     except Refused as exc:
         print(f"xactika analyse: {exc}", file=sys.stderr)
         return 2

@@ -35,6 +35,7 @@ from xactika.frontends.i18n import N_, _, fill, ngettext, using
 from xactika.frontends.people import narration
 from xactika.frontends.people.driver import unreadable
 from xactika.frontends.people.presentation import presentation
+from xactika.frontends.people.seats import seat_shown
 from xactika.frontends.records.analysisform import (
     MAX_ANALYSIS_BYTES,
     AnalysisError,
@@ -215,11 +216,12 @@ def view_seat(events: Sequence[Event]) -> int | None:
 
 def _only_view(g: Game, c: Cursor) -> Cursor:
     return attrs.evolve(c, seat=g.view, message=_(
-        "this record is seat {n}'s view: the other seats' cards are not in it").format(n=g.view))
+        "this record is seat {n}'s view: the other seats' cards are not in it").format(
+            n=seat_shown(g.view or 0)))
 
 
 def next_view(g: Game, c: Cursor) -> Cursor:
-    """Everyone -> seat 0 -> seat 1 ... -> everyone."""
+    """Everyone -> the first seat -> the second ... -> everyone."""
     if g.view is not None:
         return _only_view(g, c)
     n = g.config.players
@@ -234,13 +236,14 @@ def omniscient(g: Game, c: Cursor) -> Cursor:
 
 
 def seat_view(g: Game, c: Cursor, seat: int) -> Cursor:
+    """``seat``'s view (counted from 0; the messages count as people do)."""
     if g.view is not None and seat != g.view:
         return _to(c, c.pos, _("no seat {seat}: this record is seat {n}'s view").format(
-            seat=seat, n=g.view))
+            seat=seat_shown(seat), n=seat_shown(g.view)))
     n = g.config.players
     if not 0 <= seat < n:
-        return _to(c, c.pos, _("no seat {seat}: seats are 0 to {last}").format(
-            seat=seat, last=n - 1))
+        return _to(c, c.pos, _("no seat {seat}: seats are 1 to {last}").format(
+            seat=seat_shown(seat), last=n))
     return attrs.evolve(c, seat=seat, message="")
 
 
@@ -255,7 +258,7 @@ ACTIONS: dict[str, tuple[Action, str]] = {
     "back-round": (prev_round, "to this (or the previous) round's deal"),
     "start": (first, "to the first event"),
     "end": (end, "to the last event"),
-    "view": (next_view, "switch view: everyone, seat 0, seat 1, ..."),
+    "view": (next_view, "switch view: everyone, seat 1, seat 2, ..."),
     "all": (omniscient, "the omniscient view"),
 }
 
@@ -283,7 +286,7 @@ def apply_keys(g: Game, c: Cursor, keys: Sequence[str]) -> Cursor:
         if key in ("j", "enter") and number:
             c = goto_round(g, c, int(number))
         elif key == "s" and number:
-            c = seat_view(g, c, int(number))
+            c = seat_view(g, c, int(number) - 1)  # typed as people count seats
         elif key in KEYS:
             c = ACTIONS[KEYS[key]][0](g, c)
         else:
@@ -428,7 +431,7 @@ def _describe(event: Event) -> str:
         return _("game started: {game} {mode}, {players} players, {rounds}").format(
             game=c.game, mode=c.mode, players=c.players, rounds=rounds)
     if isinstance(event, TrickWon):
-        return _("trick {n} won by seat {seat}").format(n=event.trick, seat=event.seat)
+        return _("trick {n} won by seat {seat}").format(n=event.trick, seat=seat_shown(event.seat))
     if isinstance(event, RoundScored):
         return _("round {n} scored").format(n=event.round)
     if isinstance(event, GameOver):
@@ -466,7 +469,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--record", default=None, metavar="N|NAME",
                     help="in a games file, the record to replay: its number from 1 or its "
                     "name (e.g. games/d00001-t0-r1.log)")
-    ap.add_argument("--seat", type=int, default=None, help="start in this seat's view")
+    ap.add_argument("--seat", type=int, default=None, metavar="N",
+                    help="start in seat N's view (counted from 1)")
     ap.add_argument("--round", type=int, default=None, help="start at this round's deal")
     ap.add_argument("--keys", default=None,
                     help="run these keys (space-separated, e.g. 'r r t 2 s') without a "
@@ -522,7 +526,7 @@ def _main(argv: Sequence[str]) -> int:
     if args.round is not None:
         c = goto_round(g, c, args.round)
     if args.seat is not None:
-        c = seat_view(g, c, args.seat)
+        c = seat_view(g, c, args.seat - 1)
     if c.message:
         print(f"xactika replay: {c.message}", file=sys.stderr)
         return 2

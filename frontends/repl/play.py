@@ -5,7 +5,8 @@ module parses the flags, builds the seats and runs the read-print loop, with
 prompt_toolkit on a terminal and plain line reading otherwise (pipes, CI).
 
 Seats: ``--seat N=human[:NAME]``, ``--seat N=bot:NAME`` or ``--seat N=cmd:COMMAND``
-(a program speaking the player protocol). Unnamed seats: seat 0 is you, the rest are
+(a program speaking the player protocol), N counted from 1 as people count seats. Unnamed
+seats: seat 1 is you, the rest are
 ``--bots`` (heuristic when available). Two or more humans make a hot-seat game.
 """
 
@@ -36,7 +37,9 @@ from xactika.frontends.people.flags import (
     option_pairs,
     whole_number,
 )
+from xactika.frontends.people.seats import seat_shown, seat_typed
 from xactika.frontends.repl import render
+from xactika.frontends.repl.gameids import GameIdError, keep, recall, state_dir
 from xactika.frontends.repl.shell import (
     BOT,
     CMD,
@@ -66,8 +69,7 @@ def history_path(flag: str | None) -> Path | None:
     value = flag if flag is not None else os.environ.get("XACTIKA_HISTORY")
     if value is not None:
         return Path(value).expanduser() if value else None
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join("~", ".local", "state")
-    return Path(base).expanduser() / "xactika" / "history"
+    return state_dir() / "history"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,8 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play at the terminal: you against built-in bots (Play to Bid, 8 rounds "
         "by default), bot programs, or other people at the same keyboard (hot-seat).",
         epilog=_("seat specs: human, human:NAME, bot:NAME ({bots}), cmd:'COMMAND ARGS' (a "
-                 "bot program speaking the player protocol). Examples: --seat 1=bot:random "
-                 "--seat 2=cmd:'python3 examples/random_bot.py'; --hot-seat 2 for two people. "
+                 "bot program speaking the player protocol). Examples: --seat 2=bot:random "
+                 "--seat 3=cmd:'python3 examples/random_bot.py'; --hot-seat 2 for two people. "
                  "In the game: '3' plays your third card, '3 st' leads it calling its stars, "
                  "'bid 2' bids, 'help' lists the commands.").format(
                      bots=", ".join(agent_names())),
@@ -89,12 +91,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=counting_number, default=None,
                    help=_("rounds ({default})").format(default=default_help("rounds")))
     add_option_flags(p)  # each game's own settings: --target, --top, ...
-    p.add_argument("--dealer", type=whole_number, default=None, help="first dealer (default 0)")
+    p.add_argument("--dealer", type=counting_number, default=None, metavar="N",
+                   help="the first dealer's seat, counted from 1 (default 1)")
     p.add_argument("--seed", type=whole_number, default=None, help="deal seed (default: random)")
     p.add_argument("--seat", action="append", default=[], metavar="N=SPEC",
-                   help="who sits at seat N (repeatable); see below")
+                   help="who sits at seat N, counted from 1 (repeatable); see below")
     p.add_argument("--hot-seat", type=whole_number, default=None, metavar="K",
-                   help="seats 0..K-1 are people sharing this terminal")
+                   help="seats 1..K are people sharing this terminal")
     p.add_argument("--bots", default=None, metavar="NAME",
                    help=_("built-in bot for the other seats (default: {bot})").format(
                        bot=default_bot()))
@@ -105,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hint-bot", default=None, metavar="NAME",
                    help=_("bot that answers 'hint' (default: {bot})").format(bot=default_bot()))
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
+    p.add_argument("--again", default=None, metavar="ID",
+                   help="play a finished game's deals again: the short id its end printed "
+                   "(kept in $XDG_STATE_HOME/xactika/games; later flags change it)")
     p.add_argument("--tutorial", action="store_true",
                    help=_("learn the game: a guided first round on a preset deal (seed "
                           "{seed}), then a normal game").format(seed=TUTORIAL_SEED))
@@ -177,10 +183,11 @@ def _seat_overrides(args: argparse.Namespace, players: int) -> dict[int, SeatSpe
     for item in args.seat:
         number, eq, spec = item.partition("=")
         if not eq or not number.strip().isdigit():
-            raise UsageError(f"bad --seat {item!r}: expected N=SPEC, e.g. 1=bot:random")
-        seat = int(number)
-        if not 0 <= seat < players:
-            raise UsageError(f"bad --seat {item!r}: seats are 0 to {players - 1}")
+            raise UsageError(f"bad --seat {item!r}: expected N=SPEC, e.g. 2=bot:random")
+        try:
+            seat = seat_typed(number, players)
+        except XactikaError as exc:
+            raise UsageError(f"bad --seat {item!r}: {exc}") from None
         try:
             found[seat] = parse_seat_spec(spec, names)
         except XactikaError as exc:
@@ -195,14 +202,18 @@ def _config(args: argparse.Namespace) -> Config:
     from xactika.protocol.notation.text import config_from_pairs
 
     pairs = {"game": args.game or DEFAULT_GAME}
-    for key in ("mode", "players", "rounds", "dealer"):
+    for key in ("mode", "players", "rounds"):
         if getattr(args, key) is not None:
             pairs[key] = str(getattr(args, key))
+    if args.dealer is not None:  # typed as people count seats
+        pairs["dealer"] = str(args.dealer - 1)
     pairs.update(option_pairs(args))
     seed = args.seed if args.seed is not None else (
         TUTORIAL_SEED if args.tutorial else fresh_seed())
     pairs["seed"] = str(seed)
     config = config_from_pairs(pairs, defaults=True)
+    if args.dealer is not None and args.dealer > config.players:
+        raise UsageError(f"--dealer is a seat from 1 to {config.players}, not {args.dealer}")
     game_rules(config.game).validate(config)
     return config
 
@@ -467,10 +478,10 @@ def ask_names(session: Shell, read: Reader) -> bool:
         while not name:
             try:
                 said = read(_("name of the player at seat {seat} (Enter: {default}) ").format(
-                    seat=seat, default=f"player{seat + 1}"))
+                    seat=seat_shown(seat), default=f"player{seat_shown(seat)}"))
             except (EOFError, KeyboardInterrupt):
                 return False
-            said = "-".join(said.replace(",", " ").split())[:24] or f"player{seat + 1}"
+            said = "-".join(said.replace(",", " ").split())[:24] or f"player{seat_shown(seat)}"
             if said in taken or said in ("you", "human"):
                 print(_("{name} is taken: another name, please").format(name=repr(said)),
                       file=sys.stderr)
@@ -566,11 +577,22 @@ def main(argv: Sequence[str], *, stdin: TextIO | None = None,
         args = build_parser().parse_args(argv)
     try:
         lang = chosen_lang(args.lang)
-    except UsageError as exc:
+        if args.again is not None:
+            args = _again(args, argv)
+    except (UsageError, GameIdError) as exc:
         print(f"xactika play: {exc}", file=sys.stderr)
         return 2
     with using(lang):  # this call's context only: a caller's language is left as it was
         return _main(args, stdin=stdin, stdout=stdout)
+
+
+def _again(args: argparse.Namespace, argv: Sequence[str]) -> argparse.Namespace:
+    """The flags kept under ``--again ID``, then those typed with it (the later wins)."""
+    for flag in ("load", "connect", "tutorial"):
+        if getattr(args, flag):
+            raise UsageError(f"--again plays a kept game: drop --{flag}")
+    with using(lang_of(argv)):
+        return build_parser().parse_args([*recall(args.again), *argv])
 
 
 def _main(args: argparse.Namespace, *, stdin: TextIO | None, stdout: TextIO | None) -> int:
@@ -622,8 +644,9 @@ def _seat_flags(session: Shell) -> list[str]:
         flags = ["--hot-seat", str(len(people))]
         flags += ["--bots", bots[0].name] if bots and bots[0].name != default_bot() else []
         return flags + [flag for s in people if seats[s].name
-                        for flag in ("--seat", f"{s}={seats[s].text()}")]
-    return [flag for s, spec in enumerate(seats) for flag in ("--seat", f"{s}={spec.text()}")]
+                        for flag in ("--seat", f"{seat_shown(s)}={seats[s].text()}")]
+    return [flag for s, spec in enumerate(seats)
+            for flag in ("--seat", f"{seat_shown(s)}={spec.text()}")]
 
 
 def _settings_flags(config: Config) -> list[str]:
@@ -641,7 +664,8 @@ def _settings_flags(config: Config) -> list[str]:
     defaults = config_from_pairs({"game": config.game}, defaults=True)
     flags += [flag for key in keys
               if getattr(config, key) != getattr(base if key == "rounds" else defaults, key)
-              for flag in (f"--{key}", str(getattr(config, key)))]
+              for flag in (f"--{key}", str(seat_shown(config.dealer) if key == "dealer"
+                                           else getattr(config, key)))]
     # every option the game was given (each game's own: Dix's target, Oh Hell's top...)
     flags += [flag for key, value in options.items() for flag in (f"--{key}", value)]
     return flags
@@ -656,7 +680,10 @@ def again_command(args: argparse.Namespace, session: Shell) -> str | None:
     flags = [*_settings_flags(config), *_seat_flags(session), "--seed", str(config.seed)]
     flags += ["--no-undo"] if not session.practice and not session.hot_seat else []
     flags += ["--auto-play"] if session.autoplay else []
-    return " ".join([xactika_command(), "play", *map(shlex.quote, flags)])
+    try:  # a short id for the whole seed, where this machine can keep one
+        return " ".join([xactika_command(), "play", "--again", keep(flags)])
+    except OSError:
+        return " ".join([xactika_command(), "play", *map(shlex.quote, flags)])
 
 
 def next_game_args(args: argparse.Namespace, session: Shell) -> argparse.Namespace:

@@ -30,6 +30,7 @@ from xactika.core.engine.api import (
 from xactika.frontends.i18n import N_, _, ngettext
 from xactika.frontends.people.narration import Item, RoundOutcome, Scores, Standings, Told, WhyWon
 from xactika.frontends.people.presentation import Progress, presentation, seat_label
+from xactika.frontends.people.seats import seat_shown
 
 # --------------------------------------------------------------------------- style
 
@@ -112,8 +113,13 @@ def command(text: str) -> str:
     return "  " + text
 
 
+# a word, a run of blanks, or a short quoted command kept whole ('play 1 2ba')
+_WORDS = re.compile(r"'[^'\s][^'\n]{0,28}'\S*|[^ ]+| +")
+
+
 def fit(text: str, size: int | None) -> str:
-    """Word-wrap every line wider than ``size`` (escapes take no room), never mid-word.
+    """Word-wrap every line wider than ``size`` (escapes take no room), never mid-word
+    nor inside a short quoted command (``'play 1 2ba'``).
 
     The last resort for prose (help, errors, narration): tables lay themselves out to
     the width first, so this only re-flows sentences, indenting continuation lines.
@@ -130,9 +136,7 @@ def fit(text: str, size: int | None) -> str:
         indent = line[: len(line) - len(body)]
         more = indent + "  " if len(indent) + 12 < size else ""
         current = indent
-        for token in re.split(r"( +)", body):
-            if not token:
-                continue
+        for token in _WORDS.findall(body):
             if token.startswith(" "):
                 if current.strip():
                     current += token
@@ -353,11 +357,11 @@ def short_label(seat: int, names: Sequence[str], level: int = 0) -> str:
     """
     label = seat_label(seat, names)
     if label == "you" or seat >= len(names):
-        return _("you") if label == "you" else str(seat)
+        return _("you") if label == "you" else str(seat_shown(seat))
     name = names[seat]
     if level >= 2 or not name:
-        return str(seat)
-    return f"{seat} {name[:4] if level == 1 else name}"
+        return str(seat_shown(seat))
+    return f"{seat_shown(seat)} {name[:4] if level == 1 else name}"
 
 
 def seat_name(seat: int, names: Sequence[str]) -> str:

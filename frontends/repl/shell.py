@@ -33,7 +33,7 @@ from xactika.frontends.people.seats import (
     seats_from_headers,
     seats_text,
 )
-from xactika.frontends.people.typed import command_name, english_line
+from xactika.frontends.people.typed import command_name, english_line, said_command
 from xactika.frontends.repl import render
 from xactika.frontends.repl.render import Style
 from xactika.frontends.repl.suggest import COMMAND_HELP, Context
@@ -365,7 +365,7 @@ class Shell(Driver):
         if found is None:
             return _("no hint bot for this game")
         command, reason = found
-        said = self.command_text(seat, command)
+        said = said_command(self.command_text(seat, command))  # German 'ansage 2'
         if reason:
             return _("hint: {move}  ({reason})").format(move=said,
                                                         reason=self.shown.reason(reason))
@@ -378,7 +378,7 @@ class Shell(Driver):
         if not self.autoplay or seat is None or self.legal.seat != seat or len(self.legal) != 1:
             return None
         command = next(iter(self.legal.commands()))
-        said = self.command_text(seat, command)
+        said = said_command(self.command_text(seat, command))
         # a round's first move forced (Oh Hell's one card): the hand and trumps first
         table = [self.table(seat)] if self._table_shown.get(seat) != self.state.round else []
         lines = self._apply(command) + self.advance()

@@ -14,6 +14,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Path
 from prompt_toolkit.document import Document
 
 from xactika.frontends.i18n import N_, _
+from xactika.frontends.people.typed import command_name, command_word, topic_name
 
 # command word -> what it does (help text and the completion menu's meta column)
 # (English: the commands are typed as they are in every language; translate with _())
@@ -101,6 +102,9 @@ def suggest(text: str, ctx: Context) -> list[Suggestion]:
         commands = [c for c in commands if c[0] != "bid"]
     else:
         commands = [c for c in commands if c[0] not in ("bid", "play")]
+    # the reader's words first (German 'tipp'), the English ones too, as both are taken
+    commands = [*((command_name(c), meta) for c, meta in commands if command_name(c) != c),
+                *commands]
     if not words:
         moves = _bids(ctx) if ctx.kind == "bid" else _cards(ctx)
         if ctx.kind == "lead" and ctx.calls:  # a call follows the card: leave room for it
@@ -108,9 +112,11 @@ def suggest(text: str, ctx: Context) -> list[Suggestion]:
         # a completed command word ends with a blank, ready for its argument (as in bash)
         spaced = [(text + " ", meta) for text, meta in commands]
         return _matching(word, moves + spaced)
-    first = words[0].lower()
+    first = command_word(words[0])
     if first == "rules" and len(words) == 1:
-        return _matching(word, [(t, _("rules topic")) for t in (*ctx.topics, "all")])
+        topics = (*ctx.topics, "all")
+        return _matching(word, [(t, _("rules topic")) for t in (
+            *(topic_name(t) for t in topics if topic_name(t) != t), *topics)])
     if first == "help" and len(words) == 1:
         return _matching(word, commands)
     if first == "bid" and len(words) == 1 and ctx.kind == "bid":

@@ -21,6 +21,7 @@ from xactika.frontends.i18n import _
 from xactika.frontends.people import narration, teach
 from xactika.frontends.people.narration import Note, RoundOutcome, WhyWon, narrate
 from xactika.frontends.people.presentation import presentation
+from xactika.frontends.people.seats import seat_shown
 from xactika.frontends.web.facts import TableFacts
 from xactika.protocol.net.link import Line, Typed, text
 from xactika.protocol.net.weblines import (
@@ -64,7 +65,7 @@ class Narrator:
     def annotate(self, lines: str | Sequence[Line]) -> str:
         out: list[str] = []
         names = tuple(self.names())  # asked once a message: they change between games
-        self._names = [n or _("seat {n}").format(n=i) for i, n in enumerate(names)]
+        self._names = [n or _("seat {n}").format(n=seat_shown(i)) for i, n in enumerate(names)]
         for line in lines.split("\n") if isinstance(lines, str) else lines:
             shown = text(line)
             if not shown:
@@ -153,9 +154,9 @@ class Narrator:
     def _result(self, outcome: wire.Outcome) -> list[str]:
         """The server's outcome (its record's ``result``: a forfeited seat never wins) as
         the page's end screen shows it: ``say result winners=<s> forfeited=<s> <text>``."""
-        names = [n or _("seat {n}").format(n=i) for i, n in enumerate(self.names())]
+        names = [n or _("seat {n}").format(n=seat_shown(i)) for i, n in enumerate(self.names())]
         if len(names) != len(outcome.totals):
-            names = [f"seat {i}" for i in range(len(outcome.totals))]
+            names = [_("seat {n}").format(n=seat_shown(i)) for i in range(len(outcome.totals))]
         if self.seat >= 0:
             names[self.seat] = "you"
         notes = narration.outcome_notes(outcome.winners, outcome.forfeited, names,

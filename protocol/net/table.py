@@ -78,6 +78,7 @@ from xactika.protocol.player.wire import (
     Info,
     NewGame,
     Outcome,
+    Watching,
     format_info,
     format_line,
     name_key,
@@ -468,7 +469,9 @@ class Table:
                 link.send(*public)
 
     def watch(self, link: Link) -> None:
-        link.send(f"watching table={self.id}",
+        named = any(s.name for s in self.seats)  # the names so far, as the lobby lists them
+        names = ",".join(quote(s.name, safe="") for s in self.seats) if named else None
+        link.send(format_line(Watching(str(self.id), names)),
                   *(self.lines.told(event, PUBLIC) for event in self.events))
         if self.over.is_set():
             outcome = self.outcome()

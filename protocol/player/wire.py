@@ -92,10 +92,14 @@ def first_word(line: str) -> str:
 
 
 def _shown(text: str, limit: int = 60) -> str:
-    """Text from a line, safe to put in a message."""
+    """Text from a line, safe to put in a message: printable (a no-break space too, which
+    :func:`escape` keeps, as \\xa0)."""
     from xactika.protocol.notation.untrusted import escape  # unicodedata: not at start-up
 
-    return escape(text, limit)
+    said = escape(text, limit)
+    return said if said.isprintable() else "".join(
+        ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 0x100
+        else f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}" for ch in said)
 
 
 def fields_of(words: Sequence[str]) -> dict[str, str]:
@@ -595,17 +599,20 @@ class Answer(_Value):
 
 
 class Watching(_Value):
-    """``watching table=<id>``: an observer's first line (SERVER.md section 4)."""
+    """``watching table=<id> [names=<n>,...]``: an observer's first line (SERVER.md section
+    4); ``names`` percent-quoted, as a person's ``newgame`` has them, "" for a seat unnamed."""
 
-    __slots__ = ("table",)
-    __match_args__ = _order = ("table",)
+    __slots__ = ("names", "table")
+    __match_args__ = _order = ("table", "names")
     table: str
+    names: str | None
 
-    def __init__(self, table: str) -> None:
-        self._set(table=table)
+    def __init__(self, table: str, names: str | None = None) -> None:
+        self._set(table=table, names=names)
 
     def _line(self) -> str:
-        return f"watching table={self.table}"
+        named = "" if self.names is None else f" names={self.names}"
+        return f"watching table={self.table}{named}"
 
 
 class TakeSeat(_Value):
@@ -678,10 +685,12 @@ def _told(line: str, shape: str) -> str:
 
 
 def _watching(line: str, words: list[str]) -> Watching:
-    table = fields_of(words[1:]).get("table", "")
-    if len(words) != 2 or not table:
-        raise WireError(f"expected watching table=<id>, got '{_shown(line, 80)}'")
-    return Watching(table)
+    fields = fields_of(words[1:])
+    table = fields.get("table", "")
+    if not table or not words[1].startswith("table=") or len(words) > 3 or (
+            len(words) == 3 and not words[2].startswith("names=")):
+        raise WireError(f"expected watching table=<id> [names=...], got '{_shown(line, 80)}'")
+    return Watching(table, fields.get("names"))
 
 
 def _take_seat(line: str, words: list[str]) -> TakeSeat:

@@ -1,7 +1,7 @@
 // The table as one seat (or a spectator) sees it, as the server's `say table` lines say
 // it (spec/WEB.md): nothing is folded here from the player protocol's events, and no rule
 // is decided: what may be played is the server's `go` line.
-import { _ } from "./ui.js";
+import { _, seatShown } from "./ui.js";
 
 export function fields(words) {
   const found = {};
@@ -189,15 +189,16 @@ export class Game {
     });
   }
 
-  /** ``seat 1: heuristic (2) · bot``, ``seat 0: Ann (you)``: how every line names a seat. */
+  /** ``seat 2: heuristic (2) · bot``, ``seat 1: Ann (you)``: how every line names a seat. */
   label(seat) {
     const name = this.names[seat];
-    return (name ? _("seat {n}: {name}", { n: seat, name }) : _("seat {n}", { n: seat })) + this.mark(seat);
+    const n = seatShown(seat);
+    return (name ? _("seat {n}: {name}", { n, name }) : _("seat {n}", { n })) + this.mark(seat);
   }
 
   /** The name alone with its mark, where the seat's number is in the column. */
   short(seat) {
-    return (this.names[seat] || _("seat {n}", { n: seat })) + this.mark(seat);
+    return (this.names[seat] || _("seat {n}", { n: seatShown(seat) })) + this.mark(seat);
   }
 
   mark(seat) {

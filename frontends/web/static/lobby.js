@@ -1,5 +1,5 @@
 // The lobby: the tables, their seats, names and spectators; create, sit, invite, watch.
-import { _, $, clear, h, ngettext, pgettext } from "./ui.js";
+import { _, $, clear, h, ngettext, pgettext, seatShown } from "./ui.js";
 
 const store = window.localStorage;
 
@@ -11,14 +11,14 @@ function seatRows() {
   const kept = [...box.querySelectorAll("select")].map((s) => s.value);
   clear(box);
   for (let s = 0; s < players; s += 1) {
-    const select = h("select", { id: `seat-${s}`, "aria-label": _("seat {n}", { n: s }) });
+    const select = h("select", { id: `seat-${s}`, "aria-label": _("seat {n}", { n: seatShown(s) }) });
     select.append(h("option", { value: "open" }, _("open seat (a person)")));
     for (const level of (chosen() || { levels: [] }).levels) {
       select.append(h("option", { value: level.id }, _("bot: {name} (level {n})", { name: level.name, n: level.id })));
     }
     const wanted = kept[s] || (s === 0 ? "open" : "3"); // level 3 is offered in every game
     select.value = [...select.options].some((o) => o.value === wanted) ? wanted : "3";
-    box.append(h("label", {}, _("seat {n}", { n: s }) + " ", select));
+    box.append(h("label", {}, _("seat {n}", { n: seatShown(s) }) + " ", select));
   }
 }
 
@@ -110,7 +110,7 @@ async function refresh() {
       // a finished table's people are named alone (the server still says "playing")
       const text = s.bot ? _("{name} (bot)", { name: s.name })
         : s.name ? (t.status === "over" ? s.name : `${s.name} (${state})`) : state;
-      seats.append(h("li", {}, _("seat {n}: {name}", { n: s.seat, name: text })));
+      seats.append(h("li", {}, _("seat {n}: {name}", { n: seatShown(s.seat), name: text })));
     }
     const actions = h("p", { class: "actions" });
     if (t.status !== "over" && t.seats.some((s) => s.state === "open")) {
@@ -134,7 +134,7 @@ async function refresh() {
  * the text selected and copied), and says so. */
 function copyButton(input, seat) {
   const button = h("button", { type: "button", class: "small copy",
-    "aria-label": _("copy the invite link for seat {n}", { n: seat }) }, _("copy"));
+    "aria-label": _("copy the invite link for seat {n}", { n: seatShown(seat) }) }, _("copy"));
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(input.value);
@@ -143,7 +143,7 @@ function copyButton(input, seat) {
       document.execCommand("copy");
     }
     button.textContent = _("copied");
-    button.setAttribute("aria-label", _("copied the invite link for seat {n}", { n: seat }));
+    button.setAttribute("aria-label", _("copied the invite link for seat {n}", { n: seatShown(seat) }));
   });
   return button;
 }
@@ -171,15 +171,15 @@ async function create(e) {
   const invites = Object.entries(body.invites);
   if (!invites.length) { location.assign(`/table/${id}#watch`); return; }
   const [mySeat, myToken] = invites[0];
-  out.append(h("p", {}, _("table {id} is ready. You sit at seat {seat}.", { id, seat: mySeat }) + " ",
+  out.append(h("p", {}, _("table {id} is ready. You sit at seat {seat}.", { id, seat: seatShown(mySeat) }) + " ",
     h("a", { href: `/table/${id}#seat=${myToken}`, class: "button", id: "go-to-table" }, _("go to the table"))));
   if (invites.length > 1) {
     out.append(h("p", {}, _("Private invite links (one a person; whoever opens one takes that seat):")));
     const list = h("ul", {});
     for (const [seat, token] of invites.slice(1)) {
       const link = `${location.origin}/table/${id}#seat=${token}`;
-      const input = h("input", { readonly: "", value: link, "aria-label": _("invite link for seat {n}", { n: seat }), class: "invite" });
-      list.append(h("li", {}, _("seat {n}:", { n: seat }) + " ", input, " ", copyButton(input, seat)));
+      const input = h("input", { readonly: "", value: link, "aria-label": _("invite link for seat {n}", { n: seatShown(seat) }), class: "invite" });
+      list.append(h("li", {}, _("seat {n}:", { n: seatShown(seat) }) + " ", input, " ", copyButton(input, seat)));
     }
     out.append(list);
   }

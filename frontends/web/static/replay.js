@@ -3,7 +3,7 @@
 // as markup, so a name from a record is always shown as text. The address names the
 // position (?file= or ?upload=, &seat=, &e= the 1-based event), so a reload shows it.
 import { cardSvg, cardLabel, callSvg, callWords } from "./cards.js";
-import { _ } from "./ui.js";
+import { _, ngettext } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "xactika-upload:";
@@ -237,7 +237,8 @@ function drawHands(ev) {
     div.dataset.seat = String(h.seat);
     const label = d.labels[h.seat];
     if (h.cards === null) {
-      div.append(node("h3", `${label}: ${h.count} card${h.count === 1 ? "" : "s"} (hidden)`));
+      div.append(node("h3", ngettext("{who}: {n} card (hidden)", "{who}: {n} cards (hidden)", h.count,
+        { who: label, n: h.count })));
     } else {
       div.append(node("h3", _("{who}'s hand", { who: label })));
       div.append(h.cards.length ? cards(h.cards, _("{who}'s hand", { who: label })) : node("p", _("(no cards)")));

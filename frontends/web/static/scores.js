@@ -1,6 +1,6 @@
 // The score sheet under the table: per round and seat, bid/took (or tricks) and points.
 
-import { _, h, clear } from "./ui.js";
+import { _, h, clear, seatShown } from "./ui.js";
 
 export function renderScores(sheet, game) {
   // the score sheet: per round and seat, bid/took (or tricks) and the points; the totals
@@ -12,7 +12,7 @@ export function renderScores(sheet, game) {
   for (let s = 0; s < game.players; s += 1) {
     // its name; "#2" where a phone has no room for five or more names (the seats say whose)
     head.append(h("th", { class: s === game.seat ? "mine" : "", title: game.label(s) },
-      h("span", { class: "seat-no", "aria-hidden": "true" }, `#${s}`),
+      h("span", { class: "seat-no", "aria-hidden": "true" }, `#${seatShown(s)}`),
       h("span", { class: "seat-nm" }, game.short(s))));
   }
   table.append(h("thead", {}, head));

@@ -6,7 +6,7 @@ import { Game } from "./game.js";
 import { Middle } from "./middle.js";
 import { renderScores } from "./scores.js";
 import { keepToken, REPLACE_SEAT, seatToken } from "./seattoken.js";
-import { _, h, $, clear, ngettext, paceMenu, rulesDialog } from "./ui.js";
+import { _, h, $, clear, ngettext, paceMenu, rulesDialog, seatShown } from "./ui.js";
 
 const root = $("#table");
 const number = Number(root.dataset.number);
@@ -399,9 +399,9 @@ function renderWaiting(box) {
     const who = mine ? _("{name} (you)", { name: name || _("you") })
       : s.bot ? _("{name} (bot)", { name: s.name })
       : s.state === "playing" ? s.name || _("a person") : _("open: waiting for a person");
-    if (!mine && !s.bot && s.state !== "playing") missing.push(_("seat {n}", { n: s.seat }));
+    if (!mine && !s.bot && s.state !== "playing") missing.push(_("seat {n}", { n: seatShown(s.seat) }));
     box.append(h("li", { class: s.seat === game.seat ? "seat mine" : "seat" },
-      h("span", { class: "seat-name" }, _("seat {n}", { n: s.seat })), h("span", {}, who)));
+      h("span", { class: "seat-name" }, _("seat {n}", { n: seatShown(s.seat) })), h("span", {}, who)));
   }
   if (!socket) {
     setStatus(token ? _("you are invited: your name, then sit down") : _("take a seat or watch"));
@@ -429,8 +429,8 @@ function renderSeats() {
     const classes = ["seat"];
     if (seat === acting) classes.push("turn");
     if (seat === game.seat) classes.push("mine");
-    const named = seat === game.seat ? _("seat {n}: {name} (you)", { n: seat, name: game.names[seat] || "" })
-      : _("seat {n}: {name}", { n: seat, name: game.names[seat] || "" });
+    const named = seat === game.seat ? _("seat {n}: {name} (you)", { n: seatShown(seat), name: game.names[seat] || "" })
+      : _("seat {n}: {name}", { n: seatShown(seat), name: game.names[seat] || "" });
     const li = h("li", { class: classes.join(" "), "data-seat": seat },
       // the marks first, as badges, where a narrow seat cuts its name short (whole on hover);
       // each a word of its own when read out ("bot dealer seat 1", not "botdealerseat 1")

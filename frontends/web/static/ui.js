@@ -17,6 +17,10 @@ function fill(text, fields) {
     : text;
 }
 
+/** A seat as a person reads it: counted from 1 (as BGA and BBO count); the server's lines
+ * and the records count from 0. */
+export const seatShown = (seat) => Number(seat) + 1;
+
 /** A message in the page's language, its {fields} filled. */
 export function _(message, fields) {
   const found = CATALOG.messages[message];
