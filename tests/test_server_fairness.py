@@ -266,7 +266,7 @@ def test_every_seat_and_observer_is_told_the_record_s_outcome(tmp_path: Path) ->
                 break
         else:
             raise AssertionError("seat 0 never had the best total in 12 games")
-    assert told[-2].startswith("info seat 0 (Ann) forfeits (timeout)"), told[-3:]
+    assert told[-2].startswith("info seat 1 (Ann) forfeits (timeout)"), told[-3:]
     assert told[-1].startswith("error timeout:")
     record = read_record(table.record)  # type: ignore[arg-type]
     outcome = parse_result(watched[-1].split())
@@ -288,13 +288,13 @@ def test_the_page_is_told_the_outcome_in_words() -> None:
     names = lambda: ["Ann", "Bob"]  # noqa: E731
     spectator = Narrator(names).annotate("result winners=1 forfeited=0 totals=4,-2\n")
     assert spectator.splitlines()[-1] == (
-        "say result winners=1 forfeited=0 seat 0 (Ann) forfeited: it cannot win. "
-        "seat 1 (Bob) wins.")
+        "say result winners=1 forfeited=0 seat 1 (Ann) forfeited: it cannot win. "
+        "seat 2 (Bob) wins.")  # words for people: seats counted from 1
     seat = Narrator(names)
     seat.annotate("newgame seat=0\n")
     said = seat.annotate("result winners=1 forfeited=0 totals=4,-2\n").splitlines()
     assert said[-1] == ("say result winners=1 forfeited=0 your seat was forfeited: it "
-                        "cannot win, whatever its total. seat 1 (Bob) wins.")
+                        "cannot win, whatever its total. seat 2 (Bob) wins.")
     plain = Narrator(names).annotate("result winners=0,1 forfeited=- totals=3,3\n")
     assert plain.splitlines()[-1] == "say result winners=0,1 forfeited=-"
     bad = Narrator(names).annotate("result winners=7 forfeited=- totals=3,3\n")

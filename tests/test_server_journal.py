@@ -176,8 +176,8 @@ def test_a_person_replaced_by_a_bot_is_still_replaced_after_a_restart(tmp_path: 
         assert [f.at for f in restored.referee.faults] == [at]
         back = Client(again.port)
         got = person(back, token, resume=last_seq(lines + rest),
-                     until="info seat 0 (Ann) is back")
-        assert got[-1].startswith("info seat 0 (Ann) is back")
+                     until="info seat 1 (Ann) is back")
+        assert got[-1].startswith("info seat 1 (Ann) is back")
         assert not restored.seats[0].replaced
         back.close()
 

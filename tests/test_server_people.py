@@ -105,17 +105,17 @@ def test_a_bank_that_runs_out_seats_a_bot_and_the_person_takes_it_back(
         lines = person(ann, table.seats[0].token)
         assert lines[-1].startswith("go bid") and go_time(lines[-1]) == 500
         rest = ann.rest(10)  # no answer: the bank runs out
-        assert rest[-2].startswith("info seat 0 (Ann) ran out of time: a level-3 bot plays")
+        assert rest[-2].startswith("info seat 1 (Ann) ran out of time: a level-3 bot plays")
         assert rest[-1].startswith("error replaced: the clock (0.5+0) ran out at 'go bid'")
         seen = held.result(20)  # the other seat is told in one line, and the bot bid
-        assert sum(x.startswith("info seat 0 (Ann) ran out of time") for x in seen) == 1
+        assert sum(x.startswith("info seat 1 (Ann) ran out of time") for x in seen) == 1
         assert any(x.startswith("event 4 bid seat=0") for x in seen)
         # back with the token, resuming after the last event this connection had
         back = Client(live.port)
         got = person(back, table.seats[0].token, resume=last_seq(lines + rest),
-                     until="info seat 0 (Ann) is back")
+                     until="info seat 1 (Ann) is back")
         assert any(x.startswith("event 4 bid seat=0") for x in got)
-        assert got[-1] == "info seat 0 (Ann) is back: they play their seat from their next turn"
+        assert got[-1] == "info seat 1 (Ann) is back: they play their seat from their next turn"
         reclaimed = last_seq(got)
         other.send(first_option(seen[-1]))
         theirs = in_thread(play_first, other, None)

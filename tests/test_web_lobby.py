@@ -116,13 +116,13 @@ def test_a_web_seat_out_of_time_gets_a_stand_in_and_takes_it_back(
         go = next(line for line in seen if line.startswith("go "))
         assert 0 < int(go.split("time=")[1].split()[0]) <= 2000  # the bank, not a move limit
         rest = "\n".join(_until_closed(ws))  # nothing answered: the bank runs out
-    assert re.search(r"info seat 0 \(Ann\) ran out of time: a level-3 bot plays it", rest), rest
+    assert re.search(r"info seat 1 \(Ann\) ran out of time: a level-3 bot plays it", rest), rest
     assert "error replaced" in rest
     seat = next(t for t in _tables(web) if t["id"] == number)["seats"][0]
     assert seat["replaced"] is True and seat["bank"] == 0
     with _socket(web) as ws:  # the page reloads: the token is in the browser
         ws.send(f"seat {token}")
-        back = _lines(ws, "info seat 0 (Ann) is back", answer=False)
+        back = _lines(ws, "info seat 1 (Ann) is back", answer=False)
         assert f"seated table={number} seat=0 players=2" in back
     deadline = time.monotonic() + 10
     while next(t for t in _tables(web) if t["id"] == number)["seats"][0]["replaced"]:
@@ -158,9 +158,9 @@ def test_the_page_shows_the_banks_warns_and_gives_the_seat_back(
         click_move(b)
         time.sleep(0.2)
     assert "5 seconds left on your clock" in a.locator("#log-list").inner_text()
-    assert "seat 0 (Ann) ran out of time" in a.locator("#chat-list").inner_text()
+    assert "seat 1 (Ann) ran out of time" in a.locator("#chat-list").inner_text()
     assert "out of time" in a.locator("#seats .clock[data-seat='0']").inner_text()
     screenshot(a, "clocks-replaced-1280x800")
     a.click("#take-back")
-    a.locator("#chat-list li", has_text="seat 0 (Ann) is back").wait_for(timeout=20000)
+    a.locator("#chat-list li", has_text="seat 1 (Ann) is back").wait_for(timeout=20000)
     assert a.locator("#take-back").count() == 0

@@ -130,7 +130,7 @@ def test_a_person_leaves_and_a_bot_plays_on(server: WebServer, browser: Any) -> 
     other.wait_for_function(
         "() => document.querySelector('#log-list').innerText.includes('left')")
     talk = other.locator("#log-list").inner_text()
-    assert "seat 0 (Flo) left: a level-3 bot plays it" in talk, talk
+    assert "seat 1 (Flo) left: a level-3 bot plays it" in talk, talk
     other.wait_for_selector("#seats li[data-seat='0'] .badge:text-is('bot')", timeout=10_000)
     while not other.locator("#end").is_visible():  # the bot plays Flo's seat to the end
         if not click_move(other):

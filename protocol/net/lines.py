@@ -18,8 +18,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from xactika.protocol.notation.blanks import split_blanks
-from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import Msg, Quit, TakeSeat, Value, WireError, parse
+from xactika.protocol.player.wire import Msg, Quit, TakeSeat, Value, WireError, parse, shown
 
 WORDS = frozenset({"seat", "observe", "admin", "lobby", "table", "tables", "quit", "create",
                    "join", "leave", "rematch", "watch"})
@@ -170,7 +169,7 @@ def parse_admin(line: str) -> AdminCommand:
             return ListTables()
         case "table":
             return NewTable(words[1:])
-    raise WireError(f"unknown admin command {escape(words[0], 40)!r}: expected "
+    raise WireError(f"unknown admin command {shown(words[0], 40)!r}: expected "
                     "table KEY=VALUE..., tables or quit")
 
 
@@ -255,7 +254,7 @@ def parse_lobby(line: str) -> LobbyCommand:
         return Leave(rest[0])
     if command == "rematch" and len(rest) == 1:
         return Rematch(rest[0])
-    raise WireError(f"unknown lobby command {escape(line, 40)!r}: expected "
+    raise WireError(f"unknown lobby command {shown(line, 40)!r}: expected "
                     "tables, create, join, leave, rematch, watch, seat or quit")
 
 
@@ -332,7 +331,7 @@ class _Keyed(Value):
         for name in cls._order:
             text = found[name]
             if name in cls.NUMBERS and not (text.isascii() and text.isdigit()):
-                raise WireError(f"bad {name}='{escape(text, 40)}': expected a number")
+                raise WireError(f"bad {name}='{shown(text, 40)}': expected a number")
             values.append(int(text) if name in cls.NUMBERS else text)
         return cls(*values)
 

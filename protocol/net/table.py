@@ -322,9 +322,10 @@ class Table:
             taken.add(name_key(s.name))
 
     def label(self, seat: int) -> str:
-        """``seat 1 (Ann)``, as every message names a seat."""
+        """``seat 1 (Ann)`` for seat 0: how an ``info`` note (words for people, spec/PLAYER.md)
+        names a seat, counted from 1 as people count them (spec/RULES.md)."""
         name = self.seats[seat].name
-        return f"seat {seat} ({name})" if name else f"seat {seat}"
+        return f"seat {seat + 1} ({name})" if name else f"seat {seat + 1}"
 
     def names(self) -> list[str]:
         return [header_name(s.name, seat) for seat, s in enumerate(self.seats)]

@@ -15,8 +15,7 @@ from typing import cast
 
 from xactika.protocol.net.lines import First, Watch, parse_first
 from xactika.protocol.notation.blanks import split_blanks
-from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import Other, Value, WireError, fields_of
+from xactika.protocol.player.wire import Other, Value, WireError, fields_of, shown
 
 WORDS = frozenset({"chat", "say"})
 """The command words the web adds (with lines.py's ``watch``): read here only."""
@@ -74,13 +73,13 @@ def _numbers(text: str, what: str) -> tuple[int, ...]:
     try:
         return tuple(int(v) for v in text.split(","))
     except ValueError:
-        raise WireError(f"bad {what}='{escape(text, 40)}': expected numbers or -") from None
+        raise WireError(f"bad {what}='{shown(text, 40)}': expected numbers or -") from None
 
 
 def _number(text: str, what: str) -> int | None:
     found = _numbers(text, what)
     if len(found) > 1:
-        raise WireError(f"bad {what}='{escape(text, 40)}': expected a number or -")
+        raise WireError(f"bad {what}='{shown(text, 40)}': expected a number or -")
     return found[0] if found else None
 
 
@@ -318,7 +317,7 @@ def _trick(text: str) -> tuple[tuple[int, str], ...]:
     for play in text.split(",") if text else ():
         seat, _, card = play.partition(":")
         if not (seat.isascii() and seat.isdigit() and card):
-            raise WireError(f"bad trick='{escape(text, 40)}': expected <seat>:<card>,...")
+            raise WireError(f"bad trick='{shown(text, 40)}': expected <seat>:<card>,...")
         plays.append((int(seat), card))
     return tuple(plays)
 
@@ -343,5 +342,5 @@ def parse_said(line: str) -> Said | Other:
             return cast("Said", SAY_KINDS[words[1]]._read(words[2] if len(words) > 2 else ""))
         case ["chat" | "say"]:
             raise WireError(f"expected say <kind> ... or chat <name> <text>, got "
-                            f"'{escape(line, 60)}'")
+                            f"'{shown(line, 60)}'")
     return Other(words[0] if words else "", line)

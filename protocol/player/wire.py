@@ -91,7 +91,7 @@ def first_word(line: str) -> str:
     return words[0] if words else ""
 
 
-def _shown(text: str, limit: int = 60) -> str:
+def shown(text: str, limit: int = 60) -> str:
     """Text from a line, safe to put in a message: printable (a no-break space too, which
     :func:`escape` keeps, as \\xa0)."""
     from xactika.protocol.notation.untrusted import escape  # unicodedata: not at start-up
@@ -127,7 +127,7 @@ def clean_name(text: str) -> str:
     text = "".join("_" if _parenthesis(ch) else ch
                    for ch in unicodedata.normalize("NFKC", text)
                    if unicodedata.category(ch) != "Cf")
-    return _shown(text, NAME_LIMIT).replace(",", "_")
+    return shown(text, NAME_LIMIT).replace(",", "_")
 
 
 def name_key(name: str) -> str:
@@ -209,7 +209,7 @@ def parse_hello(line: str) -> Hello:
         raise WireError(f"expected 'hello {PROTOCOL_VERSION} name=<name>'")
     version = words[1] if len(words) > 1 else "none"
     if not (version.isascii() and version.isdigit() and version == str(int(version))):
-        raise WireError(f"speaks protocol version {_shown(version, 20)}, "
+        raise WireError(f"speaks protocol version {shown(version, 20)}, "
                         f"expected 'hello {PROTOCOL_VERSION} name=<name>'")
     fields = fields_of(words[2:])
     fields.pop("", None)
@@ -254,7 +254,7 @@ def parse_newgame(words: Sequence[str]) -> int:
     """The seat of a ``newgame seat=<s>`` line's words (other fields are ignored)."""
     seat = fields_of(words[1:]).get("seat", "")
     if not (seat.isascii() and seat.isdigit()):
-        raise WireError(f"expected newgame seat=<n>, got seat='{_shown(seat)}'")
+        raise WireError(f"expected newgame seat=<n>, got seat='{shown(seat)}'")
     return int(seat)
 
 
@@ -283,7 +283,7 @@ def _event(line: str, words: list[str]) -> EventLine:
     if len(words) < 3:
         raise WireError("expected an event line: event <seq> <kind> key=value ...")
     if not (words[1].isascii() and words[1].isdigit()):
-        raise WireError(f"bad event seq '{_shown(words[1], 20)}': expected a number")
+        raise WireError(f"bad event seq '{shown(words[1], 20)}': expected a number")
     return EventLine(int(words[1]), words[2], line)
 
 
@@ -308,7 +308,7 @@ class Go(_Value):
             return tuple(int(o) for o in self.options)
         except ValueError:
             raise WireError(f"go bid with an option that is not a number: "
-                            f"'{_shown(','.join(self.options))}'") from None
+                            f"'{shown(','.join(self.options))}'") from None
 
 
     def _line(self) -> str:
@@ -497,7 +497,7 @@ def parse_result(words: Sequence[str]) -> Outcome:
             values = ()
         if not values or (not signed and min(values) < 0):
             raise WireError(f"expected result winners=<seats> forfeited=<seats> "
-                            f"totals=<totals>, got {key}='{_shown(text)}'")
+                            f"totals=<totals>, got {key}='{shown(text)}'")
         return values
 
     outcome = Outcome(numbers("winners"), numbers("forfeited"), numbers("totals", True))
@@ -689,7 +689,7 @@ def _watching(line: str, words: list[str]) -> Watching:
     table = fields.get("table", "")
     if not table or not words[1].startswith("table=") or len(words) > 3 or (
             len(words) == 3 and not words[2].startswith("names=")):
-        raise WireError(f"expected watching table=<id> [names=...], got '{_shown(line, 80)}'")
+        raise WireError(f"expected watching table=<id> [names=...], got '{shown(line, 80)}'")
     return Watching(table, fields.get("names"))
 
 
@@ -756,7 +756,7 @@ def expect(line: str, words: Sequence[str], doing: str) -> str:
     """``line`` if its first word is one of ``words``; WireError naming what came."""
     if first_word(line) not in words:
         want = " or ".join(repr(w) for w in words)
-        raise WireError(f"sent '{_shown(line, 80)}' while {doing}: expected {want}")
+        raise WireError(f"sent '{shown(line, 80)}' while {doing}: expected {want}")
     return line
 
 
