@@ -17,6 +17,10 @@ When the programme would be too large (many seats, many voids: it is bounded by
 random swaps started from a greedy fill: always consistent, uniform in the limit, and
 near-uniform after ``swaps`` steps; tests/test_sampler.py bounds its distance from
 uniform on small positions.
+
+The programme and its draws also run compiled (``_sampler.pyx``, built with the search
+kernel; ``XACTIKA_PURE=1`` keeps them here), from a random stream of the sampler's own
+(:class:`Stream`) so that the two paths draw the same deals for the same seed.
 """
 
 from __future__ import annotations
