@@ -33,7 +33,6 @@ import attrs
 from xactika.core.bots import simulator
 from xactika.core.bots.heuristic import (
     HeuristicAgent,
-    best_call,
     bid_estimate,
     knowledge,
     nearest_bid,
@@ -328,11 +327,20 @@ class StrongAgent:
         """Every card; a lead is tried with its best call to win and its best to lose."""
         if legal.kind == "play":
             return [(INDEX[c], -1) for c in legal.cards]
+        # heuristic.best_call over masks: a call's beaters are the unseen cards of at
+        # least the card's value that show it; the fewest (to win) or most (to lose),
+        # ties to the lower count, then the lower shape to win and the higher to lose
+        umask = 0
+        for c in unseen:
+            umask |= 1 << INDEX[c]
         moves: list[tuple[int, int]] = []
         for c in legal.cards:
             i = INDEX[c]
-            for to_win in (True, False):
-                move = (i, CALL_INDEX[best_call(c, unseen, to_win)[0]])
+            g = umask & GE[i]
+            scored = [((g & CMASK[k]).bit_count(), k // 4, k % 4, k) for k in CALLS_OF[i]]
+            win = min(scored)[3]
+            lose = max(scored, key=lambda s: (s[0], s[1], -s[2]))[3]
+            for move in ((i, win), (i, lose)):
                 if move not in moves:
                     moves.append(move)
         return moves
