@@ -588,7 +588,9 @@ class StrongAgent:
         (those two scaled with it); the sampler's uniform deals are accepted with that
         probability (rejection sampling, so the accepted deals follow the posterior under
         this model). After ``tries`` rejections a deal is taken as it comes, which bounds
-        the cost when the model fits a seat badly.
+        the cost when the model fits a seat badly. With the plain DealSampler and no other
+        model on top, :meth:`_deals` runs this same rejection inside the sampler
+        (``DealSampler.fitting``, compiled when built), its odds from the sampler's stream.
         """
         sample = source or sampler.sample  # another proposal than the uniform one
         checks = self._bid_checks(view, sampler)
