@@ -1,7 +1,8 @@
-"""The one compiled part, the search kernel (core/bots/_kernel.pyx), and only that:
-everything else is in pyproject.toml. ``optional=True``: when it does not compile (no C
-compiler, no Python headers, a compiler without gcc's builtins) the install still
-succeeds and the bot runs its pure-Python simulator (core/bots/simulator.py)."""
+"""The compiled parts, the search kernel (core/bots/_kernel.pyx) and the deal sampler's
+programme (core/bots/_sampler.pyx), and only those: everything else is in pyproject.toml.
+``optional=True``: when one does not compile (no C compiler, no Python headers, a
+compiler without gcc's builtins or 128-bit integers) the install still succeeds and the
+bot runs that part's pure-Python twin (core/bots/simulator.py, core/bots/sampler.py)."""
 
 import platform
 import sys
@@ -17,4 +18,7 @@ if FLAGS and platform.machine().lower() in ("x86_64", "amd64"):
 setup(ext_modules=[
     Extension("xactika.core.bots._kernel", ["core/bots/_kernel.pyx"], optional=True,
               extra_compile_args=FLAGS),
+    # no -mpopcnt: the sampler counts no bits, and loads on any CPU
+    Extension("xactika.core.bots._sampler", ["core/bots/_sampler.pyx"], optional=True,
+              extra_compile_args=FLAGS[:1]),
 ])

@@ -1,5 +1,5 @@
 """CI: the installed wheel (not the checkout) holds every module, the license and the
-compiled search kernel.
+compiled search kernel and deal sampler.
 
 Run by .ci/run with the fresh venv's Python from outside the checkout, so nothing is
 imported from the source tree: a subpackage missing from pyproject.toml's list fails
@@ -48,6 +48,11 @@ def main() -> int:
 
     if simulator.KERNEL is None or "site-packages" not in (simulator.KERNEL.__file__ or ""):
         bad.append("the wheel's compiled search kernel (xactika.core.bots._kernel) is "
+                   "missing or does not load")
+    from xactika.core.bots import sampler
+
+    if sampler.NATIVE is None or "site-packages" not in (sampler.NATIVE.__file__ or ""):
+        bad.append("the wheel's compiled deal sampler (xactika.core.bots._sampler) is "
                    "missing or does not load")
     from xactika.frontends.i18n import translator
 

@@ -11,9 +11,10 @@ Then it plays whole rounds with the heuristic on every seat twice: through the c
 (``step`` and ``view``) and through the strong bot's private simulator, and prints the
 ratio: the simulator is what makes search affordable. Last, in CPU time (so a loaded
 machine moves it little): one rollout of the search (a move valued in a sampled deal,
-``move_value``) on the pure-Python path and through the compiled kernel, and a whole
+``move_value``) on the pure-Python path and through the compiled kernel, the deal
+sampler (a decision's set-up, one world drawn through the bid model) and a whole
 strong-bot round (four strong seats at 24 deals a decision) on each path. ``--quick``
-runs those two only.
+runs those only.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from xactika.core import (
     step,
     view,
 )
-from xactika.core.bots import simulator
+from xactika.core.bots import sampler, simulator
 from xactika.core.bots.agents import Agent, self_play
 from xactika.core.bots.heuristic import HeuristicAgent
 from xactika.core.bots.levels import make_level
@@ -97,11 +98,40 @@ def strong_round_ms(kernel: int, rounds: int, deals: int = 24) -> float:
     return 1e3 * (time.process_time() - t0) / rounds
 
 
+def sampler_us(rounds: int, worlds: int = 24) -> tuple[float, float]:
+    """CPU microseconds of the strong bot's deal sampler over the play decisions of
+    ``rounds`` heuristic Play to Bid rounds: the set-up a decision (the hidden cards,
+    the programme, the bid model) and one world drawn (the bid model's rejections in)."""
+    positions: list[tuple[SeatView, int]] = []
+
+    class Watch(HeuristicAgent):
+        def choose(self, v: SeatView, legal: Legal) -> Command:
+            if legal.kind != "bid":
+                positions.append((v, v.seat))
+            return super().choose(v, legal)
+
+    for seed in range(rounds):
+        self_play(Config(mode="bid", rounds=1, seed=seed, dealer=seed % 4),
+                  [Watch() for _ in range(4)])
+    agent = StrongAgent(0, think_ms=1e9)
+    t0 = time.process_time()
+    draws = [agent._deals(v, seat) for v, seat in positions]
+    t1 = time.process_time()
+    for draw in draws:
+        for _ in range(worlds):
+            draw()
+    t2 = time.process_time()
+    return 1e6 * (t1 - t0) / len(draws), 1e6 * (t2 - t1) / (len(draws) * worlds)
+
+
 def kernel_figures() -> None:
-    """The rollout and the strong-bot round on this path; the pure path's round again in
-    a process of its own (XACTIKA_PURE=1: its deal draws are pure Python too)."""
+    """The rollout, the sampler and the strong-bot round on this path; the pure path's
+    again in a process of its own (XACTIKA_PURE=1: its deal draws are pure Python too)."""
     if simulator.KERNEL is None:
+        setup, world = sampler_us(4)
         print(f"a rollout (CPU), pure Python: {rollout_us(move_value_py, 2_000):.1f} us")
+        print(f"the sampler (CPU), pure Python: {setup:.0f} us a decision's set-up, "
+              f"{world:.1f} us a world")
         print(f"a strong-bot round, 4 seats at 24 deals a decision (CPU), pure Python: "
               f"{strong_round_ms(0, 5):.0f} ms")
         return
@@ -109,6 +139,9 @@ def kernel_figures() -> None:
     fast = rollout_us(simulator.KERNEL.move_value, 20_000)
     print(f"\na rollout (CPU): pure Python {pure:.1f} us, kernel {fast:.2f} us, "
           f"speed ratio {pure / fast:.0f}x")
+    setup, world = sampler_us(20)
+    print(f"the sampler (CPU), {'compiled' if sampler.NATIVE else 'Python'}: {setup:.0f} us "
+          f"a decision's set-up, {world:.1f} us a world")
     print(f"a strong-bot round, 4 seats at 24 deals a decision (CPU), kernel: "
           f"{strong_round_ms(1, 20):.0f} ms")
     subprocess.run([sys.executable, __file__, "--quick"], check=True,

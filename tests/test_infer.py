@@ -127,13 +127,13 @@ def test_evidence_takes_the_bids_or_the_plays_as_asked() -> None:
 def test_the_bid_rule_stays_unless_the_learned_bids_replace_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     used: list[int] = []
-    rule = StrongAgent._bid_aware
+    rule = StrongAgent._bid_checks  # the bid rule's odds, on either way of drawing
 
     def spy(self: StrongAgent, v: SeatView, sampler: Any) -> Any:
         used.append(1)
         return rule(self, v, sampler)
 
-    monkeypatch.setattr(StrongAgent, "_bid_aware", spy)
+    monkeypatch.setattr(StrongAgent, "_bid_checks", spy)
     state, seat = next(p for p in _positions(12) if p[0].config.mode == "bid"
                        and len(legal_actions(p[0]).cards) > 1)
     v, legal = view(state, seat), legal_actions(state)

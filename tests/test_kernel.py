@@ -222,16 +222,43 @@ def test_strong_bot_plays_the_same_on_either_path() -> None:
     assert _moves(1, 3, "bid") == _moves(0, 3, "bid")
 
 
+_GAMES = """
+from xactika.core import Config
+from xactika.core.bots.agents import self_play
+from xactika.core.bots.search import StrongAgent
+for mode in ("bid", "win", "lose"):
+    agents = [StrongAgent(s, think_ms=1e9, max_deals=6) for s in range(4)]
+    print([repr(e) for e in self_play(Config(mode=mode, rounds=1, seed=11), agents)[1]])
+"""
+
+
+def test_strong_bot_plays_the_same_on_the_pure_path() -> None:
+    """XACTIKA_PURE=1 (pure rollouts and the pure deal sampler) against this process
+    (the compiled kernel and sampler): the same seed and deals give every bid and play
+    the same; the deals come from the sampler's own stream on either path."""
+    from xactika.core.bots import sampler
+
+    assert simulator.KERNEL is not None and sampler.NATIVE is not None
+    out = {}
+    for pure in ("1", "0"):
+        env = {**os.environ, "XACTIKA_PURE": pure}
+        out[pure] = subprocess.run([sys.executable, "-c", _GAMES], env=env, check=True,
+                                   capture_output=True, text=True).stdout
+    assert out["1"] == out["0"]
+    assert out["0"].count("Played(") > 60 and out["0"].count("BidMade(") == 4
+
+
 def test_xactika_pure_selects_the_python_path() -> None:
     """XACTIKA_PURE=1 runs the pure-Python simulator even with the kernel built."""
-    code = ("from xactika.core.bots import simulator as s; "
-            "print(s.KERNEL is None, s.playout is s.playout_py, s.solve is s.solve_py)")
+    code = ("from xactika.core.bots import sampler, simulator as s; "
+            "print(s.KERNEL is None, s.playout is s.playout_py, s.solve is s.solve_py, "
+            "sampler.NATIVE is None)")
     out = {}
     for pure in ("1", "0"):
         env = {**os.environ, "XACTIKA_PURE": pure}
         out[pure] = subprocess.run([sys.executable, "-c", code], env=env, check=True,
                                    capture_output=True, text=True).stdout.split()
-    assert out == {"1": ["True", "True", "True"], "0": ["False", "False", "False"]}
+    assert out == {"1": ["True"] * 4, "0": ["False"] * 4}
 
 
 @given(SEEDS, st.integers(0, 90), st.data())

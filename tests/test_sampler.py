@@ -1,5 +1,6 @@
 """The sampler draws only consistent deals, and draws them uniformly (checked by
-enumerating every consistent deal of small positions)."""
+enumerating every consistent deal of small positions), on the compiled programme
+(core/bots/_sampler.pyx) and on the pure-Python one, which draw the same deals."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from xactika.core import (
     step,
     view,
 )
+from xactika.core.bots import sampler as sampler_module
 from xactika.core.bots.sampler import (
     BarredSampler,
     Deal,
@@ -32,6 +34,16 @@ from xactika.core.bots.sampler import (
     _greedy,
     hidden_of,
 )
+
+PATHS = [pytest.param(True, id="compiled"), pytest.param(False, id="pure")]
+
+
+def make(hidden: Hidden, rng: random.Random, compiled: bool, **kw: Any) -> DealSampler:
+    """A sampler on the path asked for; the compiled one, which every install with a C
+    compiler builds (setup.py), must really be in use."""
+    sampler = DealSampler(hidden, rng, compiled=compiled, **kw)
+    assert sampler.compiled == (compiled and sampler.exact)
+    return sampler
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -79,17 +91,19 @@ SMALL = [
 ]
 
 
+@pytest.mark.parametrize("compiled", PATHS)
 @pytest.mark.parametrize("hidden", SMALL)
-def test_count_matches_enumeration(hidden: Hidden) -> None:
+def test_count_matches_enumeration(hidden: Hidden, compiled: bool) -> None:
     every = enumerate_deals(hidden)
     assert len(every) == len({key(d) for d in every})
-    assert DealSampler(hidden, random.Random(0)).count() == len(every)
+    assert make(hidden, random.Random(0), compiled).count() == len(every)
 
 
+@pytest.mark.parametrize("compiled", PATHS)
 @pytest.mark.parametrize("hidden", SMALL)
-def test_samples_are_uniform_over_consistent_deals(hidden: Hidden) -> None:
+def test_samples_are_uniform_over_consistent_deals(hidden: Hidden, compiled: bool) -> None:
     every = {key(d) for d in enumerate_deals(hidden)}
-    sampler = DealSampler(hidden, random.Random(12345))
+    sampler = make(hidden, random.Random(12345), compiled)
     assert sampler.exact
     per = 30
     draws = per * len(every)
@@ -145,14 +159,16 @@ def test_fallback_stays_consistent() -> None:
         assert hidden.consistent(sampler.sample())
 
 
-def test_no_consistent_deal_is_an_error() -> None:
+@pytest.mark.parametrize("compiled", PATHS)
+def test_no_consistent_deal_is_an_error(compiled: bool) -> None:
     hidden = Hidden(cards("1112 2112"), (1,), (2,), (calls("2st"),))
     with pytest.raises(ValueError, match="no deal"):
-        DealSampler(hidden)
+        DealSampler(hidden, compiled=compiled)
 
 
+@pytest.mark.parametrize("compiled", PATHS)
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_real_positions_sample_consistently(players: int) -> None:
+def test_real_positions_sample_consistently(players: int, compiled: bool) -> None:
     """In played games the true deal is always consistent with the seat's knowledge (no
     constraint is wrong) and every sample is consistent (no constraint is missed)."""
     rng = random.Random(players)
@@ -169,7 +185,7 @@ def test_real_positions_sample_consistently(players: int) -> None:
             truth = tuple(state.hands[s] for s in hidden.seats)
             assert hidden.consistent(truth)
             assert set(hidden.cards).isdisjoint(v.hand)
-            sampler = DealSampler(hidden, rng)
+            sampler = DealSampler(hidden, rng, compiled=compiled)
             for _ in range(3):
                 assert hidden.consistent(sampler.sample())
             state, _ = step(state, agents[seat].choose(v, legal))
@@ -252,3 +268,93 @@ def test_barred_sampler_falls_back_on_its_last_deal_at_a_dead_end() -> None:
 
     sampler.rng = Cornering()
     assert sampler.sample() == first
+
+
+def _positions(players: int, seed: int) -> list[Hidden]:
+    """What each seat to act could not see, through a round of random play."""
+    state = new_game(Config(mode="bid", players=players, seed=seed, rounds=1))
+    agent = RandomAgent(seed)
+    out = []
+    while (legal := legal_actions(state)).seat is not None:
+        v = view(state, legal.seat)
+        out.append(hidden_of(v))
+        state, _ = step(state, agent.choose(v, legal))
+    return out
+
+
+def test_both_paths_draw_the_same_deals() -> None:
+    """For the same seed the compiled and the pure programme count the same, draw the
+    same deals and, through ``fitting``, accept the same ones, on real positions of 2 to
+    7 players: counts past 64 bits included, and past 128 (where the compiled path hands
+    over to the Python programme) and the Markov chain too."""
+    score = [x % 3 for x in range(81)]
+    odds = [1 / (1 + w) for w in range(40)]
+    wide = beyond = chain = n = 0
+    for players in (2, 3, 4, 5, 7):
+        for hidden in _positions(players, seed=players):
+            a = DealSampler(hidden, random.Random(n))
+            b = DealSampler(hidden, random.Random(n), compiled=False)
+            n += 1
+            assert (a.exact, a.count()) == (b.exact, b.count())
+            assert not b.compiled
+            wide += a.count().bit_length() > 64
+            beyond += a.exact and not a.compiled
+            chain += not a.exact
+            assert [a.draw() for _ in range(4)] == [b.draw() for _ in range(4)]
+            checks = [(i, 1, odds) for i in range(min(2, len(hidden.seats)))]
+            fit_a, fit_b = a.fitting(score, checks, 5), b.fitting(score, checks, 5)
+            assert [fit_a() for _ in range(4)] == [fit_b() for _ in range(4)]
+            assert a.rng.getstate() == b.rng.getstate()
+    assert wide > 20 and beyond > 5 and chain > 0
+
+
+@pytest.mark.parametrize("compiled", PATHS)
+def test_fitting_draws_from_the_posterior(compiled: bool) -> None:
+    """``fitting`` is a rejection sampler: with odds 0 for the hands of seat 0 without
+    card 1111 and 1 for those with it, every deal has it there, uniformly over those."""
+    hidden = SMALL[2]
+    target = cards("1111")[0]
+    every = {key(d) for d in enumerate_deals(hidden) if target in d[0]}
+    sampler = make(hidden, random.Random(5), compiled)
+    score = [int(c == target) for c in sampler_module.CARDS]
+    fit = sampler.fitting(score, [(0, 0, (0.0, 1.0))], 400)
+    per = 30
+    seen = Counter(key(tuple(tuple(sampler_module.CARDS[x] for x in h) for h in fit()))
+                   for _ in range(per * len(every)))
+    assert set(seen) <= every
+    chi2 = sum((seen[d] - per) ** 2 / per for d in every)
+    df = len(every) - 1
+    assert chi2 < df + 6 * math.sqrt(2 * df), (chi2, df)
+
+
+def test_the_stream_is_splitmix64_and_below_is_uniform() -> None:
+    """The published splitmix64 outputs (seed 1234567), and ``below`` in range and flat,
+    under 2**64 (Lemire) and over it (whole words)."""
+    stream = sampler_module.Stream(1234567)
+    assert [stream.next() for _ in range(3)] == [
+        6457827717110365317, 3203168211198807973, 9817491932198370423]
+    for n in (2, 3, 7, 600, 3 << 70):
+        draws = [stream.below(n) for _ in range(3000)]
+        assert all(0 <= r < n for r in draws)
+        bins = Counter(draws) if n < 10 else Counter(r * 6 // n for r in draws)
+        k = n if n < 10 else 6
+        assert len(bins) == k
+        assert max(abs(c - 3000 / k) for c in bins.values()) < 6 * math.sqrt(3000 / k)
+    assert stream.below(1) == 0 and 0 <= stream.random() < 1
+
+
+def test_the_compiled_programme_refuses_bad_input() -> None:
+    """Card indices outside the deck or given twice, and masks naming other seats, are
+    ValueErrors, not stray reads."""
+    native = sampler_module.NATIVE
+    assert native is not None  # built by every install with a C compiler
+    for types, masks in (([[0, 81]], [1]), ([[3], [3]], [1, 3]), ([[-1]], [1]),
+                         ([[0]], [4])):
+        with pytest.raises(ValueError):
+            native.Plan(types, masks, (1, 1), 3, 0, 100)
+    plan = native.Plan([[0, 1, 2]], [3], (1, 1), 3, 0, 100)
+    assert plan.count() == 6
+    with pytest.raises(ValueError):
+        native.Fit(plan, [0] * 80, [], 3)
+    with pytest.raises(ValueError):
+        native.Fit(plan, [0] * 81, [(2, 0, (1.0,))], 3)

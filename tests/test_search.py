@@ -22,7 +22,13 @@ from xactika.core import (
     view,
 )
 from xactika.core.bots.agents import make_agent, self_play
-from xactika.core.bots.heuristic import HeuristicAgent, heuristic_bid, knowledge, wants_tricks
+from xactika.core.bots.heuristic import (
+    HeuristicAgent,
+    best_call,
+    heuristic_bid,
+    knowledge,
+    wants_tricks,
+)
 from xactika.core.bots.sampler import DealSampler, hidden_of
 from xactika.core.bots.search import (
     _MODES,
@@ -211,6 +217,29 @@ def _heuristic_positions(players: int = 4) -> list[tuple[State, int]]:
                 out.append((state, legal.seat))
             state, _ = step(state, agent.choose(view(state, legal.seat), legal))
     return out
+
+
+def test_lead_candidates_are_the_heuristics_best_calls() -> None:
+    """The search's leads (each card with its best call to win and to lose), counted
+    over masks, are heuristic.best_call's, in the same order, on every lead of heuristic
+    games with 2 to 6 players."""
+    leads = 0
+    agent = StrongAgent(0)
+    for players in (2, 4, 6):
+        for state, seat in _heuristic_positions(players):
+            legal = legal_actions(state)
+            if legal.kind != "lead":
+                continue
+            unseen = knowledge(view(state, seat)).unseen
+            want: list[tuple[int, int]] = []
+            for c in legal.cards:
+                for to_win in (True, False):
+                    move = (INDEX[c], CALL_INDEX[best_call(c, unseen, to_win)[0]])
+                    if move not in want:
+                        want.append(move)
+            assert agent._candidates(view(state, seat), legal, unseen) == want
+            leads += 1
+    assert leads > 100
 
 
 def test_play_misses_explains_the_true_deal_and_not_a_random_one() -> None:

@@ -17,24 +17,38 @@ When the programme would be too large (many seats, many voids: it is bounded by
 random swaps started from a greedy fill: always consistent, uniform in the limit, and
 near-uniform after ``swaps`` steps; tests/test_sampler.py bounds its distance from
 uniform on small positions.
+
+The programme and its draws also run compiled (``_sampler.pyx``, built with the search
+kernel; ``XACTIKA_PURE=1`` keeps them here), from a random stream of the sampler's own
+(:class:`Stream`) so that the two paths draw the same deals for the same seed.
 """
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Iterator, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
 from math import factorial
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import attrs
 
 from xactika.core.bots.agents import Hands
 from xactika.core.bots.heuristic import knowledge
-from xactika.core.bots.simulator import sample
 from xactika.core.engine.api import State
 from xactika.core.engine.views import SeatView, view
 from xactika.core.games.xactika import Call, Card
+from xactika.core.games.xactika.tables import CALL_INDEX, CARDS, CMASK, INDEX
+
+if TYPE_CHECKING:
+    from xactika.core.bots._sampler import Plan as _Plan
 
 Deal = tuple[tuple[Card, ...], ...]  # hands of the hidden seats, in ``Hidden.seats`` order
+_Node = tuple[int, list[int], list[tuple[int, ...]], list[tuple[int, ...]]]
+"""A type's allocations from one room: total weight, cumulative weights, cards per seat
+and the room each leaves (the weights as counts of the deals that follow)."""
 
 
 @attrs.frozen(slots=True)
@@ -91,16 +105,93 @@ class TooMuchWork(Exception):
 
 
 _FACT = [factorial(i) for i in range(128)]
+_M64 = (1 << 64) - 1
+_GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+_BY_RANK: dict[int, int] = {c.rank: i for i, c in enumerate(CARDS)}
+"""A card's index by its ``rank`` (one int per card): no hashing of Card objects."""
 
-# One allocation of a type: (cumulative weight, cards per seat, the room left after it).
-_Alloc = tuple[int, tuple[int, ...], tuple[int, ...]]
+
+class Stream:
+    """The exact sampler's random numbers: splitmix64 (the generator of Java's
+    SplittableRandom), seeded once per sampler from the caller's ``random.Random``.
+
+    Its own generator, not ``random.Random``, so that the compiled sampler
+    (``_sampler.pyx``) runs the same arithmetic in C without a call into Python for each
+    number, and both paths draw the same deals from the same seed. :meth:`below` is
+    Lemire's multiply-and-reject under 2**64 and whole-word rejection above.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _M64
+
+    def next(self) -> int:
+        """The next 64-bit number."""
+        s = self.state = (self.state + _GAMMA) & _M64
+        z = ((s ^ (s >> 30)) * _MIX1) & _M64
+        z = ((z ^ (z >> 27)) * _MIX2) & _M64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform over ``range(n)``, ``n >= 1`` (nothing drawn when ``n == 1``)."""
+        if n <= 1:
+            return 0
+        if n <= _M64:
+            m = self.next() * n
+            if m & _M64 < n:
+                least = ((1 << 64) - n) % n
+                while m & _M64 < least:
+                    m = self.next() * n
+            return m >> 64
+        width = (n - 1).bit_length()
+        words = -(-width // 64)
+        shift = 64 * words - width
+        while True:
+            r = 0
+            for _ in range(words):
+                r = r << 64 | self.next()
+            r >>= shift
+            if r < n:
+                return r
+
+    def random(self) -> float:
+        """Uniform over [0, 1) in steps of 2**-53, as ``random.random``."""
+        return (self.next() >> 11) * (1.0 / 9007199254740992.0)
+
+
+def _load_native() -> ModuleType | None:
+    """The compiled sampler, or None: not built, or ``XACTIKA_PURE=1`` (as the kernel)."""
+    if os.environ.get("XACTIKA_PURE") == "1":
+        return None
+    try:
+        from xactika.core.bots import _sampler
+    except ImportError:
+        return None
+    return _sampler
+
+
+NATIVE = _load_native()
+"""The compiled sampler in use, or None (the pure-Python programme below)."""
+
+Check = tuple[int, int, Sequence[float]]
+"""For :meth:`DealSampler.fitting`: (a hidden seat's number, the score it starts from,
+the odds of accepting a deal by that seat's total score)."""
 
 
 class DealSampler:
-    """Draws consistent deals of ``hidden``. ``exact`` says whether they are uniform."""
+    """Draws consistent deals of ``hidden``. ``exact`` says whether they are uniform.
+
+    The programme runs compiled (``_sampler.pyx``) when that is built, ``XACTIKA_PURE``
+    is not ``1`` and ``compiled`` is left on, else in Python here: both draw from a
+    :class:`Stream` seeded by one ``rng.getrandbits(64)`` and give the same deals for the
+    same seed (tests/test_sampler.py). Counts past 128 bits (more than 5 players) take
+    the Python programme on either path; the Markov-chain fallback draws from ``rng``.
+    """
 
     def __init__(self, hidden: Hidden, rng: random.Random | None = None,
-                 max_work: int = 5_000, swaps: int | None = None) -> None:
+                 max_work: int = 5_000, swaps: int | None = None,
+                 compiled: bool = True) -> None:
         self.hidden = hidden
         self.rng = rng or random.Random()
         self.swaps = 4 * len(hidden.cards) if swaps is None else swaps
@@ -108,10 +199,9 @@ class DealSampler:
         m = len(hidden.seats)
         if hidden.aside < 0:
             raise ValueError("the hidden hands hold more cards than are unseen")
-        groups: dict[int, list[Card]] = {}
-        for card in hidden.cards:
-            mask = sum(1 << i for i in range(m) if hidden.allows(i, card))
-            groups.setdefault(mask, []).append(card)
+        seed = self.rng.getrandbits(64)
+        self._stream = Stream(seed)
+        groups = self._groups()
         full = (1 << m) - 1
         # the unconstrained type goes last: it is counted in closed form
         order = sorted(groups, key=lambda mk: (mk == full, mk))
@@ -123,19 +213,60 @@ class DealSampler:
             self._rest[t] = self._rest[t + 1] + len(self._types[t])
         self._full = full
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
-        self._allocs: dict[tuple[int, tuple[int, ...]], tuple[int, list[_Alloc]]] = {}
+        self._allocs: dict[tuple[int, tuple[int, ...]], _Node] = {}
         self._work = 0
         self._max_work = max_work
         self.exact = True
-        try:
-            self._total = self._count(0, hidden.sizes)
-        except TooMuchWork:
-            self.exact = False
+        self._total = -1
+        self._plan: _Plan | None = None
+        native = NATIVE if compiled else None
+        if native is not None:
+            plan = native.Plan(self._types, order, hidden.sizes, full, seed, max_work)
+            if plan.status == native.EXACT:
+                self._plan = plan
+                self._total = plan.count()
+            elif plan.status == native.TOO_MUCH_WORK:
+                self.exact = False
+        if self._plan is None and self.exact:  # the Python programme
+            try:
+                self._total = self._count(0, hidden.sizes)
+            except TooMuchWork:
+                self.exact = False
+                self._memo.clear()
+                self._allocs.clear()
+        if not self.exact:
             self._total = -1
-            self._memo.clear()
-            self._allocs.clear()
-        if self.exact and self._total == 0:
+        elif self._total == 0:
             raise ValueError("no deal is consistent with what this seat has seen")
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the deals come from the compiled programme."""
+        return self._plan is not None
+
+    def _groups(self) -> dict[int, list[int]]:
+        """The unseen cards, as indices in ``hidden.cards`` order, by the mask of the
+        hidden seats that may hold them (bit i: seat number i)."""
+        hidden = self.hidden
+        forbid = []
+        for i, voids in enumerate(hidden.voids):
+            f = 0
+            for call in voids:
+                f |= CMASK[CALL_INDEX[call]]
+            if hidden.barred:
+                for card in hidden.barred[i]:
+                    f |= 1 << INDEX[card]
+            forbid.append(f)
+        groups: dict[int, list[int]] = {}
+        for card in hidden.cards:
+            x = _BY_RANK[card.rank]
+            mk = bit = 0
+            for f in forbid:
+                if not f >> x & 1:
+                    mk |= 1 << bit
+                bit += 1
+            groups.setdefault(mk, []).append(x)
+        return groups
 
     # -- counting
     def count(self) -> int:
@@ -161,14 +292,18 @@ class DealSampler:
         self._memo[key] = value
         return value
 
-    def _expand(self, t: int, caps: tuple[int, ...]) -> tuple[int, list[_Alloc]]:
+    def _expand(self, t: int, caps: tuple[int, ...]) -> _Node:
+        """The allocations of type ``t`` open with room ``caps``: their total weight,
+        cumulative weights, cards per seat and the room each leaves."""
         key = (t, caps)
         hit = self._allocs.get(key)
         if hit is not None:
             return hit
         n = len(self._types[t])
         seats = self._seats_of[t]
-        out: list[_Alloc] = []
+        cums: list[int] = []
+        splits: list[tuple[int, ...]] = []
+        afters: list[tuple[int, ...]] = []
         total = 0
         for split in _splits(n, [caps[i] for i in seats]):
             self._work += 1
@@ -185,43 +320,82 @@ class DealSampler:
             w = ways * self._count(t + 1, after)
             if w:
                 total += w
-                out.append((total, split, after))
-        self._allocs[key] = (total, out)
-        return total, out
+                cums.append(total)
+                splits.append(split)
+                afters.append(after)
+        node = self._allocs[key] = (total, cums, splits, afters)
+        return node
 
     # -- drawing
     def sample(self) -> Deal:
-        return self._sample_exact() if self.exact else self._sample_fallback()
+        """A deal, as Card objects."""
+        if not self.exact:
+            return self._sample_fallback()
+        return tuple(tuple(CARDS[x] for x in hand) for hand in self.draw())
 
-    def _sample_exact(self) -> Deal:
-        rng = self.rng
-        m = len(self.hidden.seats)
-        hands: list[list[Card]] = [[] for _ in range(m)]
+    def draw(self) -> list[list[int]]:
+        """A deal as each hidden seat's hand of card indices, sorted: the search's form."""
+        if self._plan is not None:
+            return self._plan.draw()
+        if not self.exact:
+            return [sorted(INDEX[c] for c in hand) for hand in self._sample_fallback()]
+        return self._draw_exact()
+
+    def fitting(self, score: Sequence[int], checks: Sequence[Check], tries: int
+                ) -> Callable[[], list[list[int]]]:
+        """:meth:`draw` through a rejection sampler: a deal is accepted with the product,
+        over ``checks`` ``(i, w, odds)``, of ``odds[w + the score of hidden seat i's
+        hand]`` (``score`` by card index), else drawn again; after ``tries`` rejections
+        the next deal is taken as it comes. The strong bot's bid model
+        (search.py's ``_bid_aware``); the odds are drawn from the same stream."""
+        if not checks:
+            return self.draw
+        if self._plan is not None and NATIVE is not None:
+            return NATIVE.Fit(self._plan, score, checks, tries)
+        draw, rand = self.draw, self._stream.random
+
+        def fit() -> list[list[int]]:
+            deal = draw()
+            for _ in range(tries):
+                p = 1.0
+                for i, w, odds in checks:
+                    p *= odds[w + sum([score[x] for x in deal[i]])]
+                if rand() < p:
+                    return deal
+                deal = draw()
+            return deal
+
+        return fit
+
+    def _draw_exact(self) -> list[list[int]]:
+        """The programme walked by its exact counts, then each type's cards shuffled out
+        (a partial Fisher-Yates): the compiled ``Plan.draw`` does the same, number for
+        number."""
+        below = self._stream.below
+        hands: list[list[int]] = [[] for _ in self.hidden.seats]
         caps = self.hidden.sizes
+        last = len(self._types) - 1
         for t, cards in enumerate(self._types):
-            seats = self._seats_of[t]
-            if t == len(self._types) - 1 and self._masks[t] == self._full:
-                split: tuple[int, ...] = caps
-                after = (0,) * m
+            if t == last and self._masks[t] == self._full:
+                split = caps
             else:
-                total, allocs = self._expand(t, caps)
-                r = rng.randrange(total)
-                lo, hi = 0, len(allocs) - 1
-                while lo < hi:  # the first allocation whose cumulative weight exceeds r
-                    mid = (lo + hi) // 2
-                    if allocs[mid][0] > r:
-                        hi = mid
-                    else:
-                        lo = mid + 1
-                _, split, after = allocs[lo]
-            if any(split):
-                pool = sample(rng, cards, sum(split))  # rng.sample (the kernel's when built)
+                total, cums, splits, afters = self._expand(t, caps)
+                a = bisect_right(cums, below(total))
+                split, caps = splits[a], afters[a]
+            k = sum(split)
+            if k:
+                pool = list(cards)
+                n = len(pool)
+                for i in range(k):
+                    j = i + below(n - i)
+                    pool[i], pool[j] = pool[j], pool[i]
                 pos = 0
-                for i, k in zip(seats, split, strict=True):
-                    hands[i].extend(pool[pos:pos + k])
-                    pos += k
-            caps = after
-        return tuple(tuple(h) for h in hands)
+                for i, got in zip(self._seats_of[t], split, strict=True):
+                    hands[i] += pool[pos:pos + got]
+                    pos += got
+        for hand in hands:
+            hand.sort()
+        return hands
 
     def _sample_fallback(self) -> Deal:
         """A random-swap Markov chain over consistent deals, started from a greedy fill.

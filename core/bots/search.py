@@ -25,13 +25,13 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
 from operator import attrgetter
 
 import attrs
 
 from xactika.core.bots.heuristic import (
     HeuristicAgent,
-    best_call,
     bid_estimate,
     knowledge,
     nearest_bid,
@@ -55,8 +55,18 @@ from xactika.core.bots.simulator import (
 from xactika.core.engine.api import Bid, Command, Legal, Play, game_rules
 from xactika.core.engine.reason import Reason, counted
 from xactika.core.engine.views import SeatView
-from xactika.core.games.xactika import DECK, TRICKS_PER_ROUND, XACTIKA, Card, bid_points
-from xactika.core.games.xactika.tables import CALL_INDEX, CALL_OF, CARDS, INDEX, SHOW, VAL
+from xactika.core.games.xactika import TRICKS_PER_ROUND, XACTIKA, Card, bid_points
+from xactika.core.games.xactika.tables import (
+    CALL_INDEX,
+    CALL_OF,
+    CALLS_OF,
+    CARDS,
+    CMASK,
+    GE,
+    INDEX,
+    SHOW,
+    VAL,
+)
 
 
 def fast_bid(hand: Sequence[int], legal: Sequence[int]) -> int:
@@ -73,6 +83,19 @@ def legal_bids(bids: Sequence[int | None], seat: int, dealer: int) -> tuple[int,
     if others > TRICKS_PER_ROUND:
         return every
     return tuple(b for b in every if others + b != TRICKS_PER_ROUND)
+
+
+@lru_cache(maxsize=1024)
+def _bid_odds(legal: tuple[int, ...], bid: int, miss1: float) -> tuple[float, ...]:
+    """The odds of ``bid`` from a seat whose hand has each half-point total, when the
+    bid model misses the rule of thumb by one with odds ``miss1`` (``_bid_aware``).
+
+    fast_bid depends on a hand only through its half-points (HALF: 2 per card of 11 or
+    more, 1 per 9 or 10), so a seat's acceptance odds are a table over them; the same
+    few tables come back decision after decision, hence the cache."""
+    odds = (1.0, miss1, miss1 * 2 / 15, miss1 / 50)
+    return tuple(odds[min(abs(nearest_bid((w + 1) // 2, legal) - bid), 3)]
+                 for w in range(2 * TRICKS_PER_ROUND + 1))
 
 
 Observed = tuple[int, int, int, int, int, int, int, tuple[int, ...], bool]
@@ -322,11 +345,20 @@ class StrongAgent:
         """Every card; a lead is tried with its best call to win and its best to lose."""
         if legal.kind == "play":
             return [(INDEX[c], -1) for c in legal.cards]
+        # heuristic.best_call over masks: a call's beaters are the unseen cards of at
+        # least the card's value that show it; the fewest (to win) or most (to lose),
+        # ties to the lower count, then the lower shape to win and the higher to lose
+        umask = 0
+        for c in unseen:
+            umask |= 1 << INDEX[c]
         moves: list[tuple[int, int]] = []
         for c in legal.cards:
             i = INDEX[c]
-            for to_win in (True, False):
-                move = (i, CALL_INDEX[best_call(c, unseen, to_win)[0]])
+            g = umask & GE[i]
+            scored = [((g & CMASK[k]).bit_count(), k // 4, k % 4, k) for k in CALLS_OF[i]]
+            win = min(scored)[3]
+            lose = max(scored, key=lambda s: (s[0], s[1], -s[2]))[3]
+            for move in ((i, win), (i, lose)):
                 if move not in moves:
                     moves.append(move)
         return moves
@@ -354,10 +386,12 @@ class StrongAgent:
             for s, card in view.trick:
                 if card.shows(view.call) and card.value >= best0:
                     best0, win0 = card.value, s
-        played0 = 0
-        for card in DECK:
-            if card not in know.unseen and card not in view.hand:
+        played0 = 0  # every card played this round (the deck less unseen and hand)
+        for trick in view.tricks:
+            for _, card in trick.plays:
                 played0 |= 1 << INDEX[card]
+        for _, card in view.trick:
+            played0 |= 1 << INDEX[card]
         voids0 = [sum(1 << CALL_INDEX[k] for k in v) for v in know.voids]
 
         exact = len(view.hand) <= self.endgame
@@ -496,23 +530,35 @@ class StrongAgent:
         if sampler is None:
             sampler = DealSampler(hidden, self.rng)
         others = sampler.hidden.seats
-        if self.locate > 0:
-            draw = self._located(view, sampler)
-        elif self.infer > 0:  # the learned bids replace the bid rule when they are asked
-            base = sampler.sample if self.infer_what & 1 else self._bid_aware(view, sampler)
-            draw = self._inferred(view, sampler, base)
+        hands: Callable[[], list[list[int]]]
+        if (isinstance(sampler, DealSampler) and self.locate <= 0 and self.infer <= 0
+                and self.plays <= 0):
+            # the bid model of _bid_aware, drawn by the sampler itself (compiled when
+            # built) and in its form: card indices, no Card objects
+            hands = sampler.fitting(HALF, self._bid_checks(view, sampler), self.tries)
         else:
-            draw = self._bid_aware(view, sampler)
-        if self.plays > 0:
-            draw = self._play_aware(view, sampler, draw)
+            if self.locate > 0:
+                draw = self._located(view, sampler)
+            elif self.infer > 0:  # the learned bids replace the bid rule when asked
+                base = (sampler.sample if self.infer_what & 1
+                        else self._bid_aware(view, sampler))
+                draw = self._inferred(view, sampler, base)
+            else:
+                draw = self._bid_aware(view, sampler)
+            if self.plays > 0:
+                draw = self._play_aware(view, sampler, draw)
+
+            def hands() -> list[list[int]]:
+                return [sorted(INDEX[c] for c in hand) for hand in draw()]
+
         mine = sorted(INDEX[c] for c in view.hand)
         n = view.config.players
 
         def deal() -> list[list[int]]:
             base: list[list[int]] = [[] for _ in range(n)]
             base[seat] = mine
-            for s, hand in zip(others, draw(), strict=True):
-                base[s] = sorted(INDEX[c] for c in hand)
+            for s, hand in zip(others, hands(), strict=True):
+                base[s] = hand
             return base
 
         return deal
@@ -560,7 +606,9 @@ class StrongAgent:
         (those two scaled with it); the sampler's uniform deals are accepted with that
         probability (rejection sampling, so the accepted deals follow the posterior under
         this model). After ``tries`` rejections a deal is taken as it comes, which bounds
-        the cost when the model fits a seat badly.
+        the cost when the model fits a seat badly. With the plain DealSampler and no other
+        model on top, :meth:`_deals` runs this same rejection inside the sampler
+        (``DealSampler.fitting``, compiled when built), its odds from the sampler's stream.
         """
         sample = source or sampler.sample  # another proposal than the uniform one
         checks = self._bid_checks(view, sampler)
@@ -601,19 +649,14 @@ class StrongAgent:
                 shown[s].append(INDEX[card])
         for s, card in view.trick:
             shown[s].append(INDEX[card])
-        miss1 = self.bid_miss
-        odds = (1.0, miss1, miss1 * 2 / 15, miss1 / 50)
-        # fast_bid depends on a hand only through its half-points (HALF: 2 per card of 11
-        # or more, 1 per 9 or 10), so each seat's acceptance odds are a table over them
         checks: list[tuple[int, int, tuple[float, ...]]] = []
         for i, s in enumerate(seats):
             bid = view.bids[s]
             if bid is not None:
                 before = [view.bids[x] if x != s else None for x in range(n)]
                 legal = legal_bids(before, s, dealer)
-                accept = tuple(odds[min(abs(nearest_bid((w + 1) // 2, legal) - bid), 3)]
-                               for w in range(2 * TRICKS_PER_ROUND + 1))
-                checks.append((i, sum(HALF[x] for x in shown[s]), accept))
+                checks.append((i, sum(HALF[x] for x in shown[s]),
+                               _bid_odds(legal, bid, self.bid_miss)))
         return checks
 
     def _play_aware(self, view: SeatView, sampler: DealSampler | BarredSampler,
