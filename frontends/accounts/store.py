@@ -53,7 +53,7 @@ rated_games = sa.Table(
 
 ratings = sa.Table(
     "ratings", METADATA,
-    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("player", sa.String(80), primary_key=True),  # "a:ID" an account, "b:NAME" a bot
     sa.Column("game", sa.String(40), primary_key=True),
     sa.Column("mode", sa.String(40), primary_key=True),
     sa.Column("rating", sa.Float, nullable=False),
@@ -65,8 +65,7 @@ ratings = sa.Table(
 rating_history = sa.Table(
     "rating_history", METADATA,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False,
-              index=True),
+    sa.Column("player", sa.String(80), nullable=False, index=True),
     sa.Column("rated_game_id", sa.Integer, sa.ForeignKey("rated_games.id"), nullable=False),
     sa.Column("game", sa.String(40), nullable=False),
     sa.Column("mode", sa.String(40), nullable=False),
@@ -74,7 +73,7 @@ rating_history = sa.Table(
     sa.Column("rd", sa.Float, nullable=False),
     sa.Column("vol", sa.Float, nullable=False),
     sa.Column("place", sa.Integer, nullable=False),
-    sa.UniqueConstraint("account_id", "rated_game_id", name="one_entry_per_game"))
+    sa.UniqueConstraint("player", "rated_game_id", name="one_entry_per_game"))
 
 SITE_FILE = "site.json"
 DB_FILE = "site.db"

@@ -43,7 +43,7 @@ def upgrade() -> None:
         sa.Column("applied", sa.Boolean, nullable=False))
     op.create_table(
         "ratings",
-        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+        sa.Column("player", sa.String(80), primary_key=True),
         sa.Column("game", sa.String(40), primary_key=True),
         sa.Column("mode", sa.String(40), primary_key=True),
         sa.Column("rating", sa.Float, nullable=False),
@@ -54,8 +54,7 @@ def upgrade() -> None:
     op.create_table(
         "rating_history",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False,
-                  index=True),
+        sa.Column("player", sa.String(80), nullable=False, index=True),
         sa.Column("rated_game_id", sa.Integer, sa.ForeignKey("rated_games.id"),
                   nullable=False),
         sa.Column("game", sa.String(40), nullable=False),
@@ -64,7 +63,7 @@ def upgrade() -> None:
         sa.Column("rd", sa.Float, nullable=False),
         sa.Column("vol", sa.Float, nullable=False),
         sa.Column("place", sa.Integer, nullable=False),
-        sa.UniqueConstraint("account_id", "rated_game_id", name="one_entry_per_game"))
+        sa.UniqueConstraint("player", "rated_game_id", name="one_entry_per_game"))
 
 
 def downgrade() -> None:
