@@ -45,6 +45,8 @@ def write_table_record(table: Table, out: Path, started: dt.datetime) -> Path:
         limit = settings.timeouts
         headers.append(("clock", f"{settings.clock.text()} on-timeout={settings.on_timeout}"
                                  + ("" if limit is None else f" timeouts={limit}")))
+    if settings.rated:  # the web's accounts rate it (frontends/accounts/ratings.py)
+        headers.append(("rated", "yes"))
     headers += [("fault", f"{seat} {reason}: {' '.join(detail.split())}")
                 for seat, reason, detail in table.faults if seat >= 0]
     headers += played_by(table)
