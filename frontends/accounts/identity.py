@@ -11,6 +11,7 @@ is (letters, digits, ``-_.``).
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import time
 import unicodedata
@@ -24,6 +25,7 @@ from sqlalchemy.engine import Engine
 from xactika.core.bots.agents import agent_names
 from xactika.core.engine.errors import XactikaError
 from xactika.frontends.accounts.store import accounts, sessions
+from xactika.frontends.i18n import _
 from xactika.protocol.net.lobby import NAME_MAX  # a seat's name in the lobby
 from xactika.protocol.player.wire import name_key
 
@@ -35,6 +37,11 @@ RESERVED = frozenset({"admin", "administrator", "root", "system", "operator", "g
                       "ohhell", "server", "host", "moderator", "support", "you", "me"})
 HASHER = PasswordHasher()  # RFC 9106 low-memory: 64 MiB, 3 passes, 4 lanes
 _DUMMY = HASHER.hash("not anyone's password")  # verified when the name is unknown
+
+
+def taken() -> str:
+    """One answer: a taken name and a reserved one are not told apart."""
+    return _("that name is taken or reserved")
 
 
 class AccountError(XactikaError):
@@ -53,19 +60,40 @@ def check_name(name: str) -> str:
     name = unicodedata.normalize("NFKC", name.strip())
     if not NAME_MIN <= len(name) <= NAME_MAX or not name[0].isalnum() \
             or not all(c.isalnum() or c in "-_." for c in name):
-        raise AccountError(f"a name is {NAME_MIN} to {NAME_MAX} letters, digits, '-', '_' "
-                           "or '.', starting with a letter or digit")
+        raise AccountError(_("a name is {low} to {high} letters, digits, '-', '_' or '.', "
+                             "starting with a letter or digit").format(low=NAME_MIN,
+                                                                       high=NAME_MAX))
     key = name_key(name)
-    bots = {name_key(a.replace(":", "")) for a in agent_names()} | {name_key(a) for a in
-                                                                    agent_names()}
-    if key in RESERVED or key in bots or key.startswith(("house-", "seat", "bot-")):
-        raise AccountError("that name is reserved")
+    if key in RESERVED or key in bot_names() or key.startswith(("house-", "seat", "bot-")):
+        raise AccountError(taken())
     return name
+
+
+def bot_names() -> set[str]:
+    """Every name a built-in bot has at a table (its agent's, and what plays it in each
+    game: ``beginner``, ``strong``...), compared as names are: no person may take one."""
+    from xactika.core.bots.agents import plays
+    from xactika.core.engine.api import games
+
+    names = set(agent_names()) | {a.replace(":", "") for a in agent_names()}
+    for game in games():
+        for agent in agent_names():
+            try:
+                names.add(plays(agent, game))
+            except ValueError:
+                continue
+    return {name_key(n) for n in names}
+
+
+def is_bot(name: str) -> bool:
+    """A seat's name at a rated table is a bot's (``strong``, ``strong (2)``)."""
+    return name_key(re.sub(r" \(\d+\)$", "", name)) in bot_names()
 
 
 def check_password(password: str) -> str:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise AccountError(f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+        raise AccountError(_("a password is {low} to {high} characters").format(
+            low=PASSWORD_MIN, high=PASSWORD_MAX))
     return password
 
 
@@ -79,7 +107,7 @@ def create(engine: Engine, name: str, password: str) -> Account:
                 name=name, key=name_key(name), hash=digest, disabled=False,
                 created=time.time())).inserted_primary_key[0]
     except sa.exc.IntegrityError:
-        raise AccountError("that name is taken") from None
+        raise AccountError(taken()) from None
     return Account(int(number), name)
 
 

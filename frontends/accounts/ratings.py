@@ -1,10 +1,10 @@
 """People's ratings: rated tables' signed records applied to Glicko-2 (glicko2.py).
 
 A rated table's record says ``rated: yes``; its ``seats`` are account names (an account's
-name is its name at the table) and its ``kinds`` tell people from bots. Nothing else of an
-account is in a record, so the ratings are a function of the signed records alone:
-:func:`recompute` rebuilds them from the records folder, :func:`catch_up` applies any a
-kill left unapplied, and :func:`apply` does one table in one transaction, once (the
+name is its name at the table) and built-in bots' names (which no account may have).
+Nothing else of an account is in a record, so the ratings are a function of the signed
+records alone: :func:`recompute` rebuilds them from the records folder, :func:`catch_up`
+applies any a kill left unapplied, and :func:`apply` does one table in one transaction, once (the
 record's name is unique in ``rated_games``).
 """
 
@@ -27,14 +27,13 @@ from xactika.frontends.accounts.glicko2 import (
     Rating,
     rate_table,
 )
+from xactika.frontends.accounts.identity import is_bot
 from xactika.frontends.accounts.store import accounts, rated_games, rating_history, ratings
 from xactika.protocol.player.wire import name_key
 from xactika.protocol.records.textform import RecordError, forfeited, read_record
 from xactika.protocol.trust.audit import OK, VERIFIED
 from xactika.protocol.trust.fastaudit import audit_path
 from xactika.protocol.trust.signing import PublicKey
-
-HUMAN = "human"
 
 
 @dataclass(frozen=True)
@@ -80,12 +79,11 @@ def read_rated(path: Path, folder: Path, keys: Sequence[PublicKey]) -> RatedGame
     if config is None:
         return None
     names = tuple((record.header("seats") or "").split(","))
-    kinds = tuple((record.header("kinds") or "").split(","))
-    if len(names) != len(over.totals) or len(kinds) != len(names):
+    if len(names) != len(over.totals):
         return None
     low = game_rules(config.game).low_wins(config)
     return RatedGame(path.relative_to(folder).as_posix(), config.game, config.mode, names,
-                     tuple(k == HUMAN for k in kinds),
+                     tuple(not is_bot(n) for n in names),
                      places(over.totals, low, forfeited(record.headers)),
                      tuple(over.totals), path.stat().st_mtime)
 
@@ -203,8 +201,9 @@ def person(engine: Engine, account_id: int) -> dict[str, Any]:
     for h in reversed(hist):
         seats = json.loads(h.seats)
         result = json.loads(h.result)
-        games.append({"record": h.record, "game": h.game, "mode": h.mode, "place": h.place,
-                      "finished": h.finished, "rating": round(h.rating),
+        games.append({"id": h.rated_game_id, "record": h.record, "game": h.game,
+                      "mode": h.mode, "place": h.place, "finished": h.finished,
+                      "rating": round(h.rating),
                       "seats": [names.get(p, p[2:]) for p in seats],
                       "totals": result["totals"], "places": result["places"]})
     return {"ratings": out, "games": games}
