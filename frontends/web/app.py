@@ -160,7 +160,9 @@ class WebApp:
     # -- pages
     async def lobby_page(self, request: Request) -> Response:
         viewers = any(getattr(r, "path", "") == "/replay" for r in self.app.routes)
-        return page(self.templates, request, "lobby.html", {"viewers": viewers})
+        me = await self.accounts.signed_in(request) if self.accounts is not None else None
+        return page(self.templates, request, "lobby.html",
+                    {"viewers": viewers, "accounts": self.accounts is not None, "me": me})
 
     async def table_page(self, request: Request) -> Response:
         number = request.path_params["number"]
