@@ -34,14 +34,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("list", help="every account, its state and when it was made")
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--json", action="store_true", help="print JSON")
-    for name, text in (("create", "make an account (password from standard input)"),
-                       ("disable", "disable an account: it cannot log in, its sessions end"),
-                       ("reset", "give an account a new password (from standard input)")):
-        p = sub.add_parser(name, help=text)
+    made = [sub.add_parser("create", help="make an account (password from standard input)"),
+            sub.add_parser("disable",
+                           help="disable an account: it cannot log in, its sessions end"),
+            sub.add_parser("reset", help="give an account a new password (from standard "
+                           "input)")]
+    for p in made:
         p.add_argument("dir", metavar="DIR")
         p.add_argument("name", metavar="NAME")
-        if name == "disable":
-            p.add_argument("--enable", action="store_true", help="enable it again")
+    made[1].add_argument("--enable", action="store_true", help="enable it again")
     p = sub.add_parser("ratings", help="recompute every rating from the rated tables' records")
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--records", required=True, metavar="OUT",
