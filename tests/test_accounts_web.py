@@ -292,3 +292,21 @@ def test_a_changed_hash_is_rehashed_at_login(site: tuple[TestClient, AccountPage
     with pages.engine.connect() as conn:
         now = conn.execute(sa.select(accounts.c.hash)).scalar_one()
     assert now != weak and not identity.HASHER.check_needs_rehash(now)
+
+
+def test_the_forms_speak_the_readers_language_and_post_with_their_origin(
+        site: tuple[TestClient, AccountPages]) -> None:
+    """Under the site's ``no-referrer`` a browser sends ``Origin: null`` with a form's
+    POST, which the Origin check refuses: the form pages say ``same-origin``."""
+    client, _ = site
+    for path in ("/signup", "/login"):
+        assert client.get(path).headers["referrer-policy"] == "same-origin"
+    signup(client, "ann")
+    assert client.get("/people/ann").headers["referrer-policy"] == "same-origin"  # logout
+    assert client.get("/").headers["referrer-policy"] == "no-referrer"  # the rest as before
+    client.cookies.clear()
+    r = client.post("/login?lang=de", data={"name": "zed", "password": "x"}, headers=SAME)
+    assert error_of(r) == "falscher Name oder falsches Passwort"
+    r = client.post("/signup?lang=de", data={"name": "ANN", "password": PASSWORD},
+                    headers=SAME)
+    assert error_of(r) == "dieser Name ist vergeben oder reserviert"

@@ -37,12 +37,13 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
+from xactika.frontends import i18n
 from xactika.frontends.accounts import identity, ratings
 from xactika.frontends.accounts.identity import Account, AccountError
 from xactika.frontends.accounts.store import Site, rated_games
 from xactika.frontends.i18n import _
 from xactika.frontends.web.arenapages import plot, when
-from xactika.frontends.web.lang import install_gettext, page
+from xactika.frontends.web.lang import install_gettext, page, page_language
 from xactika.protocol.player.wire import name_key
 from xactika.protocol.trust.signing import PublicKey
 
@@ -167,11 +168,20 @@ class AccountPages:
 
     def _form_page(self, request: Request, kind: str, error: str | None,
                    status_code: int = 200, name: str = "") -> Response:
-        return page(self.templates, request, "account.html",
-                    {"kind": kind, "error": error, "name": name[:identity.NAME_MAX],
-                     "next": _next(request)}, status_code=status_code)
+        return with_forms(page(self.templates, request, "account.html",
+                               {"kind": kind, "error": error,
+                                "name": name[:identity.NAME_MAX], "next": _next(request)},
+                               status_code=status_code))
 
     async def signup(self, request: Request) -> Response:
+        with i18n.using(page_language(request)):  # its errors in the reader's language
+            return await self._signup(request)
+
+    async def login(self, request: Request) -> Response:
+        with i18n.using(page_language(request)):
+            return await self._login(request)
+
+    async def _signup(self, request: Request) -> Response:
         if not self._origin_ok(request):
             return PlainTextResponse("requests must come from this site's pages", 403)
         try:
@@ -185,10 +195,10 @@ class AccountPages:
         try:
             account = await run_in_threadpool(identity.create, self.engine, name, password)
         except AccountError as exc:
-            return self._form_page(request, "signup", _(str(exc)), 400, name)
+            return self._form_page(request, "signup", str(exc), 400, name)
         return self._with_session(request, account, _after(request, account))
 
-    async def login(self, request: Request) -> Response:
+    async def _login(self, request: Request) -> Response:
         if not self._origin_ok(request):
             return PlainTextResponse("requests must come from this site's pages", 403)
         try:
@@ -296,17 +306,19 @@ class AccountPages:
             return page(self.templates, request, "person.html",
                         {"person": None, "name": request.path_params["name"][:40],
                          "me": await self.signed_in(request)}, status_code=404)
-        for r in data["ratings"]:
-            drawn = plot(r["history"])
-            if drawn is not None:
-                last = r["history"][-1]
-                drawn["summary"] = _("rating {rating} ± {spread} after {games} games").format(
-                    rating=f"{last['mu']:.0f}", spread=f"{last['high'] - last['mu']:.0f}",
-                    games=len(r["history"]))
-            r["plot"] = drawn
-        return page(self.templates, request, "person.html",
-                    {"person": data, "name": data["name"], "when": when,
-                     "me": await self.signed_in(request)})
+        with i18n.using(page_language(request)):  # the plot's description
+            for r in data["ratings"]:
+                drawn = plot(r["history"])
+                if drawn is not None:
+                    last = r["history"][-1]
+                    drawn["summary"] = _("rating {rating} ± {spread} after {games} games"
+                                         ).format(rating=f"{last['mu']:.0f}",
+                                                  spread=f"{last['high'] - last['mu']:.0f}",
+                                                  games=len(r["history"]))
+                r["plot"] = drawn
+        return with_forms(page(self.templates, request, "person.html",
+                               {"person": data, "name": data["name"], "when": when,
+                                "me": await self.signed_in(request)}))
 
     async def boards_page(self, request: Request) -> Response:
         boards = await run_in_threadpool(ratings.boards, self.engine)
@@ -339,6 +351,16 @@ class AccountPages:
         if not path.is_relative_to(out.resolve()) or not path.is_file():
             return PlainTextResponse("no rated game of that number", status_code=404)
         return FileResponse(path, media_type="text/plain", filename=Path(found.record).name)
+
+
+def with_forms(response: Response) -> Response:
+    """A page with a form (sign-up, login, logout): ``Referrer-Policy: same-origin``
+    instead of the site's ``no-referrer``, under which a browser sends ``Origin: null``
+    with a form's POST and the Origin check could not tell this site's forms from
+    another's. Same-origin requests only carry the Referer; a token is in a fragment,
+    which is never in one."""
+    response.headers["referrer-policy"] = "same-origin"
+    return response
 
 
 def _client(request: Request) -> str:
