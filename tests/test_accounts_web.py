@@ -310,3 +310,22 @@ def test_the_forms_speak_the_readers_language_and_post_with_their_origin(
     r = client.post("/signup?lang=de", data={"name": "ANN", "password": PASSWORD},
                     headers=SAME)
     assert error_of(r) == "dieser Name ist vergeben oder reserviert"
+
+
+def test_a_persons_page_draws_the_rating_over_time(
+        site: tuple[TestClient, AccountPages]) -> None:
+    from xactika.frontends.accounts import ratings
+
+    client, pages = site
+    signup(client, "ann")
+    assert "<svg" not in client.get("/people/ann").text  # no game: no plot
+    for n, placed in enumerate([(1, 2), (2, 1), (1, 2)]):
+        ratings.apply(pages.engine, ratings.RatedGame(
+            f"table-{n}.log", "xactika", "bid", ("ann", "strong"), (True, False), placed,
+            (3, 1) if placed[0] == 1 else (1, 3), float(n)))
+    page = client.get("/people/ann").text
+    points = re.search(r'<polyline class="mu" points="([^"]+)"', page)
+    assert points is not None and len(points.group(1).split()) == 3
+    assert 'href="/rated/1/record"' in page and "replay?file=table-0.log" in page
+    shown = client.get("/api/people/ann").json()["ratings"][0]
+    assert shown["games"] == 3 and shown["low"] < shown["rating"] < shown["high"]

@@ -103,9 +103,11 @@ def create(engine: Engine, name: str, password: str) -> Account:
     digest = HASHER.hash(password)
     try:
         with engine.begin() as conn:
-            number = conn.execute(sa.insert(accounts).values(
+            made = conn.execute(sa.insert(accounts).values(
                 name=name, key=name_key(name), hash=digest, disabled=False,
-                created=time.time())).inserted_primary_key[0]
+                created=time.time())).inserted_primary_key
+            assert made is not None
+            number = made[0]
     except sa.exc.IntegrityError:
         raise AccountError(taken()) from None
     return Account(int(number), name)

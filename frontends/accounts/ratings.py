@@ -119,7 +119,8 @@ def apply(engine: Engine, game: RatedGame) -> bool:
                 record=game.record, game=game.game, mode=game.mode,
                 seats=json.dumps(players or list(game.names)),
                 result=json.dumps({"places": game.places, "totals": game.totals}),
-                finished=game.finished, applied=players is not None)).inserted_primary_key[0]
+                finished=game.finished, applied=players is not None)).inserted_primary_key
+            assert number is not None
             if players is None:
                 return False
             before = [_current(conn, p, game.game, game.mode) for p in players]
@@ -138,7 +139,7 @@ def apply(engine: Engine, game: RatedGame) -> bool:
                     conn.execute(sa.insert(ratings).values(player=player, game=game.game,
                                                            mode=game.mode, **values))
                 conn.execute(sa.insert(rating_history).values(
-                    player=player, rated_game_id=number, game=game.game, mode=game.mode,
+                    player=player, rated_game_id=number[0], game=game.game, mode=game.mode,
                     rating=new.rating, rd=new.rd, vol=new.vol, place=game.places[seat]))
     except sa.exc.IntegrityError:
         return False  # rated already: another process, or before a kill

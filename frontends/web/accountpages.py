@@ -308,7 +308,7 @@ class AccountPages:
                          "me": await self.signed_in(request)}, status_code=404)
         with i18n.using(page_language(request)):  # the plot's description
             for r in data["ratings"]:
-                drawn = plot(r["history"])
+                drawn = plot(r["history"]) if len(r["history"]) > 1 else None  # a line
                 if drawn is not None:
                     last = r["history"][-1]
                     drawn["summary"] = _("rating {rating} ± {spread} after {games} games"
