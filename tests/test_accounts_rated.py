@@ -135,3 +135,41 @@ def test_a_guest_cannot_open_or_join_a_rated_table(server: WebServer) -> None:
     assert "sign in" in guest.post(f"/api/tables/{number}/take", {"seat": 1})["error"]
     # the same person twice at one table: refused (one account, one seat)
     assert "taken" in cid.post(f"/api/tables/{number}/take", {"seat": 1})["error"]
+
+
+def test_a_kill_before_the_rating_is_caught_up_from_the_records(server: WebServer) -> None:
+    """A table whose record was written but whose rating a kill lost is rated at the next
+    start (``catch_up``, what serve.py calls): once, however often it runs."""
+    import sqlalchemy as sa
+
+    from xactika.frontends.accounts import ratings
+    from xactika.frontends.accounts.store import (
+        Site,
+        rated_games,
+        rating_history,
+    )
+    from xactika.frontends.accounts.store import (
+        ratings as rating_rows,
+    )
+    from xactika.protocol.trust.signing import signer_for
+
+    dan = Browser(server)
+    assert dan.signup("dan") == 200
+    made = dan.post("/api/rated", {"seats": ["open", "1"], "players": 2, "rounds": 1})
+    play_out(server, made["invites"]["0"])
+    until(lambda: dan.get_json("/api/people/dan")["games"], "dan's table rated")
+    site = Site.open(server.site)  # type: ignore[attr-defined]
+    try:
+        keys = [signer_for(None).public]
+        assert ratings.catch_up(site.engine, server.out, keys) == 0  # nothing left over
+        with site.engine.begin() as conn:  # as if killed before the rating
+            conn.execute(sa.delete(rating_history))
+            conn.execute(sa.delete(rating_rows))
+            conn.execute(sa.delete(rated_games))
+        assert dan.get_json("/api/people/dan")["games"] == []
+        applied = ratings.catch_up(site.engine, server.out, keys)
+        assert applied >= 1 and ratings.catch_up(site.engine, server.out, keys) == 0
+        (game,) = dan.get_json("/api/people/dan")["games"]
+        assert game["seats"][0] == "dan"
+    finally:
+        site.close()
