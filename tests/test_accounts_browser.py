@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from axekit import axe_source, violations
 from netkit import until
 from webkit import DESKTOP, PHONE, WebServer, browser_session, click_move, screenshot
 
@@ -33,15 +34,26 @@ def browser() -> Iterator[Any]:
 def test_sign_up_play_rated_and_find_the_game(server: WebServer, browser: Any,
                                               size: dict[str, int], lang: str,
                                               name: str) -> None:
+    source = axe_source()
     context = browser.new_context(viewport=size)
     page = context.new_page()
     try:
         page.goto(f"{server.url}/signup?lang={lang}")
+        assert violations(page, source) == []
         page.fill("#name", name)
         page.fill("#password", PASSWORD)
         page.click("button[type=submit]")
         page.wait_for_url(f"**/people/{name}")
         assert page.locator("main h1").inner_text() == name
+        page.goto(f"{server.url}/login?lang={lang}")
+        page.fill("#name", name)
+        page.fill("#password", "not the password")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#form-error")
+        assert violations(page, source) == []
+        page.fill("#password", PASSWORD)
+        page.click("button[type=submit]")  # the second try, the right password
+        page.wait_for_url(f"**/people/{name}")
         page.goto(server.url + "/")
         page.wait_for_selector("#account-nav")
         page.wait_for_selector("#seat-1")  # the form is drawn from /api/games
@@ -75,5 +87,8 @@ def test_sign_up_play_rated_and_find_the_game(server: WebServer, browser: Any,
         assert ("Gewertete Partien" if lang == "de" else "Rated games") in text
         assert page.locator("svg[role=img]").count() == 0  # a line from the second game on
         assert page.locator("#person-games a.replay").count() == 1
+        assert violations(page, source) == []
+        page.goto(f"{server.url}/leaderboard/xactika/bid?lang={lang}")
+        assert violations(page, source) == []
     finally:
         context.close()
