@@ -173,3 +173,23 @@ def test_a_kill_before_the_rating_is_caught_up_from_the_records(server: WebServe
         assert game["seats"][0] == "dan"
     finally:
         site.close()
+
+
+def test_a_timeout_at_a_rated_table_forfeits(server: WebServer) -> None:
+    """No bot keeps a rated seat for its person: the first timeout forfeits it."""
+    eve = Browser(server)
+    assert eve.signup("eve") == 200
+    made = eve.post("/api/rated", {"seats": ["open", "1"], "players": 2, "rounds": 1,
+                                   "clock": "1+0", "on_timeout": "bot"})
+    assert made["table"]["on_timeout"] == "forfeit"  # whatever the form asked
+    with _socket(server) as ws:
+        ws.send(f"seat {made['invites']['0']}")
+        seen = _lines(ws, "go", 30, answer=False)  # asked, and never answering
+        seen += _lines(ws, "error", 30, answer=False)
+    assert any("timeout" in line for line in seen), seen[-3:]
+    until(lambda: eve.get_json("/api/people/eve")["games"], "the timed-out table rated")
+    (game,) = eve.get_json("/api/people/eve")["games"]
+    assert game["place"] == 2
+    kept = read_record(server.out / game["record"])
+    assert ("forfeit", "0") in kept.headers
+    assert any(k == "fault" and v.startswith("0 timeout") for k, v in kept.headers)
