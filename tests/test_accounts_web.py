@@ -329,3 +329,18 @@ def test_a_persons_page_draws_the_rating_over_time(
     assert 'href="/rated/1/record"' in page and "replay?file=table-0.log" in page
     shown = client.get("/api/people/ann").json()["ratings"][0]
     assert shown["games"] == 3 and shown["low"] < shown["rating"] < shown["high"]
+
+
+def test_bad_site_options_are_one_line(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from xactika.frontends.web import serve
+
+    assert serve.main(["--site-db", "sqlite:///x.db", "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == ("xactika web: --site-db is the database of a --site "
+                                       "DIR: give both\n")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "other").write_text("x")
+    assert serve.main(["--site", str(tmp_path / "full"), "--out", str(tmp_path / "o"),
+                       "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("xactika web: ") and "not empty" in err and err.count("\n") == 1

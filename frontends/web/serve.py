@@ -152,6 +152,8 @@ async def _serve(args: argparse.Namespace) -> int:
         raise ValueError("TLS needs both --tls-cert and --tls-key")
     if (bad := hosting_options(args)) is not None:
         raise ValueError(bad)
+    if args.site_db is not None and args.site is None:
+        raise ValueError("--site-db is the database of a --site DIR: give both")
     if not 0 < args.unwatched <= 86400:
         raise ValueError("--unwatched is more than 0 and at most 86400 seconds")
     import uvicorn
