@@ -193,3 +193,34 @@ def test_a_timeout_at_a_rated_table_forfeits(server: WebServer) -> None:
     kept = read_record(server.out / game["record"])
     assert ("forfeit", "0") in kept.headers
     assert any(k == "fault" and v.startswith("0 timeout") for k, v in kept.headers)
+
+
+def test_a_seat_follows_its_person_across_a_restart(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The journal keeps whose seats they were; after a restart (which keeps only the
+    tokens' hashes) the person, logged in anew, gets a new token that works."""
+    site = tmp_path_factory.mktemp("site2") / "site"
+    out = tmp_path_factory.mktemp("web2")
+    first = WebServer(out, 46, extra=["--site", str(site)])
+    try:
+        fay = Browser(first)
+        assert fay.signup("fay") == 200
+        made = fay.post("/api/rated", {"seats": ["open", "open", "1"], "players": 3})
+        number, old = made["table"]["id"], made["invites"]["0"]
+    finally:
+        assert "Traceback" not in first.stop()
+    second = WebServer(out, 46, extra=["--site", str(site)])
+    try:
+        again = Browser(second)
+        form = urllib.parse.urlencode({"name": "FAY", "password": PASSWORD}).encode()
+        assert again.open("/login", form,
+                          {"content-type": "application/x-www-form-urlencoded"})[0] == 200
+        (seat,) = again.post("/api/me/seats", {})["seats"]
+        assert (seat["table"], seat["seat"], seat["rated"]) == (number, 0, True)
+        assert seat["token"] and seat["token"] != old
+        with _socket(second) as ws:
+            ws.send(f"seat {seat['token']}")
+            seen = _lines(ws, "seated", 20, answer=False)
+        assert any(line.startswith(f"seated table={number} seat=0") for line in seen)
+    finally:
+        assert "Traceback" not in second.stop()
