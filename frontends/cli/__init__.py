@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lobby": ("xactika.frontends.net.lobby", "list, create and join a server's tables"),
     "web": ("xactika.frontends.web.serve", "play, watch and invite in the browser"),
     "arena": ("xactika.frontends.arena.command", "a standing, rated ladder of bots"),
+    "account": ("xactika.frontends.accounts.command", "the web site's accounts and ratings"),
 }
 
 

@@ -17,7 +17,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from starlette.applications import Starlette
@@ -51,6 +51,9 @@ from xactika.protocol.net.server import Server
 from xactika.protocol.net.weblines import Chat, SayChatRefused, parse_page, parse_page_first
 from xactika.protocol.notation.text import config_from_pairs
 from xactika.protocol.player.wire import TakeSeat, bot_name, clean_name, format_line
+
+if TYPE_CHECKING:
+    from xactika.frontends.web.accountpages import AccountPages
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +112,12 @@ class WebApp:
     def __init__(self, server: Server, *, extra_routes: list[BaseRoute] | None = None,
                  bound: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
                  trusted_proxies: Sequence[Network] = (),
-                 proxy_header: str = DEFAULT_HEADER) -> None:
+                 proxy_header: str = DEFAULT_HEADER, accounts: AccountPages | None = None
+                 ) -> None:
         self.server = server
+        self.accounts = accounts  # --site: who is signed in, rated tables (accountpages.py)
+        if accounts is not None:
+            accounts.web = self
         self.viewers = any(getattr(r, "path", "") == "/replay" for r in extra_routes or ())
         self.lobby = WebLobby(server)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -135,6 +142,8 @@ class WebApp:
         # pages, scripts and catalogs compressed (a phone's first load: about a quarter)
         self.app = Starlette(routes=routes, lifespan=self.lifespan,
                              middleware=[Middleware(GZipMiddleware, minimum_size=500)])
+        self.app.state.web = self
+        self.app.state.accounts = accounts
         self.asgi = SecurityHeaders(served(self.app, bound, allowed_hosts, trusted_proxies,
                                            proxy_header))
 
@@ -145,11 +154,15 @@ class WebApp:
             yield
         finally:
             await self.server.close()
+            if self.accounts is not None:
+                self.accounts.close()
 
     # -- pages
     async def lobby_page(self, request: Request) -> Response:
         viewers = any(getattr(r, "path", "") == "/replay" for r in self.app.routes)
-        return page(self.templates, request, "lobby.html", {"viewers": viewers})
+        me = await self.accounts.signed_in(request) if self.accounts is not None else None
+        return page(self.templates, request, "lobby.html",
+                    {"viewers": viewers, "accounts": self.accounts is not None, "me": me})
 
     async def table_page(self, request: Request) -> Response:
         number = request.path_params["number"]
@@ -179,9 +192,16 @@ class WebApp:
             raise WebLobbyError("the request is not a JSON object")
         return body
 
+    async def _holder(self, request: Request) -> tuple[int, str] | None:
+        """The signed-in account (id, name) a seat taken by this request follows."""
+        account = await self.accounts.signed_in(request) if self.accounts else None
+        return (account.id, account.name) if account is not None else None
+
     async def create_table(self, request: Request) -> Response:
+        holder = await self._holder(request)
         try:
-            web, invites = self.lobby.create(await self._body(request), _client(request))
+            web, invites = self.lobby.create(await self._body(request), _client(request),
+                                             holder=holder[0] if holder else None)
         except WebLobbyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"table": web.public(),
@@ -193,7 +213,8 @@ class WebApp:
             seat = body.get("seat")
             found = self.lobby.take(request.path_params["number"],
                                    int(seat) if seat not in (None, "") else None,
-                                   body.get("name"), _client(request))
+                                   body.get("name"), _client(request),
+                                   holder=await self._holder(request))
         except (WebLobbyError, ValueError, TypeError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"seat": found[0], "token": found[1]})
@@ -221,6 +242,26 @@ class WebApp:
         except WebLobbyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"seat": seat})
+
+    # -- rated tables (accountpages.py): rated once, when over, from their signed record
+    def rate_when_over(self, web: WebTable) -> None:
+        web.tasks.append(asyncio.create_task(self._rate(web)))
+
+    async def _rate(self, web: WebTable) -> None:
+        await web.table.over.wait()
+        if self.accounts is not None and web.table.record is not None \
+                and self.server.out is not None:
+            await asyncio.to_thread(self.accounts.rate, web.table.record, self.server.out)
+
+    def watch_rated(self) -> None:
+        """The rated tables resumed after a restart are rated when they end, and those a
+        kill ended before their rating are rated now (ratings.catch_up)."""
+        if self.accounts is None or self.server.out is None:
+            return
+        self.accounts.catch_up(self.server.out)
+        for web in self.lobby.tables.values():
+            if web.rated and not web.table.over.is_set():
+                self.rate_when_over(web)
 
     async def record(self, request: Request) -> Response:
         try:
@@ -446,17 +487,25 @@ def viewer_routes(server: Server, arena: Any = None) -> list[BaseRoute]:
 def create_app(server: Server, *, bound: str = "127.0.0.1",
                allowed_hosts: Sequence[str] = (),
                trusted_proxies: Sequence[Network] = (),
-               proxy_header: str = DEFAULT_HEADER, arena: str | None = None) -> WebApp:
+               proxy_header: str = DEFAULT_HEADER, arena: str | None = None,
+               site: str | None = None, site_db: str | None = None) -> WebApp:
     """The application: the lobby, the tables and, when present, the viewers; served under
     the names ``bound``, ``localhost`` and ``allowed_hosts``, believing ``proxy_header``
     from ``trusted_proxies`` only (hosting.py). ``arena``: an arena folder, whose pages and
-    JSON are served too (arenapages.py)."""
+    JSON are served too (arenapages.py). ``site``: a site folder (its database at
+    ``site_db``, or SQLite in it), whose accounts and ratings are served (accountpages.py)."""
     pages = None
     if arena is not None:
         from xactika.frontends.web.arenapages import ArenaPages
 
         pages = ArenaPages(arena)
-    routes = [*viewer_routes(server, pages), *(pages.routes() if pages is not None else [])]
+    accounts = None
+    if site is not None:
+        from xactika.frontends.web.accountpages import AccountPages
+
+        accounts = AccountPages(site, site_db)
+    routes = [*viewer_routes(server, pages), *(pages.routes() if pages is not None else []),
+              *(accounts.routes() if accounts is not None else [])]
     return WebApp(server, extra_routes=routes, bound=bound,
                   allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies,
-                  proxy_header=proxy_header)
+                  proxy_header=proxy_header, accounts=accounts)

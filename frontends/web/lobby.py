@@ -60,6 +60,11 @@ class WebTable:
     spectators: int = 0
     tasks: list[asyncio.Task[None]] = attrs.Factory(list)
     said: int = 0  # chat messages so far (the journal's numbers)
+    rated: bool = False  # for accounts only (accountpages.py): its seats are accounts'
+    holders: dict[int, int] = attrs.Factory(dict)  # seat -> the account that took it
+
+    def holders_of(self, account: int) -> list[int]:
+        return [seat for seat, held in self.holders.items() if held == account]
 
     @property
     def table(self) -> Table:
@@ -99,7 +104,7 @@ class WebTable:
                 "level": settings.level,
                 "status": table.status(), "seats": seats, "spectators": self.spectators,
                 "delay": self.spectator_delay, "tutorial": self.tutorial,
-                "rematch": rematch.id if rematch else None}
+                "rematch": rematch.id if rematch else None, "rated": self.rated}
 
 
 def web_name(text: object) -> str:
@@ -118,10 +123,12 @@ class WebLobby:
         self.lobby = server.lobby
         self.tables: dict[int, WebTable] = {}
 
-    def create(self, request: dict[str, Any], address: str) -> tuple[WebTable, dict[int, str]]:
+    def create(self, request: dict[str, Any], address: str, *, rated: bool = False,
+               holder: int | None = None) -> tuple[WebTable, dict[int, str]]:
         """A new lobby table from the page's form, its bots seated, the creator in the first
         open seat under ``name``; the open seats' tokens (the creator's first, then the
-        invite links)."""
+        invite links). ``rated``: a rated table (leaving or a timeout forfeits, no hints);
+        ``holder``: the signed-in creator's account, whom the seat follows."""
         pairs = {k: str(request[k]) for k in ("game", "mode", "players", "rounds", "level")
                  if request.get(k) not in (None, "")}
         for key in game_option_types():  # the games' own settings: Dix's target
@@ -130,6 +137,8 @@ class WebLobby:
         pairs["clock"] = str(request.get("clock") or DEFAULT_CLOCK)
         if request.get("on_timeout") not in (None, ""):
             pairs["on-timeout"] = str(request["on_timeout"])
+        if rated:
+            pairs.update({"rated": "yes", "on-timeout": "forfeit", "hint": "off"})
         try:
             delay = float(request.get("delay") or 0)
         except (TypeError, ValueError):
@@ -147,7 +156,8 @@ class WebLobby:
         except LobbyError as exc:
             raise WebLobbyError(str(exc)) from None
         hosted = self.lobby.hosted[table.id]
-        web = WebTable(hosted, kinds, delay, bool(request.get("tutorial")))
+        web = WebTable(hosted, kinds, delay, bool(request.get("tutorial")) and not rated,
+                       rated=rated)
         self.tables[table.id] = web
         self._seat_bots(web)
         self.lobby.mind(hosted)  # a table of bots alone ends when nobody watches it
@@ -161,6 +171,8 @@ class WebLobby:
                 raise WebLobbyError(str(exc)) from None
             if not request.get("name"):  # the page's hello names the seat
                 table.seats[opened[0]].name = ""
+            if holder is not None:
+                web.holders[opened[0]] = holder
         self._keep(web)
         return web, {seat: table.seats[seat].token for seat in opened}
 
@@ -169,7 +181,8 @@ class WebLobby:
         """Journal what the web alone knows of a table with the lobby's seats
         (protocol/net/lobby.py ``keep``)."""
         web.hosted.extra = {"kinds": web.kinds, "delay": web.spectator_delay,
-                            "tutorial": web.tutorial}
+                            "tutorial": web.tutorial, "rated": web.rated,
+                            "holders": {str(k): v for k, v in web.holders.items()}}
         self.lobby.keep(web.hosted, sync=True)  # on disk before the page has its answer
 
     def resume(self, tables: list[Table]) -> None:
@@ -188,7 +201,10 @@ class WebLobby:
             else:
                 try:
                     web = WebTable(hosted, [str(k) for k in data["kinds"]],
-                                   float(data["delay"]), bool(data["tutorial"]))
+                                   float(data["delay"]), bool(data["tutorial"]),
+                                   rated=bool(data.get("rated")),
+                                   holders={int(k): int(v) for k, v
+                                            in dict(data.get("holders") or {}).items()})
                     if len(web.kinds) != len(table.seats):
                         raise ValueError(f"{len(web.kinds)} seats for {len(table.seats)}")
                 except (KeyError, ValueError, TypeError, AttributeError) as exc:
@@ -266,15 +282,22 @@ class WebLobby:
             raise WebLobbyError(f"no table {number}")
         return web
 
-    def take(self, number: int, seat: int | None, name: object, address: str) -> tuple[int, str]:
-        """An open seat's token for whoever asks first (``seat`` or any), by the lobby's join."""
+    def take(self, number: int, seat: int | None, name: object, address: str,
+             holder: tuple[int, str] | None = None) -> tuple[int, str]:
+        """An open seat's token for whoever asks first (``seat`` or any), by the lobby's join;
+        ``holder``: the signed-in taker's account (id, name), whom the seat follows. A rated
+        table's seats go to accounts only, under their own names."""
         web = self.get(number)
+        if web.rated and holder is None:
+            raise WebLobbyError("a rated table's seats are for accounts: sign in first")
+        given = holder[1] if web.rated and holder is not None else self._free_name(web, name)
         try:
-            taken = self.lobby.take(web.hosted, self._free_name(web, name), seat, address,
-                                    admin=False)
+            taken = self.lobby.take(web.hosted, given, seat, address, admin=False)
         except LobbyError as exc:
             raise WebLobbyError(str(exc)) from None
-        if not name:  # the page's hello names the seat
+        if holder is not None:
+            web.holders[taken] = holder[0]
+        if not name and not web.rated:  # the page's hello names the seat
             web.table.seats[taken].name = ""
         self._keep(web)
         return taken, web.table.seats[taken].token
@@ -341,6 +364,8 @@ class WebLobby:
         found = self.seat_of(token)
         if found is not None and found[0].kinds[found[1]] != "open":
             raise WebLobbyError("that seat is a bot's")
+        if found is not None and found[0].rated:
+            raise WebLobbyError("a rated table has no rematch: open a new rated table")
         try:
             new, seat = await self.lobby.next_table(token, address, admin=False)
         except LobbyError as exc:

@@ -88,6 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--arena", default=None, metavar="DIR",
                    help="also serve this arena's pages (/arena) and JSON (/api/arena), "
                    "its records openable in the replay viewer")
+    p.add_argument("--site", default=None, metavar="DIR",
+                   help="accounts, rated tables, people's pages and leaderboards, kept in "
+                   "this site folder (made on first use; 'xactika account' manages it)")
+    p.add_argument("--site-db", default=None, metavar="URL",
+                   help="the site's database when it is made (default SQLite in --site; "
+                   "postgresql://USER@HOST/DB for several processes)")
     p.add_argument("--no-journal", action="store_true",
                    help="keep no journal in --out: a crash loses every game in progress "
                    "(for measuring what the journal costs)")
@@ -146,6 +152,8 @@ async def _serve(args: argparse.Namespace) -> int:
         raise ValueError("TLS needs both --tls-cert and --tls-key")
     if (bad := hosting_options(args)) is not None:
         raise ValueError(bad)
+    if args.site_db is not None and args.site is None:
+        raise ValueError("--site-db is the database of a --site DIR: give both")
     if not 0 < args.unwatched <= 86400:
         raise ValueError("--unwatched is more than 0 and at most 86400 seconds")
     import uvicorn
@@ -174,12 +182,13 @@ async def _serve(args: argparse.Namespace) -> int:
                         on_note=lambda text: print(text, flush=True))
         web = create_app(server, bound=args.host, allowed_hosts=args.allowed_host,
                          trusted_proxies=args.trusted_proxy, proxy_header=args.proxy_header,
-                         arena=args.arena)
+                         arena=args.arena, site=args.site, site_db=args.site_db)
         sock = socket.create_server((args.host, args.port))
         tcp = await server.start(args.host, args.tcp_port) if args.tcp_port is not None \
             else None
         restored = server.restore()  # the tables a crash interrupted, their bots again
         web.lobby.resume(restored)
+        web.watch_rated()  # rated tables a kill ended are rated now, resumed ones when over
         guessable = seed_note(seed)  # standard error, before the address is known
         if guessable is not None:
             print(guessable, file=sys.stderr, flush=True)
@@ -190,6 +199,8 @@ async def _serve(args: argparse.Namespace) -> int:
         print(f"xactika web on {scheme}://{host}:{port}/ ; records in {out}", flush=True)
         if args.arena is not None:
             print(f"arena {args.arena} on {scheme}://{host}:{port}/arena", flush=True)
+        if args.site is not None:
+            print(f"accounts of {args.site} on {scheme}://{host}:{port}/login", flush=True)
         if tcp is not None:
             print(f"table server on {tcp[0]}:{tcp[1]} (tcp); "
                   f"admin token={server.admin_token}", flush=True)

@@ -46,6 +46,9 @@ class TableSettings:
     # people's REPL may ask its hint bot ('hint'); hint=off asks it not to (a table of
     # people playing for real): the seat is told in its newgame line
     hints: bool = True
+    # rated for the web's accounts (frontends/accounts/ratings.py): the record says so, and
+    # leaving forfeits as a timeout does (on_timeout="forfeit", hint=off are the web's)
+    rated: bool = False
 
 
 def table_settings(pairs: dict[str, str], **clocks: Any) -> TableSettings:

@@ -550,8 +550,8 @@ def _pair(word: str) -> tuple[str, str]:
 
 
 def people_settings(pairs: dict[str, str]) -> dict[str, Any]:
-    """``clock=``, ``on-timeout=``, ``timeouts=``, ``level=``, ``pace=`` and ``hint=`` taken
-    out of ``pairs``, as TableSettings' keywords; ValueError for a bad one."""
+    """``clock=``, ``on-timeout=``, ``timeouts=``, ``level=``, ``pace=``, ``hint=`` and
+    ``rated=`` taken out of ``pairs``, as TableSettings' keywords; ValueError for a bad one."""
     out: dict[str, Any] = {}
     if "clock" in pairs:
         out["clock"] = parse_clock(pairs.pop("clock"))
@@ -574,6 +574,11 @@ def people_settings(pairs: dict[str, str]) -> dict[str, Any]:
         if value not in ("on", "off"):
             raise ValueError(f"bad hint={escape(value, 20)!r}: expected on or off")
         out["hints"] = value == "on"
+    if "rated" in pairs:  # the web's rated tables: leaving forfeits, the record says so
+        value = pairs.pop("rated")
+        if value not in ("yes", "no"):
+            raise ValueError(f"bad rated={escape(value, 20)!r}: expected yes or no")
+        out["rated"] = value == "yes"
     return out
 
 

@@ -403,6 +403,9 @@ class Table:
         s = self.seats[seat]
         if not self.started or self.over.is_set() or s.kind != HUMAN:
             raise ValueError("only a person's seat of a game in play can be left")
+        if self.settings.rated:  # a rated table: leaving forfeits (no bot keeps the seat)
+            self._forfeit(seat, "left", "left the rated table")
+            return
         self._replace(seat, "left", "left the table")
 
     def end(self, reason: str, detail: str) -> None:

@@ -55,6 +55,8 @@ def table_headers(table: Table) -> list[tuple[str, str]]:
         limit = settings.timeouts
         headers.append(("clock", f"{settings.clock.text()} on-timeout={settings.on_timeout}"
                                  + ("" if limit is None else f" timeouts={limit}")))
+    if settings.rated:  # the web's accounts rate it (frontends/accounts/ratings.py)
+        headers.append(("rated", "yes"))
     headers += [("fault", f"{seat} {reason}: {' '.join(detail.split())}")
                 for seat, reason, detail in table.faults if seat >= 0]
     return headers + played_by(table)

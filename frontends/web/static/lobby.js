@@ -162,7 +162,8 @@ async function create(e) {
   for (const input of document.querySelectorAll("#options [data-option]")) {
     if (input.value.trim()) request[input.dataset.option] = input.value.trim();
   }
-  const answer = await fetch("/api/tables", { method: "POST",
+  const rated = document.querySelector("#rated")?.checked; // a signed-in person's (--site)
+  const answer = await fetch(rated ? "/api/rated" : "/api/tables", { method: "POST",
     headers: { "content-type": "application/json" }, body: JSON.stringify(request) });
   const body = await answer.json();
   const out = clear($("#created"));

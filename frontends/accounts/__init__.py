@@ -1,0 +1,1 @@
+"""People who come back: accounts, sessions and ratings of a web site (``--site DIR``)."""
