@@ -109,12 +109,18 @@ class WebApp:
     def __init__(self, server: Server, *, extra_routes: list[BaseRoute] | None = None,
                  bound: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
                  trusted_proxies: Sequence[Network] = (),
-                 proxy_header: str = DEFAULT_HEADER) -> None:
+                 proxy_header: str = DEFAULT_HEADER, daily: Any = None) -> None:
         self.server = server
         self.viewers = any(getattr(r, "path", "") == "/replay" for r in extra_routes or ())
         self.lobby = WebLobby(server)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         install_gettext(self.templates)
+        self.daily = None  # the daily deal's pages (dailypages.py), over a site's database
+        if daily is not None:
+            from xactika.frontends.web.dailypages import DailyPages
+
+            self.daily = DailyPages(server, self.lobby, daily, self.templates)
+            extra_routes = [*(extra_routes or []), *self.daily.routes()]
         routes: list[BaseRoute] = [
             Route("/", self.lobby_page),
             Route("/table/{number:int}", self.table_page),
@@ -145,6 +151,8 @@ class WebApp:
             yield
         finally:
             await self.server.close()
+            if self.daily is not None:
+                self.daily.close()
 
     # -- pages
     async def lobby_page(self, request: Request) -> Response:
@@ -153,7 +161,9 @@ class WebApp:
 
     async def table_page(self, request: Request) -> Response:
         number = request.path_params["number"]
-        return page(self.templates, request, "table.html", {"number": number})
+        daily = request.query_params.get("daily", "")  # a daily deal's table: its day
+        daily = daily if len(daily) == 10 and daily.replace("-", "").isdigit() else ""
+        return page(self.templates, request, "table.html", {"number": number, "daily": daily})
 
     async def games(self, request: Request) -> Response:
         with i18n.using(page_language(request)):
@@ -446,11 +456,13 @@ def viewer_routes(server: Server, arena: Any = None) -> list[BaseRoute]:
 def create_app(server: Server, *, bound: str = "127.0.0.1",
                allowed_hosts: Sequence[str] = (),
                trusted_proxies: Sequence[Network] = (),
-               proxy_header: str = DEFAULT_HEADER, arena: str | None = None) -> WebApp:
+               proxy_header: str = DEFAULT_HEADER, arena: str | None = None,
+               daily: Any = None) -> WebApp:
     """The application: the lobby, the tables and, when present, the viewers; served under
     the names ``bound``, ``localhost`` and ``allowed_hosts``, believing ``proxy_header``
     from ``trusted_proxies`` only (hosting.py). ``arena``: an arena folder, whose pages and
-    JSON are served too (arenapages.py)."""
+    JSON are served too (arenapages.py). ``daily``: a site's daily deal
+    (frontends/daily/service.py), whose ``/daily`` pages are served (dailypages.py)."""
     pages = None
     if arena is not None:
         from xactika.frontends.web.arenapages import ArenaPages
@@ -459,4 +471,4 @@ def create_app(server: Server, *, bound: str = "127.0.0.1",
     routes = [*viewer_routes(server, pages), *(pages.routes() if pages is not None else [])]
     return WebApp(server, extra_routes=routes, bound=bound,
                   allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies,
-                  proxy_header=proxy_header)
+                  proxy_header=proxy_header, daily=daily)

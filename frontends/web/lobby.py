@@ -117,6 +117,9 @@ class WebLobby:
         self.server = server
         self.lobby = server.lobby
         self.tables: dict[int, WebTable] = {}
+        # tables never listed nor watched, found by their seat's token alone (the daily
+        # deal's, frontends/web/dailypages.py): "no table N" to everyone else
+        self.private: dict[int, WebTable] = {}
 
     def create(self, request: dict[str, Any], address: str) -> tuple[WebTable, dict[int, str]]:
         """A new lobby table from the page's form, its bots seated, the creator in the first
@@ -332,7 +335,9 @@ class WebLobby:
         entry = self.server.seat_entry(token)
         if entry is None or entry.table is None:
             return None
-        web = next((w for w in self.listed() if w.table is entry.table), None)
+        web = self.private.get(entry.table.id)
+        if web is None or web.table is not entry.table:
+            web = next((w for w in self.listed() if w.table is entry.table), None)
         return None if web is None else (web, entry.seat)
 
     async def rematch(self, token: str, address: str) -> tuple[int, str]:
@@ -341,6 +346,8 @@ class WebLobby:
         found = self.seat_of(token)
         if found is not None and found[0].kinds[found[1]] != "open":
             raise WebLobbyError("that seat is a bot's")
+        if found is not None and found[0].table.id in self.private:
+            raise WebLobbyError("a daily deal has no rematch")
         try:
             new, seat = await self.lobby.next_table(token, address, admin=False)
         except LobbyError as exc:

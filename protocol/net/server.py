@@ -174,15 +174,19 @@ class Server:
         self.all_over = asyncio.Event()
 
     # -- tables
-    def add_table(self, settings: TableSettings, names: Sequence[str] = ()) -> Table:
+    def add_table(self, settings: TableSettings, names: Sequence[str] = (), *,
+                  private: Path | None = None) -> Table:
         """The one way a new table comes to be (serve, admin, lobby, rematch); ``names``
-        are the seats' names known in advance (the lobby's)."""
+        are the seats' names known in advance (the lobby's). ``private``: its record goes
+        there, not into ``out``, and it is not journalled (the web's daily deal: its
+        record is secret until the day's close, frontends/web/dailypages.py)."""
         self._last_id += 1
-        table = Table(self._last_id, settings, self.out, self._table_over, self.signer)
+        table = Table(self._last_id, settings, self.out if private is None else private,
+                      self._table_over, self.signer)
         for seat, s in enumerate(table.seats):
             if seat < len(names):
                 s.name = names[seat]
-        if self.journal is not None:
+        if self.journal is not None and private is None:
             table.journalled(self.journal)  # on disk before its tokens are shown
         self._open(table)
         return table
