@@ -70,6 +70,7 @@ class Browser:
     def __init__(self, client: Any) -> None:
         self.client = client
         self.jar: dict[str, str] = {}
+        self.app: Any = None  # the WebApp, where a test looks inside
 
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         self.client.cookies.clear()

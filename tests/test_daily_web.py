@@ -33,9 +33,13 @@ def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Any, 
     url = None if request.param == "sqlite" else request.getfixturevalue("pg_cluster").database()
     engine = engine_for(tmp_path, url)
     clock = Clock(NOON)
-    app = create_app(Server(), daily=daily_for(engine, clock))
+    out = tmp_path / "records"  # the server's records folder, which the viewer serves
+    out.mkdir()
+    app = create_app(Server(out=out), daily=daily_for(engine, clock))
     with TestClient(app.asgi, base_url="http://127.0.0.1") as client:
-        yield Browser(client), clock
+        browser = Browser(client)
+        browser.app = app
+        yield browser, clock
     engine.dispose()
 
 
@@ -104,7 +108,7 @@ def test_a_day_is_committed_played_and_revealed(site: tuple[Any, Clock]) -> None
     assert after["seed"] in shown and share in shown
 
 
-def test_before_the_close_nothing_leaks(site: tuple[Any, Clock]) -> None:
+def test_before_the_close_nothing_leaks(site: tuple[Any, Clock], tmp_path: Path) -> None:
     client, clock = site
     client.get("/daily")
     number, _seen = play_deal(client, 1)
@@ -120,6 +124,12 @@ def test_before_the_close_nothing_leaks(site: tuple[Any, Clock]) -> None:
     with client.websocket_connect("ws://127.0.0.1/ws", headers=ORIGIN) as ws:
         ws.send_text(f"watch {number}")
         assert "error" in ws.receive_text()
+    # its record is not in the records folder, so the replay viewer has none to show
+    assert not [p for p in (tmp_path / "records").rglob("*") if p.is_file()]
+    record = client.app.lobby.private[number].table.record  # written where nobody serves
+    assert record is not None and (tmp_path / "records") not in record.parents
+    viewer = client.get("/replay/api/record", params={"file": f"table-{number:04d}.log"})
+    assert viewer.status_code == 404
     # the record, by any name, is not served before the close
     for who in ("guest-000000", "x"):
         got = client.get(f"/daily/record/{DAY}/1/{who}")
@@ -189,5 +199,5 @@ def test_a_past_day_is_played_unrated_against_everyone(site: tuple[Any, Clock]) 
     assert yesterday["progress"][0]["rated"] is False
     assert len(yesterday["leaderboard"]) == 1  # the rated player alone
     assert yesterday["you"]["shares"][0] is not None  # yet compared with everyone
-    assert late.get("/daily", params={"day": DAY.isoformat(), "lang": "de"}).text.count(
-        "ungewertet") == 1
+    german = late.get("/daily", params={"day": DAY.isoformat(), "lang": "de"}).text
+    assert german.count("(ungewertet)") == 1 and "Rangliste" in german

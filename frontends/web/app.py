@@ -157,7 +157,8 @@ class WebApp:
     # -- pages
     async def lobby_page(self, request: Request) -> Response:
         viewers = any(getattr(r, "path", "") == "/replay" for r in self.app.routes)
-        return page(self.templates, request, "lobby.html", {"viewers": viewers})
+        return page(self.templates, request, "lobby.html",
+                    {"viewers": viewers, "daily": self.daily is not None})
 
     async def table_page(self, request: Request) -> Response:
         number = request.path_params["number"]
