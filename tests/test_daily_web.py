@@ -201,3 +201,31 @@ def test_a_past_day_is_played_unrated_against_everyone(site: tuple[Any, Clock]) 
     assert yesterday["you"]["shares"][0] is not None  # yet compared with everyone
     german = late.get("/daily", params={"day": DAY.isoformat(), "lang": "de"}).text
     assert german.count("(ungewertet)") == 1 and "Rangliste" in german
+
+
+class FakeAccounts:
+    """The accounts' pages as the daily deal asks them (``app.state.accounts``): the
+    signed-in account by its session cookie."""
+
+    async def signed_in(self, request: Any) -> Any:
+        from types import SimpleNamespace
+
+        return SimpleNamespace(id=7, name="Ann") if request.cookies.get("sess") else None
+
+
+def test_a_signed_in_person_plays_under_their_account(site: tuple[Any, Clock]) -> None:
+    client, clock = site
+    client.app.app.state.accounts = FakeAccounts()
+    client.jar["sess"] = "1"
+    assert "error" not in start(client, 1)  # no guest cookie needed: the account is enough
+    client.jar.pop("sess")  # the same browser signed out is a guest, with its own progress
+    client.get("/daily")
+    assert progress(client)[0]["state"] == "new"
+    client.jar["sess"] = "1"
+    assert progress(client)[0]["state"] == "playing"
+    made = start(client, 1)
+    play_seat(client, made["token"])
+    until(lambda: progress(client)[0]["state"] == "done", "the deal's end")
+    clock.at = AFTER
+    board = client.get("/api/daily", params={"day": DAY.isoformat()}).json()["leaderboard"]
+    assert [row["name"] for row in board] == ["Ann"]

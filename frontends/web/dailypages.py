@@ -8,9 +8,9 @@ written outside the records folder (Server.add_table's ``private``) and kept in 
 database, served only after the close; every other route answers "no table N" for it,
 as for a table that never was.
 
-A daily player is this browser's guest id (the ``xactika-daily`` cookie: opaque, random,
-HttpOnly, SameSite=Lax; only its hash is stored) or, once accounts exist, the signed-in
-name: :func:`daily_player` is the one place that decides.
+A daily player is the signed-in account (``app.state.accounts``, the accounts' pages) or
+else this browser's guest id (the ``xactika-daily`` cookie: opaque, random, HttpOnly,
+SameSite=Lax; only its hash is stored): :func:`daily_player` is the one place that decides.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,22 +65,30 @@ def guest_label(key: str) -> str:
     return "guest-" + hashlib.sha256(key.encode()).hexdigest()[:6]
 
 
-def daily_player(request: Request,
-                 account: Callable[[Request], str | None]) -> tuple[str, str] | None:
-    """(the stored key, the shown name) of whoever asks: the signed-in account's name if
-    there is one, else this browser's guest id; None without either."""
-    name = account(request)
-    if name:
-        return f"account:{name}", name
+async def signed_in(request: Request) -> tuple[str, str] | None:
+    """The account signed in on this request, (``account:ID``, its name), by the accounts'
+    pages the app holds (``app.state.accounts``, frontends/web/accountpages.py), if any."""
+    accounts = getattr(request.app.state, "accounts", None)
+    if accounts is None:
+        return None
+    found = await accounts.signed_in(request)
+    return None if found is None else (f"account:{found.id}", str(found.name))
+
+
+Account = Callable[[Request], Awaitable[tuple[str, str] | None]]
+
+
+async def daily_player(request: Request, account: Account) -> tuple[str, str] | None:
+    """(the stored key, the shown name) of whoever asks: the signed-in account if there
+    is one, else this browser's guest id; None without either."""
+    signed = await account(request)
+    if signed is not None:
+        return signed
     cookie = request.cookies.get(COOKIE, "")
     if not 16 <= len(cookie) <= 64 or not cookie.replace("-", "").replace("_", "").isalnum():
         return None
     key = guest_key(cookie)
     return key, guest_label(key)
-
-
-def _no_account(request: Request) -> str | None:
-    return None
 
 
 @attrs.define
@@ -97,12 +105,12 @@ class DailyPages:
 
     def __init__(self, server: Server, lobby: WebLobby, daily: Daily,
                  templates: Jinja2Templates,
-                 account: Callable[[Request], str | None] = _no_account) -> None:
+                 account: Account = signed_in) -> None:
         self.server = server
         self.lobby = lobby
         self.daily = daily
         self.templates = templates
-        self.account = account  # people's sign-in (frontends/accounts), when merged
+        self.account = account  # who is signed in, if anyone
         self.live: dict[int, Live] = {}  # play id -> its table here
         self.records = Path(tempfile.mkdtemp(prefix="xactika-daily-"))  # 0700, never served
         self._tasks: set[asyncio.Task[None]] = set()
@@ -117,9 +125,9 @@ class DailyPages:
         shutil.rmtree(self.records, ignore_errors=True)
 
     # -- who asks
-    def _who(self, request: Request) -> tuple[tuple[str, str] | None, str | None]:
+    async def _who(self, request: Request) -> tuple[tuple[str, str], str | None]:
         """(the player, a new guest cookie to set or None)."""
-        found = daily_player(request, self.account)
+        found = await daily_player(request, self.account)
         if found is not None:
             return found, None
         cookie = secrets.token_urlsafe(24)
@@ -178,8 +186,7 @@ class DailyPages:
         return out
 
     async def daily_page(self, request: Request) -> Response:
-        who, cookie = self._who(request)
-        assert who is not None
+        who, cookie = await self._who(request)
         with i18n.using(page_language(request)):
             try:
                 day = self._day(request)
@@ -193,8 +200,7 @@ class DailyPages:
         return self._set_cookie(request, response, cookie)
 
     async def api(self, request: Request) -> Response:
-        who, cookie = self._who(request)
-        assert who is not None
+        who, cookie = await self._who(request)
         with i18n.using(page_language(request)):
             try:
                 body = await self.view(self._day(request), who[0])
@@ -213,7 +219,7 @@ class DailyPages:
             try:
                 if not same_origin(request.headers, request.url.scheme):
                     raise DailyError(i18n.later("requests must come from this site's pages"))
-                who = daily_player(request, self.account)
+                who = await daily_player(request, self.account)
                 if who is None:  # the cookie comes with the page: a bare POST has none
                     raise DailyError(i18n.later("open /daily first: it gives this browser "
                                                 "its daily id"))
