@@ -24,5 +24,5 @@ def par_scores(settings: DailySettings, seed: int, deal: int) -> tuple[float, ..
                          settings.game)
                   for seat, bot in enumerate(settings.agents())]
         _state, events = play_with_cheaters(config, agents)
-        scores.append(float(events[-1].totals[settings.seat]))  # type: ignore[attr-defined]
+        scores.append(float(events[-1].totals[settings.seat]))
     return tuple(scores)

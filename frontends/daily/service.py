@@ -138,7 +138,9 @@ class Daily:
                 new = conn.execute(daily_plays.insert().values(
                     day=found.day.isoformat(), deal=deal, player=player, label=label[:40],
                     rated=rated, state=PLAYING, points=None, started=time.time()))
-                key = new.inserted_primary_key[0]
+                primary = new.inserted_primary_key
+                assert primary is not None  # an insert of one row
+                key = primary[0]
         except sa.exc.IntegrityError:
             raise DailyError(later("deal {n} is being started already", n=deal + 1)) from None
         return self._get(int(key)), True
@@ -182,37 +184,25 @@ class Daily:
         return self.day(day).par or par
 
     def scores(self, day: dt.date) -> tuple[list[Scored], dict[str, Scored]]:
-        """(the leaderboard: rated plays begun before the close; everyone's scores, the
-        late and unrated too, each against everyone who played the deal and par)."""
+        """(the leaderboard: the plays begun before the close, compared among themselves
+        and par; everyone's scores, the late and unrated too, each against everyone who
+        played the deal and par)."""
         par = self.par(day)
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(daily_plays).where(
                 daily_plays.c.day == day.isoformat(), daily_plays.c.state == DONE)).all()
-        n = self.settings.deals
-        field: list[list[float]] = [list(p) for p in par]
-        points: dict[str, list[float | None]] = {}
-        rated: set[str] = set()
-        for r in rows:
-            field[r.deal].append(float(r.points))
-            points.setdefault(r.player, [None] * n)[r.deal] = float(r.points)
-            if r.rated:
-                rated.add(r.player)
-        everyone = {s.player: s for s in deals.score_day(points, field, par)}
-        # the leaderboard compares the rated among themselves (and par), not with the late
-        rated_field = [list(p) for p in par]
-        rated_points = {}
-        for r in rows:
-            if r.rated:
-                rated_field[r.deal].append(float(r.points))
-        for player in rated:
-            rated_points[player] = [p if self._rated_play(rows, player, k) else None
-                                    for k, p in enumerate(points[player])]
-        board = deals.score_day(rated_points, rated_field, par)
-        return board, everyone
 
-    @staticmethod
-    def _rated_play(rows: list[Any], player: str, deal: int) -> bool:
-        return any(r.player == player and r.deal == deal and r.rated for r in rows)
+        def scored(kept: list[Any]) -> list[Scored]:
+            field: list[list[float]] = [list(p) for p in par]
+            points: dict[str, list[float | None]] = {}
+            for r in kept:
+                field[r.deal].append(float(r.points))
+                points.setdefault(r.player, [None] * self.settings.deals)[r.deal] = \
+                    float(r.points)
+            return deals.score_day(points, field, par)
+
+        board = scored([r for r in rows if r.rated])
+        return board, {s.player: s for s in scored(list(rows))}
 
     def labels(self, day: dt.date) -> dict[str, str]:
         with self.engine.connect() as conn:
