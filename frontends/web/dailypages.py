@@ -9,7 +9,7 @@ database, served only after the close; every other route answers "no table N" fo
 as for a table that never was.
 
 A daily player is the signed-in account (``app.state.accounts``, the accounts' pages) or
-else this browser's guest id (the ``xactika-daily`` cookie: opaque, random, HttpOnly,
+else this browser's guest id (the ``xactika_daily`` cookie: opaque, random, HttpOnly,
 SameSite=Lax; only its hash is stored): :func:`daily_player` is the one place that decides.
 """
 
@@ -47,7 +47,7 @@ from xactika.protocol.net.server import Server
 
 log = logging.getLogger(__name__)
 
-COOKIE = "xactika-daily"
+COOKIE = "xactika_daily"  # as the accounts' xactika_session: a name nginx can read
 COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie (RFC 6265bis)
 GUEST_DOMAIN = "xactika-daily-guest/1"
 PAUSE = 24 * 3600.0  # seconds a deal's seat waits for its person to come back
