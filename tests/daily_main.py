@@ -1,8 +1,11 @@
-"""``xactika web`` with the daily deal on a SQLite site database in ``--out`` (the browser
-tests' server: the accounts' ``--site`` is not needed to try the daily deal's pages)."""
+"""``xactika web`` with the daily deal on a site database: SQLite beside ``--out``, or
+the URL in ``$XACTIKA_TEST_SITE_DB``, with the lobby's list shared through it as well
+(frontends/web/cluster.py). The browser and proxy tests' server; after the merge with the
+accounts, ``--site`` gives the web its database and this wrapper is not needed."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,17 +14,21 @@ from xactika.frontends.arena.store import open_store
 from xactika.frontends.daily import store as _tables  # noqa: F401  (the daily's tables)
 from xactika.frontends.daily.service import Daily
 from xactika.frontends.web import app
+from xactika.frontends.web.cluster import Cluster
 
 DB = "daily.db"
+URL = "XACTIKA_TEST_SITE_DB"
 
 
 def main() -> int:
     out = Path(sys.argv[sys.argv.index("--out") + 1])
-    engine = open_store(f"sqlite:///{(out.parent / DB).resolve()}")  # never in --out
+    url = os.environ.get(URL)
+    engine = open_store(url or f"sqlite:///{(out.parent / DB).resolve()}")  # never in --out
     made = app.create_app
 
     def with_daily(*args: Any, **kwargs: Any) -> app.WebApp:
-        return made(*args, daily=Daily(engine), **kwargs)
+        return made(*args, daily=Daily(engine), cluster=Cluster(engine) if url else None,
+                    **kwargs)
 
     app.create_app = with_daily  # type: ignore[assignment]
     from xactika.frontends.cli import main as cli

@@ -109,8 +109,10 @@ class WebApp:
     def __init__(self, server: Server, *, extra_routes: list[BaseRoute] | None = None,
                  bound: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
                  trusted_proxies: Sequence[Network] = (),
-                 proxy_header: str = DEFAULT_HEADER, daily: Any = None) -> None:
+                 proxy_header: str = DEFAULT_HEADER, daily: Any = None,
+                 cluster: Any = None) -> None:
         self.server = server
+        self.cluster = cluster  # the other web processes on one database (cluster.py)
         self.viewers = any(getattr(r, "path", "") == "/replay" for r in extra_routes or ())
         self.lobby = WebLobby(server)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -147,9 +149,16 @@ class WebApp:
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         # the TCP seats and the seeds are the server's, set up by serve.py before this
+        publishing = None if self.cluster is None else asyncio.create_task(
+            self.cluster.run(self._own_tables))
         try:
             yield
         finally:
+            if publishing is not None:
+                publishing.cancel()
+                with contextlib.suppress(BaseException):
+                    await publishing
+                await asyncio.to_thread(self.cluster.leave)
             await self.server.close()
             if self.daily is not None:
                 self.daily.close()
@@ -174,7 +183,14 @@ class WebApp:
     # -- the lobby API
     async def list_tables(self, request: Request) -> Response:
         with i18n.using(page_language(request)):  # a table's length, in the reader's words
-            return JSONResponse([web.public() for web in self.lobby.listed()])
+            tables = self._own_tables()
+        if self.cluster is not None:  # and the other processes' (in their writer's words)
+            tables = sorted([*tables, *await asyncio.to_thread(self.cluster.others)],
+                            key=lambda t: int(t["id"]))
+        return JSONResponse(tables)
+
+    def _own_tables(self) -> list[dict[str, Any]]:
+        return [web.public() for web in self.lobby.listed()]
 
     async def _body(self, request: Request) -> dict[str, Any]:
         if not same_origin(request.headers, request.url.scheme):
@@ -195,6 +211,8 @@ class WebApp:
             web, invites = self.lobby.create(await self._body(request), _client(request))
         except WebLobbyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
+        if self.cluster is not None:
+            self.cluster.wake.set()  # listed by the other processes at once
         return JSONResponse({"table": web.public(),
                              "invites": {str(k): v for k, v in invites.items()}})
 
@@ -458,12 +476,14 @@ def create_app(server: Server, *, bound: str = "127.0.0.1",
                allowed_hosts: Sequence[str] = (),
                trusted_proxies: Sequence[Network] = (),
                proxy_header: str = DEFAULT_HEADER, arena: str | None = None,
-               daily: Any = None) -> WebApp:
+               daily: Any = None, cluster: Any = None) -> WebApp:
     """The application: the lobby, the tables and, when present, the viewers; served under
     the names ``bound``, ``localhost`` and ``allowed_hosts``, believing ``proxy_header``
     from ``trusted_proxies`` only (hosting.py). ``arena``: an arena folder, whose pages and
     JSON are served too (arenapages.py). ``daily``: a site's daily deal
-    (frontends/daily/service.py), whose ``/daily`` pages are served (dailypages.py)."""
+    (frontends/daily/service.py), whose ``/daily`` pages are served (dailypages.py);
+    ``cluster``: the other web processes on that database, whose tables are listed too
+    (cluster.py)."""
     pages = None
     if arena is not None:
         from xactika.frontends.web.arenapages import ArenaPages
@@ -472,4 +492,4 @@ def create_app(server: Server, *, bound: str = "127.0.0.1",
     routes = [*viewer_routes(server, pages), *(pages.routes() if pages is not None else [])]
     return WebApp(server, extra_routes=routes, bound=bound,
                   allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies,
-                  proxy_header=proxy_header, daily=daily)
+                  proxy_header=proxy_header, daily=daily, cluster=cluster)

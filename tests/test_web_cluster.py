@@ -1,0 +1,169 @@
+"""Issue 45, "Past one process": two ``xactika web`` processes (``--shard 0/2`` and
+``1/2``) behind the real nginx, on one PostgreSQL. The lobby through the proxy lists both
+processes' tables; a table's page, requests and WebSocket (``/ws?table=N``) reach the
+process that holds it, routed by the number's last digit; the daily deal is one day for
+both (one commitment), a person's daily requests kept on one process by their cookie."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from netkit import until
+from test_web_proxy import NGINX, _free_port, _nginx_or_skip
+from webkit import ROOT, WebServer
+from websockets.sync.client import connect
+
+PROGRAM = [str(ROOT / "tests" / "daily_main.py")]
+
+CONFIG = """
+daemon off;
+master_process off;
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log;
+events {{ worker_connections 128; }}
+http {{
+    access_log off;
+    client_body_temp_path {prefix}/body;
+    proxy_temp_path {prefix}/proxy;
+    fastcgi_temp_path {prefix}/fastcgi;
+    uwsgi_temp_path {prefix}/uwsgi;
+    scgi_temp_path {prefix}/scgi;
+    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+    # a table's number names its process: even numbers 0/2's, odd ones 1/2's
+    map $arg_table $by_query {{ ~^[0-9]*[02468]$ even; ~^[0-9]*[13579]$ odd; default any; }}
+    map $cookie_xactika_session $person {{
+        '' $cookie_xactika_daily; default $cookie_xactika_session; }}
+    map $uri $backend {{
+        ~^/(table|api/tables)/[0-9]*[02468](/|$) even;
+        ~^/(table|api/tables)/[0-9]*[13579](/|$) odd;
+        ~^/(daily|api/daily)(/|$) person;
+        default $by_query;
+    }}
+    upstream even {{ server 127.0.0.1:{even}; }}
+    upstream odd {{ server 127.0.0.1:{odd}; }}
+    upstream any {{ server 127.0.0.1:{even}; server 127.0.0.1:{odd}; }}
+    upstream person {{ hash $person consistent; server 127.0.0.1:{even}; server 127.0.0.1:{odd}; }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://$backend;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_read_timeout 1h;
+        }}
+    }}
+}}
+"""
+
+
+class Cluster:
+    """Two web processes on one database, and nginx in front."""
+
+    def __init__(self, tmp: Path, url: str) -> None:
+        self.webs: list[WebServer] = []
+        os.environ["XACTIKA_TEST_SITE_DB"] = url
+        try:
+            for k in range(2):
+                self.webs.append(WebServer(tmp / f"web{k}", 21 + k,
+                                           ["--shard", f"{k}/2", "--trusted-proxy", "127.0.0.1"],
+                                           program=PROGRAM))
+        finally:
+            del os.environ["XACTIKA_TEST_SITE_DB"]
+        ports = [int(w.url.rsplit(":", 1)[1]) for w in self.webs]
+        prefix = tmp / "nginx"
+        prefix.mkdir()
+        self.port = _free_port()
+        (prefix / "nginx.conf").write_text(CONFIG.format(prefix=prefix, port=self.port,
+                                                         even=ports[0], odd=ports[1]))
+        self.nginx = subprocess.Popen([NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf"),
+                                       "-e", str(prefix / "error.log")],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+        def listening() -> bool:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            except OSError:
+                return self.nginx.poll() is not None
+            return True
+
+        until(listening, "nginx listening")
+        assert self.nginx.poll() is None, self.nginx.stderr.read() if self.nginx.stderr else ""
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> list[str]:
+        self.nginx.terminate()
+        self.nginx.wait(10)
+        return [w.stop() for w in self.webs]
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory, pg_cluster: Any) -> Iterator[Cluster]:
+    _nginx_or_skip()
+    found = Cluster(tmp_path_factory.mktemp("cluster"), pg_cluster.database())
+    yield found
+    for err in found.stop():
+        assert "Traceback" not in err, err
+
+
+def _get(url: str, cookie: str = "") -> tuple[Any, str]:
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer), answer.headers.get("set-cookie", "")
+
+
+def _create(base: str, name: str) -> dict[str, Any]:
+    """A table of one person and three bots, made at ``base`` (a process, not the proxy)."""
+    host = base.split("//")[1]
+    request = urllib.request.Request(
+        base + "/api/tables", data=json.dumps({"name": name, "rounds": 1,
+                                               "seats": ["open", "3", "3", "3"]}).encode(),
+        headers={"Origin": f"http://{host}", "content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        made: dict[str, Any] = json.load(answer)
+    return made
+
+
+def test_the_lobby_lists_both_processes_and_each_table_is_reached_through_the_proxy(
+        cluster: Cluster) -> None:
+    made = [_create(web.url, f"person{k}") for k, web in enumerate(cluster.webs)]
+    numbers = [m["table"]["id"] for m in made]
+    assert [n % 2 for n in numbers] == [0, 1]  # each process numbers its own tables
+
+    def listed(url: str) -> bool:
+        return set(numbers) <= {t["id"] for t in _get(url + "/api/tables")[0]}
+
+    for web in cluster.webs:  # each process lists the other's as soon as it published
+        until(lambda url=web.url: listed(url), f"both processes' tables at {web.url}")
+    assert all(listed(cluster.url) for _ in range(4))  # the proxy's lobby, either process
+    host = f"127.0.0.1:{cluster.port}"
+    for number, m in zip(numbers, made, strict=True):
+        page = urllib.request.urlopen(f"{cluster.url}/table/{number}", timeout=10)
+        assert page.status == 200
+        with connect(f"ws://{host}/ws?table={number}", origin=f"http://{host}",
+                     open_timeout=5) as ws:
+            ws.send(f"seat {m['invites']['0']}")  # known only to the process holding it
+            seen = ""
+            deadline = time.monotonic() + 20
+            while f"seated table={number}" not in seen and time.monotonic() < deadline:
+                seen += str(ws.recv(timeout=10))
+            assert f"seated table={number} seat=0" in seen
+
+
+def test_the_daily_deal_is_one_day_for_both_processes(cluster: Cluster) -> None:
+    commits = {_get(web.url + "/api/daily")[0]["commit"] for web in cluster.webs}
+    assert len(commits) == 1  # the first process made the day; the second reads it
+    body, cookie = _get(cluster.url + "/api/daily")
+    assert body["commit"] in commits and "xactika_daily=" in cookie
