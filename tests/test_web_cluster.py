@@ -10,6 +10,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -167,3 +168,22 @@ def test_the_daily_deal_is_one_day_for_both_processes(cluster: Cluster) -> None:
     assert len(commits) == 1  # the first process made the day; the second reads it
     body, cookie = _get(cluster.url + "/api/daily")
     assert body["commit"] in commits and "xactika_daily=" in cookie
+
+
+def test_a_shard_numbers_its_tables_k_mod_n_and_a_bad_one_is_one_line() -> None:
+    import asyncio
+
+    from xactika.protocol.net.server import Server
+
+    async def numbers() -> list[int]:
+        server = Server(shard=(1, 3))
+        made = [server.add_table(server.settings({"rounds": "1"})).id for _ in range(3)]
+        await server.close()
+        return made
+
+    assert asyncio.run(numbers()) == [1, 4, 7]
+    with pytest.raises(ValueError, match="0 <= K < N"):
+        Server(shard=(3, 3))
+    bad = subprocess.run([sys.executable, "-m", "xactika.frontends.cli", "web",
+                          "--shard", "2/2"], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "--shard: expected K/N" in bad.stderr
