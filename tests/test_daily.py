@@ -108,7 +108,9 @@ def test_one_play_per_deal_and_the_scores_after_the_close(engine: Engine) -> Non
         daily.begin(DAY, 0, "guest:a", "guest-aaaaaa")
     other, _ = daily.begin(DAY, 0, "guest:b", "guest-bbbbbb")
     daily.finish(other, 1.0, "record b")
+    begun, _ = daily.begin(DAY, 1, "guest:b", "guest-bbbbbb")  # begun before the close...
     clock.at = dt.datetime(2026, 12, 3, 1, tzinfo=dt.UTC)
+    daily.finish(begun, 99.0, "record b2")  # ...finished after it, the seed public: unrated
     late, _ = daily.begin(DAY, 0, "guest:c", "guest-cccccc")  # after the close: unrated
     assert not late.rated
     daily.finish(late, 5.0, "record c")
@@ -120,6 +122,7 @@ def test_one_play_per_deal_and_the_scores_after_the_close(engine: Engine) -> Non
     # the late one against everyone who played the deal (the rated too) and par
     assert everyone["guest:c"].shares[0] == deals.matchpoints(5.0, [*par[0], 3.0, 1.0])
     assert board[0].shares[0] == deals.matchpoints(3.0, [*par[0], 1.0])  # not against c
+    assert board[1].points == (1.0, None, None) and everyone["guest:b"].points[1] == 99.0
     assert daily.record(DAY, 0, "guest-aaaaaa") == "record a"
     with engine.connect() as conn:
         points = conn.execute(sa.select(daily_plays.c.points).where(

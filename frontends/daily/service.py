@@ -152,12 +152,13 @@ class Daily:
 
     def finish(self, play: Play, points: float | None, record: str | None) -> None:
         """The play's end: its points and its record (None for both: lost, as a table gone
-        with a restart; it still counts as played)."""
+        with a restart; it still counts as played). A play finished after the close is
+        unrated, whenever it began: the seed was public by then."""
         with self.engine.begin() as conn:
             conn.execute(daily_plays.update().where(
                 daily_plays.c.id == play.id, daily_plays.c.state == PLAYING).values(
                 state=DONE if points is not None else LOST, points=points, record=record,
-                finished=time.time()))
+                finished=time.time(), rated=play.rated and not self.closed(play.day)))
 
     def _get(self, key: int) -> Play:
         with self.engine.connect() as conn:
