@@ -146,7 +146,7 @@ class DailyPages:
         return deals.parse_day(text) if text else self.daily.today()
 
     # -- what is shown
-    async def view(self, day: dt.date, player: str) -> dict[str, Any]:
+    def view(self, day: dt.date, player: str) -> dict[str, Any]:
         """The day as one person may see it now: before the close the commitment and
         their own progress, after it the seed, par, the leaderboard and their share line."""
         found = self.daily.day(day)
@@ -168,7 +168,7 @@ class DailyPages:
             "closed": closed, "progress": progress}
         if not closed:
             return out
-        board, everyone = await run_in_threadpool(self.daily.scores, day)
+        board, everyone = self.daily.scores(day)  # par computed here, once a day
         par = self.daily.par(day)
         labels = self.daily.labels(day)
         you = everyone.get(player)
@@ -190,7 +190,7 @@ class DailyPages:
         with i18n.using(page_language(request)):
             try:
                 day = self._day(request)
-                view = await self.view(day, who[0])
+                view = await run_in_threadpool(self.view, day, who[0])
                 error = None
             except (DailyError, ValueError) as exc:
                 view, error = None, _said(exc)
@@ -203,7 +203,7 @@ class DailyPages:
         who, cookie = await self._who(request)
         with i18n.using(page_language(request)):
             try:
-                body = await self.view(self._day(request), who[0])
+                body = await run_in_threadpool(self.view, self._day(request), who[0])
             except (DailyError, ValueError) as exc:
                 return self._set_cookie(request, JSONResponse({"error": _said(exc)},
                                                               status_code=404), cookie)
