@@ -187,3 +187,33 @@ def test_a_shard_numbers_its_tables_k_mod_n_and_a_bad_one_is_one_line() -> None:
     bad = subprocess.run([sys.executable, "-m", "xactika.frontends.cli", "web",
                           "--shard", "2/2"], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "--shard: expected K/N" in bad.stderr
+
+
+def test_a_persons_daily_deal_stays_on_one_process_through_the_proxy(
+        cluster: Cluster) -> None:
+    host = f"127.0.0.1:{cluster.port}"
+    for _person in range(2):  # two people, whichever process their cookie hashes to
+        _body, set_cookie = _get(cluster.url + "/api/daily")
+        cookie = set_cookie.split(";")[0]
+
+        def play(cookie: str = cookie) -> dict[str, Any]:
+            request = urllib.request.Request(
+                cluster.url + "/api/daily/play", data=json.dumps({"deal": 1}).encode(),
+                headers={"Origin": f"http://{host}", "Cookie": cookie,
+                         "content-type": "application/json"})
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                made: dict[str, Any] = json.load(answer)
+            return made
+
+        first, again = play(), play()  # "go on": the same seat, from the same process
+        assert (again["table"], again["token"]) == (first["table"], first["token"])
+        with connect(f"ws://{host}/ws?table={first['table']}", origin=f"http://{host}",
+                     open_timeout=5) as ws:
+            ws.send(f"seat {first['token']}")
+            seen = ""
+            deadline = time.monotonic() + 20
+            while "seated table=" not in seen and time.monotonic() < deadline:
+                seen += str(ws.recv(timeout=10))
+            assert f"seated table={first['table']} seat=0" in seen
+        listed = {t["id"] for t in _get(cluster.url + "/api/tables")[0]}
+        assert first["table"] not in listed  # a daily table is never in the lobby

@@ -31,7 +31,6 @@ daily_plays = sa.Table(
     sa.Column("state", sa.String(16), nullable=False),  # playing, done, lost
     sa.Column("points", sa.Float, nullable=True),
     sa.Column("table_id", sa.Integer, nullable=True),
-    sa.Column("process", sa.String(64), nullable=True),  # the web process holding the table
     sa.Column("record", sa.Text, nullable=True),  # the signed record, served after the close
     sa.Column("started", sa.Float, nullable=False),
     sa.Column("finished", sa.Float, nullable=True),

@@ -313,12 +313,12 @@ class DailyPages:
         with i18n.using(page_language(request)):
             try:
                 day = deals.parse_day(request.path_params["day"])
-                text = self.daily.record(day, request.path_params["deal"] - 1,
-                                         request.path_params["name"])
+                deal = request.path_params["deal"]
+                text = self.daily.record(day, deal - 1, request.path_params["name"])
             except (DailyError, ValueError) as exc:
                 return PlainTextResponse(_said(exc), status_code=404)
         return PlainTextResponse(text, headers={
-            "content-disposition": f'attachment; filename="xactika-daily-{day}.log"'})
+            "content-disposition": f'attachment; filename="xactika-daily-{day}-{deal}.log"'})
 
 
 def _said(exc: BaseException) -> str:

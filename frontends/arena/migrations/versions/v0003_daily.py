@@ -35,7 +35,6 @@ def upgrade() -> None:
         sa.Column("state", sa.String(16), nullable=False),
         sa.Column("points", sa.Float, nullable=True),
         sa.Column("table_id", sa.Integer, nullable=True),
-        sa.Column("process", sa.String(64), nullable=True),
         sa.Column("record", sa.Text, nullable=True),
         sa.Column("started", sa.Float, nullable=False),
         sa.Column("finished", sa.Float, nullable=True),
