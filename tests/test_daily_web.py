@@ -79,10 +79,11 @@ def test_a_day_is_committed_played_and_revealed(site: tuple[Any, Clock]) -> None
     assert not {"seed", "nonce", "leaderboard", "par", "deal_seeds"} & set(today)
     page = client.get("/daily")
     assert today["commit"] in page.text
-    tables = []
+    tables, lines = [], []
     for deal in range(1, TINY.deals + 1):
         number, seen = play_deal(client, deal)
         tables.append(number)
+        lines += seen
         assert any("game-over" in line for line in seen)
     mine = progress(client)
     assert [p["state"] for p in mine] == ["done"] * TINY.deals
@@ -94,6 +95,10 @@ def test_a_day_is_committed_played_and_revealed(site: tuple[Any, Clock]) -> None
     after = client.get("/api/daily", params={"day": DAY.isoformat()}).json()
     seed, nonce = int(after["seed"]), after["nonce"]
     assert committed("xactika", seed, nonce, today["commit"])
+    # the table told each deal's own seed at its end, never the day's nor its nonce
+    assert not [line for line in lines if str(seed) in line or nonce in line]
+    assert [k for k in range(TINY.deals)
+            if any(f"seed={deal_seed(seed, k)}" in line for line in lines)] == [0, 1, 2]
     assert after["deal_seeds"] == [str(deal_seed(seed, k)) for k in range(TINY.deals)]
     (row,) = after["leaderboard"]
     assert row["rank"] == 1 and re.fullmatch(r"guest-[0-9a-f]{6}", row["name"])
