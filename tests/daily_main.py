@@ -1,7 +1,7 @@
 """``xactika web`` with the daily deal on a site database: SQLite beside ``--out``, or
-the URL in ``$XACTIKA_TEST_SITE_DB``, with the lobby's list shared through it as well
-(frontends/web/cluster.py). The browser and proxy tests' server; after the merge with the
-accounts, ``--site`` gives the web its database and this wrapper is not needed."""
+the URL in ``$XACTIKA_TEST_SITE_DB`` (with ``--shard K/N`` the lobby's list is shared
+through it as well: frontends/web/cluster.py). The browser and proxy tests' server;
+after the merge with the accounts, ``--site`` gives the web its database."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from xactika.frontends.arena.store import open_store
 from xactika.frontends.daily import store as _tables  # noqa: F401  (the daily's tables)
 from xactika.frontends.daily.service import Daily
 from xactika.frontends.web import app
-from xactika.frontends.web.cluster import Cluster
 
 DB = "daily.db"
 URL = "XACTIKA_TEST_SITE_DB"
@@ -27,8 +26,7 @@ def main() -> int:
     made = app.create_app
 
     def with_daily(*args: Any, **kwargs: Any) -> app.WebApp:
-        return made(*args, daily=Daily(engine), cluster=Cluster(engine) if url else None,
-                    **kwargs)
+        return made(*args, daily=Daily(engine), **kwargs)  # a --shard K/N shares the lobby
 
     app.create_app = with_daily  # type: ignore[assignment]
     from xactika.frontends.cli import main as cli

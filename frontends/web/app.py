@@ -483,7 +483,11 @@ def create_app(server: Server, *, bound: str = "127.0.0.1",
     JSON are served too (arenapages.py). ``daily``: a site's daily deal
     (frontends/daily/service.py), whose ``/daily`` pages are served (dailypages.py);
     ``cluster``: the other web processes on that database, whose tables are listed too
-    (cluster.py)."""
+    (cluster.py; by default there is one when the server is one shard of several)."""
+    if cluster is None and daily is not None and server.shard[1] > 1:
+        from xactika.frontends.web.cluster import Cluster
+
+        cluster = Cluster(daily.engine)
     pages = None
     if arena is not None:
         from xactika.frontends.web.arenapages import ArenaPages
