@@ -85,6 +85,10 @@ def test_a_deal_played_from_the_daily_page_and_back(server: WebServer, browser: 
     context = browser.new_context(viewport=size)
     page = context.new_page()
     source = axe_source()
+    page.goto(server.url + "/?lang=en")  # the lobby leads to the daily deal
+    assert violations(page, source) == []
+    page.locator(".daily-link a").click()
+    page.wait_for_url("**/daily")
     for lang in ("de", "en"):  # the German page looked at, the deal played in English
         page.goto(f"{server.url}/daily?lang={lang}")
         assert violations(page, source) == []
