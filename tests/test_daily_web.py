@@ -95,6 +95,7 @@ def test_a_day_is_committed_played_and_revealed(site: tuple[Any, Clock]) -> None
     after = client.get("/api/daily", params={"day": DAY.isoformat()}).json()
     seed, nonce = int(after["seed"]), after["nonce"]
     assert committed("xactika", seed, nonce, today["commit"])
+    assert sum(line.startswith("newgame") and "hint=off" in line for line in lines) == 3
     # the table told each deal's own seed at its end, never the day's nor its nonce
     assert not [line for line in lines if str(seed) in line or nonce in line]
     assert [k for k in range(TINY.deals)
