@@ -17,7 +17,7 @@ from netkit import until
 
 from xactika.frontends.daily.deals import committed, deal_seed
 from xactika.frontends.web.app import create_app
-from xactika.frontends.web.dailypages import COOKIE
+from xactika.frontends.web.dailypages import COOKIE, PER_ADDRESS
 from xactika.protocol.net.server import Server
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx.*")  # TestClient's notice on httpx
@@ -235,3 +235,20 @@ def test_a_signed_in_person_plays_under_their_account(site: tuple[Any, Clock]) -
     clock.at = AFTER
     board = client.get("/api/daily", params={"day": DAY.isoformat()}).json()["leaderboard"]
     assert [row["name"] for row in board] == ["Ann"]
+
+
+def test_one_address_has_a_few_daily_tables_in_play_however_many_cookies(
+        site: tuple[Any, Clock]) -> None:
+    client, _clock = site
+    browsers = [another(client) for _ in range(PER_ADDRESS + 1)]
+    made = []
+    for browser in browsers:
+        browser.get("/daily")
+        made.append(start(browser, 1))
+    assert all("table" in m for m in made[:PER_ADDRESS])
+    assert f"{PER_ADDRESS} daily deals are in play from your address" in made[-1]["error"]
+    again = start(browsers[0], 1)  # one's own deal in play goes on
+    assert again["table"] == made[0]["table"]
+    play_seat(browsers[0], made[0]["token"])
+    until(lambda: progress(browsers[0])[0]["state"] == "done", "the deal's end")
+    assert "table" in start(browsers[-1], 1)  # a place freed

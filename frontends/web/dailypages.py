@@ -52,6 +52,7 @@ COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie (RFC 6265bi
 GUEST_DOMAIN = "xactika-daily-guest/1"
 PAUSE = 24 * 3600.0  # seconds a deal's seat waits for its person to come back
 KEEP_FINISHED = 3600.0  # seconds a finished deal's table still answers its page
+PER_ADDRESS = 4  # daily tables in play from one address (a guest id costs nothing)
 
 
 def guest_key(cookie: str) -> str:
@@ -97,6 +98,7 @@ class Live:
 
     web: WebTable
     token: str
+    address: str
     ended: float | None = None
 
 
@@ -241,6 +243,13 @@ class DailyPages:
     async def _seat(self, day: dt.date, deal: int, who: tuple[str, str],
                     address: str) -> tuple[int, str]:
         self._forget()
+        busy = sum(1 for live in self.live.values()
+                   if live.address == address and live.ended is None)
+        if busy >= PER_ADDRESS and not any(  # a deal of this player's own goes on
+                p.deal == deal and p.state == "playing"
+                for p in self.daily.plays_of(day, who[0])):
+            raise DailyError(i18n.later("{n} daily deals are in play from your address: "
+                                        "finish one first", n=busy))
         play, new = self.daily.begin(day, deal, who[0], who[1])
         if not new:
             live = self.live.get(play.id)
@@ -273,7 +282,7 @@ class DailyPages:
             web.tasks.append(asyncio.create_task(self._bot(web, seat, kind, found.seed,
                                                            play.deal)))
         self.daily.seated(play, table.id)
-        live = self.live[play.id] = Live(web, table.seats[settings.seat].token)
+        live = self.live[play.id] = Live(web, table.seats[settings.seat].token, address)
         task = asyncio.create_task(self._until_over(play, live))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
