@@ -117,12 +117,9 @@ class WebApp:
         self.lobby = WebLobby(server)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         install_gettext(self.templates)
-        self.daily = None  # the daily deal's pages (dailypages.py), over a site's database
+        self.daily = daily  # the daily deal's pages (dailypages.py), over a site's database
         if daily is not None:
-            from xactika.frontends.web.dailypages import DailyPages
-
-            self.daily = DailyPages(server, self.lobby, daily, self.templates)
-            extra_routes = [*(extra_routes or []), *self.daily.routes()]
+            daily.web = self  # its tables are this lobby's, private
         routes: list[BaseRoute] = [
             Route("/", self.lobby_page),
             Route("/table/{number:int}", self.table_page),
@@ -493,7 +490,13 @@ def create_app(server: Server, *, bound: str = "127.0.0.1",
         from xactika.frontends.web.arenapages import ArenaPages
 
         pages = ArenaPages(arena)
-    routes = [*viewer_routes(server, pages), *(pages.routes() if pages is not None else [])]
+    daily_pages = None
+    if daily is not None:
+        from xactika.frontends.web.dailypages import DailyPages
+
+        daily_pages = DailyPages(server, daily)
+    routes = [*viewer_routes(server, pages), *(pages.routes() if pages is not None else []),
+              *(daily_pages.routes() if daily_pages is not None else [])]
     return WebApp(server, extra_routes=routes, bound=bound,
                   allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies,
-                  proxy_header=proxy_header, daily=daily, cluster=cluster)
+                  proxy_header=proxy_header, daily=daily_pages, cluster=cluster)

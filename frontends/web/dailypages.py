@@ -27,7 +27,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 from starlette.concurrency import run_in_threadpool
@@ -40,12 +40,17 @@ from xactika.frontends import i18n
 from xactika.frontends.daily import deals
 from xactika.frontends.daily.service import Daily, DailyError, Play
 from xactika.frontends.people.seats import plays_as
-from xactika.frontends.web.lang import page, page_language
+from xactika.frontends.web.lang import install_gettext, page, page_language
 from xactika.frontends.web.lobby import BOT, WebLobby, WebTable
 from xactika.protocol.net.lobby import Hosted
 from xactika.protocol.net.server import Server
 
+if TYPE_CHECKING:
+    from xactika.frontends.web.app import WebApp
+
 log = logging.getLogger(__name__)
+
+HERE = Path(__file__).parent
 
 COOKIE = "xactika_daily"  # as the accounts' xactika_session: a name nginx can read
 COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie (RFC 6265bis)
@@ -105,17 +110,21 @@ class Live:
 class DailyPages:
     """The daily deal's routes over one :class:`Daily` and the web's lobby."""
 
-    def __init__(self, server: Server, lobby: WebLobby, daily: Daily,
-                 templates: Jinja2Templates,
-                 account: Account = signed_in) -> None:
+    def __init__(self, server: Server, daily: Daily, account: Account = signed_in) -> None:
         self.server = server
-        self.lobby = lobby
         self.daily = daily
-        self.templates = templates
+        self.web: WebApp | None = None  # set by the WebApp: its lobby holds the tables
+        self.templates = Jinja2Templates(directory=str(HERE / "templates"))
+        install_gettext(self.templates)
         self.account = account  # who is signed in, if anyone
         self.live: dict[int, Live] = {}  # play id -> its table here
         self.records = Path(tempfile.mkdtemp(prefix="xactika-daily-"))  # 0700, never served
         self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def lobby(self) -> WebLobby:
+        assert self.web is not None, "DailyPages serves inside a WebApp"
+        return self.web.lobby
 
     def routes(self) -> list[BaseRoute]:
         return [Route("/daily", self.daily_page),
