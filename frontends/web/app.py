@@ -112,16 +112,20 @@ class WebApp:
     def __init__(self, server: Server, *, extra_routes: list[BaseRoute] | None = None,
                  bound: str = "127.0.0.1", allowed_hosts: Sequence[str] = (),
                  trusted_proxies: Sequence[Network] = (),
-                 proxy_header: str = DEFAULT_HEADER, accounts: AccountPages | None = None
-                 ) -> None:
+                 proxy_header: str = DEFAULT_HEADER, accounts: AccountPages | None = None,
+                 daily: Any = None, cluster: Any = None) -> None:
         self.server = server
         self.accounts = accounts  # --site: who is signed in, rated tables (accountpages.py)
         if accounts is not None:
             accounts.web = self
+        self.cluster = cluster  # the other web processes on one database (cluster.py)
         self.viewers = any(getattr(r, "path", "") == "/replay" for r in extra_routes or ())
         self.lobby = WebLobby(server)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         install_gettext(self.templates)
+        self.daily = daily  # the daily deal's pages (dailypages.py), over a site's database
+        if daily is not None:
+            daily.web = self  # its tables are this lobby's, private
         routes: list[BaseRoute] = [
             Route("/", self.lobby_page),
             Route("/table/{number:int}", self.table_page),
@@ -150,10 +154,19 @@ class WebApp:
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         # the TCP seats and the seeds are the server's, set up by serve.py before this
+        publishing = None if self.cluster is None else asyncio.create_task(
+            self.cluster.run(self._own_tables))
         try:
             yield
         finally:
+            if publishing is not None:
+                publishing.cancel()
+                with contextlib.suppress(BaseException):
+                    await publishing
+                await asyncio.to_thread(self.cluster.leave)
             await self.server.close()
+            if self.daily is not None:
+                self.daily.close()
             if self.accounts is not None:
                 self.accounts.close()
 
@@ -162,11 +175,14 @@ class WebApp:
         viewers = any(getattr(r, "path", "") == "/replay" for r in self.app.routes)
         me = await self.accounts.signed_in(request) if self.accounts is not None else None
         return page(self.templates, request, "lobby.html",
-                    {"viewers": viewers, "accounts": self.accounts is not None, "me": me})
+                    {"viewers": viewers, "accounts": self.accounts is not None, "me": me,
+                     "daily": self.daily is not None})
 
     async def table_page(self, request: Request) -> Response:
         number = request.path_params["number"]
-        return page(self.templates, request, "table.html", {"number": number})
+        daily = request.query_params.get("daily", "")  # a daily deal's table: its day
+        daily = daily if len(daily) == 10 and daily.replace("-", "").isdigit() else ""
+        return page(self.templates, request, "table.html", {"number": number, "daily": daily})
 
     async def games(self, request: Request) -> Response:
         with i18n.using(page_language(request)):
@@ -176,7 +192,14 @@ class WebApp:
     # -- the lobby API
     async def list_tables(self, request: Request) -> Response:
         with i18n.using(page_language(request)):  # a table's length, in the reader's words
-            return JSONResponse([web.public() for web in self.lobby.listed()])
+            tables = self._own_tables()
+        if self.cluster is not None:  # and the other processes' (in their writer's words)
+            tables = sorted([*tables, *await asyncio.to_thread(self.cluster.others)],
+                            key=lambda t: int(t["id"]))
+        return JSONResponse(tables)
+
+    def _own_tables(self) -> list[dict[str, Any]]:
+        return [web.public() for web in self.lobby.listed()]
 
     async def _body(self, request: Request) -> dict[str, Any]:
         if not same_origin(request.headers, request.url.scheme):
@@ -204,6 +227,8 @@ class WebApp:
                                              holder=holder[0] if holder else None)
         except WebLobbyError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
+        if self.cluster is not None:
+            self.cluster.wake.set()  # listed by the other processes at once
         return JSONResponse({"table": web.public(),
                              "invites": {str(k): v for k, v in invites.items()}})
 
@@ -488,24 +513,43 @@ def create_app(server: Server, *, bound: str = "127.0.0.1",
                allowed_hosts: Sequence[str] = (),
                trusted_proxies: Sequence[Network] = (),
                proxy_header: str = DEFAULT_HEADER, arena: str | None = None,
-               site: str | None = None, site_db: str | None = None) -> WebApp:
+               site: str | None = None, site_db: str | None = None,
+               daily: Any = None) -> WebApp:
     """The application: the lobby, the tables and, when present, the viewers; served under
     the names ``bound``, ``localhost`` and ``allowed_hosts``, believing ``proxy_header``
     from ``trusted_proxies`` only (hosting.py). ``arena``: an arena folder, whose pages and
     JSON are served too (arenapages.py). ``site``: a site folder (its database at
-    ``site_db``, or SQLite in it), whose accounts and ratings are served (accountpages.py)."""
+    ``site_db``, or SQLite in it), whose accounts and ratings (accountpages.py) and daily
+    deal (frontends/daily/service.py, dailypages.py) are served; when the server is one
+    shard of several, the other web processes on that database list their tables too
+    (cluster.py). ``daily``: a daily deal of its own (frontends/daily/service.py's
+    ``Daily``, on its clock: the tests'), served with or without a site."""
     pages = None
     if arena is not None:
         from xactika.frontends.web.arenapages import ArenaPages
 
         pages = ArenaPages(arena)
-    accounts = None
+    accounts = daily_pages = cluster = None
     if site is not None:
         from xactika.frontends.web.accountpages import AccountPages
 
         accounts = AccountPages(site, site_db)
+        if daily is None:
+            from xactika.frontends.daily.service import Daily
+
+            daily = Daily(accounts.engine)
+    if daily is not None:
+        from xactika.frontends.web.dailypages import DailyPages
+
+        daily_pages = DailyPages(server, daily)
+        if server.shard[1] > 1:  # one of several processes: their lobbies' lists shared
+            from xactika.frontends.web.cluster import Cluster
+
+            cluster = Cluster(daily.engine)
     routes = [*viewer_routes(server, pages), *(pages.routes() if pages is not None else []),
-              *(accounts.routes() if accounts is not None else [])]
+              *(accounts.routes() if accounts is not None else []),
+              *(daily_pages.routes() if daily_pages is not None else [])]
     return WebApp(server, extra_routes=routes, bound=bound,
                   allowed_hosts=allowed_hosts, trusted_proxies=trusted_proxies,
-                  proxy_header=proxy_header, accounts=accounts)
+                  proxy_header=proxy_header, accounts=accounts, daily=daily_pages,
+                  cluster=cluster)

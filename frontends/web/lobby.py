@@ -122,6 +122,9 @@ class WebLobby:
         self.server = server
         self.lobby = server.lobby
         self.tables: dict[int, WebTable] = {}
+        # tables never listed nor watched, found by their seat's token alone (the daily
+        # deal's, frontends/web/dailypages.py): "no table N" to everyone else
+        self.private: dict[int, WebTable] = {}
 
     def create(self, request: dict[str, Any], address: str, *, rated: bool = False,
                holder: int | None = None) -> tuple[WebTable, dict[int, str]]:
@@ -355,7 +358,9 @@ class WebLobby:
         entry = self.server.seat_entry(token)
         if entry is None or entry.table is None:
             return None
-        web = next((w for w in self.listed() if w.table is entry.table), None)
+        web = self.private.get(entry.table.id)
+        if web is None or web.table is not entry.table:
+            web = next((w for w in self.listed() if w.table is entry.table), None)
         return None if web is None else (web, entry.seat)
 
     async def rematch(self, token: str, address: str) -> tuple[int, str]:
@@ -366,6 +371,8 @@ class WebLobby:
             raise WebLobbyError("that seat is a bot's")
         if found is not None and found[0].rated:
             raise WebLobbyError("a rated table has no rematch: open a new rated table")
+        if found is not None and found[0].table.id in self.private:
+            raise WebLobbyError("a daily deal has no rematch")
         try:
             new, seat = await self.lobby.next_table(token, address, admin=False)
         except LobbyError as exc:

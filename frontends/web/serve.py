@@ -94,10 +94,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--site-db", default=None, metavar="URL",
                    help="the site's database when it is made (default SQLite in --site; "
                    "postgresql://USER@HOST/DB for several processes)")
+    p.add_argument("--shard", type=shard, default=(0, 1), metavar="K/N",
+                   help="one of N web processes behind one proxy: number tables K mod N, "
+                   "so the proxy routes a table's requests by its number (default 0/1)")
     p.add_argument("--no-journal", action="store_true",
                    help="keep no journal in --out: a crash loses every game in progress "
                    "(for measuring what the journal costs)")
     return p
+
+
+def shard(text: str) -> tuple[int, int]:
+    """``K/N`` with 0 <= K < N <= 100 (argparse's one line otherwise)."""
+    k, slash, n = text.partition("/")
+    if not (slash and k.isdigit() and n.isdigit() and 0 <= int(k) < int(n) <= 100):
+        raise argparse.ArgumentTypeError(f"expected K/N with 0 <= K < N <= 100, not {text!r}")
+    return int(k), int(n)
 
 
 def hosting_options(args: argparse.Namespace) -> str | None:
@@ -179,7 +190,7 @@ async def _serve(args: argparse.Namespace) -> int:
                         seed_for=None if seed is None else lambda k: table_seed(seed, k),
                         lobby=LobbyPolicy(tables_per_address=args.tables_per_address,
                                           unwatched=args.unwatched),
-                        on_note=lambda text: print(text, flush=True))
+                        on_note=lambda text: print(text, flush=True), shard=args.shard)
         web = create_app(server, bound=args.host, allowed_hosts=args.allowed_host,
                          trusted_proxies=args.trusted_proxy, proxy_header=args.proxy_header,
                          arena=args.arena, site=args.site, site_db=args.site_db)

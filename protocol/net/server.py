@@ -145,8 +145,13 @@ class Server:
                  clocks: dict[str, Any] | None = None,
                  seed_for: Callable[[int], int] | None = None,
                  lobby: LobbyPolicy | None = None,
-                 journal: Journal | None = None) -> None:
+                 journal: Journal | None = None, shard: tuple[int, int] = (0, 1)) -> None:
         self.limits = limits or Limits()
+        # (K, N): this process's table numbers are K mod N, so that N web processes behind
+        # one proxy never number two tables alike and the proxy routes by number (WEB.md)
+        if not 0 <= shard[0] < shard[1]:
+            raise ValueError(f"a shard is K/N with 0 <= K < N, not {shard[0]}/{shard[1]}")
+        self.shard = shard
         self.out = out
         self.ssl_context = ssl_context
         self.signer = signer
@@ -174,15 +179,19 @@ class Server:
         self.all_over = asyncio.Event()
 
     # -- tables
-    def add_table(self, settings: TableSettings, names: Sequence[str] = ()) -> Table:
+    def add_table(self, settings: TableSettings, names: Sequence[str] = (), *,
+                  private: Path | None = None) -> Table:
         """The one way a new table comes to be (serve, admin, lobby, rematch); ``names``
-        are the seats' names known in advance (the lobby's)."""
-        self._last_id += 1
-        table = Table(self._last_id, settings, self.out, self._table_over, self.signer)
+        are the seats' names known in advance (the lobby's). ``private``: its record goes
+        there, not into ``out``, and it is not journalled (the web's daily deal: its
+        record is secret until the day's close, frontends/web/dailypages.py)."""
+        self._last_id = self._next_id()
+        table = Table(self._last_id, settings, self.out if private is None else private,
+                      self._table_over, self.signer)
         for seat, s in enumerate(table.seats):
             if seat < len(names):
                 s.name = names[seat]
-        if self.journal is not None:
+        if self.journal is not None and private is None:
             table.journalled(self.journal)  # on disk before its tokens are shown
         self._open(table)
         return table
@@ -218,8 +227,13 @@ class Server:
         pairs = dict(pairs)
         own = people_settings(pairs)  # ValueError for a bad one
         if "seed" not in pairs and self.seed_for is not None:  # the number it will get
-            pairs["seed"] = str(self.seed_for(self._last_id + 1))
+            pairs["seed"] = str(self.seed_for(self._next_id()))
         return table_settings(pairs, **{**self.clocks, **own})
+
+    def _next_id(self) -> int:
+        """The next table's number: the next above the last that is K mod N."""
+        k, n = self.shard
+        return self._last_id + 1 + (k - self._last_id - 1) % n
 
     def seat_entry(self, token: str) -> _Entry | None:
         entry = self._tokens.get(token)

@@ -58,7 +58,8 @@ window.addEventListener("hashchange", () => { // an invite link pasted on this v
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws`);
+  // ?table= is for a proxy in front of several processes (spec/WEB.md): the server ignores it
+  socket = new WebSocket(`${scheme}://${location.host}/ws?table=${number}`);
   socket.addEventListener("open", () => {
     retry = 0;
     if (token) send(`seat ${token}`);
@@ -210,7 +211,7 @@ function infoLine(text) {
 
 /** ``move`` the seat to this page (the other page is told and closed) or ``leave``. */
 async function seatAction(action) {
-  const answer = await fetch("/api/seat", { method: "POST",
+  const answer = await fetch(`/api/seat?table=${number}`, { method: "POST",
     headers: { "content-type": "application/json" }, body: JSON.stringify({ token, action }) });
   const body = await answer.json();
   if (body.error) { setStatus(body.error); return false; }
@@ -681,7 +682,7 @@ function renderEnd() {
 }
 
 async function rematch() {
-  const answer = await fetch("/api/rematch", { method: "POST",
+  const answer = await fetch(`/api/rematch?table=${number}`, { method: "POST",
     headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
   const body = await answer.json();
   if (body.error) { setStatus(body.error); return; }
