@@ -129,3 +129,38 @@ def test_repeats_count_co_seatings_beyond_the_first() -> None:
     assert repeats(games) == 1  # a-b sat together in two sets
     housed = [attrs.evolve(g, house=frozenset({"a", "b"})) for g in games]
     assert repeats(housed) == 0  # two house bots meet in every qualifying set
+
+
+def test_a_set_compares_the_deal_not_its_seatings() -> None:
+    """The cards decide most games; a small edge shows only over a deal's rotations.
+
+    Each entrant holds each hand of a set's deal once, so summing its ranks over the set
+    cancels the cards (duplicate scoring): a slightly better bot is told apart in few
+    sets, where counting each rotation as its own table leaves it in the noise.
+    """
+    rng = random.Random(7)
+    skill = {"a": 2.0, "b": 0.0, "c": -2.0}
+    games = []
+    for s in range(1, 121):
+        hands = [rng.gauss(0, 10) for _ in range(3)]  # the deal: one hand per seat
+        for r in range(3):
+            seats = ("a", "b", "c")[r:] + ("a", "b", "c")[:r]
+            games.append(_game(s, r, seats, tuple(round(hands[i] + skill[n] + rng.gauss(0, 1))
+                                                  for i, n in enumerate(seats))))
+    a, b, c = ladder_table(INFO, games)["entrants"]
+    assert [a["name"], b["name"], c["name"]] == ["a", "b", "c"]
+    assert a["low"] > b["high"] and b["low"] > c["high"]
+
+
+def test_the_standings_say_each_count_in_its_number() -> None:
+    from xactika.frontends.arena.standings import format_standings, standings
+    from xactika.frontends.i18n import using
+
+    one = [_game(1, r, ("a", "b", "c")[r:] + ("a", "b", "c")[:r], (3, 2, 1)) for r in range(3)]
+    text = format_standings(standings([INFO], one), False).splitlines()[0]
+    assert text == ("ladder main: xactika bid, 3 players, 1 round; 1 set, 3 games, "
+                    "0 repeated co-seatings")
+    with using("de"):
+        text = format_standings(standings([INFO], one), False).splitlines()[0]
+    assert text == ("Rangliste main: xactika bid, 3 Spieler, 1 Runde; 1 Satz, 3 Spiele, "
+                    "0 wiederholte Tischnachbarschaften")
