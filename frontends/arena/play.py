@@ -350,7 +350,7 @@ class Season:
                 self._renew(job)  # still ours: only then may the record take the name
                 log.write(game, played.config, played.events, names,
                           arena_headers(info.name, job.set_id, rotation, job.qualifying,
-                                        house, result), played.lines)
+                                        house, result, played.cost), played.lines)
                 if self.hook is not None:
                     self.hook("recorded")
             self._commit(job, game, path, result)

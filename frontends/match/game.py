@@ -10,6 +10,7 @@ import concurrent.futures as cf
 import datetime as dt
 import os
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -179,6 +180,31 @@ class Aborted(Stopped):
 
 
 @attrs.frozen
+class RunnerCost:
+    """The runner's own time per decision, as fastchess reports latency: the wall time of
+    the game's loop less the time spent waiting for answers, and the CPU of the game's
+    thread (the referee, the lines, the pipes), over the bots' decisions."""
+
+    decisions: int = 0
+    wall_s: float = 0.0  # the referee loop, start to game-over
+    think_s: float = 0.0  # waiting for the bots' answers, from ``go`` to the answer
+    cpu_s: float = 0.0  # the game's thread, in the loop
+
+    @property
+    def latency_s(self) -> float:
+        return max(0.0, self.wall_s - self.think_s) / max(1, self.decisions)
+
+    @property
+    def cpu_per_decision_s(self) -> float:
+        return self.cpu_s / max(1, self.decisions)
+
+    def header(self) -> str:
+        """The ``runner.cost`` header: microseconds a decision."""
+        return (f"latency={self.latency_s * 1e6:.0f}us cpu={self.cpu_per_decision_s * 1e6:.0f}us "
+                f"decisions={self.decisions}")
+
+
+@attrs.frozen
 class Played:
     """One game as played, before its record is signed and written (by the driver)."""
 
@@ -189,6 +215,7 @@ class Played:
     # each event's line as the bots were sent it, where that is the record's line too
     # (a public event), None elsewhere: the record does not format those again
     lines: tuple[str | None, ...] = ()
+    cost: RunnerCost = RunnerCost()  # the runner's own cost per decision (the record says it)
 
 
 class GamePlayer:
@@ -315,6 +342,8 @@ class GamePlayer:
             assert p is not None  # a faulted seat has its stand-in
             try:
                 command = p.ask(turn.legal, rules, bot.time_ms)
+                waited[0] += 1
+                waited[1] += p.last_think_s
             except BotError as exc:
                 fault(seat, fault_reason(exc), str(exc))
                 return Faulted(fault_reason(exc), str(exc))
@@ -344,6 +373,7 @@ class GamePlayer:
             self._check()
 
         errors: list[BotError | None] = [None] * n
+        waited = [0.0, 0.0]  # decisions answered, seconds waited for them
         events = referee.events
         lines: list[str | None] = [None] * len(events)
         try:
@@ -366,7 +396,10 @@ class GamePlayer:
                     except BotError as exc:
                         fault(seat, fault_reason(exc), str(exc))
             self._check()
+            wall, cpu = time.perf_counter(), time.thread_time()
             run(referee, ask, tell)  # the referee loop (core/engine/referee.py)
+            cost = RunnerCost(int(waited[0]), time.perf_counter() - wall, waited[1],
+                              time.thread_time() - cpu)
             for seat, p in enumerate(players):  # every quit sent first: the exits overlap
                 if p is not None and bots[seat].restart:
                     p.send_quit(s.quit_grace)
@@ -394,7 +427,7 @@ class GamePlayer:
         faults = tuple(Fault(f.seat, f.reason, f.detail) for f in referee.faults)
         result = GameResult(game, over.totals, over.winners, referee.state.round, faults,
                             rules.low_wins(config), Reveal.of(config))
-        return Played(config, tuple(events), result, started, tuple(lines))
+        return Played(config, tuple(events), result, started, tuple(lines), cost)
 
 
 class Runner(GamePlayer):
@@ -428,7 +461,7 @@ class Runner(GamePlayer):
         flush_records()."""
         self._written(wait=False)
         path, text = self.make_record(game, played.config, played.events, played.result,
-                                      played.started, played.lines)
+                                      played.started, played.lines, played.cost)
         future = self._writer.submit(self._put_record, game, path, text)
         with self._writes_lock:
             self._writes.append(future)
@@ -450,7 +483,7 @@ class Runner(GamePlayer):
     def store(self, game: GameSpec, played: Played) -> GameResult:
         """Sign and write a game's record (wherever it was played); its result."""
         self.write_record(game, played.config, played.events, played.result, played.started,
-                          played.lines)
+                          played.lines, played.cost)
         return played.result
 
     def close(self) -> None:
@@ -475,15 +508,17 @@ class Runner(GamePlayer):
 
     def write_record(self, game: GameSpec, config: Config, events: Sequence[Event],
                      result: GameResult, started: dt.datetime,
-                     lines: Sequence[str | None] = ()) -> None:
+                     lines: Sequence[str | None] = (), cost: RunnerCost | None = None) -> None:
         """Write the whole record to a temporary file, flush it to disk, then rename.
 
         ``lines``: events' lines already formatted while playing (see :class:`Played`)."""
-        self._put_record(game, *self.make_record(game, config, events, result, started, lines))
+        self._put_record(game, *self.make_record(game, config, events, result, started, lines,
+                                                 cost))
 
     def make_record(self, game: GameSpec, config: Config, events: Sequence[Event],
                     result: GameResult, started: dt.datetime,
-                    lines: Sequence[str | None] = ()) -> tuple[Path, str]:
+                    lines: Sequence[str | None] = (), cost: RunnerCost | None = None
+                    ) -> tuple[Path, str]:
         """The record's path and its signed text."""
         s = self.settings
         source = os.path.basename(s.deal_file) if s.deal_file else "the match"
@@ -494,6 +529,8 @@ class Runner(GamePlayer):
                    ("match.table", str(game.table)), ("match.rotation", str(game.rotation)),
                    ("termination", result.termination)])
         headers += [("fault", f.header()) for f in result.faults]
+        if cost is not None:
+            headers.append(("runner.cost", cost.header()))
         headers.append((ID_HEADER, self._record_id(game)))
         return self.record_path(game), format_record(headers, events, signer=self.signer,
                                                      lines=lines)
