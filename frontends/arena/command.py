@@ -2,8 +2,8 @@
 
     xactika arena init DIR [--db URL] [--ladder NAME] [--game G --mode M --players N ...]
     xactika arena ladder add DIR NAME [--game G --mode M --players N --rounds R ...]
-    xactika arena add DIR NAME --owner OWNER (--builtin BOT | -- CMD ARGS...)
-    xactika arena run DIR [--for SECONDS | --games N] [--concurrency K]
+    xactika arena add DIR NAME --owner OWNER (--builtin BOT | --remote | -- CMD ARGS...)
+    xactika arena run DIR [--for SECONDS | --games N] [--concurrency K] [--listen HOST:PORT]
     xactika arena standings DIR [--ladder NAME] [--json]
     xactika arena ratings DIR --from-records [--ladder NAME] [--json]
     xactika arena retire DIR NAME / xactika arena pause DIR NAME [--resume]
@@ -55,12 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dir", metavar="DIR")
     p.add_argument("name", metavar="NAME")
     _settings(p)
-    p = sub.add_parser("add", help="enter a bot: -- CMD ARGS... or --builtin BOT")
+    p = sub.add_parser("add", help="enter a bot: -- CMD ARGS..., --builtin BOT or --remote")
     p.add_argument("dir", metavar="DIR")
     p.add_argument("name", metavar="NAME")
     p.add_argument("--owner", required=True, help="who enters it: one owner's bots never "
                    "share a table")
     p.add_argument("--builtin", default=None, metavar="BOT", help="a built-in bot")
+    p.add_argument("--remote", action="store_true", help="a bot on its owner's machine: "
+                   "prints the token for 'xactika connect' (see arena run --listen)")
     p.add_argument("--dir", dest="cwd", default=None, help="the bot's working directory")
     p = sub.add_parser("run", help="the scheduler: play games until stopped")
     p.add_argument("dir", metavar="DIR")
@@ -69,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="SECONDS", help="stop after this long")
     limit.add_argument("--games", type=int, default=None, help="stop after N games")
     p.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
+    p.add_argument("--listen", default=None, metavar="HOST:PORT",
+                   help="where remote entrants connect (xactika connect HOST:PORT "
+                   "--token-file F -- PROGRAM); without it they are not scheduled")
     add_arguments(p)
     for p in (sub.add_parser("standings", help="the ratings of each ladder, from the database"),
               sub.add_parser("ratings", help="the same, recomputed from the signed records")):
@@ -132,11 +137,18 @@ def _run(args: argparse.Namespace, cmd: list[str] | None) -> int:
             print(_("ladder {name}: {game} {mode}, {players} players").format(
                 **info.to_dict()))
         elif args.command == "add":
-            if (cmd is None) == (args.builtin is None):
-                raise XactikaError("give the bot as -- CMD ARGS... or as --builtin BOT")
-            arena.add_entrant(args.name, args.owner, cmd, args.cwd, args.builtin)
+            if not args.remote and (cmd is None) == (args.builtin is None):
+                raise XactikaError("give the bot as -- CMD ARGS..., as --builtin BOT or as "
+                                   "--remote")
+            token = arena.add_entrant(args.name, args.owner, cmd, args.cwd, args.builtin,
+                                      args.remote)
             print(_("entrant {name} of {owner}: it qualifies against the house bots "
                     "first").format(name=args.name, owner=args.owner))
+            if token is not None:
+                print(_("its token, shown this once (the arena keeps only its hash): put it "
+                        "in a file F and run: xactika connect HOST:PORT --token-file F -- "
+                        "PROGRAM, where the arena runs with --listen HOST:PORT"))
+                print(token)
         elif args.command in ("retire", "pause"):
             status = {"retire": "retired",
                       "pause": "active" if getattr(args, "resume", False) else "paused"}
@@ -196,11 +208,27 @@ def _season(arena: object, args: argparse.Namespace) -> int:
         raise XactikaError(f"--concurrency must be at least 1, not {args.concurrency}")
     if args.games is not None and args.games < 1:
         raise XactikaError(f"--games must be at least 1, not {args.games}")
+    address = None
+    if args.listen is not None:  # checked before anything is said or started
+        from xactika.protocol.net.remote import parse_address
+
+        address = parse_address(args.listen, listen=True)
     # the sandbox sees nothing of the arena: its folder holds the key, seeds and records
     hidden: list[str] = [str(arena.folder.resolve())]
     box = from_args(args, hide=hidden)
     print(f"{PROG} run: {describe(box)}", file=sys.stderr, flush=True)
-    season = Season(arena, box, args.concurrency, args.games, args.seconds)
+    listener = None
+    if address is not None:
+        from xactika.protocol.net.remote_bots import SeatListener
+
+        listener = SeatListener(*address, {})
+    season = Season(arena, box, args.concurrency, args.games, args.seconds,
+                    listener=listener)
+    if listener is not None:
+        season.know_entrants()
+        where = f"{listener.address[0]}:{listener.address[1]}"
+        print(_("remote entrants connect here: xactika connect {where} --token-file F -- "
+                "PROGRAM").format(where=where), file=sys.stderr, flush=True)
     stopped_by: list[str] = []
 
     def on_signal(signum: int, frame: object) -> None:
@@ -218,6 +246,8 @@ def _season(arena: object, args: argparse.Namespace) -> int:
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
+        if listener is not None:
+            listener.close()
     took = time.monotonic() - began
     rate = season.played / took if took > 0 else 0.0
     print(_("{games} games in {seconds:.1f} s ({rate:.2f} games/s)").format(

@@ -235,6 +235,7 @@ class GamePlayer:
         self.stderr_keep = stderr_keep
         self.aborted = threading.Event()
         self.listener = listener  # where remote=TOKEN bots connect (protocol/net/remote_bots.py)
+        self.remote_wait: float | None = None  # for a remote bot's connection (None: startup=)
         self._live: set[Seated] = set()
         self._idle: dict[int, list[Seated]] = {}  # restart=off bots between games
         self._lock = threading.Lock()
@@ -323,7 +324,8 @@ class GamePlayer:
             p: Seated
             if bot.remote is not None:
                 p = RemotePlayer(self.listener, bot.remote, name=bot.name,
-                                 startup_timeout=bot.startup, move_timeout=bot.hard_limit)
+                                 startup_timeout=bot.startup, move_timeout=bot.hard_limit,
+                                 connect_timeout=self.remote_wait)
             else:
                 p = PlayerProcess(
                     bot.cmd, cwd=bot.dir, stderr_path=self.stderr_dir / f"{bot.name}.txt",
