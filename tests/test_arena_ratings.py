@@ -164,3 +164,24 @@ def test_the_standings_say_each_count_in_its_number() -> None:
         text = format_standings(standings([INFO], one), False).splitlines()[0]
     assert text == ("Rangliste main: xactika bid, 3 Spieler, 1 Runde; 1 Satz, 3 Spiele, "
                     "0 wiederholte Tischnachbarschaften")
+
+
+def test_an_entrant_told_apart_from_all_sits_out_more() -> None:
+    """Five entrants, four seats: the one whose interval overlaps no one's sits out most
+    sets, so the sets go where the standings are still unsure; co-seatings stay spread."""
+    from xactika.frontends.arena.lineup import overlaps
+
+    near = overlaps([("a", 1600.0, 30.0), ("b", 1590.0, 30.0), ("c", 1000.0, 30.0)])
+    assert near["a"] == near["b"] > 0.9 and near["c"] < 1e-6
+    people = [Candidate(i, f"e{i}", f"o{i}", False, 50.0, 0, 2, 0.0 if i == 4 else 1.0)
+              for i in range(5)]
+    together: dict[tuple[int, int], int] = {}
+    for _ in range(40):
+        choice = choose(people, 4, 2, together)
+        assert choice is not None
+        people = [attrs.evolve(c, sets=c.sets + (c.id in choice.lineup)) for c in people]
+        for a, b in itertools.combinations(choice.lineup, 2):
+            together[pair(a, b)] = together.get(pair(a, b), 0) + 1
+    sets = [c.sets for c in people]
+    assert sets[4] < min(sets[:4]) - 8, sets  # evenly, each would sit in 32 of 40
+    assert min(together.values()) > 0  # it still meets everyone

@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from xactika.core.engine.api import Config
 from xactika.frontends.arena import store
 from xactika.frontends.arena.folder import Arena, ArenaError
-from xactika.frontends.arena.lineup import Candidate, choose, pair
+from xactika.frontends.arena.lineup import Candidate, choose, overlaps, pair
 from xactika.frontends.arena.records import LadderLog, arena_headers, read_game
 from xactika.frontends.arena.standings import QUALIFY_SETS, LadderInfo, ladder_table
 from xactika.frontends.match.game import Aborted, GamePlayer, MatchSettings, Seated
@@ -136,6 +136,7 @@ class Season:
         self._players: list[GamePlayer] = []
         self._fit_at = 0.0
         self._sigma: dict[tuple[int, str], float] = {}
+        self._overlap: dict[tuple[int, str], float] = {}  # lineup.overlaps of each entrant
         self.listener = listener  # where remote entrants connect (arena run --listen)
         self._remote: dict[int, str] = {}  # remote entrant id -> its token's hash
         self._remote_idle: dict[int, RemotePlayer] = {}  # their players between games
@@ -397,7 +398,8 @@ class Season:
             candidates = [
                 Candidate(p.id, p.name, p.owner, bool(p.house),
                           self._sigma.get((lad.id, p.name), UNRATED_SIGMA),
-                          in_sets.get(p.id, 0), qualifying.get(p.id, 0))
+                          in_sets.get(p.id, 0), qualifying.get(p.id, 0),
+                          self._overlap.get((lad.id, p.name), 1.0))
                 for p in people]
             choice = choose(candidates, lad.info.players, QUALIFY_SETS, together)
             if choice is None or not self._hold(choice.lineup):
@@ -420,10 +422,14 @@ class Season:
         if time.monotonic() - self._fit_at < 2.0:
             return
         counted = self.arena.counted()
-        self._sigma = {}
+        self._sigma, self._overlap = {}, {}
         for lad in ladders.values():
-            for row in ladder_table(lad.info, counted)["entrants"]:
+            rows = ladder_table(lad.info, counted)["entrants"]
+            for row in rows:
                 self._sigma[(lad.id, row["name"])] = row["sigma"]
+            rated = [(r["name"], r["mu"], r["sigma"]) for r in rows if r["status"] != "house"]
+            for name, value in overlaps(rated).items():
+                self._overlap[(lad.id, name)] = value
         self._fit_at = time.monotonic()
 
     # -- playing
