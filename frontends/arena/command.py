@@ -24,6 +24,7 @@ from xactika.frontends.arena.store import said
 from xactika.frontends.cli.options import OneLineParser, lang_of
 from xactika.frontends.i18n import _, error_said, using
 from xactika.frontends.match.sandbox import SandboxError, add_arguments, describe, from_args
+from xactika.frontends.parallel.base import ClusterError
 from xactika.frontends.people.flags import add_option_flags, option_flags
 from xactika.protocol.trust.signing import KeyFileError
 
@@ -71,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="SECONDS", help="stop after this long")
     limit.add_argument("--games", type=int, default=None, help="stop after N games")
     p.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
+    p.add_argument("--cluster", default=None, metavar="ray[=ADDRESS]",
+                   help="play every game as a task on a Ray cluster (pip install "
+                   "'xactika[ray]'; docs/SCALE.md)")
     p.add_argument("--listen", default=None, metavar="HOST:PORT",
                    help="where remote entrants connect (xactika connect HOST:PORT "
                    "--token-file F -- PROGRAM); without it they are not scheduled")
@@ -108,7 +112,8 @@ def main(argv: Sequence[str]) -> int:
             return 2
         try:
             return _run(args, cmd)
-        except (XactikaError, KeyFileError, SandboxError, OSError, ValueError) as exc:
+        except (XactikaError, KeyFileError, SandboxError, OSError, ValueError,
+                ClusterError) as exc:
             print(f"{PROG} {args.command}: {error_said(exc)}", file=sys.stderr)
             return 2
 
@@ -201,13 +206,21 @@ def _season(arena: object, args: argparse.Namespace) -> int:
     import sqlalchemy as sa
 
     from xactika.frontends.arena.folder import Arena
-    from xactika.frontends.arena.play import Season
+    from xactika.frontends.arena.play import Season, local_bots
 
     assert isinstance(arena, Arena)
     if args.concurrency < 1:
         raise XactikaError(f"--concurrency must be at least 1, not {args.concurrency}")
     if args.games is not None and args.games < 1:
         raise XactikaError(f"--games must be at least 1, not {args.games}")
+    if args.cluster is not None and args.listen is not None:
+        raise XactikaError("remote entrants connect to this machine, the games of "
+                           "--cluster are played on its nodes: give --listen or --cluster")
+    if args.cluster is not None:  # checked before anything is said or started
+        from xactika.frontends.parallel import import_ray, parse_cluster, reachable
+
+        import_ray()
+        reachable(parse_cluster(args.cluster))
     address = None
     if args.listen is not None:  # checked before anything is said or started
         from xactika.protocol.net.remote import parse_address
@@ -222,8 +235,17 @@ def _season(arena: object, args: argparse.Namespace) -> int:
         from xactika.protocol.net.remote_bots import SeatListener
 
         listener = SeatListener(*address, {})
-    season = Season(arena, box, args.concurrency, args.games, args.seconds,
-                    listener=listener)
+    stop = threading.Event()
+    cluster = None
+    concurrency = args.concurrency
+    if args.cluster is not None:
+        from xactika.frontends.arena.cluster import join
+
+        cluster = join(args.cluster, local_bots(arena), box, args.concurrency, stop)
+        concurrency = cluster.window(args.concurrency)
+        print(f"{PROG} run: {cluster.describe()}", file=sys.stderr, flush=True)
+    season = Season(arena, box, concurrency, args.games, args.seconds,
+                    listener=listener, cluster=cluster, abort=stop)
     if listener is not None:
         season.know_entrants()
         where = f"{listener.address[0]}:{listener.address[1]}"
@@ -248,6 +270,8 @@ def _season(arena: object, args: argparse.Namespace) -> int:
             signal.signal(sig, handler)
         if listener is not None:
             listener.close()
+        if cluster is not None:
+            cluster.close()
     took = time.monotonic() - began
     rate = season.played / took if took > 0 else 0.0
     print(_("{games} games in {seconds:.1f} s ({rate:.2f} games/s)").format(

@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import sqlalchemy as sa
@@ -40,7 +40,11 @@ from xactika.frontends.match.tournament import (
     derived_seed,
     rotations,
 )
+from xactika.frontends.parallel import ClusterError, Stopped
 from xactika.protocol.net.remote_bots import RemotePlayer, SeatListener
+
+if TYPE_CHECKING:
+    from xactika.frontends.arena.cluster import ArenaCluster
 
 LEASE = 120.0  # seconds a claim holds without renewal; renewed every LEASE / 4
 REMOTE_WAIT = 2.0  # seconds a set waits for a remote bot that is not connected: it forfeits
@@ -77,6 +81,15 @@ def bot_spec(name: str, cmd: Any, cwd: str | None) -> BotSpec:
     if isinstance(cmd, dict):
         return BotSpec(name, builtin_command(cmd["builtin"]), restart=False)
     return BotSpec(name, tuple(cmd), cwd)
+
+
+def local_bots(arena: Arena) -> list[BotSpec]:
+    """The active entrants this machine starts (every one but the remote ones)."""
+    e = store.entrants
+    with arena.engine.connect() as conn:
+        rows = conn.execute(sa.select(e).where(e.c.status == "active")).all()
+    return [bot_spec(r.name, json.loads(r.cmd), r.dir) for r in rows
+            if remote_key(json.loads(r.cmd)) is None]
 
 
 def remote_key(cmd: Any) -> str | None:
@@ -116,7 +129,9 @@ class Season:
     def __init__(self, arena: Arena, sandbox: Sandbox, concurrency: int,
                  games: int | None = None, seconds: float | None = None,
                  hook: Callable[[str], None] | None = None,
-                 listener: SeatListener | None = None) -> None:
+                 listener: SeatListener | None = None,
+                 cluster: ArenaCluster | None = None,
+                 abort: threading.Event | None = None) -> None:
         self.arena = arena
         self.sandbox = sandbox
         self.concurrency = concurrency
@@ -125,7 +140,7 @@ class Season:
         self.host = socket.gethostname()
         self.run_id = f"{self.host}:{os.getpid()}:{secrets.token_hex(4)}"
         self.stop = threading.Event()  # no new game starts
-        self.abort = threading.Event()  # games in flight are abandoned (a signal)
+        self.abort = abort or threading.Event()  # games in flight are abandoned (a signal)
         self.played = 0
         self.started = 0
         self.error: str | None = None
@@ -138,6 +153,7 @@ class Season:
         self._sigma: dict[tuple[int, str], float] = {}
         self._overlap: dict[tuple[int, str], float] = {}  # lineup.overlaps of each entrant
         self.listener = listener  # where remote entrants connect (arena run --listen)
+        self.cluster = cluster  # where the games are played (arena run --cluster ray)
         self._remote: dict[int, str] = {}  # remote entrant id -> its token's hash
         self._remote_idle: dict[int, RemotePlayer] = {}  # their players between games
         self._busy: set[int] = set()  # remote entrants in a set this run plays
@@ -258,7 +274,7 @@ class Season:
         except sa.exc.SQLAlchemyError as exc:
             self.error = self.error or store.said(exc, self.arena.url)
             self.interrupt()
-        except (OSError, ArenaError) as exc:
+        except (OSError, ArenaError, ClusterError) as exc:
             self.error = self.error or str(exc)
             self.interrupt()
         finally:
@@ -489,8 +505,9 @@ class Season:
             else:
                 self._renew(job)
                 try:
-                    played = player.play_game(game)
-                except Aborted:
+                    played = (player.play_game(game) if self.cluster is None
+                              else self.cluster.play(player, game, player.deals, info.name))
+                except (Aborted, Stopped):
                     return
                 result = played.result
                 self._renew(job)  # still ours: only then may the record take the name
