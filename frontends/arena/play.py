@@ -9,6 +9,7 @@ between leaves a record the next run adopts, never a game counted twice.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import json
 import os
 import secrets
@@ -28,7 +29,7 @@ from xactika.frontends.arena.folder import Arena, ArenaError
 from xactika.frontends.arena.lineup import Candidate, choose, overlaps, pair
 from xactika.frontends.arena.records import LadderLog, arena_headers, read_game
 from xactika.frontends.arena.standings import QUALIFY_SETS, LadderInfo, ladder_table
-from xactika.frontends.match.game import Aborted, GamePlayer, MatchSettings, Seated
+from xactika.frontends.match.game import Aborted, GamePlayer, MatchSettings, Played, Seated
 from xactika.frontends.match.sandbox import Sandbox
 from xactika.frontends.match.tournament import (
     BotSpec,
@@ -157,6 +158,8 @@ class Season:
         self._remote: dict[int, str] = {}  # remote entrant id -> its token's hash
         self._remote_idle: dict[int, RemotePlayer] = {}  # their players between games
         self._busy: set[int] = set()  # remote entrants in a set this run plays
+        # each set's lease as this run last made it (monotonic): until when it is ours
+        self._held: dict[int, float] = {}
 
     # -- the run
     def run(self) -> None:
@@ -244,6 +247,7 @@ class Season:
 
     def _worker(self) -> None:
         players: dict[int, ArenaPlayer] = {}
+        writer = cf.ThreadPoolExecutor(1, thread_name_prefix="arena-record")
         try:
             while not self.stop.is_set():
                 with self._lock:  # --games N all started: nothing more to claim
@@ -266,7 +270,7 @@ class Season:
                         self.idle -= 1
                     continue
                 try:
-                    self._play_set(job, players)
+                    self._play_set(job, players, writer)
                 except Lost:
                     continue  # another run took the set over: its games are its own
                 finally:
@@ -278,6 +282,7 @@ class Season:
             self.error = self.error or str(exc)
             self.interrupt()
         finally:
+            writer.shutdown(wait=True)
             for p in players.values():
                 p.close_idle()
                 p.kill_all()
@@ -370,6 +375,7 @@ class Season:
                 self._unhold(lineup)
                 raise
             if got.rowcount == 1:
+                self._held[set_id] = time.monotonic() + LEASE - (time.time() - now)
                 return Job(set_id, ladders[row.ladder_id], lineup, bool(row.qualifying))
             self._unhold(lineup)
         return None
@@ -420,6 +426,7 @@ class Season:
             choice = choose(candidates, lad.info.players, QUALIFY_SETS, together)
             if choice is None or not self._hold(choice.lineup):
                 continue
+            renewed = time.monotonic() + LEASE
             try:
                 with self.arena.engine.begin() as conn:
                     set_id = conn.execute(s.insert().values(
@@ -430,6 +437,7 @@ class Season:
             except BaseException:
                 self._busy.difference_update(choice.lineup)
                 raise
+            self._held[set_id] = renewed
             return Job(set_id, lad, choice.lineup, choice.qualifying)
         return None
 
@@ -457,7 +465,8 @@ class Season:
                     self.arena.ladder_dir(ladder.info.name), self.arena.signer)
             return log
 
-    def _play_set(self, job: Job, players: dict[int, ArenaPlayer]) -> None:
+    def _play_set(self, job: Job, players: dict[int, ArenaPlayer],
+                  writer: cf.ThreadPoolExecutor) -> None:
         e, g = store.entrants, store.games
         with self.arena.engine.connect() as conn:
             people = {r.id: r for r in conn.execute(sa.select(e).where(
@@ -489,34 +498,50 @@ class Season:
         # a remote bot's memory is its owner's: no seating of a set it is in may deal a
         # deal it has seen, so such a set deals each rotation its own (spec/ARENA.md)
         remote = any(i in self._remote for i in job.lineup)
-        for rotation, seats in enumerate(rotations(job.lineup)):
-            if rotation in done:
-                continue
-            if not self._take_game():
-                return
-            if remote:
-                player.deals = OneDeal(job.set_id, attrs.evolve(
-                    config, seed=derived_seed(lad.seed, f"deal/{job.set_id}/{rotation}")))
-            game = GameSpec(job.set_id, job.set_id, 0, rotation, seats)
-            names = [bots[i].name for i in seats]
-            path = log.path(game)
-            if path.exists():  # a run killed after the record, before the commit
-                _, result = read_game(path, self.arena.signer.public)
-            else:
+        pending: cf.Future[None] | None = None  # the last game's record and commit
+        try:
+            for rotation, seats in enumerate(rotations(job.lineup)):
+                if rotation in done:
+                    continue
+                if not self._take_game():
+                    return
+                if remote:
+                    player.deals = OneDeal(job.set_id, attrs.evolve(
+                        config, seed=derived_seed(lad.seed, f"deal/{job.set_id}/{rotation}")))
+                game = GameSpec(job.set_id, job.set_id, 0, rotation, seats)
+                names = [bots[i].name for i in seats]
+                path = log.path(game)
+                if path.exists():  # a run killed after the record, before the commit
+                    if pending is not None:  # the set's commits one after another
+                        pending.result()
+                        pending = None
+                    _, result = read_game(path, self.arena.signer.public)
+                    self._commit(job, game, path, result)
+                    continue
                 self._renew(job)
                 try:
                     played = (player.play_game(game) if self.cluster is None
                               else self.cluster.play(player, game, player.deals, info.name))
                 except (Aborted, Stopped):
                     return
-                result = played.result
-                self._renew(job)  # still ours: only then may the record take the name
-                log.write(game, played.config, played.events, names,
-                          arena_headers(info.name, job.set_id, rotation, job.qualifying,
-                                        house, result, played.cost), played.lines)
-                if self.hook is not None:
-                    self.hook("recorded")
-            self._commit(job, game, path, result)
+                if pending is not None:  # one game's record and commit behind at most
+                    pending.result()
+                headers = arena_headers(info.name, job.set_id, rotation, job.qualifying,
+                                        house, played.result, played.cost)
+                pending = writer.submit(self._store, job, game, log, names, headers, played)
+        finally:
+            if pending is not None:
+                pending.result()  # a finished game is kept, whatever stopped the set
+
+    def _store(self, job: Job, game: GameSpec, log: LadderLog, names: list[str],
+               headers: list[tuple[str, str]], played: Played) -> None:
+        """A played game's record, then its commit (in the worker's writer thread, while
+        the set's next game plays): the record durable first, as a kill needs."""
+        self._renew(job)  # still ours: only then may the record take the name
+        path = log.write(game, played.config, played.events, names, headers, played.lines)
+        if self.hook is not None:
+            self.hook("recorded")
+        self._commit(job, game, path, played.result)
 
     def _take_game(self) -> bool:
         with self._lock:
@@ -527,7 +552,13 @@ class Season:
             return True
 
     def _renew(self, job: Job) -> None:
+        """Make sure the set is still ours: by the database, unless this run renewed its
+        lease less than LEASE / 2 ago (nobody can take a lease before it runs out), so
+        most games cost no renewal and its fsync."""
+        if self._held.get(job.set_id, 0.0) - time.monotonic() > LEASE / 2:
+            return
         s = store.sets
+        renewed = time.monotonic() + LEASE
         with self.arena.engine.begin() as conn:
             got = conn.execute(s.update().where(s.c.id == job.set_id,
                                                 s.c.claimed_by == self.run_id,
@@ -535,12 +566,14 @@ class Season:
                                .values(lease_until=time.time() + LEASE))
             if got.rowcount != 1:
                 raise Lost(job.set_id)
+        self._held[job.set_id] = renewed
 
     def _commit(self, job: Job, game: GameSpec, path: Path, result: GameResult) -> None:
         s, g = store.sets, store.games
         res = {"totals": list(result.totals), "winners": list(result.winners),
                "hands": result.hands, "low_wins": result.low_wins,
                "faults": [[f.seat, f.reason, f.detail] for f in result.faults]}
+        renewed = time.monotonic() + LEASE
         with self.arena.engine.begin() as conn:
             got = conn.execute(s.update().where(s.c.id == job.set_id,
                                                 s.c.claimed_by == self.run_id)
@@ -556,6 +589,7 @@ class Season:
             if finished == len(rotations(job.lineup)):
                 conn.execute(s.update().where(s.c.id == job.set_id).values(
                     state="done", claimed_by=None, lease_until=None))
+        self._held[job.set_id] = renewed
         with self._lock:
             self.played += 1
 
