@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from xactika.frontends.i18n import ngettext
 from xactika.frontends.match.cluster import RERUNS, Cluster, Context, Task, play_task
 from xactika.frontends.match.game import GamePlayer, MatchSettings, Played
 from xactika.frontends.match.sandbox import Sandbox
@@ -55,7 +56,8 @@ class ArenaCluster:
 
     def describe(self) -> str:
         nodes = len([n for n in self.session.ray.nodes() if n.get("Alive")])
-        return f"on Ray: {nodes} node{'s' if nodes != 1 else ''}, {self.session.cpus()} CPUs"
+        return ngettext("on Ray: {n} node, {cpus} CPUs", "on Ray: {n} nodes, {cpus} CPUs",
+                        nodes).format(n=nodes, cpus=self.session.cpus())
 
     def close(self) -> None:
         self.session.close()
