@@ -30,7 +30,9 @@ def add_remote(capsys: pytest.CaptureFixture[str], folder: Path, name: str, owne
                into: Path) -> str:
     rc, out, err = arena_cli(capsys, "add", str(folder), name, "--owner", owner, "--remote")
     assert rc == 0, err
-    token = out.strip().splitlines()[-1]
+    lines = out.strip().splitlines()
+    assert all(len(line) <= 80 for line in lines), lines  # a terminal's width
+    token = lines[lines.index(next(ln for ln in lines if ln.startswith("its token"))) + 1]
     assert re.fullmatch(r"[A-Za-z0-9_-]{32}", token), out
     into.write_text(token + "\n")
     return token

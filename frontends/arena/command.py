@@ -149,11 +149,11 @@ def _run(args: argparse.Namespace, cmd: list[str] | None) -> int:
                                       args.remote)
             print(_("entrant {name} of {owner}: it qualifies against the house bots "
                     "first").format(name=args.name, owner=args.owner))
-            if token is not None:
-                print(_("its token, shown this once (the arena keeps only its hash): put it "
-                        "in a file F and run: xactika connect HOST:PORT --token-file F -- "
-                        "PROGRAM, where the arena runs with --listen HOST:PORT"))
+            if token is not None:  # the token alone on its line, for a script to take
+                print(_("its token, shown this once (the arena keeps only its hash):"))
                 print(token)
+                print(_("keep it in a file F, then: xactika connect HOST:PORT --token-file F "
+                        "-- PROGRAM"))
         elif args.command in ("retire", "pause"):
             status = {"retire": "retired",
                       "pause": "active" if getattr(args, "resume", False) else "paused"}
