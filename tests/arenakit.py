@@ -72,3 +72,11 @@ def games(folder: Path) -> list[Any]:
 
 def records(folder: Path) -> list[Path]:
     return sorted(folder.glob("ladders/*/games/*.log"))
+
+
+def runner_cost(path: Path) -> dict[str, int]:
+    """A record's ``runner.cost`` header: microseconds a decision, and the decisions."""
+    from xactika.protocol.records.textform import read_record
+
+    text = read_record(path).header("runner.cost") or ""
+    return {k: int(v.removesuffix("us")) for k, _, v in (w.partition("=") for w in text.split())}

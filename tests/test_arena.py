@@ -13,7 +13,16 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from arenakit import arena_cli, db_rows, games, make_arena, records, run_season, standings_json
+from arenakit import (
+    arena_cli,
+    db_rows,
+    games,
+    make_arena,
+    records,
+    run_season,
+    runner_cost,
+    standings_json,
+)
 
 from xactika.core.engine.check import command_of
 from xactika.frontends.arena import store
@@ -63,6 +72,9 @@ def test_a_season_standings_equal_the_records_and_the_arena_audits(
     (ladder,) = db["ladders"]
     assert ladder["games"] == 3 * ladder["sets"] and ladder["games"] > 0
     assert isinstance(ladder["repeats"], int)
+    for path in records(folder):  # the runner's own cost per decision, in every record
+        cost = runner_cost(path)
+        assert cost["decisions"] > 0 and cost["latency"] >= 0 and cost["cpu"] > 0
     audit = subprocess.run([sys.executable, "-m", "xactika.frontends.cli", "audit", "--strict",
                             "--key", str(folder / "arena.key.pub"), str(folder)],
                            capture_output=True, text=True)

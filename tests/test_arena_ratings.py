@@ -129,3 +129,59 @@ def test_repeats_count_co_seatings_beyond_the_first() -> None:
     assert repeats(games) == 1  # a-b sat together in two sets
     housed = [attrs.evolve(g, house=frozenset({"a", "b"})) for g in games]
     assert repeats(housed) == 0  # two house bots meet in every qualifying set
+
+
+def test_a_set_compares_the_deal_not_its_seatings() -> None:
+    """The cards decide most games; a small edge shows only over a deal's rotations.
+
+    Each entrant holds each hand of a set's deal once, so summing its ranks over the set
+    cancels the cards (duplicate scoring): a slightly better bot is told apart in few
+    sets, where counting each rotation as its own table leaves it in the noise.
+    """
+    rng = random.Random(7)
+    skill = {"a": 2.0, "b": 0.0, "c": -2.0}
+    games = []
+    for s in range(1, 121):
+        hands = [rng.gauss(0, 10) for _ in range(3)]  # the deal: one hand per seat
+        for r in range(3):
+            seats = ("a", "b", "c")[r:] + ("a", "b", "c")[:r]
+            games.append(_game(s, r, seats, tuple(round(hands[i] + skill[n] + rng.gauss(0, 1))
+                                                  for i, n in enumerate(seats))))
+    a, b, c = ladder_table(INFO, games)["entrants"]
+    assert [a["name"], b["name"], c["name"]] == ["a", "b", "c"]
+    assert a["low"] > b["high"] and b["low"] > c["high"]
+
+
+def test_the_standings_say_each_count_in_its_number() -> None:
+    from xactika.frontends.arena.standings import format_standings, standings
+    from xactika.frontends.i18n import using
+
+    one = [_game(1, r, ("a", "b", "c")[r:] + ("a", "b", "c")[:r], (3, 2, 1)) for r in range(3)]
+    text = format_standings(standings([INFO], one), False).splitlines()[0]
+    assert text == ("ladder main: xactika bid, 3 players, 1 round; 1 set, 3 games, "
+                    "0 repeated co-seatings")
+    with using("de"):
+        text = format_standings(standings([INFO], one), False).splitlines()[0]
+    assert text == ("Rangliste main: xactika bid, 3 Spieler, 1 Runde; 1 Satz, 3 Spiele, "
+                    "0 wiederholte Tischnachbarschaften")
+
+
+def test_an_entrant_told_apart_from_all_sits_out_more() -> None:
+    """Five entrants, four seats: the one whose interval overlaps no one's sits out most
+    sets, so the sets go where the standings are still unsure; co-seatings stay spread."""
+    from xactika.frontends.arena.lineup import overlaps
+
+    near = overlaps([("a", 1600.0, 30.0), ("b", 1590.0, 30.0), ("c", 1000.0, 30.0)])
+    assert near["a"] == near["b"] > 0.9 and near["c"] < 1e-6
+    people = [Candidate(i, f"e{i}", f"o{i}", False, 50.0, 0, 2, 0.0 if i == 4 else 1.0)
+              for i in range(5)]
+    together: dict[tuple[int, int], int] = {}
+    for _ in range(40):
+        choice = choose(people, 4, 2, together)
+        assert choice is not None
+        people = [attrs.evolve(c, sets=c.sets + (c.id in choice.lineup)) for c in people]
+        for a, b in itertools.combinations(choice.lineup, 2):
+            together[pair(a, b)] = together.get(pair(a, b), 0) + 1
+    sets = [c.sets for c in people]
+    assert sets[4] < min(sets[:4]) - 8, sets  # evenly, each would sit in 32 of 40
+    assert min(together.values()) > 0  # it still meets everyone

@@ -377,6 +377,9 @@ def test_match_with_the_shell_example_bot_and_a_table(
     assert saved["terminations"] == {"normal": 6}
     for rec in records(out):
         assert rec.header("termination") == "normal"
+        cost = dict(w.partition("=")[::2] for w in (rec.header("runner.cost") or "").split())
+        moves = sum(type(e).__name__ in ("BidMade", "Led", "Played") for e in rec.events)
+        assert cost["decisions"] == str(moves) and cost["latency"].endswith("us"), cost
         game = GameSpec(int(rec.header("match.game")), int(rec.header("match.deal")), 0, 0,
                         (0, 1, 2))
         assert result_from_record(rec, game).hands == 1

@@ -2,8 +2,8 @@
 
     xactika arena init DIR [--db URL] [--ladder NAME] [--game G --mode M --players N ...]
     xactika arena ladder add DIR NAME [--game G --mode M --players N --rounds R ...]
-    xactika arena add DIR NAME --owner OWNER (--builtin BOT | -- CMD ARGS...)
-    xactika arena run DIR [--for SECONDS | --games N] [--concurrency K]
+    xactika arena add DIR NAME --owner OWNER (--builtin BOT | --remote | -- CMD ARGS...)
+    xactika arena run DIR [--for SECONDS | --games N] [--concurrency K] [--listen HOST:PORT]
     xactika arena standings DIR [--ladder NAME] [--json]
     xactika arena ratings DIR --from-records [--ladder NAME] [--json]
     xactika arena retire DIR NAME / xactika arena pause DIR NAME [--resume]
@@ -24,6 +24,7 @@ from xactika.frontends.arena.store import said
 from xactika.frontends.cli.options import OneLineParser, lang_of
 from xactika.frontends.i18n import _, error_said, using
 from xactika.frontends.match.sandbox import SandboxError, add_arguments, describe, from_args
+from xactika.frontends.parallel.base import ClusterError
 from xactika.frontends.people.flags import add_option_flags, option_flags
 from xactika.protocol.trust.signing import KeyFileError
 
@@ -55,12 +56,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dir", metavar="DIR")
     p.add_argument("name", metavar="NAME")
     _settings(p)
-    p = sub.add_parser("add", help="enter a bot: -- CMD ARGS... or --builtin BOT")
+    p = sub.add_parser("add", help="enter a bot: -- CMD ARGS..., --builtin BOT or --remote")
     p.add_argument("dir", metavar="DIR")
     p.add_argument("name", metavar="NAME")
     p.add_argument("--owner", required=True, help="who enters it: one owner's bots never "
                    "share a table")
     p.add_argument("--builtin", default=None, metavar="BOT", help="a built-in bot")
+    p.add_argument("--remote", action="store_true", help="a bot on its owner's machine: "
+                   "prints the token for 'xactika connect' (see arena run --listen)")
     p.add_argument("--dir", dest="cwd", default=None, help="the bot's working directory")
     p = sub.add_parser("run", help="the scheduler: play games until stopped")
     p.add_argument("dir", metavar="DIR")
@@ -69,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="SECONDS", help="stop after this long")
     limit.add_argument("--games", type=int, default=None, help="stop after N games")
     p.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
+    p.add_argument("--cluster", default=None, metavar="ray[=ADDRESS]",
+                   help="play every game as a task on a Ray cluster (pip install "
+                   "'xactika[ray]'; docs/SCALE.md)")
+    p.add_argument("--listen", default=None, metavar="HOST:PORT",
+                   help="where remote entrants connect (xactika connect HOST:PORT "
+                   "--token-file F -- PROGRAM); without it they are not scheduled")
     add_arguments(p)
     for p in (sub.add_parser("standings", help="the ratings of each ladder, from the database"),
               sub.add_parser("ratings", help="the same, recomputed from the signed records")):
@@ -103,7 +112,8 @@ def main(argv: Sequence[str]) -> int:
             return 2
         try:
             return _run(args, cmd)
-        except (XactikaError, KeyFileError, SandboxError, OSError, ValueError) as exc:
+        except (XactikaError, KeyFileError, SandboxError, OSError, ValueError,
+                ClusterError) as exc:
             print(f"{PROG} {args.command}: {error_said(exc)}", file=sys.stderr)
             return 2
 
@@ -132,11 +142,18 @@ def _run(args: argparse.Namespace, cmd: list[str] | None) -> int:
             print(_("ladder {name}: {game} {mode}, {players} players").format(
                 **info.to_dict()))
         elif args.command == "add":
-            if (cmd is None) == (args.builtin is None):
-                raise XactikaError("give the bot as -- CMD ARGS... or as --builtin BOT")
-            arena.add_entrant(args.name, args.owner, cmd, args.cwd, args.builtin)
+            if not args.remote and (cmd is None) == (args.builtin is None):
+                raise XactikaError("give the bot as -- CMD ARGS..., as --builtin BOT or as "
+                                   "--remote")
+            token = arena.add_entrant(args.name, args.owner, cmd, args.cwd, args.builtin,
+                                      args.remote)
             print(_("entrant {name} of {owner}: it qualifies against the house bots "
                     "first").format(name=args.name, owner=args.owner))
+            if token is not None:  # the token alone on its line, for a script to take
+                print(_("its token, shown this once (the arena keeps only its hash):"))
+                print(token)
+                print(_("keep it in a file F, then: xactika connect HOST:PORT --token-file F "
+                        "-- PROGRAM"))
         elif args.command in ("retire", "pause"):
             status = {"retire": "retired",
                       "pause": "active" if getattr(args, "resume", False) else "paused"}
@@ -189,18 +206,51 @@ def _season(arena: object, args: argparse.Namespace) -> int:
     import sqlalchemy as sa
 
     from xactika.frontends.arena.folder import Arena
-    from xactika.frontends.arena.play import Season
+    from xactika.frontends.arena.play import Season, local_bots
 
     assert isinstance(arena, Arena)
     if args.concurrency < 1:
         raise XactikaError(f"--concurrency must be at least 1, not {args.concurrency}")
     if args.games is not None and args.games < 1:
         raise XactikaError(f"--games must be at least 1, not {args.games}")
+    if args.cluster is not None and args.listen is not None:
+        raise XactikaError("remote entrants connect to this machine, the games of "
+                           "--cluster are played on its nodes: give --listen or --cluster")
+    if args.cluster is not None:  # checked before anything is said or started
+        from xactika.frontends.parallel import import_ray, parse_cluster, reachable
+
+        import_ray()
+        reachable(parse_cluster(args.cluster))
+    address = None
+    if args.listen is not None:  # checked before anything is said or started
+        from xactika.protocol.net.remote import parse_address
+
+        address = parse_address(args.listen, listen=True)
     # the sandbox sees nothing of the arena: its folder holds the key, seeds and records
     hidden: list[str] = [str(arena.folder.resolve())]
     box = from_args(args, hide=hidden)
     print(f"{PROG} run: {describe(box)}", file=sys.stderr, flush=True)
-    season = Season(arena, box, args.concurrency, args.games, args.seconds)
+    listener = None
+    if address is not None:
+        from xactika.protocol.net.remote_bots import SeatListener
+
+        listener = SeatListener(*address, {})
+    stop = threading.Event()
+    cluster = None
+    concurrency = args.concurrency
+    if args.cluster is not None:
+        from xactika.frontends.arena.cluster import join
+
+        cluster = join(args.cluster, local_bots(arena), box, args.concurrency, stop)
+        concurrency = cluster.window(args.concurrency)
+        print(f"{PROG} run: {cluster.describe()}", file=sys.stderr, flush=True)
+    season = Season(arena, box, concurrency, args.games, args.seconds,
+                    listener=listener, cluster=cluster, abort=stop)
+    if listener is not None:
+        season.know_entrants()
+        where = f"{listener.address[0]}:{listener.address[1]}"
+        print(_("remote entrants connect here: xactika connect {where} --token-file F -- "
+                "PROGRAM").format(where=where), file=sys.stderr, flush=True)
     stopped_by: list[str] = []
 
     def on_signal(signum: int, frame: object) -> None:
@@ -218,6 +268,10 @@ def _season(arena: object, args: argparse.Namespace) -> int:
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
+        if listener is not None:
+            listener.close()
+        if cluster is not None:
+            cluster.close()
     took = time.monotonic() - began
     rate = season.played / took if took > 0 else 0.0
     print(_("{games} games in {seconds:.1f} s ({rate:.2f} games/s)").format(

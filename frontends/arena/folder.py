@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,6 +30,7 @@ from xactika.frontends.match.tournament import (
     Fault,
     new_match_seed,
 )
+from xactika.protocol.net.link import token_key
 from xactika.protocol.player import wire
 from xactika.protocol.trust.manifest import MANIFEST_FILE, ManifestWriter
 from xactika.protocol.trust.signing import Signer, load_signer, write_key
@@ -161,17 +163,26 @@ class Arena:
 
     # -- entrants
     def add_entrant(self, name: str, owner: str, cmd: Sequence[str] | None, cwd: str | None,
-                    builtin: str | None = None) -> None:
-        """An entrant: a program (``cmd``, run in the sandbox) or a built-in bot."""
+                    builtin: str | None = None, remote: bool = False) -> str | None:
+        """An entrant: a program (``cmd``, run in the sandbox), a built-in bot, or a remote
+        bot (``remote``): then its new token, returned once; the database keeps only the
+        token's hash, so whoever reads the database cannot take the seat."""
+        token = None
         check_name(name, "entrant")
         check_name(owner, "owner")
         if name.startswith(HOUSE_PREFIX) or owner.startswith(HOUSE_PREFIX):
             raise ArenaError(f"names starting {HOUSE_PREFIX!r} are the house bots'")
-        if builtin is not None:
+        if remote:
+            if builtin is not None or cmd or cwd:
+                raise ArenaError("a remote entrant runs on its owner's machine: give "
+                                 "--remote alone, no --builtin, --dir or command")
+            token = secrets.token_urlsafe(24)
+            argv: Any = {"remote": token_key(token).hex()}
+        elif builtin is not None:
             if builtin not in agent_names():
                 raise ArenaError(f"no built-in bot {builtin!r}: expected one of "
                                  + ", ".join(agent_names()))
-            argv: Any = {"builtin": builtin}
+            argv = {"builtin": builtin}
         elif not cmd:
             raise ArenaError("no command: give it after '--', e.g. -- python3 mybot.py")
         else:
@@ -201,6 +212,7 @@ class Arena:
                 name=name, skeleton=look, owner=owner, cmd=json.dumps(argv),
                 dir=os.path.abspath(cwd) if cwd else None, house=False, status="active",
                 created=time.time()))
+        return token
 
     def set_status(self, name: str, status: str) -> None:
         """``active``, ``paused`` or ``retired``: a retired entrant stays retired."""

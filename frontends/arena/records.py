@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from xactika.frontends.arena.folder import LADDER_FILE, LADDERS, ArenaError
 from xactika.frontends.arena.standings import Counted, LadderInfo
+from xactika.frontends.match.game import RunnerCost
 from xactika.frontends.match.tournament import GameResult, GameSpec, MatchError, result_from_record
 from xactika.protocol.records.assemble import RecordFacts, record_headers
 from xactika.protocol.records.textform import RecordError, format_record, read_record
@@ -93,12 +94,14 @@ class LadderLog:
 
 
 def arena_headers(ladder: str, set_id: int, rotation: int, qualifying: bool,
-                  house: Sequence[str], result: GameResult) -> list[tuple[str, str]]:
+                  house: Sequence[str], result: GameResult,
+                  cost: RunnerCost | None = None) -> list[tuple[str, str]]:
     items = [("arena.ladder", ladder), ("arena.set", str(set_id)),
              ("match.deal", str(set_id)), ("match.rotation", str(rotation)),
              ("arena.qualifying", "yes" if qualifying else "no"),
              ("arena.house", ",".join(house)), ("termination", result.termination)]
-    return items + [("fault", f.header()) for f in result.faults]
+    items += [("fault", f.header()) for f in result.faults]
+    return items + ([("runner.cost", cost.header())] if cost is not None else [])
 
 
 def read_game(path: Path, trusted: PublicKey) -> tuple[Counted, GameResult]:

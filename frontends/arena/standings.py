@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from xactika.frontends.arena.ratings import Fit, compare_table, fit
+from xactika.frontends.arena.ratings import Comparisons, Fit, compare_table, fit
 from xactika.frontends.i18n import N_
 from xactika.frontends.match.tournament import NON_FORFEIT, Fault, score_seats
 
@@ -73,6 +73,21 @@ def complete(games: Iterable[Counted], players: int) -> list[Counted]:
     return out
 
 
+def compare_set(games: Sequence[Counted], into: Comparisons) -> None:
+    """One set's comparisons: each entrant's ranks summed over the deal's rotations.
+
+    Every entrant held every hand of the deal once, so the sum cancels the cards' luck
+    that one game's placing carries (duplicate scoring); the set is one table to
+    compare, not one per rotation, whose results the same cards tie together.
+    """
+    total: dict[str, float] = {}
+    for g in games:
+        for name, rank in zip(g.seats, g.ranks(), strict=True):
+            total[name] = total.get(name, 0.0) + rank
+    names = sorted(total)
+    compare_table(names, [total[n] for n in names], into)
+
+
 def repeats(games: Sequence[Counted]) -> int:
     """Co-seatings beyond the first: over each pair, the sets they shared less one.
 
@@ -99,8 +114,12 @@ def ladder_table(info: LadderInfo, games: Iterable[Counted]) -> dict[str, Any]:
     forfeits: dict[str, int] = {}
     qualified: dict[str, set[int]] = {}
     house: set[str] = set()
+    by_set: dict[int, list[Counted]] = {}
     for g in counted:
-        compare_table(g.seats, g.ranks(), wins)
+        by_set.setdefault(g.set, []).append(g)
+    for number in sorted(by_set):
+        compare_set(by_set[number], wins)
+    for g in counted:
         house |= g.house
         for seat, name in enumerate(g.seats):
             played[name] = played.get(name, 0) + 1
@@ -138,6 +157,21 @@ def standings(ladders: Sequence[LadderInfo], games: Sequence[Counted],
                         if only is None or info.name == only]}
 
 
+def ladder_facts(lad: dict[str, Any]) -> str:
+    """A ladder's settings and counts, each word in its number ("1 round", "2 rounds")."""
+    from xactika.frontends.i18n import _, ngettext
+
+    counts = [ngettext("{n} player", "{n} players", lad["players"]).format(n=lad["players"]),
+              ngettext("{n} round", "{n} rounds", lad["rounds"]).format(n=lad["rounds"]),
+              ngettext("{n} set", "{n} sets", lad["sets"]).format(n=lad["sets"]),
+              ngettext("{n} game", "{n} games", lad["games"]).format(n=lad["games"]),
+              ngettext("{n} repeated co-seating", "{n} repeated co-seatings",
+                       lad["repeats"]).format(n=lad["repeats"])]
+    return _("{game} {mode}, {players}, {rounds}; {sets}, {games}, {repeats}").format(
+        game=lad["game"], mode=lad["mode"], players=counts[0], rounds=counts[1],
+        sets=counts[2], games=counts[3], repeats=counts[4])
+
+
 def format_standings(data: dict[str, Any], as_json: bool) -> str:
     if as_json:
         return json.dumps(data, indent=2, sort_keys=True)
@@ -147,9 +181,8 @@ def format_standings(data: dict[str, Any], as_json: bool) -> str:
     for lad in data["ladders"]:
         if lines:
             lines.append("")
-        lines.append(_("ladder {name}: {game} {mode}, {players} players, {rounds} rounds; "
-                       "{sets} sets, {games} games, {repeats} repeated co-seatings").format(
-            **lad))
+        lines.append(_("ladder {name}: {facts}").format(name=lad["name"],
+                                                        facts=ladder_facts(lad)))
         if not lad["entrants"]:
             lines.append("  " + _("no finished set yet"))
             continue

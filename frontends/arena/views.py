@@ -25,8 +25,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from xactika.frontends.arena import store
-from xactika.frontends.arena.ratings import PROVISIONAL, Comparisons, compare_table, fit
-from xactika.frontends.arena.standings import Counted, LadderInfo, complete, ladder_table
+from xactika.frontends.arena.ratings import PROVISIONAL, Comparisons, fit
+from xactika.frontends.arena.standings import (
+    Counted,
+    LadderInfo,
+    compare_set,
+    complete,
+    ladder_table,
+)
 from xactika.frontends.match.tournament import NON_FORFEIT, Fault
 
 HISTORY_POINTS = 24  # fits a rating's plot is drawn through
@@ -160,8 +166,8 @@ class ArenaView:
         played: set[str] = set()
         out = {}
         for done, number in enumerate(order, 1):
+            compare_set(by_set[number], wins)
             for g in by_set[number]:
-                compare_table(g.seats, g.ranks(), wins)
                 played |= set(g.seats)
             if done in wanted:
                 out[wanted[done]] = {

@@ -10,6 +10,7 @@ import concurrent.futures as cf
 import datetime as dt
 import os
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -178,6 +179,31 @@ class Aborted(Stopped):
 
 
 @attrs.frozen
+class RunnerCost:
+    """The runner's own time per decision, as fastchess reports latency: the wall time of
+    the game's loop less the time spent waiting for answers, and the CPU of the game's
+    thread (the referee, the lines, the pipes), over the bots' decisions."""
+
+    decisions: int = 0
+    wall_s: float = 0.0  # the referee loop, start to game-over
+    think_s: float = 0.0  # waiting for the bots' answers, from ``go`` to the answer
+    cpu_s: float = 0.0  # the game's thread, in the loop
+
+    @property
+    def latency_s(self) -> float:
+        return max(0.0, self.wall_s - self.think_s) / max(1, self.decisions)
+
+    @property
+    def cpu_per_decision_s(self) -> float:
+        return self.cpu_s / max(1, self.decisions)
+
+    def header(self) -> str:
+        """The ``runner.cost`` header: microseconds a decision."""
+        return (f"latency={self.latency_s * 1e6:.0f}us cpu={self.cpu_per_decision_s * 1e6:.0f}us "
+                f"decisions={self.decisions}")
+
+
+@attrs.frozen
 class Played:
     """One game as played, before its record is signed and written (by the driver)."""
 
@@ -190,6 +216,7 @@ class Played:
     lines: tuple[str | None, ...] = ()
     # per-move facts (the ms each bot's answer took), by the seq of the event it made
     moves: dict[int, dict[str, int]] = attrs.field(factory=dict)
+    cost: RunnerCost = RunnerCost()  # the runner's own cost per decision (the record says it)
 
 
 class GamePlayer:
@@ -209,6 +236,7 @@ class GamePlayer:
         self.stderr_keep = stderr_keep
         self.aborted = threading.Event()
         self.listener = listener  # where remote=TOKEN bots connect (protocol/net/remote_bots.py)
+        self.remote_wait: float | None = None  # for a remote bot's connection (None: startup=)
         self._live: set[Seated] = set()
         self._idle: dict[int, list[Seated]] = {}  # restart=off bots between games
         self._lock = threading.Lock()
@@ -275,7 +303,10 @@ class GamePlayer:
         one = OneGame(self, game)
         try:
             one.seat_players()
+            wall, cpu = time.perf_counter(), time.thread_time()
             run(one.referee, one.ask, one.tell)  # the referee loop (core/engine/referee.py)
+            one.cost = RunnerCost(one.decisions, time.perf_counter() - wall, one.waited_s,
+                                  time.thread_time() - cpu)
             one.quit_players()
         finally:
             one.kill_players()
@@ -304,6 +335,8 @@ class OneGame:
         # each event's line as the bots were sent it, where that is the record's line too
         self.lines: list[str | None] = [None] * len(self.events)
         self.moves: dict[int, dict[str, int]] = {}  # per-move facts, by the seq of its event
+        self.decisions, self.waited_s = 0, 0.0  # answers had, seconds waited for them
+        self.cost = RunnerCost()  # the runner's own, once the loop is over
 
     # -- the seats' players
     def seat_players(self) -> None:
@@ -393,6 +426,8 @@ class OneGame:
         assert p is not None  # a faulted seat has its stand-in
         try:
             command = p.ask(turn.legal, self.rules, bot.time_ms)
+            self.decisions += 1
+            self.waited_s += p.last_think_s
         except BotError as exc:
             self.fault(seat, fault_reason(exc), str(exc))
             return Faulted(fault_reason(exc), str(exc))
@@ -429,7 +464,7 @@ class OneGame:
         result = GameResult(self.game, over.totals, over.winners, self.referee.state.round,
                             faults, self.rules.low_wins(config), Reveal.of(config))
         return Played(config, tuple(self.events), result, self.started, tuple(self.lines),
-                      dict(self.moves))
+                      dict(self.moves), self.cost)
 
 
 class Runner(GamePlayer):
@@ -520,7 +555,8 @@ class Runner(GamePlayer):
         headers = record_headers(RecordFacts(
             played.config, [s.bots[b].name for b in game.seats], date=played.started,
             event=self.out.name, deal=f"deal {game.deal} of {source}",
-            extra=[*own.items(), *(("fault", f.header()) for f in played.result.faults)],
+            extra=[*own.items(), *(("fault", f.header()) for f in played.result.faults),
+                   ("runner.cost", played.cost.header())],
             moves=played.moves, record_id=self._record_id(game)), played.events)
         return self.record_path(game), format_record(headers, played.events,
                                                      signer=self.signer, lines=played.lines)

@@ -26,6 +26,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
 from xactika.frontends.arena.folder import Arena
+from xactika.frontends.arena.standings import ladder_facts
 from xactika.frontends.arena.views import REPLAY_PREFIX, ArenaView
 from xactika.frontends.i18n import _
 from xactika.frontends.web.lang import install_gettext, page
@@ -98,7 +99,8 @@ class ArenaPages:
 
     async def ladders_page(self, request: Request) -> Response:
         data = await run_in_threadpool(self.view.overview)
-        return page(self.templates, request, "arena.html", {"arena": data, "when": when})
+        return page(self.templates, request, "arena.html",
+                    {"arena": data, "when": when, "facts": ladder_facts})
 
     async def entrant_page(self, request: Request) -> Response:
         name = request.path_params["name"]

@@ -130,6 +130,19 @@ class SeatListener:
                 sock.close()
             self._greeting.release()
 
+    def add_key(self, key: bytes, ident: str, name: str) -> None:
+        """A seat known by its token's hash alone (``token_key``), so the host need not
+        keep the token: the connection that says it is queued for ``take(ident)``."""
+        with self._lock:
+            self._book.add_key(key, ident)
+            self._waiting.setdefault(ident, queue.Queue())
+            self._names[ident] = name
+
+    def waiting(self, ident: str) -> bool:
+        """Whether a connection for ``ident`` is queued, not yet taken."""
+        queued = self._waiting.get(ident)
+        return queued is not None and not queued.empty()
+
     def take(self, token: str, timeout: float) -> tuple[Connection, int | None] | None:
         """The next connection for ``token`` within ``timeout`` seconds, if one comes,
         with the ``resume=`` it gave (None: a fresh start)."""
@@ -163,13 +176,15 @@ class RemotePlayer(PlayerBase):
     def __init__(self, listener: SeatListener | None, token: str, *, name: str,
                  startup_timeout: float = 10.0, move_timeout: float | None = 10.0,
                  on_line: LineHook | None = None, max_lines: int = MAX_LINES,
-                 grace: float = GRACE) -> None:
+                 grace: float = GRACE, connect_timeout: float | None = None) -> None:
         super().__init__(name=name, startup_timeout=startup_timeout,
                          move_timeout=move_timeout, on_line=on_line)
         self.listener = listener
         self.token = token
         self.max_lines = max_lines
         self.grace = grace
+        # how long start() waits for the bot's connection (startup_timeout by default)
+        self.connect_timeout = startup_timeout if connect_timeout is None else connect_timeout
         self.killed = False  # a remote bot cannot ignore quit: we close the connection
         self.reconnects = 0  # connections made again during games
         self._conn: Connection | None = None
@@ -188,10 +203,10 @@ class RemotePlayer(PlayerBase):
         if self.listener is None:
             raise BotCrashed(f"remote bot {self.name!r}: this host is not listening for it "
                              "(--listen)", exit_code=None, bot=self.name, startup=True)
-        got = self.listener.take(self.token, self.startup_timeout)
+        got = self.listener.take(self.token, self.connect_timeout)
         if got is None:
             raise BotCrashed(f"remote bot {self.name!r} did not connect within "
-                             f"{self.startup_timeout:g} s", exit_code=None, bot=self.name,
+                             f"{self.connect_timeout:g} s", exit_code=None, bot=self.name,
                              startup=True)
         self._attach(got[0])
 
@@ -205,6 +220,13 @@ class RemotePlayer(PlayerBase):
     def returncode(self) -> int | None:
         """None while connected (or away within its grace), as a running process's."""
         return None if self._conn is not None or self._away else 0
+
+    def hung_up(self) -> bool:
+        """Whether the bot closed its connection while kept between games (its end of
+        file is queued, not yet read): a host then takes its next connection instead."""
+        with self._queue.mutex:
+            return any(gen == self._gen and kind == "eof"
+                       for gen, kind, _t, _m in self._queue.queue)
 
     def quit(self, grace: float = 1.0) -> int | None:
         if self._conn is not None:
