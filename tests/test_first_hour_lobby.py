@@ -7,7 +7,7 @@ from pathlib import Path
 
 from xactika.frontends.net import serve
 from xactika.frontends.net.options import DEFAULT_CLOCK
-from xactika.frontends.web import lobby
+from xactika.frontends.web import weblobby
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,7 +20,7 @@ def test_the_web_lobby_and_serve_give_people_the_same_clock() -> None:
     assert minutes is not None and inc is not None
     shown = f"{round(float(minutes.group(1)) * 60)}+{inc.group(1)}"
     assert shown == DEFAULT_CLOCK == "300+15"
-    assert lobby.DEFAULT_CLOCK == DEFAULT_CLOCK
+    assert weblobby.DEFAULT_CLOCK == DEFAULT_CLOCK
     assert serve.build_parser().parse_args([]).clock.text() == DEFAULT_CLOCK
 
 

@@ -16,7 +16,7 @@ from netkit import Client, LiveServer
 from webkit import WebServer
 from websockets.sync.client import connect
 
-from xactika.frontends.web.lobby import WebLobby, web_name
+from xactika.frontends.web.weblobby import WebLobby, web_name
 from xactika.protocol.net.lobby import LobbyError, check_name
 from xactika.protocol.player import wire
 

@@ -9,20 +9,20 @@ from xactika.frontends.match.tournament import (
     Fault,
     MatchError,
     format_deal_file,
+    lineups,
     parse_bot,
     parse_deal_file,
     rotations,
     schedule,
     score_seats,
     seeded_deals,
-    tables,
 )
 
 
 def test_every_bot_holds_every_seat_over_the_rotations() -> None:
     for bots, seats, gauntlet in [(2, 2, False), (2, 4, False), (3, 4, False), (4, 4, False),
                                   (3, 2, False), (5, 3, False), (5, 3, True)]:
-        for lineup in tables(bots, seats, gauntlet):
+        for lineup in lineups(bots, seats, gauntlet):
             seatings = rotations(lineup)
             for b in set(lineup):
                 held = {s for seating in seatings for s, x in enumerate(seating) if x == b}
@@ -31,17 +31,17 @@ def test_every_bot_holds_every_seat_over_the_rotations() -> None:
 
 
 def test_tables_fill_seats_or_go_round_robin() -> None:
-    assert tables(2, 4) == [(0, 1, 0, 1)]
+    assert lineups(2, 4) == [(0, 1, 0, 1)]
     assert rotations((0, 1, 0, 1)) == [(0, 1, 0, 1), (1, 0, 1, 0)]
-    assert tables(3, 2) == [(0, 1), (0, 2), (1, 2)]
-    assert tables(4, 3, gauntlet=True) == [(0, 1, 2), (0, 1, 3), (0, 2, 3)]
-    assert tables(2, 4, gauntlet=True) == tables(2, 4)
+    assert lineups(3, 2) == [(0, 1), (0, 2), (1, 2)]
+    assert lineups(4, 3, gauntlet=True) == [(0, 1, 2), (0, 1, 3), (0, 2, 3)]
+    assert lineups(2, 4, gauntlet=True) == lineups(2, 4)
     assert len(schedule(4, 2, 1, gauntlet=True)) == 6
     plan = schedule(3, 2, 2)
     assert len(plan) == 12 and [g.deal for g in plan] == [1] * 6 + [2] * 6
     assert plan[0].id == "d00001-t0-r0" and plan[-1].id == "d00002-t2-r1"
     with pytest.raises(MatchError):
-        tables(0, 2)
+        lineups(0, 2)
 
 
 def test_counting_rule_forfeits_faulting_seats() -> None:

@@ -16,7 +16,7 @@ import pytest
 from netkit import Client, LiveServer, in_thread, play_first, until
 from test_server_people import person
 
-from xactika.frontends.web.lobby import WebLobby
+from xactika.frontends.web.weblobby import WebLobby
 from xactika.protocol.net import table as table_module
 from xactika.protocol.net.clock import Clock
 from xactika.protocol.net.server import people_settings

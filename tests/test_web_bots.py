@@ -16,16 +16,16 @@ from netkit import LiveServer
 from xactika.core.bots.agents import make_agent
 from xactika.core.engine.referee import FaultPolicy, Referee, run
 from xactika.core.engine.views import view
-from xactika.frontends.web.lobby import WebLobby, WebTable
+from xactika.frontends.web.weblobby import WebHosted, WebLobby
 from xactika.protocol.net import thinking
 from xactika.protocol.net.table import Table
 from xactika.protocol.records.textform import read_record
 from xactika.protocol.trust.audit import OK, audit_file
 
 
-def bots_table(live: LiveServer, seats: list[str], rounds: int = 1) -> tuple[Table, WebTable]:
+def bots_table(live: LiveServer, seats: list[str], rounds: int = 1) -> tuple[Table, WebHosted]:
     """A web table of bots only, made as the page makes one."""
-    async def make() -> tuple[Table, WebTable]:
+    async def make() -> tuple[Table, WebHosted]:
         web, _ = WebLobby(live.server).create(
             {"players": len(seats), "rounds": rounds, "seats": seats}, "192.0.2.1")
         return web.table, web

@@ -21,7 +21,7 @@ from xactika.core.engine.api import (
     step,
 )
 from xactika.core.engine.views import visible
-from xactika.frontends.web.facts import TableFacts, all_games
+from xactika.frontends.web.facts import PageFacts, all_games
 from xactika.protocol.player.agentside import SeatTracker
 
 
@@ -51,7 +51,7 @@ def _moves(config: Config, seed: int) -> list[tuple[object, list[object]]]:
 def test_the_facts_are_the_games_at_every_step(game: str, mode: str, players: int) -> None:
     config = Config(game=game, mode=mode, players=players, rounds=2, seed=3)
     for seat in (0, -1):
-        facts, tracker = TableFacts(), SeatTracker(seat)  # one fold, the facts read it
+        facts, tracker = PageFacts(), SeatTracker(seat)  # one fold, the facts read it
         f: dict[str, str] = {}
         for state, events in _moves(config, 5):
             for event in events:

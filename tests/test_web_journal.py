@@ -310,7 +310,7 @@ def test_a_web_table_comes_back_with_the_seats_either_lobby_gave(tmp_path: Path)
     """A seat of a web table taken through the terminal lobby (``join``) was kept by
     nobody: after a restart the page showed it open and gave it to someone else. Now both
     lobbies show every seat as it was: taken, open or a bot's."""
-    from xactika.frontends.web.lobby import WebLobby
+    from xactika.frontends.web.weblobby import WebLobby
 
     out = tmp_path / "out"
     journal = Journal.open(out)
@@ -354,7 +354,7 @@ def test_a_serve_lobby_table_resumed_by_the_web_seats_its_bots_again(tmp_path: P
     from test_server_journal import _lobby
 
     from xactika.frontends.net.serve import bot_seats
-    from xactika.frontends.web.lobby import WebLobby
+    from xactika.frontends.web.weblobby import WebLobby
 
     out = tmp_path / "out"
     journal = Journal.open(out)
@@ -382,7 +382,7 @@ def test_a_tables_chat_survives_a_restart_bounded(tmp_path: Path) -> None:
     came back (BGA and lichess keep a table's chat with its game). Now the last 100
     messages come back with the table, the journal never holds more, and nobody hears a
     message before it is on disk."""
-    from xactika.frontends.web.lobby import CHAT_KEEP, WebLobby
+    from xactika.frontends.web.weblobby import CHAT_KEEP, WebLobby
 
     out = tmp_path / "out"
     journal = Journal.open(out)

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from xactika.frontends.web.lobby import WebLobby, WebLobbyError
 from xactika.frontends.web.transport import QueueTransport
+from xactika.frontends.web.weblobby import WebLobby, WebLobbyError
 from xactika.protocol.net.link import Link, LinkDown
 from xactika.protocol.net.lobby import LobbyError, LobbyPolicy
 from xactika.protocol.net.server import Server

@@ -164,7 +164,7 @@ def lead_swing(lead: DixCard, turned: DixCard | None, know: DixKnowledge) -> flo
 # --------------------------------------------------------------------------- the endgame
 
 
-class _Table:
+class _SolverFacts:
     """One round's card facts as small ints for the solver: cards are bits of a hand."""
 
     def __init__(self, turned: DixCard | None) -> None:
@@ -177,8 +177,8 @@ class _Table:
 
 
 @lru_cache(maxsize=4)
-def _table(turned: DixCard | None) -> _Table:
-    return _Table(turned)
+def _solver_facts(turned: DixCard | None) -> _SolverFacts:
+    return _SolverFacts(turned)
 
 
 _INDEX = {c: i for i, c in enumerate(DECK)}
@@ -200,13 +200,13 @@ def _bits(mask: int) -> list[int]:
 def solve(mine: Iterable[DixCard], theirs: Iterable[DixCard], we_lead: bool,
           turned: DixCard | None) -> int:
     """Best swing for us over the rest of the round, both hands known (minimax)."""
-    table = _table(turned)
+    table = _solver_facts(turned)
     if len(table.memo) > MEMO_CAP:
         table.memo.clear()
     return _solve(table, _mask(mine), _mask(theirs), we_lead)
 
 
-def _solve(t: _Table, mine: int, theirs: int, we_lead: bool) -> int:
+def _solve(t: _SolverFacts, mine: int, theirs: int, we_lead: bool) -> int:
     """Our best swing; the value is exact (cut-offs stay inside one node), so it is kept."""
     if not mine:
         return 0
@@ -245,7 +245,7 @@ def _endgame(view: SeatView, legal: Legal, know: DixKnowledge) -> tuple[DixCard,
     if not know.exact or len(view.hand) > SOLVE_AT:
         return None
     turned = view.turned
-    t = _table(turned)
+    t = _solver_facts(turned)
     if len(t.memo) > MEMO_CAP:
         t.memo.clear()
     mine, theirs = _mask(view.hand), _mask(know.unseen)

@@ -441,7 +441,7 @@ def deal_notes(bots: Sequence[BotSpec], plan: Sequence[GameSpec], seed: int | No
 # --------------------------------------------------------------------------- schedule
 
 
-def tables(bots: int, seats: int, gauntlet: bool = False) -> list[tuple[int, ...]]:
+def lineups(bots: int, seats: int, gauntlet: bool = False) -> list[tuple[int, ...]]:
     """Who sits at the table, before rotation (bot indices, one per seat).
 
     As many bots as seats or fewer: one table, the bots repeated in order to fill the
@@ -485,7 +485,7 @@ class GameSpec:
 
 def schedule(bots: int, seats: int, deals: int, gauntlet: bool = False) -> list[GameSpec]:
     """Every game of a match, deal by deal, so deals complete in order."""
-    plan = [(t, r, seating) for t, lineup in enumerate(tables(bots, seats, gauntlet))
+    plan = [(t, r, seating) for t, lineup in enumerate(lineups(bots, seats, gauntlet))
             for r, seating in enumerate(rotations(lineup))]
     out: list[GameSpec] = []
     for d in range(1, deals + 1):

@@ -257,7 +257,7 @@ class AccountPages:
     async def create_rated(self, request: Request) -> Response:
         """A rated table: the lobby's create, its creator signed in and seated under their
         account's name; its other seats are bots or open to accounts only."""
-        from xactika.frontends.web.lobby import WebLobbyError
+        from xactika.frontends.web.weblobby import WebLobbyError
 
         assert self.web is not None
         try:

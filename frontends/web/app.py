@@ -42,9 +42,9 @@ from xactika.frontends import i18n
 from xactika.frontends.web.facts import all_games
 from xactika.frontends.web.hosting import ABORT, DEFAULT_HEADER, Network, served
 from xactika.frontends.web.lang import catalog, install_gettext, page, page_language
-from xactika.frontends.web.lobby import ChatRate, WebLobby, WebLobbyError, WebTable
 from xactika.frontends.web.narrate import Narrator, rules_texts
 from xactika.frontends.web.transport import QueueTransport
+from xactika.frontends.web.weblobby import ChatRate, WebHosted, WebLobby, WebLobbyError
 from xactika.protocol.net.lines import Observe, SeatField, Watch
 from xactika.protocol.net.link import Link, LinkDown, LinkFault
 from xactika.protocol.net.server import Server
@@ -269,10 +269,10 @@ class WebApp:
         return JSONResponse({"seat": seat})
 
     # -- rated tables (accountpages.py): rated once, when over, from their signed record
-    def rate_when_over(self, web: WebTable) -> None:
+    def rate_when_over(self, web: WebHosted) -> None:
         web.tasks.append(asyncio.create_task(self._rate(web)))
 
-    async def _rate(self, web: WebTable) -> None:
+    async def _rate(self, web: WebHosted) -> None:
         await web.table.over.wait()
         if self.accounts is not None and web.table.record is not None \
                 and self.server.out is not None:
@@ -356,7 +356,7 @@ class Connection:
         self.limits = app.server.limits
         self.transport = QueueTransport(self.limits)
         self.link = Link(None, None, self.limits, self._address(), transport=self.transport)
-        self.web: WebTable | None = None
+        self.web: WebHosted | None = None
         self.who = ""
         self.seat: int | None = None  # the seat it took, if any
         self.narrator = Narrator(self._names)

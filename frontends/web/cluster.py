@@ -6,7 +6,7 @@ each process numbers its tables K mod N (``--shard K/N``, Server.shard), so numb
 collide and the proxy sends a table's pages, requests and WebSocket (``/ws?table=N``) to
 the process that holds it. What is shared goes through the database: the daily deal
 (frontends/daily), and here the lobby's list: every :data:`PUBLISH` seconds a process
-writes what ``/api/tables`` shows of its own tables (``WebTable.public``: never a token)
+writes what ``/api/tables`` shows of its own tables (``WebHosted.public``: never a token)
 and reads the others' that are fresh.
 """
 

@@ -41,7 +41,7 @@ from xactika.frontends.daily import deals
 from xactika.frontends.daily.service import Daily, DailyError, Play
 from xactika.frontends.people.seats import plays_as
 from xactika.frontends.web.lang import install_gettext, page, page_language
-from xactika.frontends.web.lobby import BOT, WebLobby, WebTable
+from xactika.frontends.web.weblobby import BOT, WebHosted, WebLobby
 from xactika.protocol.net.lobby import Hosted
 from xactika.protocol.net.server import Server
 
@@ -101,7 +101,7 @@ async def daily_player(request: Request, account: Account) -> tuple[str, str] | 
 class Live:
     """A deal in play in this process: its table and the person's seat token."""
 
-    web: WebTable
+    web: WebHosted
     token: str
     address: str
     ended: float | None = None
@@ -279,7 +279,7 @@ class DailyPages:
         table_settings = attrs.evolve(self.server.settings(pairs), clock=None, grace=PAUSE)
         table = self.server.add_table(table_settings, private=self.records)
         kinds = [k or "open" for k in settings.agents()]
-        web = WebTable(Hosted(table, address, time.monotonic()), kinds)
+        web = WebHosted(Hosted(table, address, time.monotonic()), kinds)
         self.lobby.private[table.id] = web
         for seat, kind in enumerate(kinds):
             if kind == "open":
@@ -297,7 +297,7 @@ class DailyPages:
         task.add_done_callback(self._tasks.discard)
         return table.id, live.token
 
-    async def _bot(self, web: WebTable, seat: int, agent: str, seed: int, deal: int) -> None:
+    async def _bot(self, web: WebHosted, seat: int, agent: str, seed: int, deal: int) -> None:
         from xactika.frontends.web.transport import run_bot
 
         await run_bot(self.server.serve_link, web.table.seats[seat].token, agent,

@@ -1,7 +1,7 @@
 """The game's facts a page draws from, so that no script re-derives a rule or names a game.
 
 ``/api/games`` lists every registered game as the lobby and the table need it (names,
-modes, players, options); :class:`TableFacts` reads one connection's fold (narrate.py)
+modes, players, options); :class:`PageFacts` reads one connection's fold (narrate.py)
 and adds a ``say table`` line whenever what a table shows changes: whose turn and what
 kind of move, every hand's size, the stock, the trump, and the seat's own hand in the
 game's orders. It reads only what that connection was sent, so it can never tell more.
@@ -93,7 +93,7 @@ def all_games() -> list[dict[str, Any]]:
     return [game_facts(name) for name in sorted(games(), key=lambda n: (n != first, n))]
 
 
-class TableFacts:
+class PageFacts:
     """Says what a table shows when it changes, read from the connection's one fold (its
     narrator's tracker: a seat's view, or a spectator's, every unseen hand as that many
     face-down cards), so it can never tell more than the connection was sent. The page

@@ -22,7 +22,7 @@ from xactika.frontends.people import narration, teach
 from xactika.frontends.people.narration import Note, RoundOutcome, WhyWon, narrate
 from xactika.frontends.people.presentation import presentation
 from xactika.frontends.people.seats import seat_shown
-from xactika.frontends.web.facts import TableFacts
+from xactika.frontends.web.facts import PageFacts
 from xactika.protocol.net.link import Line, Typed, text
 from xactika.protocol.net.weblines import (
     SayCoach,
@@ -60,7 +60,7 @@ class Narrator:
         self.tracker: SeatTracker | None = None  # the one fold: narration and facts read it
         self._said_names: tuple[str, ...] = ()
         self._names: list[str] = []  # this message's names, as the narration says them
-        self.facts = TableFacts()  # the ``say table`` lines: turn, sizes, stock, trump
+        self.facts = PageFacts()  # the ``say table`` lines: turn, sizes, stock, trump
 
     def annotate(self, lines: str | Sequence[Line]) -> str:
         out: list[str] = []

@@ -242,7 +242,7 @@ class Lobby:
                    seats: str | None = None, *, people: bool = True) -> Table:
         """A new lobby table from checked ``KEY=VALUE`` settings, within the bounds and the
         limits: what ``create`` does, callable in the process (the web's lobby,
-        frontends/web/lobby.py). ``seats`` (``human,human,bot``) seats the server's bots
+        frontends/web/weblobby.py). ``seats`` (``human,human,bot``) seats the server's bots
         where it says; ``people``: False for a table of bots alone (the web's), which never
         takes a table with people's place."""
         try:

@@ -50,7 +50,7 @@ class WebLobbyError(XactikaError):
 
 
 @attrs.define(eq=False)
-class WebTable:
+class WebHosted:
     hosted: Hosted  # the lobby's table: its seats given, its rematch
     kinds: list[str]  # per seat: "open" or a bot's agent name
     spectator_delay: float = 0.0
@@ -121,13 +121,13 @@ class WebLobby:
     def __init__(self, server: Server) -> None:
         self.server = server
         self.lobby = server.lobby
-        self.tables: dict[int, WebTable] = {}
+        self.tables: dict[int, WebHosted] = {}
         # tables never listed nor watched, found by their seat's token alone (the daily
         # deal's, frontends/web/dailypages.py): "no table N" to everyone else
-        self.private: dict[int, WebTable] = {}
+        self.private: dict[int, WebHosted] = {}
 
     def create(self, request: dict[str, Any], address: str, *, rated: bool = False,
-               holder: int | None = None) -> tuple[WebTable, dict[int, str]]:
+               holder: int | None = None) -> tuple[WebHosted, dict[int, str]]:
         """A new lobby table from the page's form, its bots seated, the creator in the first
         open seat under ``name``; the open seats' tokens (the creator's first, then the
         invite links). ``rated``: a rated table (leaving or a timeout forfeits, no hints);
@@ -159,8 +159,8 @@ class WebLobby:
         except LobbyError as exc:
             raise WebLobbyError(str(exc)) from None
         hosted = self.lobby.hosted[table.id]
-        web = WebTable(hosted, kinds, delay, bool(request.get("tutorial")) and not rated,
-                       rated=rated)
+        web = WebHosted(hosted, kinds, delay, bool(request.get("tutorial")) and not rated,
+                        rated=rated)
         self.tables[table.id] = web
         self._seat_bots(web)
         self.lobby.mind(hosted)  # a table of bots alone ends when nobody watches it
@@ -180,7 +180,7 @@ class WebLobby:
         return web, {seat: table.seats[seat].token for seat in opened}
 
     # -- the journal: a web table survives a restart with its bots and given seats
-    def _keep(self, web: WebTable) -> None:
+    def _keep(self, web: WebHosted) -> None:
         """Journal what the web alone knows of a table with the lobby's seats
         (protocol/net/lobby.py ``keep``)."""
         web.hosted.extra = {"kinds": web.kinds, "delay": web.spectator_delay,
@@ -199,15 +199,15 @@ class WebLobby:
                 if self.lobby.bots is not None or not hosted.bots:
                     continue  # listed as its seats say; its bots, if any, seated by the lobby
                 # this server seats no bots for that lobby: its bots sit again as the web's
-                web = WebTable(hosted, [hosted.bots.get(seat, "open")
-                                        for seat in range(len(table.seats))])
+                web = WebHosted(hosted, [hosted.bots.get(seat, "open")
+                                         for seat in range(len(table.seats))])
             else:
                 try:
-                    web = WebTable(hosted, [str(k) for k in data["kinds"]],
-                                   float(data["delay"]), bool(data["tutorial"]),
-                                   rated=bool(data.get("rated")),
-                                   holders={int(k): int(v) for k, v
-                                            in dict(data.get("holders") or {}).items()})
+                    web = WebHosted(hosted, [str(k) for k in data["kinds"]],
+                                    float(data["delay"]), bool(data["tutorial"]),
+                                    rated=bool(data.get("rated")),
+                                    holders={int(k): int(v) for k, v
+                                             in dict(data.get("holders") or {}).items()})
                     if len(web.kinds) != len(table.seats):
                         raise ValueError(f"{len(web.kinds)} seats for {len(table.seats)}")
                 except (KeyError, ValueError, TypeError, AttributeError) as exc:
@@ -225,14 +225,14 @@ class WebLobby:
                     web.tasks.append(asyncio.create_task(self._bot(web, seat, kind)))
             self.lobby.mind(hosted)
 
-    def _seat_bots(self, web: WebTable) -> None:
+    def _seat_bots(self, web: WebHosted) -> None:
         for seat, kind in enumerate(web.kinds):
             if kind != "open":
                 web.hosted.given[seat] = BOT
                 web.table.seats[seat].name = plays_as(kind, web.table.config.game)
                 web.tasks.append(asyncio.create_task(self._bot(web, seat, kind)))
 
-    def _close(self, web: WebTable) -> None:
+    def _close(self, web: WebHosted) -> None:
         self.lobby.hosted.pop(web.table.id, None)
         self.lobby.closed.add(web.table.id)
         self.server.close_table(web.table)
@@ -258,26 +258,26 @@ class WebLobby:
                     f"a seat is 'open' or a bot level 1-5, not {escape(spec, 30)!r}")
         return kinds
 
-    async def _bot(self, web: WebTable, seat: int, agent: str) -> None:
+    async def _bot(self, web: WebHosted, seat: int, agent: str) -> None:
         from xactika.frontends.web.transport import run_bot
 
         await run_bot(self.server.serve_link, web.table.seats[seat].token, agent,
                       web.table.config.game, web.table.id * 10 + seat, self.server.limits)
 
-    def listed(self) -> list[WebTable]:
+    def listed(self) -> list[WebHosted]:
         """Every lobby table the server lists, the web's and the terminal's alike, and the
         web's finished ones still remembered (their records, their rematch)."""
         self.lobby.tables()  # its sweep: tables nobody came to are closed
         for number, hosted in self.lobby.hosted.items():
             if number not in self.tables and not hosted.table.over.is_set():
                 kinds = [hosted.bots.get(seat, "open") for seat in range(len(hosted.table.seats))]
-                self.tables[number] = WebTable(hosted, kinds)  # the server's bots as bots
+                self.tables[number] = WebHosted(hosted, kinds)  # the server's bots as bots
         for number in [n for n, w in self.tables.items() if n not in self.lobby.hosted]:
             for task in self.tables.pop(number).tasks:  # closed unplayed, or forgotten
                 task.cancel()  # a closed table's bots go with it
         return list(self.tables.values())
 
-    def get(self, number: int) -> WebTable:
+    def get(self, number: int) -> WebHosted:
         web = self.tables.get(number)
         if web is None:
             web = next((w for w in self.listed() if w.table.id == number), None)
@@ -306,7 +306,7 @@ class WebLobby:
         return taken, web.table.seats[taken].token
 
     @staticmethod
-    def _free_name(web: WebTable, name: object) -> str:
+    def _free_name(web: WebHosted, name: object) -> str:
         """The page's name, or with ``-2``, ``-3``... when someone at the table has it."""
         base = web_name(name)
         taken = {name_key(s.name) for s in web.table.seats}  # look-alikes count as taken
@@ -345,14 +345,14 @@ class WebLobby:
             raise WebLobbyError(str(exc)) from None
         return seat
 
-    def _held(self, token: str) -> tuple[WebTable, int]:
+    def _held(self, token: str) -> tuple[WebHosted, int]:
         """The seat a page's token holds (a restored seat's own token is "": never that)."""
         found = self.seat_of(token) if token else None
         if found is None:
             raise WebLobbyError("unknown token")
         return found
 
-    def seat_of(self, token: str) -> tuple[WebTable, int] | None:
+    def seat_of(self, token: str) -> tuple[WebHosted, int] | None:
         """The web table and seat of a seat token, found by its hash as the server finds
         it (a restored seat's token is known by its hash only)."""
         entry = self.server.seat_entry(token)
@@ -379,16 +379,16 @@ class WebLobby:
             raise WebLobbyError(str(exc)) from None
         if new.id not in self.tables:
             old = found[0] if found is not None else None
-            web = WebTable(self.lobby.hosted[new.id],
-                           old.kinds if old else ["open"] * len(new.seats),
-                           old.spectator_delay if old else 0.0, old.tutorial if old else False)
+            web = WebHosted(self.lobby.hosted[new.id],
+                            old.kinds if old else ["open"] * len(new.seats),
+                            old.spectator_delay if old else 0.0, old.tutorial if old else False)
             self.tables[new.id] = web
             self._seat_bots(web)
             self._keep(web)
         return new.id, new.seats[seat].token
 
     # -- chat, kept with the table (and its journal) and never in its record
-    def say(self, web: WebTable, who: str, text: str) -> None:
+    def say(self, web: WebHosted, who: str, text: str) -> None:
         """A chat message to the table, journalled (the last ``CHAT_KEEP``) so that a
         restart keeps the table's chat as it keeps its game; nobody hears it before it
         is on disk, so nothing anyone read is lost to a kill."""
@@ -430,4 +430,4 @@ class ChatRate:
         return True
 
 
-__all__ = ["ChatRate", "WebLobby", "WebLobbyError", "WebTable"]
+__all__ = ["ChatRate", "WebHosted", "WebLobby", "WebLobbyError"]
