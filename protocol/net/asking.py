@@ -18,10 +18,17 @@ from xactika.core.engine.api import Command, Legal
 from xactika.core.engine.errors import ParseError, XactikaError
 from xactika.core.engine.referee import Faulted, Turn
 from xactika.protocol.net.clock import Bank
-from xactika.protocol.net.link import Link, LinkDown, LinkFault
+from xactika.protocol.net.link import Link, LinkDown, LinkFault, Typed
 from xactika.protocol.net.seating import HUMAN, Seat
 from xactika.protocol.notation.untrusted import escape
-from xactika.protocol.player.wire import LEAVE, format_go, is_answer, parse_answer
+from xactika.protocol.player.wire import (
+    LEAVE,
+    Go,
+    format_go_line,
+    go_options,
+    is_answer,
+    parse_answer,
+)
 from xactika.protocol.records.assemble import THINK
 
 if TYPE_CHECKING:
@@ -148,7 +155,9 @@ async def _hear(table: Table, seat: int, link: Link, legal: Legal, move: float |
     """Send ``go`` and wait for the answer: the line and the ms the seat took from
     the moment the ``go`` left; AGAIN where the link went down (ask again once the
     seat is back), ENDED where the turn ended in a fault. The bank is charged."""
-    link.send(format_go(legal, table.rules, None if move is None else int(move * 1000)))
+    # with its value: an in-process seat (the web's, a built-in bot) never parses it
+    go = Go(legal.kind, go_options(legal, table.rules), None if move is None else int(move * 1000))
+    link.send(Typed(format_go_line(go), go))
     asked = time.monotonic()
     try:
         line = await link.next(move)
