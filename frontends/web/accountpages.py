@@ -44,6 +44,7 @@ from xactika.frontends.accounts.store import Site, rated_games
 from xactika.frontends.i18n import _
 from xactika.frontends.web.arenapages import plot, when
 from xactika.frontends.web.lang import install_gettext, page, page_language
+from xactika.frontends.web.passkeypages import PasskeyPages
 from xactika.protocol.player.wire import name_key
 from xactika.protocol.trust.signing import PublicKey
 
@@ -107,7 +108,8 @@ class AccountPages:
                 Route("/api/me", self.me),
                 Route("/api/me/seats", self.my_seats, methods=["POST"]),
                 Route("/api/rated", self.create_rated, methods=["POST"]),
-                Route("/rated/{number:int}/record", self.record)]
+                Route("/rated/{number:int}/record", self.record),
+                *PasskeyPages(self).routes()]
 
     def close(self) -> None:
         self.site.close()
