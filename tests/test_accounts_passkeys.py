@@ -114,7 +114,14 @@ def log_in(client: TestClient, device: Authenticator, **kw: Any) -> Any:
 
 
 def test_a_passkey_registered_on_ones_page_logs_in(client: TestClient) -> None:
+    assert 'data-passkey="login"' in client.get("/login").text
+    assert 'data-passkey' not in client.get("/signup").text
     signed_up(client)
+    signed_up(client, "Bob")  # now Bob's: Ann's page offers him nothing
+    assert "data-passkey" not in client.get("/people/Ann").text
+    client.post("/login", data={"name": "Ann", "password": "correct horse battery"},
+                headers=SAME)
+    assert 'data-passkey="register"' in client.get("/people/Ann").text
     device = Authenticator()
     assert registered(client, device) == {"passkeys": 1}
     client.post("/logout", headers=SAME)
@@ -206,4 +213,5 @@ def test_a_lan_address_keeps_passwords(tmp_path: Path) -> None:
     with TestClient(app.asgi, base_url="http://127.0.0.1") as lan:
         r = lan.post("/api/passkeys/login/options", headers={"origin": "http://127.0.0.1"})
         assert r.status_code == 404 and "password" in r.json()["error"]
-        assert "passkey" not in lan.get("/login").text.lower()
+        assert "data-passkey" not in lan.get("/login").text
+        assert "passkeys.js" not in lan.get("/login").text
