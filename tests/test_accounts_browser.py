@@ -1,6 +1,7 @@
-"""Issue 45 in Chromium, at a phone's and a desktop's size, in English and German: sign up
-through the form (a real browser's form POST passes the Origin check), open a rated
-table from the lobby's form, play it on the table page, and find the game on one's page."""
+"""Issue 45 in Chromium, at a phone's and a desktop's size, in English and German, in one
+flow: sign up through the form (a real browser's form POST passes the Origin check), open
+a rated table from the lobby's form and play it on the table page, play a daily deal from
+/daily as the account, and find the rated game on one's page."""
 
 from __future__ import annotations
 
@@ -76,6 +77,22 @@ def test_sign_up_play_rated_and_find_the_game(server: WebServer, browser: Any,
             return False
 
         until(over_or_move, "the rated game played", 60)
+        page.goto(f"{server.url}/daily?lang={lang}")  # the daily deal, signed in
+        assert violations(page, source) == []
+        page.locator("button[data-deal='1']").click()
+        page.wait_for_url("**/table/*")
+        until(lambda: page.locator("#hand button.card").count() > 0
+              or page.locator("#join-take").is_visible(), "the daily seat", 30)
+        if page.locator("#join-take").is_visible():  # a guest names their seat
+            page.locator("#join-take").click()
+        until(over_or_move, "the daily deal played", 60)
+        page.locator("#end a[href^='/daily']").click()
+        page.wait_for_url("**/daily*")
+        assert page.locator("button[data-deal='2']").is_visible()
+        progress = page.evaluate("async () => (await (await fetch('/api/daily')).json())"
+                                 ".progress[0]")
+        assert progress["state"] == "done" and progress["points"] is not None, progress
+        screenshot(page, f"accounts-daily-{lang}-{size['width']}")
         page.goto(f"{server.url}/people/{name}?lang={lang}")
         def rated() -> bool:
             page.reload()
