@@ -9,6 +9,7 @@ import http.cookiejar
 import json
 import os
 import stat
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,12 @@ def test_a_daily_deal_in_play_survives_a_kill_and_goes_on_where_it_was(
         assert guest.get("/api/daily")["progress"][1]["state"] == "playing"
         assert json.loads(urllib.request.urlopen(web.url + "/api/tables",
                                                  timeout=30).read()) == []
+        for name in ("journal.sqlite", "journal.sqlite-wal", "../out/journal.sqlite"):
+            try:  # the journal holds the deal's seed: the viewer never serves it
+                guest.get(f"/replay/api/record?file={name}")
+                raise AssertionError(f"{name} served")
+            except urllib.error.HTTPError as refused:
+                assert refused.code in (400, 403, 404), (name, refused.code)
         again = guest.post("/api/daily/play", {"deal": 2})
         assert again["table"] == first["table"] and again["token"] != first["token"]
         after = play(web.url, again["token"])
