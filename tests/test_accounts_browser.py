@@ -1,6 +1,7 @@
-"""Issue 45 in Chromium, at a phone's and a desktop's size, in English and German: sign up
-through the form (a real browser's form POST passes the Origin check), open a rated
-table from the lobby's form, play it on the table page, and find the game on one's page."""
+"""Issue 45 in Chromium, at a phone's and a desktop's size, in English and German, in one
+flow: sign up through the form (a real browser's form POST passes the Origin check), open
+a rated table from the lobby's form and play it on the table page, play a daily deal from
+/daily as the account, and find the rated game on one's page."""
 
 from __future__ import annotations
 
@@ -76,6 +77,22 @@ def test_sign_up_play_rated_and_find_the_game(server: WebServer, browser: Any,
             return False
 
         until(over_or_move, "the rated game played", 60)
+        page.goto(f"{server.url}/daily?lang={lang}")  # the daily deal, signed in
+        assert violations(page, source) == []
+        page.locator("button[data-deal='1']").click()
+        page.wait_for_url("**/table/*")
+        until(lambda: page.locator("#hand button.card").count() > 0
+              or page.locator("#join-take").is_visible(), "the daily seat", 30)
+        if page.locator("#join-take").is_visible():  # a guest names their seat
+            page.locator("#join-take").click()
+        until(over_or_move, "the daily deal played", 60)
+        page.locator("#end a[href^='/daily']").click()
+        page.wait_for_url("**/daily*")
+        assert page.locator("button[data-deal='2']").is_visible()
+        progress = page.evaluate("async () => (await (await fetch('/api/daily')).json())"
+                                 ".progress[0]")
+        assert progress["state"] == "done" and progress["points"] is not None, progress
+        screenshot(page, f"accounts-daily-{lang}-{size['width']}")
         page.goto(f"{server.url}/people/{name}?lang={lang}")
         def rated() -> bool:
             page.reload()
@@ -90,5 +107,50 @@ def test_sign_up_play_rated_and_find_the_game(server: WebServer, browser: Any,
         assert violations(page, source) == []
         page.goto(f"{server.url}/leaderboard/xactika/bid?lang={lang}")
         assert violations(page, source) == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("size", "lang", "name"), [(PHONE, "de", "Cyd"),
+                                                    (DESKTOP, "en", "Dee")])
+def test_a_passkey_added_on_ones_page_logs_in_on_localhost(
+        server: WebServer, browser: Any, size: dict[str, int], lang: str,
+        name: str) -> None:
+    """Chromium's virtual authenticator (DevTools' WebAuthn domain) as the person's
+    device: passkeys are offered on localhost, not on 127.0.0.1."""
+    local = server.url.replace("127.0.0.1", "localhost")
+    source = axe_source()
+    context = browser.new_context(viewport=size)
+    page = context.new_page()
+    devtools = context.new_cdp_session(page)
+    devtools.send("WebAuthn.enable")
+    devtools.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+        "hasUserVerification": True, "isUserVerified": True,
+        "automaticPresenceSimulation": True}})
+    try:
+        page.goto(f"{server.url}/login?lang={lang}")
+        assert page.locator("[data-passkey]").count() == 0  # an IP address: passwords
+        page.goto(f"{local}/signup?lang={lang}")
+        page.fill("#name", name)
+        page.fill("#password", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_url(f"**/people/{name}")
+        page.click("button[data-passkey=register]")
+        page.wait_for_function("() => document.querySelector('#passkey-said').textContent")
+        said = page.locator("#passkey-said").inner_text()
+        assert ("Passkey hinzugefügt (1" if lang == "de" else "passkey added (1") in said, said
+        assert violations(page, source) == []
+        screenshot(page, f"accounts-passkey-{lang}-{size['width']}")
+        page.click("form[action='/logout'] button")
+        page.goto(f"{local}/login?lang={lang}")
+        assert violations(page, source) == []
+        page.click("button[data-passkey=login]")
+        page.wait_for_url(f"**/people/{name}")
+        assert page.locator("button[data-passkey=register]").is_visible()  # signed in
+        credentials = devtools.send("WebAuthn.getCredentials", {
+            "authenticatorId": devtools.send("WebAuthn.addVirtualAuthenticator", {
+                "options": {"protocol": "ctap2", "transport": "usb"}})["authenticatorId"]})
+        assert credentials["credentials"] == []  # a second device holds nothing of it
     finally:
         context.close()

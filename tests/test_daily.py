@@ -85,7 +85,7 @@ def test_two_processes_share_one_committed_day(engine: Engine) -> None:
     assert deals.committed("xactika", first.seed, first.nonce, first.commit)
     with engine.connect() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM daily_days")).scalar() == 1
-    assert store.schema_version(engine) == store.SCHEMA_HEAD == "0004"
+    assert store.schema_version(engine) == store.SCHEMA_HEAD == "0005"
     with pytest.raises(DailyError, match="revealed at the close"):
         one.reveal(DAY)
     with pytest.raises(DailyError, match="revealed at the close"):

@@ -1,10 +1,10 @@
 """A site folder's database: accounts, sessions, ratings and rated tables.
 
 The tables join the arena's (frontends/arena/store.py) in one SQLAlchemy MetaData and one
-Alembic chain (migration 0002), so SQLite (WAL) and PostgreSQL run the same statements and
-two web processes on one PostgreSQL share them. A site folder is not an arena folder: an
-arena is a bot ladder with a key and a database of its own, and a site may have people and
-no arena (spec/WEB.md, "Accounts").
+Alembic chain (migrations 0002, 0005 for passkeys), so SQLite (WAL) and PostgreSQL run the
+same statements and two web processes on one PostgreSQL share them. A site folder is not an
+arena folder: an arena is a bot ladder with a key and a database of its own, and a site
+may have people and no arena (spec/WEB.md, "Accounts").
 
     DIR/site.json   the database URL (null: SQLite in DIR)
     DIR/site.db     the SQLite database
@@ -74,6 +74,22 @@ rating_history = sa.Table(
     sa.Column("vol", sa.Float, nullable=False),
     sa.Column("place", sa.Integer, nullable=False),
     sa.UniqueConstraint("player", "rated_game_id", name="one_entry_per_game"))
+
+passkeys = sa.Table(
+    "passkeys", METADATA,
+    sa.Column("id", sa.String(700), primary_key=True),  # the credential id, base64url
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False,
+              index=True),
+    sa.Column("public_key", sa.LargeBinary, nullable=False),  # COSE, as registered
+    sa.Column("sign_count", sa.Integer, nullable=False),  # the last the authenticator said
+    sa.Column("created", sa.Float, nullable=False))
+
+passkey_challenges = sa.Table(
+    "passkey_challenges", METADATA,
+    # sha256 of what it is bound to (a session's cookie, or a login's own cookie) and why
+    sa.Column("binding", sa.String(80), primary_key=True),
+    sa.Column("challenge", sa.String(100), nullable=False),  # base64url, used once
+    sa.Column("expires", sa.Float, nullable=False))
 
 SITE_FILE = "site.json"
 DB_FILE = "site.db"

@@ -79,7 +79,7 @@ runs = sa.Table(
     sa.Column("stopped", sa.Float, nullable=True))
 
 DB_FILE = "arena.db"
-SCHEMA_HEAD = "0004"  # the newest migration (migrations/versions/)
+SCHEMA_HEAD = "0005"  # the newest migration (migrations/versions/)
 
 
 class StoreError(XactikaError):

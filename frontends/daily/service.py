@@ -160,6 +160,12 @@ class Daily:
                 state=DONE if points is not None else LOST, points=points, record=record,
                 finished=time.time(), rated=play.rated and not self.closed(play.day)))
 
+    def play(self, key: int) -> Play | None:
+        """A play by its number (a resumed table's), or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(daily_plays).where(daily_plays.c.id == key)).first()
+        return None if row is None else _play(row)
+
     def _get(self, key: int) -> Play:
         with self.engine.connect() as conn:
             return _play(conn.execute(sa.select(daily_plays).where(

@@ -10,6 +10,7 @@ leaderboards (spec/WEB.md, "Accounts and ratings").
     POST /api/me/seats           the signed-in person's seats at open tables, with tokens
     POST /api/rated              a rated table (the lobby's create, for accounts only)
     GET  /rated/N/record         a rated game's signed record
+    POST /api/passkeys/...       passkeys, on HTTPS or localhost (passkeypages.py)
 
 Every POST passes the app's Origin check; sign-up and login are rate-limited per address
 and per name, and a wrong name and a wrong password get one answer in one time.
@@ -44,6 +45,7 @@ from xactika.frontends.accounts.store import Site, rated_games
 from xactika.frontends.i18n import _
 from xactika.frontends.web.arenapages import plot, when
 from xactika.frontends.web.lang import install_gettext, page, page_language
+from xactika.frontends.web.passkeypages import PasskeyPages, offered
 from xactika.protocol.player.wire import name_key
 from xactika.protocol.trust.signing import PublicKey
 
@@ -107,7 +109,8 @@ class AccountPages:
                 Route("/api/me", self.me),
                 Route("/api/me/seats", self.my_seats, methods=["POST"]),
                 Route("/api/rated", self.create_rated, methods=["POST"]),
-                Route("/rated/{number:int}/record", self.record)]
+                Route("/rated/{number:int}/record", self.record),
+                *PasskeyPages(self).routes()]
 
     def close(self) -> None:
         self.site.close()
@@ -170,7 +173,8 @@ class AccountPages:
                    status_code: int = 200, name: str = "") -> Response:
         return with_forms(page(self.templates, request, "account.html",
                                {"kind": kind, "error": error,
-                                "name": name[:identity.NAME_MAX], "next": _next(request)},
+                                "name": name[:identity.NAME_MAX], "next": _next(request),
+                                "passkeys": offered(request)},
                                status_code=status_code))
 
     async def signup(self, request: Request) -> Response:
@@ -318,7 +322,8 @@ class AccountPages:
                 r["plot"] = drawn
         return with_forms(page(self.templates, request, "person.html",
                                {"person": data, "name": data["name"], "when": when,
-                                "me": await self.signed_in(request)}))
+                                "me": await self.signed_in(request),
+                                "passkeys": data["self"] and offered(request)}))
 
     async def boards_page(self, request: Request) -> Response:
         boards = await run_in_threadpool(ratings.boards, self.engine)

@@ -38,7 +38,7 @@ from starlette.templating import Jinja2Templates
 
 from xactika.frontends import i18n
 from xactika.frontends.daily import deals
-from xactika.frontends.daily.service import Daily, DailyError, Play
+from xactika.frontends.daily.service import PLAYING, Daily, DailyError, Play
 from xactika.frontends.people.seats import plays_as
 from xactika.frontends.web.lang import install_gettext, page, page_language
 from xactika.frontends.web.weblobby import BOT, WebHosted, WebLobby
@@ -47,6 +47,7 @@ from xactika.protocol.net.server import Server
 
 if TYPE_CHECKING:
     from xactika.frontends.web.app import WebApp
+    from xactika.protocol.net.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -262,10 +263,13 @@ class DailyPages:
         play, new = self.daily.begin(day, deal, who[0], who[1])
         if not new:
             live = self.live.get(play.id)
-            if live is None:  # its table went with a restart: played, unscored
+            if live is None:  # its table is in no journal here (a lost --out): unscored
                 self.daily.finish(play, None, None)
                 raise DailyError(i18n.later("deal {n}'s table was lost when the server "
                                             "restarted; it counts as played", n=deal + 1))
+            if not live.token:  # resumed after a restart: the journal kept only its hash
+                self.server.reissue(live.web.table, self.daily.settings.seat)
+                live.token = live.web.table.seats[self.daily.settings.seat].token
             return live.web.table.id, live.token
         return self._open(day, play, who[1], address)
 
@@ -280,22 +284,55 @@ class DailyPages:
         table = self.server.add_table(table_settings, private=self.records)
         kinds = [k or "open" for k in settings.agents()]
         web = WebHosted(Hosted(table, address, time.monotonic()), kinds)
-        self.lobby.private[table.id] = web
         for seat, kind in enumerate(kinds):
+            table.seats[seat].name = label if kind == "open" else plays_as(kind, settings.game)
+        table.keep_seats()
+        if table.journal is not None:  # what a restart needs to take the deal up again
+            table.journal.host(table.id, {"daily": play.id, "address": address,
+                                          "kinds": kinds})
+        self.daily.seated(play, table.id)
+        live = self._host(play, web, found.seed, table.seats[settings.seat].token)
+        return table.id, live.token
+
+    def _host(self, play: Play, web: WebHosted, seed: int, token: str) -> Live:
+        """A deal's table in this process's lobby, privately, its bots seated (a resumed
+        table's under new tokens) and its end awaited."""
+        table = web.table
+        self.lobby.private[table.id] = web
+        for seat, kind in enumerate(web.kinds):
             if kind == "open":
-                web.hosted.given[seat] = address
-                table.seats[seat].name = label
+                web.hosted.given[seat] = web.hosted.address
                 continue
             web.hosted.given[seat] = BOT
-            table.seats[seat].name = plays_as(kind, settings.game)
-            web.tasks.append(asyncio.create_task(self._bot(web, seat, kind, found.seed,
-                                                           play.deal)))
-        self.daily.seated(play, table.id)
-        live = self.live[play.id] = Live(web, table.seats[settings.seat].token, address)
+            if not table.seats[seat].token:
+                self.server.reissue(table, seat)  # restored: its token was a hash only
+            web.tasks.append(asyncio.create_task(self._bot(web, seat, kind, seed, play.deal)))
+        live = self.live[play.id] = Live(web, token, web.hosted.address)
         task = asyncio.create_task(self._until_over(play, live))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return table.id, live.token
+        return live
+
+    def resume(self, tables: list[Table]) -> None:
+        """The deals in play that a restart gave back (the server's ``restore`` with this
+        pages' records folder): each is taken up again where it was, its person coming
+        back through /daily for a new token (the journal keeps only hashes)."""
+        journal = self.server.journal
+        kept = journal.hosts() if journal is not None else {}
+        for table in tables:
+            data = kept.get(table.id)
+            if not table.private or data is None or "daily" not in data:
+                continue
+            try:
+                play = self.daily.play(int(data["daily"]))
+                kinds = [str(k) for k in data["kinds"]]
+                if play is None or play.table_id != table.id or play.state != PLAYING \
+                        or len(kinds) != len(table.seats):
+                    raise ValueError("no deal in play at this table")
+                web = WebHosted(Hosted(table, str(data["address"]), time.monotonic()), kinds)
+                self._host(play, web, self.daily.day(play.day).seed, "")
+            except (KeyError, ValueError, TypeError, DailyError) as exc:
+                log.error("daily table %s not resumed: %s", table.id, exc)
 
     async def _bot(self, web: WebHosted, seat: int, agent: str, seed: int, deal: int) -> None:
         from xactika.frontends.web.transport import run_bot

@@ -197,8 +197,11 @@ async def _serve(args: argparse.Namespace) -> int:
         sock = socket.create_server((args.host, args.port))
         tcp = await server.start(args.host, args.tcp_port) if args.tcp_port is not None \
             else None
-        restored = server.restore()  # the tables a crash interrupted, their bots again
-        web.lobby.resume(restored)
+        daily = web.daily  # its deals in play come back to it alone, privately
+        restored = server.restore(None if daily is None else daily.records)
+        web.lobby.resume(restored)  # the tables a crash interrupted, their bots again
+        if daily is not None:
+            daily.resume(restored)
         web.watch_rated()  # rated tables a kill ended are rated now, resumed ones when over
         guessable = seed_note(seed)  # standard error, before the address is known
         if guessable is not None:

@@ -213,8 +213,8 @@ class Lobby:
         self._sweep()
         lines = []
         for table in self.server.tables:
-            if table.over.is_set() or table.id in self.closed:
-                continue
+            if table.over.is_set() or table.id in self.closed or table.private:
+                continue  # a private table (the daily deal's) is as one that never was
             config = table.config
             hosted = self.hosted.get(table.id)
             open_seats = ",".join(map(str, self._open(hosted))) if hosted else ""
@@ -486,8 +486,8 @@ class Lobby:
         resumed = []
         for table in tables:
             data = kept.get(table.id)
-            if data is None:
-                continue  # a table of the command line or the admin: not the lobby's
+            if data is None or table.private:
+                continue  # a table of the command line, the admin or the daily deal's
             try:
                 given = {int(seat): str(who) for seat, who in data["given"].items()}
                 bots = {int(seat): str(agent) for seat, agent in data.get("bots", {}).items()}
@@ -520,7 +520,8 @@ class Lobby:
         the list shows too) is watched with its observer token, which says so."""
         number = _number(text, "table")
         if number not in self.hosted and any(
-                t.id == number and not t.over.is_set() for t in self.server.tables):
+                t.id == number and not t.over.is_set() and not t.private
+                for t in self.server.tables):
             raise LobbyError(f"table {number} is the server's own, not the lobby's: watch it "
                              "with its observer token (xactika connect HOST:PORT --watch "
                              "--token-file FILE)")

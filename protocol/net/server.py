@@ -183,30 +183,37 @@ class Server:
                   private: Path | None = None) -> Table:
         """The one way a new table comes to be (serve, admin, lobby, rematch); ``names``
         are the seats' names known in advance (the lobby's). ``private``: its record goes
-        there, not into ``out``, and it is not journalled (the web's daily deal: its
-        record is secret until the day's close, frontends/web/dailypages.py)."""
+        there, not into ``out``, and it is journalled as private (the web's daily deal:
+        its record is secret until the day's close, frontends/web/dailypages.py; a
+        restart gives it back only to ``restore``'s ``private`` folder, never a lobby)."""
         self._last_id = self._next_id()
         table = Table(self._last_id, settings, self.out if private is None else private,
                       self._table_over, self.signer)
+        table.private = private is not None
         for seat, s in enumerate(table.seats):
             if seat < len(names):
                 s.name = names[seat]
-        if self.journal is not None and private is None:
+        if self.journal is not None:
             table.journalled(self.journal)  # on disk before its tokens are shown
         self._open(table)
         return table
-    def restore(self) -> list[Table]:
+    def restore(self, private: Path | None = None) -> list[Table]:
         """Open again every unfinished table the journal kept (a restart after a crash);
         a table that cannot be restored is set aside (the journal's ``damage`` says so)
-        and the others go on."""
+        and the others go on. A private table's record goes to ``private``; without one
+        (a server with no daily deal) it stays in the journal, unopened, for a server
+        that has one."""
         journal = self.journal
         if journal is None:
             return []
         tables = []
         for saved in journal.unfinished():
+            secret = bool(saved.settings.get("private"))
+            if secret and private is None:
+                continue
             try:
-                tables.append(Table.restore(saved, journal, self.out, self._table_over,
-                                            self.signer))
+                tables.append(Table.restore(saved, journal, private if secret else self.out,
+                                            self._table_over, self.signer))
             except Exception as exc:  # one damaged table must not stop the others
                 journal.set_aside(saved.id, f"{type(exc).__name__}: {exc}")
         for table in tables:

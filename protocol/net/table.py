@@ -114,6 +114,9 @@ class Table:
         self.out = out
         self.signer = signer  # signs the record (spec/TAMPER.md section 6) when given
         self.record: Path | None = None
+        # never listed, never watched, its record outside ``--out`` (the web's daily deal):
+        # journalled all the same, so that a kill loses none of it; the journal keeps it so
+        self.private = False
         # the signed record's ``id`` (spec/TAMPER.md): journalled with the table, so the
         # record written again after a kill is the same file, not a twin
         self.record_id = new_record_id()
@@ -148,6 +151,8 @@ class Table:
         pace = self.settings.pace
         fields["pace"] = "off" if pace is None else pace.text()
         fields["record_id"] = self.record_id
+        if self.private:
+            fields["private"] = True
         return fields
 
     @classmethod
@@ -159,10 +164,12 @@ class Table:
         fields = dict(saved.settings)
         config = config_from_pairs(split_pairs(str(fields.pop("config")).split()))
         record_id = fields.pop("record_id", None)
+        private = bool(fields.pop("private", False))
         known = attrs.fields_dict(TableSettings)
         fields["pace"] = parse_pace(str(fields.get("pace", "off")))
         settings = TableSettings(config, **{k: v for k, v in fields.items() if k in known})
         table = cls(saved.id, settings, out, on_over, signer)
+        table.private = private
         table.config = config  # committed already: the seed's nonce is the journal's
         if record_id:  # a journal from before ids were kept: a new one
             table.record_id = str(record_id)
