@@ -140,5 +140,6 @@ def test_yesterday_closed_with_its_leaderboard_and_share_line(
 
 def test_the_databases_file_is_outside_the_records_folder(server: WebServer) -> None:
     assert not list(Path(server.out).glob("*.db"))
-    with sa.create_engine(f"sqlite:///{Path(server.out).parent / 'daily.db'}").connect() as c:
+    site_db = Path(server.out).parent / "site" / "site.db"  # the site folder's (--site)
+    with sa.create_engine(f"sqlite:///{site_db}").connect() as c:
         assert c.execute(sa.text("SELECT count(*) FROM daily_days")).scalar() >= 1

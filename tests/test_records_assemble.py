@@ -59,7 +59,7 @@ def test_think_times_go_by_decision_and_come_back_by_seq() -> None:
                                                                events))))
     pos = next(n for n, e in enumerate(events) if e.seq in timed)
     seat = command_of(events[pos]).seat  # type: ignore[union-attr]
-    assert f"seat {seat} ({'abc'[seat]}) thought for {timed[events[pos].seq]} ms" in screen(
+    assert f"seat {seat + 1} ({'abc'[seat]}) thought for {timed[events[pos].seq]} ms" in screen(
         g, Cursor(pos=pos))
     assert "thought" not in screen(g, Cursor(pos=0))  # game-started: nobody's move
     with using("de"):

@@ -26,7 +26,7 @@ def test_levels_are_labelled_as_people_read_them(level: str, label: str) -> None
     try:
         assert session.names[1:] == [label] * 3
         assert "strong:" not in session.intro()
-        assert f"1-3 {label} (bot)" in session.intro()
+        assert f"2-4 {label} (bot)" in session.intro()  # seats as people count them
         # the record keeps what sits there, so --load sits the same bots again
         assert ("seat.1", f"bot:strong:{level}") in session.headers()
     finally:

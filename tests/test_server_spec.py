@@ -59,6 +59,8 @@ def test_transcript(settings: dict[str, str], body: str, tmp_path: Path) -> None
         tokens = {"$ADMIN": live.server.admin_token, "$OBSERVER": table.observer_token}
         tokens |= {f"$SEAT{n}": s.token for n, s in enumerate(table.seats)}
         runs = [in_thread(play_first, Client(live.port), table.seats[b].token) for b in bots]
+        until(lambda: all(table.seats[b].name for b in bots),  # their names are told
+              "the bots have said who they are")
         client = Client(live.port, timeout=10)
         skipping, last = False, ""
         for number, line in enumerate(body.splitlines(), 1):

@@ -54,6 +54,10 @@ class Account:
     name: str
 
 
+# names that read as a seat label or the house's own ("seat 2", "house-1", "bot-x")
+RESERVED_PREFIXES = ("house-", "seat", "bot-")
+
+
 def check_name(name: str) -> str:
     """The name as it is kept, or AccountError: the lobby's characters, 2-20 of them, not
     a reserved word, a bot's name or a seat label."""
@@ -64,7 +68,7 @@ def check_name(name: str) -> str:
                              "starting with a letter or digit").format(low=NAME_MIN,
                                                                        high=NAME_MAX))
     key = name_key(name)
-    if key in RESERVED or key in bot_names() or key.startswith(("house-", "seat", "bot-")):
+    if key in RESERVED or key in bot_names() or key.startswith(RESERVED_PREFIXES):
         raise AccountError(taken())
     return name
 

@@ -17,6 +17,7 @@ import attrs
 
 from xactika.core.engine.api import Config, Event
 from xactika.core.engine.check import command_of
+from xactika.protocol.records.seal import ID_HEADER
 from xactika.protocol.records.writing import DATE_FORMAT
 
 THINK = "think"  # ``think.<seat>``: each of the seat's decisions, in ms or ``-``
@@ -57,8 +58,6 @@ def record_headers(facts: RecordFacts, events: Sequence[Event] = ()) -> list[tup
                                deal=facts.deal, seed=facts.seed, extra=extra)
     headers += move_headers(events, facts.moves)
     if facts.record_id is not None:
-        from xactika.protocol.trust.signing import ID_HEADER
-
         headers.append((ID_HEADER, facts.record_id))
     return headers
 
