@@ -30,8 +30,9 @@ def browser() -> Iterator[Any]:
     yield from browser_session()
 
 
-@pytest.mark.parametrize(("size", "lang", "name"), [(PHONE, "de", "Bea"),
-                                                    (DESKTOP, "en", "Ann")])
+@pytest.mark.parametrize(("size", "lang", "name"), [(PHONE, "de", "Bea"), (PHONE, "en", "Eve"),
+                                                    (DESKTOP, "en", "Ann"),
+                                                    (DESKTOP, "de", "Flo")])
 def test_sign_up_play_rated_and_find_the_game(server: WebServer, browser: Any,
                                               size: dict[str, int], lang: str,
                                               name: str) -> None:
