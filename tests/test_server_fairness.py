@@ -82,6 +82,7 @@ def test_a_table_of_level_5_stand_ins_never_holds_the_loop_nor_charges_another_t
         ann = Client(live.port)
         lines = person(ann, victim.seats[0].token)
         banks, waits, lags = [go_time(lines[-1])], [], []
+        during = []  # for each of Ann's moves: was the attack still playing?
 
         async def ticker() -> None:  # how late the server's loop runs a 10 ms timer
             while not hostile.over.is_set():
@@ -103,6 +104,7 @@ def test_a_table_of_level_5_stand_ins_never_holds_the_loop_nor_charges_another_t
                 lines.append(line)
                 if not echoed and line.startswith("event ") and " seat=0 " in line:
                     waits.append(time.monotonic() - sent)
+                    during.append(not hostile.over.is_set())
                     echoed = True
                 if line.startswith(("go ", "quit")):
                     break
@@ -111,7 +113,9 @@ def test_a_table_of_level_5_stand_ins_never_holds_the_loop_nor_charges_another_t
             banks.append(go_time(lines[-1]))
         bot.result(20)
         live.wait_over(victim)
-        overlapped = not hostile.over.is_set()  # the hostile game was playing all along
+        # Ann's moves were answered while the stand-ins thought (the attack may end first:
+        # the compiled search plays its game faster than she plays hers)
+        overlapped = sum(during) >= 10
         live.wait_over(hostile, 60)
         ticking.result(5)
         keeper.result(20)
