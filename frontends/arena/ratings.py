@@ -59,10 +59,13 @@ def compare_table(names: Sequence[str], ranks: Sequence[float], into: Comparison
                 into[(b, a)] = into.get((b, a), Fraction(0)) + weight / 2
 
 
-def fit(names: Iterable[str], wins: Mapping[tuple[str, str], Fraction]) -> list[Fit]:
+def fit(names: Iterable[str], wins: Mapping[tuple[str, str], Fraction],
+        house: Iterable[str] = ()) -> list[Fit]:
     """The MAP Bradley-Terry strengths (Newton's method) and their standard errors.
 
-    Sorted by name in, so the result is a function of the comparisons alone.
+    Sorted by name in, so the result is a function of the comparisons alone. The level
+    is the mean of the entrants that are not ``house`` bots: a house bot plays only
+    qualifying sets, so its wide interval would otherwise widen everyone's.
     """
     order = sorted(set(names) | {n for pair in wins for n in pair})
     k = len(order)
@@ -81,8 +84,10 @@ def fit(names: Iterable[str], wins: Mapping[tuple[str, str], Fraction]) -> list[
         if max(abs(s) for s in step) < 1e-10:
             break
     _, hess = _derivatives(theta, w)
-    cov = _centred(_inverse([[-h for h in row] for row in hess]))
-    mean = sum(theta) / k
+    houses = set(house)
+    field = [i for i, name in enumerate(order) if name not in houses] or list(range(k))
+    cov = _centred(_inverse([[-h for h in row] for row in hess]), field)
+    mean = sum(theta[i] for i in field) / len(field)
     # strengths say nothing of their common level (only the weak prior does): each is
     # shown against the field's mean, with the variance of that difference
     return [Fit(name, round(BASE + ELO * (theta[i] - mean), 1),
@@ -90,12 +95,12 @@ def fit(names: Iterable[str], wins: Mapping[tuple[str, str], Fraction]) -> list[
             for i, name in enumerate(order)]
 
 
-def _centred(cov: Sequence[Sequence[float]]) -> list[list[float]]:
-    """The covariance of θ - mean(θ): P·C·P with P = I - 1/k."""
-    k = len(cov)
-    row_mean = [sum(row) / k for row in cov]
-    col_mean = [sum(cov[r][c] for r in range(k)) / k for c in range(k)]
-    total = sum(row_mean) / k
+def _centred(cov: Sequence[Sequence[float]], field: Sequence[int]) -> list[list[float]]:
+    """The covariance of θ - mean(θ over ``field``): P·C·Pᵀ, P = I less 1/m in field's columns."""
+    k, m = len(cov), len(field)
+    row_mean = [sum(row[c] for c in field) / m for row in cov]
+    col_mean = [sum(cov[r][c] for r in field) / m for c in range(k)]
+    total = sum(row_mean[r] for r in field) / m
     return [[cov[r][c] - row_mean[r] - col_mean[c] + total for c in range(k)]
             for r in range(k)]
 

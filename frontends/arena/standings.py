@@ -129,7 +129,7 @@ def ladder_table(info: LadderInfo, games: Iterable[Counted]) -> dict[str, Any]:
                                                          for f in mine)
             if g.qualifying:
                 qualified.setdefault(name, set()).add(g.set)
-    fits = fit(played, wins)
+    fits = fit(played, wins, house)
     rows = sorted(fits, key=lambda f: (-f.mu, f.name))
     return {
         **info.to_dict(),

@@ -164,16 +164,18 @@ class ArenaView:
             by_set.setdefault(p.counted.set, []).append(p.counted)
         wins: Comparisons = {}
         played: set[str] = set()
+        house: set[str] = set()
         out = {}
         for done, number in enumerate(order, 1):
             compare_set(by_set[number], wins)
             for g in by_set[number]:
                 played |= set(g.seats)
+                house |= g.house
             if done in wanted:
                 out[wanted[done]] = {
                     f.name: {"mu": f.mu, "sigma": f.sigma, "low": round(f.mu - 2 * f.sigma, 1),
                              "high": round(f.mu + 2 * f.sigma, 1)}
-                    for f in fit(played, wins)}
+                    for f in fit(played, wins, house)}
         return out
 
     def overview(self) -> dict[str, Any]:
