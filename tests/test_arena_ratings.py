@@ -185,3 +185,20 @@ def test_an_entrant_told_apart_from_all_sits_out_more() -> None:
     sets = [c.sets for c in people]
     assert sets[4] < min(sets[:4]) - 8, sets  # evenly, each would sit in 32 of 40
     assert min(together.values()) > 0  # it still meets everyone
+
+
+def test_a_house_bots_few_games_do_not_widen_the_entrants_intervals() -> None:
+    # three entrants with many sets among them; a house bot seen in two games only
+    wins: dict[tuple[str, str], Fraction] = {}
+    for winner, loser in itertools.permutations("abc", 2):
+        wins[(winner, loser)] = Fraction(300 if winner < loser else 200)
+    alone = {f.name: f for f in fit([], wins)}
+    wins[("a", "house")] = Fraction(2)
+    with_house = {f.name: f for f in fit([], wins, ["house"])}
+    for name in "abc":
+        assert abs(with_house[name].sigma - alone[name].sigma) < 0.02 * alone[name].sigma
+        assert abs(with_house[name].mu - alone[name].mu) < 1.0
+    assert with_house["house"].sigma > 5 * with_house["a"].sigma
+    # levelled on every seat instead, the house bot's doubt would be everyone's
+    levelled = {f.name: f for f in fit([], wins)}
+    assert levelled["b"].sigma > 1.5 * alone["b"].sigma

@@ -115,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     mp = OneLineParser(
         prog="xactika match",
         description="Play bots (player-protocol processes) against each other on duplicate "
-        "deals and report their strength with 95% intervals (spec/MATCH.md).",
+        "deals and report their strength with intervals (95%, spec/MATCH.md).",
         epilog="example: xactika match --bot name=mine cmd=\"python3 mybot.py\" move=500ms "
         "--bot random --deals 100 --concurrency 2 --out runs/mine",
     )
