@@ -27,7 +27,7 @@ from starlette.routing import BaseRoute, Route
 
 from xactika.frontends import i18n
 from xactika.frontends.accounts import passkeys
-from xactika.frontends.accounts.identity import AccountError
+from xactika.frontends.accounts.identity import Account, AccountError
 from xactika.frontends.i18n import _
 from xactika.frontends.web.lang import page_language
 
@@ -66,6 +66,18 @@ class PasskeyPages:
                                             "use your password here")}, status_code=404)
         return None
 
+    async def _signed(self, request: Request) -> tuple[Account, str] | Response:
+        """(the account signed in, its session cookie), or the refusal to send."""
+        from xactika.frontends.web.accountpages import COOKIE as SESSION
+
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
+        account = await self.accounts.signed_in(request)
+        if account is None:
+            return JSONResponse({"error": _("sign in first")}, status_code=401)
+        return account, request.cookies[SESSION]
+
     @staticmethod
     def _origin(request: Request) -> tuple[str, str]:
         """(the relying party's id, the origin the browser signs)."""
@@ -73,35 +85,27 @@ class PasskeyPages:
 
     async def register_options(self, request: Request) -> Response:
         with i18n.using(page_language(request)):
-            from xactika.frontends.web.accountpages import COOKIE as SESSION
-
-            refused = self._refused(request)
-            if refused is not None:
-                return refused
-            account = await self.accounts.signed_in(request)
-            if account is None:
-                return JSONResponse({"error": _("sign in first")}, status_code=401)
+            signed = await self._signed(request)
+            if isinstance(signed, Response):
+                return signed
+            account, session = signed
             rp_id, _origin = self._origin(request)
             options = await run_in_threadpool(passkeys.registration_options,
                                               self.accounts.engine, account,
-                                              request.cookies[SESSION], rp_id)
+                                              session, rp_id)
             return Response(options, media_type="application/json")
 
     async def register(self, request: Request) -> Response:
         with i18n.using(page_language(request)):
-            from xactika.frontends.web.accountpages import COOKIE as SESSION
-
-            refused = self._refused(request)
-            if refused is not None:
-                return refused
-            account = await self.accounts.signed_in(request)
-            if account is None:
-                return JSONResponse({"error": _("sign in first")}, status_code=401)
+            signed = await self._signed(request)
+            if isinstance(signed, Response):
+                return signed
+            account, session = signed
             rp_id, origin = self._origin(request)
             try:
                 credential = passkeys.parse(await request.body())
                 await run_in_threadpool(passkeys.register, self.accounts.engine, account,
-                                        request.cookies[SESSION], credential, rp_id, origin)
+                                        session, credential, rp_id, origin)
             except AccountError as exc:
                 return JSONResponse({"error": str(exc)}, status_code=400)
             count = await run_in_threadpool(passkeys.count, self.accounts.engine, account)
