@@ -7,7 +7,6 @@ both (one commitment), a person's daily requests kept on one process by their co
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -18,26 +17,11 @@ from typing import Any
 
 import pytest
 from netkit import until
-from test_web_proxy import NGINX, _free_port, _nginx_or_skip
+from nginxkit import HEADER, Nginx, nginx_or_skip
 from webkit import ROOT, WebServer
 from websockets.sync.client import connect
 
-CONFIG = """
-daemon off;
-master_process off;
-worker_processes 1;
-pid {prefix}/nginx.pid;
-error_log {prefix}/error.log;
-events {{ worker_connections 128; }}
-http {{
-    access_log off;
-    client_body_temp_path {prefix}/body;
-    proxy_temp_path {prefix}/proxy;
-    fastcgi_temp_path {prefix}/fastcgi;
-    uwsgi_temp_path {prefix}/uwsgi;
-    scgi_temp_path {prefix}/scgi;
-    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-    # a table's number names its process: even numbers 0/2's, odd ones 1/2's
+CONFIG = HEADER + """    # a table's number names its process: even numbers 0/2's, odd ones 1/2's
     map $arg_table $by_query {{ ~^[0-9]*[02468]$ even; ~^[0-9]*[13579]$ odd; default any; }}
     map $cookie_xactika_session $person {{
         '' $cookie_xactika_daily; default $cookie_xactika_session; }}
@@ -77,35 +61,18 @@ class Cluster:
                                        ["--shard", f"{k}/2", "--trusted-proxy", "127.0.0.1",
                                         "--site", str(tmp / f"site{k}"), "--site-db", url]))
         ports = [int(w.url.rsplit(":", 1)[1]) for w in self.webs]
-        prefix = tmp / "nginx"
-        prefix.mkdir()
-        self.port = _free_port()
-        (prefix / "nginx.conf").write_text(CONFIG.format(prefix=prefix, port=self.port,
-                                                         even=ports[0], odd=ports[1]))
-        self.nginx = subprocess.Popen([NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf"),
-                                       "-e", str(prefix / "error.log")],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-        def listening() -> bool:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-            except OSError:
-                return self.nginx.poll() is not None
-            return True
-
-        until(listening, "nginx listening")
-        assert self.nginx.poll() is None, self.nginx.stderr.read() if self.nginx.stderr else ""
+        self.nginx = Nginx(tmp / "nginx", CONFIG, even=ports[0], odd=ports[1])
+        self.port = self.nginx.port
         self.url = f"http://127.0.0.1:{self.port}"
 
     def stop(self) -> list[str]:
-        self.nginx.terminate()
-        self.nginx.wait(10)
+        self.nginx.stop()
         return [w.stop() for w in self.webs]
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory, pg_cluster: Any) -> Iterator[Cluster]:
-    _nginx_or_skip()
+    nginx_or_skip()
     found = Cluster(tmp_path_factory.mktemp("cluster"), pg_cluster.database())
     yield found
     for err in found.stop():

@@ -20,10 +20,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import os
 import socket
-import subprocess
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -31,30 +28,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from nginxkit import HEADER, Nginx, nginx_or_skip
 from webkit import WebServer
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-NGINX = "/usr/sbin/nginx"
 PUBLIC = "cards.example"
 FULL = "too many connections"  # the server's eviction (protocol/net/server.py)
 
-CONFIG = """
-daemon off;
-master_process off;
-worker_processes 1;
-pid {prefix}/nginx.pid;
-error_log {prefix}/error.log;
-events {{ worker_connections 128; }}
-http {{
-    access_log off;
-    client_body_temp_path {prefix}/body;
-    proxy_temp_path {prefix}/proxy;
-    fastcgi_temp_path {prefix}/fastcgi;
-    uwsgi_temp_path {prefix}/uwsgi;
-    scgi_temp_path {prefix}/scgi;
-    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-    server {{
+CONFIG = HEADER + """    server {{
         listen 127.0.0.1:{port};
         location / {{
             proxy_pass http://127.0.0.1:{upstream};
@@ -73,19 +55,6 @@ http {{
 """
 
 
-def _nginx_or_skip() -> None:
-    if not os.access(NGINX, os.X_OK):
-        if os.environ.get("XACTIKA_REQUIRE_BROWSER"):  # CI installs it beside chromium
-            pytest.fail(f"{NGINX} is missing (.ci/run installs Debian's nginx)")
-        pytest.skip(f"{NGINX} is not installed")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 class Proxied:
     """``xactika web`` and an nginx in front of it."""
 
@@ -95,44 +64,17 @@ class Proxied:
                                                "--max-per-address", "2",
                                                "--tables-per-address", "2"])
         self.upstream = int(self.web.url.rsplit(":", 1)[1])
-        prefix = tmp / "nginx"
-        prefix.mkdir()
-        self.port = _free_port()
-        (prefix / "nginx.conf").write_text(CONFIG.format(prefix=prefix, port=self.port,
-                                                         upstream=self.upstream))
-        self.nginx = subprocess.Popen([NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf"),
-                                       "-e", str(prefix / "error.log")],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                if self.nginx.poll() is not None:
-                    break
-                time.sleep(0.05)
-        else:
-            self.stop()
-            raise AssertionError("nginx did not start")
-        if self.nginx.poll() is not None:
-            err = self.nginx.stderr.read().decode() if self.nginx.stderr else ""
-            self.stop()
-            raise AssertionError(f"nginx did not start: {err}")
+        self.nginx = Nginx(tmp / "nginx", CONFIG, upstream=self.upstream)
+        self.port = self.nginx.port
 
     def stop(self) -> None:
-        self.nginx.terminate()
-        try:
-            self.nginx.wait(10)
-        except subprocess.TimeoutExpired:
-            self.nginx.kill()
-            self.nginx.wait()
+        self.nginx.stop()
         self.web.stop()
 
 
 @pytest.fixture(scope="module")
 def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxied]:
-    _nginx_or_skip()
+    nginx_or_skip()
     found = Proxied(tmp_path_factory.mktemp("proxied"))
     yield found
     found.stop()
