@@ -64,6 +64,8 @@ import threading
 import time
 from pathlib import Path
 
+from procs import children_cpu, code_of, cpu_seconds  # bench/procs.py
+
 XACTIKA = Path(sys.executable).with_name("xactika")
 SERVE = os.environ.get("SERVE_CMD", str(XACTIKA)).split()
 
@@ -215,12 +217,6 @@ def memory_kib(pid: int) -> dict[str, int]:
             if key in ("VmRSS", "VmHWM"):
                 found[key] = int(value.split()[0])
     return found
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
-        fields = fh.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def run(args: argparse.Namespace, journal: bool, hostile: int = 0,
@@ -385,18 +381,6 @@ async def run(args: argparse.Namespace, journal: bool, hostile: int = 0,
     return {"moves/s": len(latencies) / elapsed, "p99": p(0.99), "unspent": worst}
 
 
-def code_of(checkout: str | None) -> dict[str, str]:
-    """The environment that runs the server on ``checkout``'s code (its core, protocol and
-    frontends as the ``xactika`` package, first on PYTHONPATH); this checkout's for None."""
-    if checkout is None:
-        return dict(os.environ)
-    shim = Path(tempfile.mkdtemp(prefix="xactika-code-")) / "xactika"
-    shim.mkdir()
-    for part in ("core", "protocol", "frontends"):
-        (shim / part).symlink_to(Path(checkout).resolve() / part)
-    return {**os.environ, "PYTHONPATH": str(shim.parent)}
-
-
 async def web_person(url: str, token: str, rng: random.Random) -> None:
     """A page's seat over the WebSocket: ``seat TOKEN``, then random legal answers at once."""
     from websockets.asyncio.client import connect
@@ -484,19 +468,6 @@ async def web_load(args: argparse.Namespace, env: dict[str, str], label: str
           f"CPU {cpu:.2f} s, {per:.0f} us a move (its thinking process {per_child:.0f} us a "
           f"move); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return per, per_child
-
-
-def children_cpu(pid: int) -> float:
-    """CPU seconds of ``pid``'s live children (the thinking process)."""
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and int(
-                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                total += cpu_seconds(int(entry.name))
-        except (OSError, IndexError, ValueError):
-            continue
-    return total
 
 
 def main() -> None:

@@ -30,6 +30,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from procs import children_cpu, code_of, cpu_seconds  # bench/procs.py
+
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -54,37 +56,6 @@ def weight(url: str, page: str) -> tuple[dict[str, int], int]:
         todo += re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', text)
         todo += ["/static/" + name for name in re.findall(r'from "\./([^"]+\.js)"', text)]
     return sizes, wire
-
-
-def code_of(checkout: str | None) -> dict[str, str]:
-    """The environment that runs the server on ``checkout``'s code (its core, protocol and
-    frontends as the ``xactika`` package, first on PYTHONPATH); this checkout's for None."""
-    if checkout is None:
-        return dict(os.environ)
-    shim = Path(tempfile.mkdtemp(prefix="xactika-code-")) / "xactika"
-    shim.mkdir()
-    for part in ("core", "protocol", "frontends"):
-        (shim / part).symlink_to(Path(checkout).resolve() / part)
-    return {**os.environ, "PYTHONPATH": str(shim.parent)}
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
-        fields = fh.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def children_cpu(pid: int) -> float:
-    """CPU seconds of ``pid``'s live children (the thinking process)."""
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and int(
-                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                total += cpu_seconds(int(entry.name))
-        except (OSError, IndexError, ValueError):
-            continue
-    return total
 
 
 MOVE = re.compile(r"^event \d+ (?:bid|lead|play) ", re.MULTILINE)
