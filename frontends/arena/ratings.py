@@ -1,9 +1,12 @@
 """Arena ratings: one maximum-likelihood Bradley-Terry fit over every comparison at once.
 
 A program does not learn between games, so no game should count more for coming late:
-every counted game's seats are compared pairwise (the match runner's counting rule,
+every counted set's entrants are compared pairwise (the match runner's counting rule,
 faults forfeiting), the comparisons summed exactly (fractions) and fitted in one go.
-The order of games cannot change a digit. spec/ARENA.md, "Ratings".
+The order of games cannot change a digit. The pairs of one set share its cards and its
+seats, so they are not independent: the intervals come from the sets as clusters (the
+sandwich covariance of a composite likelihood), never narrower than the independent
+pairs' own. spec/ARENA.md, "Ratings".
 """
 
 from __future__ import annotations
@@ -35,16 +38,16 @@ Comparisons = dict[tuple[str, str], Fraction]  # (winner, loser) -> weight
 
 
 def compare_table(names: Sequence[str], ranks: Sequence[float], into: Comparisons) -> None:
-    """Add one game's pairwise results: lower rank beats higher, a tie is half each.
+    """Add one table's pairwise results: lower rank beats higher, a tie is half each.
 
-    Each pair is weighted 1/(seats-1), so a seat's game is worth one comparison: the
-    pairs of one table are not independent, and counting each fully would make the
-    intervals too narrow.
+    Every pair counts fully (the maximum of the pairwise likelihood is a consistent
+    estimate); how much the pairs of one table tell together is left to ``fit``, which
+    takes each table's comparisons as one cluster.
     """
     n = len(names)
     if n < 2:
         return
-    weight = Fraction(1, n - 1)
+    weight = Fraction(1)
     for i in range(n):
         for j in range(i + 1, n):
             a, b = names[i], names[j]
@@ -59,14 +62,19 @@ def compare_table(names: Sequence[str], ranks: Sequence[float], into: Comparison
                 into[(b, a)] = into.get((b, a), Fraction(0)) + weight / 2
 
 
-def fit(names: Iterable[str], wins: Mapping[tuple[str, str], Fraction],
+def fit(names: Iterable[str], tables: Sequence[Mapping[tuple[str, str], Fraction]],
         house: Iterable[str] = ()) -> list[Fit]:
     """The MAP Bradley-Terry strengths (Newton's method) and their standard errors.
 
+    ``tables`` are the comparisons of each set (``compare_table``), in a fixed order.
     Sorted by name in, so the result is a function of the comparisons alone. The level
     is the mean of the entrants that are not ``house`` bots: a house bot plays only
     qualifying sets, so its wide interval would otherwise widen everyone's.
     """
+    wins: dict[tuple[str, str], Fraction] = {}
+    for table in tables:
+        for pair, x in table.items():
+            wins[pair] = wins.get(pair, Fraction(0)) + x
     order = sorted(set(names) | {n for pair in wins for n in pair})
     k = len(order)
     if k == 0:
@@ -84,15 +92,51 @@ def fit(names: Iterable[str], wins: Mapping[tuple[str, str], Fraction],
         if max(abs(s) for s in step) < 1e-10:
             break
     _, hess = _derivatives(theta, w)
+    model = _inverse([[-h for h in row] for row in hess])
+    sandwich = _sandwich(model, _clusters(theta, at, tables))
     houses = set(house)
     field = [i for i, name in enumerate(order) if name not in houses] or list(range(k))
-    cov = _centred(_inverse([[-h for h in row] for row in hess]), field)
+    one, many = _centred(model, field), _centred(sandwich, field)
     mean = sum(theta[i] for i in field) / len(field)
     # strengths say nothing of their common level (only the weak prior does): each is
-    # shown against the field's mean, with the variance of that difference
+    # shown against the field's mean, with the variance of that difference; the sets'
+    # own scatter where it is wider than the independent pairs' (a few sets can look
+    # steadier than they are, never steadier than that)
     return [Fit(name, round(BASE + ELO * (theta[i] - mean), 1),
-                round(ELO * math.sqrt(max(cov[i][i], 0.0)), 1))
+                round(ELO * math.sqrt(max(one[i][i], many[i][i], 0.0)), 1))
             for i, name in enumerate(order)]
+
+
+def _clusters(theta: Sequence[float], at: Mapping[str, int],
+              tables: Sequence[Mapping[tuple[str, str], Fraction]]) -> list[list[float]]:
+    """J = Σ s·sᵀ over the tables, s a table's score (the pairwise log-likelihood's
+    gradient) at ``theta``, times G/(G-1) for G tables (the usual small-sample factor)."""
+    k = len(theta)
+    j = [[0.0] * k for _ in range(k)]
+    for table in tables:
+        s = [0.0] * k
+        for (a, b), x in sorted(table.items()):
+            ia, ib = at[a], at[b]
+            lose = float(x) / (1 + math.exp(theta[ia] - theta[ib]))  # x·(1 - P(a beats b))
+            s[ia] += lose
+            s[ib] -= lose
+        nz = [i for i in range(k) if s[i]]
+        for r in nz:
+            for c in nz:
+                j[r][c] += s[r] * s[c]
+    g = len(tables)
+    factor = g / (g - 1) if g > 1 else 1.0
+    return [[x * factor for x in row] for row in j]
+
+
+def _sandwich(inv: Sequence[Sequence[float]], j: Sequence[Sequence[float]]
+              ) -> list[list[float]]:
+    """inv·J·inv (inv symmetric): the covariance when the tables, not the pairs, are
+    the independent draws."""
+    k = len(inv)
+    ij = [[sum(inv[r][m] * j[m][c] for m in range(k)) for c in range(k)] for r in range(k)]
+    return [[sum(ij[r][m] * inv[m][c] for m in range(k)) for c in range(k)]
+            for r in range(k)]
 
 
 def _centred(cov: Sequence[Sequence[float]], field: Sequence[int]) -> list[list[float]]:

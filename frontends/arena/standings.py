@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -108,7 +107,7 @@ def repeats(games: Sequence[Counted]) -> int:
 def ladder_table(info: LadderInfo, games: Iterable[Counted]) -> dict[str, Any]:
     """One ladder's standings as plain data (the JSON of ``arena standings --json``)."""
     counted = complete((g for g in games if g.ladder == info.name), info.players)
-    wins: dict[tuple[str, str], Fraction] = {}
+    tables: list[Comparisons] = []
     played: dict[str, int] = {}
     faults: dict[str, int] = {}
     forfeits: dict[str, int] = {}
@@ -118,7 +117,8 @@ def ladder_table(info: LadderInfo, games: Iterable[Counted]) -> dict[str, Any]:
     for g in counted:
         by_set.setdefault(g.set, []).append(g)
     for number in sorted(by_set):
-        compare_set(by_set[number], wins)
+        tables.append({})
+        compare_set(by_set[number], tables[-1])
     for g in counted:
         house |= g.house
         for seat, name in enumerate(g.seats):
@@ -129,7 +129,7 @@ def ladder_table(info: LadderInfo, games: Iterable[Counted]) -> dict[str, Any]:
                                                          for f in mine)
             if g.qualifying:
                 qualified.setdefault(name, set()).add(g.set)
-    fits = fit(played, wins, house)
+    fits = fit(played, tables, house)
     rows = sorted(fits, key=lambda f: (-f.mu, f.name))
     return {
         **info.to_dict(),

@@ -162,12 +162,13 @@ class ArenaView:
         by_set: dict[int, list[Counted]] = {}
         for p in games:
             by_set.setdefault(p.counted.set, []).append(p.counted)
-        wins: Comparisons = {}
+        tables: list[Comparisons] = []
         played: set[str] = set()
         house: set[str] = set()
         out = {}
         for done, number in enumerate(order, 1):
-            compare_set(by_set[number], wins)
+            tables.append({})
+            compare_set(by_set[number], tables[-1])
             for g in by_set[number]:
                 played |= set(g.seats)
                 house |= g.house
@@ -175,7 +176,7 @@ class ArenaView:
                 out[wanted[done]] = {
                     f.name: {"mu": f.mu, "sigma": f.sigma, "low": round(f.mu - 2 * f.sigma, 1),
                              "high": round(f.mu + 2 * f.sigma, 1)}
-                    for f in fit(played, wins, house)}
+                    for f in fit(played, tables, house)}
         return out
 
     def overview(self) -> dict[str, Any]:
