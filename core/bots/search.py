@@ -279,9 +279,9 @@ class StrongAgent:
     (:meth:`_located`), with the bid rule on top when ``locate_bids`` is set.
     ``endgame`` (0: off): once the seat holds at most that many cards, each deal is
     solved exactly (:func:`.simulator.solve`: every line of play, each seat maximising its
-    own points) instead of rolled out. ``kernel=0`` runs the pure-Python rollouts even
-    when the compiled kernel is built (the same moves, slower: for the study; the deal
-    draws follow ``XACTIKA_PURE``).
+    own points) instead of rolled out. ``kernel=0`` runs the pure-Python rollouts and deal
+    draws even when the kernel and the sampler are built: the same moves, slower, the
+    bot as it was before either was compiled (for the study, at equal time).
     """
 
     name = "strong"
@@ -295,6 +295,7 @@ class StrongAgent:
                  endgame: int = 0, kernel: int = 1) -> None:
         self.rng = random.Random(seed)
         self.endgame = endgame
+        self.kernel = kernel
         self.playout: Playout = playout if kernel else playout_py
         self.move_value: MoveValue = move_value if kernel else move_value_py
         self.locate = locate
@@ -528,7 +529,7 @@ class StrongAgent:
                 except ValueError:  # the model rules out every deal: it is wrong here
                     sampler = None
         if sampler is None:
-            sampler = DealSampler(hidden, self.rng)
+            sampler = DealSampler(hidden, self.rng, compiled=bool(self.kernel))
         others = sampler.hidden.seats
         hands: Callable[[], list[list[int]]]
         if (isinstance(sampler, DealSampler) and self.locate <= 0 and self.infer <= 0
