@@ -151,6 +151,7 @@ class Season:
         self._logs: dict[int, LadderLog] = {}
         self._players: list[GamePlayer] = []
         self._fit_at = 0.0
+        self._fit_cost = 0.0  # the last refit's thread CPU seconds
         self._sigma: dict[tuple[int, str], float] = {}
         self._overlap: dict[tuple[int, str], float] = {}  # lineup.overlaps of each entrant
         self.listener = listener  # where remote entrants connect (arena run --listen)
@@ -442,9 +443,12 @@ class Season:
         return None
 
     def _refit(self, ladders: dict[int, Ladder]) -> None:
-        """The current intervals, at most every two seconds (they guide, not decide)."""
-        if time.monotonic() - self._fit_at < 2.0:
+        """The current intervals, at most every two seconds and at most 2% of the time
+        (they guide, not decide): the fit over a long season's games holds the
+        interpreter that the games' threads answer their bots with."""
+        if time.monotonic() - self._fit_at < max(2.0, 50 * self._fit_cost):
             return
+        began = time.thread_time()
         counted = self.arena.counted()
         self._sigma, self._overlap = {}, {}
         for lad in ladders.values():
@@ -455,6 +459,7 @@ class Season:
             for name, value in overlaps(rated).items():
                 self._overlap[(lad.id, name)] = value
         self._fit_at = time.monotonic()
+        self._fit_cost = time.thread_time() - began
 
     # -- playing
     def _log(self, ladder: Ladder) -> LadderLog:
