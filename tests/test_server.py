@@ -3,7 +3,6 @@ observers. Each test runs a live server in a thread; every wait is bounded."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import ipaddress
 import select
@@ -12,7 +11,15 @@ import time
 from pathlib import Path
 
 import pytest
-from netkit import Client, LiveServer, first_option, in_thread, play_first, until
+from netkit import (
+    Client,
+    LiveServer,
+    NotedAsyncio,
+    first_option,
+    in_thread,
+    play_first,
+    until,
+)
 
 from xactika.core.engine.check import check_log
 from xactika.core.engine.views import visible
@@ -186,25 +193,10 @@ def test_stolen_token_used_twice_is_refused_and_the_owner_plays_on(live: LiveSer
     assert table.faults == []
 
 
-class SleepsNoted:
-    """The server module's ``asyncio``, noting every pause it asks for (the only sleep
-    there is a wrong token's penalty), so a test sees the pauses, not the machine."""
-
-    def __init__(self) -> None:
-        self.slept: list[float] = []
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(asyncio, name)
-
-    async def sleep(self, delay: float) -> None:
-        self.slept.append(delay)
-        await asyncio.sleep(delay)
-
-
 def test_repeated_failures_from_one_address_are_slowed(live: LiveServer,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     live.table(players=2, rounds=1)
-    noted = SleepsNoted()
+    noted = NotedAsyncio()  # the only sleep of the server module is a wrong token's
     monkeypatch.setattr(server_module, "asyncio", noted)
     waits = []
     for n in range(4):
