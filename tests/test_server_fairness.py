@@ -478,9 +478,11 @@ def test_a_restart_keeps_the_pace_and_costs_no_bank(tmp_path: Path) -> None:
         [restored] = again.server.tables
         assert restored.settings.pace == pace
         time.sleep(1.0)  # away since the restart: not charged
+        came = time.monotonic()
         back = Client(again.port)
         got = person(back, token, resume=last_seq(lines))
-        assert go_time(got[-1]) >= 2950, got[-1]
+        within = time.monotonic() - came  # her return to her go: all the bank may lose
+        assert 3000 - go_time(got[-1]) <= within * 1000 + 2, (got[-1], within)  # ms rounding
         back.close()
 
 
