@@ -8,7 +8,7 @@ import concurrent.futures as cf
 import socket
 import ssl
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -75,6 +75,28 @@ class LiveServer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class NotedAsyncio:
+    """A module's ``asyncio``, to monkeypatch in (``monkeypatch.setattr(module, "asyncio",
+    noted)``): it notes the pauses the module asks for, the delays of ``sleep`` and the
+    timeouts of ``wait_for``, so a test checks the waits the server chose (a penalty, a
+    pace, a seat's time left), not how long a loaded machine took to get through them."""
+
+    def __init__(self) -> None:
+        self.slept: list[float] = []
+        self.timeouts: list[float | None] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, delay: float, result: T | None = None) -> T | None:
+        self.slept.append(delay)
+        return await asyncio.sleep(delay, result)
+
+    async def wait_for(self, aw: Awaitable[T], timeout: float | None) -> T:
+        self.timeouts.append(timeout)
+        return await asyncio.wait_for(aw, timeout)
 
 
 class Client(LineSocket):

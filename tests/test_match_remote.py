@@ -9,12 +9,14 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from xactika.frontends.match import runner as match_runner
 from xactika.frontends.match.tournament import MatchError, parse_bot
+from xactika.protocol.net.remote_bots import SeatListener
 
 XACTIKA = Path(sys.executable).with_name("xactika")
 BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "examples" / "random_bot.py")]
@@ -60,13 +62,30 @@ def test_a_remote_bot_plays_a_match_beside_a_local_one(tmp_path: Path) -> None:
     assert len(list((tmp_path / "m" / "games").glob("*.log"))) == 2
 
 
-def test_a_remote_bot_that_never_comes_forfeits(tmp_path: Path) -> None:
-    runner = match(tmp_path, "name=far", f"remote={TOKEN}", "startup=300ms")
-    began = time.monotonic()
-    out, err = runner.communicate(timeout=60)
-    assert runner.returncode == 0, err
+def test_a_remote_bot_that_never_comes_forfeits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The runner in this process, so the waits for the bot are seen: each game waits the
+    300 ms given for it (not a default, nor for ever), then it forfeits."""
+    asked: list[float] = []  # the timeout of each wait for the bot's connection
+    take = SeatListener.take
+
+    def noted(listener: SeatListener, token: str, timeout: float) -> Any:
+        asked.append(timeout)
+        return take(listener, token, timeout)
+
+    monkeypatch.setattr(SeatListener, "take", noted)
+    code = match_runner.main(["--bot", "name=far", f"remote={TOKEN}", "startup=300ms", "--bot",
+                        "random", "--deals", "1", "--players", "2", "--rounds", "1",
+                        "--listen", "127.0.0.1:0", "--out", str(tmp_path / "m"),
+                        "--progress", "none", "--json", "--sandbox", "none"])
+    out = capsys.readouterr().out
+    assert code == 0
     assert json.loads(out)["terminations"] == {"crash-startup": 2}
-    assert time.monotonic() - began < 30
+    assert asked == [0.3, 0.3], asked  # one wait a game, of the limit given
+    faults = [line for path in sorted((tmp_path / "m" / "games").glob("*.log"))
+              for line in path.read_text().splitlines() if line.startswith("header fault ")]
+    assert len(faults) == 2 and all(
+        line.endswith("remote bot 'far' did not connect within 0.3 s") for line in faults), faults
 
 
 def test_remote_bot_options() -> None:

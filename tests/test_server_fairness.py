@@ -12,18 +12,24 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from netkit import Client, LiveServer, first_option, in_thread, play_first
+import pytest
+from netkit import Client, LiveServer, NotedAsyncio, first_option, in_thread, play_first
 from test_server_people import go_time, last_seq, person
 
 from xactika.core.bots.agents import make_agent
+from xactika.core.bots.search import StrongAgent
 from xactika.core.engine.referee import Faulted, FaultPolicy, Referee, run_async
 from xactika.frontends.repl import render
 from xactika.frontends.repl.remote import RemoteShell
 from xactika.frontends.web.narrate import Narrator
-from xactika.protocol.net import thinking
+from xactika.protocol.net import asking, thinking
+from xactika.protocol.net import table as table_module
 from xactika.protocol.net.clock import Clock, Pace
 from xactika.protocol.net.journal import Journal
+from xactika.protocol.net.link import Line, Link
+from xactika.protocol.net.link import text as line_text
 from xactika.protocol.net.table import Table, table_settings
 from xactika.protocol.notation.text import config_from_pairs, parse_event
 from xactika.protocol.player.wire import parse_result
@@ -67,12 +73,25 @@ def wait_for(check: object, timeout: float = 10.0) -> None:
 
 
 def test_a_table_of_level_5_stand_ins_never_holds_the_loop_nor_charges_another_table(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The attack of issue 30: seats taken and never answered, a 50 ms clock and level-5
     stand-ins (unpaced: the worst case), one seat kept by the attacker's own bot so that
     the table is not deserted. Inline, the stand-ins played whole stretches of the game in
     one call of the event loop (seconds) and a person at another table waited and was
-    charged for it; now they think in a worker thread and the loop stays free."""
+    charged for it; now they think in the thinking process and the loop stays free: no
+    stand-in's move is thought in the server's own process (the patched ``choose`` is
+    this process's alone: the child imported its own), and Ann's moves were answered
+    while the stand-ins played. (The figures, loop lag and what Ann was charged, are
+    bench/server_load.py --hostile's.)"""
+    here: list[int] = []  # stand-in moves thought in the server's process: inline or a thread
+    choose = StrongAgent.choose
+
+    def noted(agent: StrongAgent, *args: Any) -> Any:
+        here.append(1)
+        return choose(agent, *args)
+
+    monkeypatch.setattr(StrongAgent, "choose", noted)
+    failures = thinking._failures
     with LiveServer(tmp_path) as live:
         hostile = people_table(live, players=4, rounds=3, seed=5, clock="0.05+0", level=5,
                                pace="off")
@@ -81,29 +100,19 @@ def test_a_table_of_level_5_stand_ins_never_holds_the_loop_nor_charges_another_t
         bot = in_thread(play_first, Client(live.port), victim.seats[1].token)
         ann = Client(live.port)
         lines = person(ann, victim.seats[0].token)
-        banks, waits, lags = [go_time(lines[-1])], [], []
+        banks = [go_time(lines[-1])]
         during = []  # for each of Ann's moves: was the attack still playing?
-
-        async def ticker() -> None:  # how late the server's loop runs a 10 ms timer
-            while not hostile.over.is_set():
-                asked = time.monotonic()
-                await asyncio.sleep(0.01)
-                lags.append(time.monotonic() - asked - 0.01)
-
-        ticking = asyncio.run_coroutine_threadsafe(ticker(), live.loop)
         # the attack starts while Ann plays: its seats time out and level-5 bots take over
         mutes = [silent_person(live, s.token) for s in hostile.seats[1:]]
         keeper = in_thread(play_first, Client(live.port), hostile.seats[0].token)
         while True:
             time.sleep(0.05)  # Ann thinks a little at each go
             ann.send(first_option(lines[-1]))
-            sent = time.monotonic()
             echoed = False
             lines = []
             while (line := ann.read()) is not None:
                 lines.append(line)
                 if not echoed and line.startswith("event ") and " seat=0 " in line:
-                    waits.append(time.monotonic() - sent)
                     during.append(not hostile.over.is_set())
                     echoed = True
                 if line.startswith(("go ", "quit")):
@@ -117,22 +126,23 @@ def test_a_table_of_level_5_stand_ins_never_holds_the_loop_nor_charges_another_t
         # the compiled search plays its game faster than she plays hers)
         overlapped = sum(during) >= 10
         live.wait_over(hostile, 60)
-        ticking.result(5)
         keeper.result(20)
         for mute in mutes:
             mute.close()
     assert all(s.replaced for s in hostile.seats[1:])
-    charged = [a - b for a, b in itertools.pairwise(banks)]
-    assert len(charged) >= 20 and max(charged) < 1000, charged  # inline: seconds
-    assert max(waits) < 1.0, waits  # the person's move is answered at once
-    assert max(lags) < 0.5, max(lags)  # inline: the loop stood still for the whole game
+    assert len(banks) >= 20, banks  # Ann played her game to its end
+    assert here == [] and thinking._failures == failures  # all thought in the child, which lived
     assert overlapped and len(hostile.events) > 100 and hostile.record is not None
 
 
-def test_dropping_at_each_go_buys_no_time(tmp_path: Path) -> None:
+def test_dropping_at_each_go_buys_no_time(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 30 item 2: a person who drops at each go and comes back was asked again with
     the same bank, so a 3 s bank gave unlimited thinking. Away time is the bank's now:
-    each go offers less, and the bank runs out while the seat is away."""
+    each go offers less, and the bank runs out while the seat is away: the server waits
+    for the seat no longer than its bank (not its 5 s of grace)."""
+    away = NotedAsyncio()  # the waits for the seat to come back (asking.py's only wait_for)
+    monkeypatch.setattr(asking, "asyncio", away)
     with LiveServer(tmp_path) as live:
         table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
                                           grace=5.0, clock=Clock(3000, 0)))
@@ -140,7 +150,7 @@ def test_dropping_at_each_go_buys_no_time(tmp_path: Path) -> None:
         ann = Client(live.port)
         lines = person(ann, table.seats[0].token)
         token, seq = table.seats[0].token, last_seq(lines)
-        offered, began = [go_time(lines[-1])], time.monotonic()
+        offered = [go_time(lines[-1])]
         while True:
             time.sleep(0.3)  # thinking with the go
             ann.close()  # dropped at its go, away for a while
@@ -153,40 +163,47 @@ def test_dropping_at_each_go_buys_no_time(tmp_path: Path) -> None:
             if go is None:
                 break
             offered.append(go_time(go))
-        replaced_after = time.monotonic() - began
         bot.result(20)
         live.wait_over(table)
     assert table.faults and table.faults[0][:2] == (0, "timeout"), table.faults
     # each go offers what is left: at least the 0.7 s away and thinking are gone
     assert all(b <= a - 650 for a, b in itertools.pairwise(offered)), offered
     assert len(offered) <= 5, offered  # 3 s go in about 4 drops, no more
-    assert table.seats[0].replaced and replaced_after < 4.5, replaced_after
+    assert "ran out" in table.faults[0][2] and table.seats[0].replaced, table.faults
+    assert away.timeouts and max(t or 0 for t in away.timeouts) <= 3.0, away.timeouts
 
 
-def test_the_grace_period_bounds_the_seat_not_the_clock(tmp_path: Path) -> None:
+def test_the_grace_period_bounds_the_seat_not_the_clock(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A person away at their turn with 1 s in the bank is replaced after that second,
-    not after the 5 s of grace: the grace keeps the seat, the bank keeps the time."""
+    not after the 5 s of grace: the grace keeps the seat, the bank keeps the time. The
+    server waits for the seat no longer than the bank, and the bank is what ran out."""
+    away = NotedAsyncio()  # the waits for the seat to come back (asking.py's only wait_for)
+    monkeypatch.setattr(asking, "asyncio", away)
     with LiveServer(tmp_path) as live:
         table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
                                           grace=5.0, clock=Clock(1000, 0)))
         bot = in_thread(play_first, Client(live.port), table.seats[1].token)
         ann = Client(live.port)
         person(ann, table.seats[0].token)
-        gone = time.monotonic()
         ann.close()
-        wait_for(lambda: table.seats[0].replaced, 4.0)
-        away = time.monotonic() - gone
+        wait_for(lambda: table.seats[0].replaced, 20.0)
         bot.result(20)
         live.wait_over(table)
-    assert away < 2.5, away
-    assert "while the seat was away" in table.faults[0][2]
+    assert table.faults[0][:2] == (0, "timeout"), table.faults  # the grace's would be "crash"
+    assert "ran out" in table.faults[0][2] and "while the seat was away" in table.faults[0][2]
+    assert away.timeouts and max(t or 0 for t in away.timeouts) <= 1.0, away.timeouts
 
 
-def test_a_bot_that_drops_at_each_go_buys_no_time(tmp_path: Path) -> None:
+def test_a_bot_that_drops_at_each_go_buys_no_time(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A bot's move limit ran afresh at every ``go``: a bot that dropped at its go and came
     back was offered the whole limit again, without end (as people's banks were before
     issue 30). The limit runs from its turn, connected or not: each go offers what is
-    left, and the seat forfeits once it is spent, away or not."""
+    left, and the seat forfeits once it is spent, away or not: the server waits for the
+    seat no longer than its limit (not its 5 s of grace)."""
+    away = NotedAsyncio()  # the waits for the seat to come back (asking.py's only wait_for)
+    monkeypatch.setattr(asking, "asyncio", away)
     with LiveServer(tmp_path) as live:
         table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
                                           grace=5.0, move_timeout=2.0))
@@ -194,7 +211,7 @@ def test_a_bot_that_drops_at_each_go_buys_no_time(tmp_path: Path) -> None:
         token = table.seats[0].token
         slow = Client(live.port)
         lines = person(slow, token, name="slow", kind="bot")
-        offered, began = [go_time(lines[-1])], time.monotonic()
+        offered = [go_time(lines[-1])]
         while len(offered) < 8:  # before: a whole limit at each go, without end
             time.sleep(0.2)  # thinking with the go
             slow.close()  # dropped at its go, away for a while
@@ -207,13 +224,13 @@ def test_a_bot_that_drops_at_each_go_buys_no_time(tmp_path: Path) -> None:
             if go is None:
                 break
             offered.append(go_time(go))
-        forfeited_after = time.monotonic() - began
         slow.close()
         other.result(20)
         live.wait_over(table)
     assert table.faults and table.faults[0][:2] == (0, "timeout"), table.faults
     assert all(b <= a - 450 for a, b in itertools.pairwise(offered)), offered
-    assert len(offered) <= 5 and forfeited_after < 3.5, (offered, forfeited_after)
+    assert len(offered) <= 5, offered  # 2 s go in about 4 drops, no more
+    assert away.timeouts and max(t or 0 for t in away.timeouts) <= 2.0, away.timeouts
 
 
 def watch_text(port: int, token: str) -> str:
@@ -305,55 +322,93 @@ def test_the_page_is_told_the_outcome_in_words() -> None:
     assert "say result" not in bad  # a seat beyond the totals: no outcome is made up
 
 
-def test_an_all_bot_table_is_never_paced(tmp_path: Path) -> None:
-    """A pace of 5 s a card would take minutes; a table of bots plays at once."""
+def test_an_all_bot_table_is_never_paced(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pace of 5 s a card would take minutes; a table of bots plays at once: the table
+    never pauses (its pauses are table.py's sleeps)."""
+    paused = NotedAsyncio()
+    monkeypatch.setattr(table_module, "asyncio", paused)
     with LiveServer(tmp_path) as live:
         table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
                                           grace=5.0, pace=Pace(5.0, 5.0, 5.0)))
-        began = time.monotonic()
         runs = [in_thread(play_first, Client(live.port), s.token) for s in table.seats]
         for run in runs:
             run.result(20)
-        live.wait_over(table, 5.0)
-    assert time.monotonic() - began < 4.0
+        live.wait_over(table)
+    assert len(table.events) > 10 and not table.faults
+    assert paused.slept == [], paused.slept
 
 
 def test_a_people_table_paces_the_bots_and_charges_nobody_for_the_pause(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Bots' cards arrive one by one, a finished trick stays before the next lead; the
-    person's clock starts when they are asked, after the pause."""
+    person's clock starts when they are asked, after the pause: each charge to the bank
+    counts from a moment after the last pause ended. Both are seen on the loop: the gaps
+    between the lines as the server queued them for Ann, and the order of the pauses and
+    the charges, not how late a loaded machine delivered or read them."""
     pace = Pace(0.3, 0.6, 1.0)
+    order: list[tuple[str, float]] = []  # ("paused", when a pause ended), ("charged", from)
+    pause, charge = Table._pace, asking._charge
+
+    async def noted_pause(table: Table, turn: Any) -> None:
+        await pause(table, turn)
+        order.append(("paused", time.monotonic()))
+
+    def noted_charge(table: Table, seat: int, bank: Any, began: float) -> None:
+        if bank is not None:  # a person's (a bot's move has no bank to charge)
+            order.append(("charged", began))
+            ann.append(table.seats[seat].link)
+        charge(table, seat, bank, began)
+
+    queued: list[tuple[Any, float, str]] = []  # (the link, when, the line) as the loop sent it
+    ann: list[Any] = []  # her link, as her charges find it
+    send = Link.send
+
+    def noted_send(link: Link, *lines: Line) -> None:
+        at = time.monotonic()
+        queued.extend((link, at, line_text(line)) for line in lines)
+        send(link, *lines)
+
+    monkeypatch.setattr(Table, "_pace", noted_pause)
+    monkeypatch.setattr(asking, "_charge", noted_charge)
+    monkeypatch.setattr(Link, "send", noted_send)
     with LiveServer(tmp_path) as live:
         table = live.table(table_settings({"players": "2", "rounds": "1", "seed": "7"},
                                           grace=5.0, clock=Clock(20_000, 0), pace=pace))
         bot = in_thread(play_first, Client(live.port), table.seats[1].token)
-        ann = Client(live.port)
-        ann.send(f"seat {table.seats[0].token}")
-        got: list[tuple[float, str]] = []
-        while (line := ann.read()) is not None:
-            got.append((time.monotonic(), line))
+        person = Client(live.port)
+        person.send(f"seat {table.seats[0].token}")
+        got: list[str] = []
+        while (line := person.read()) is not None:
+            got.append(line)
             word = line.split()[0]
             if word == "hello":
-                ann.send("hello 1 name=Ann kind=human")
+                person.send("hello 1 name=Ann kind=human")
             elif word == "isready":
-                ann.send("readyok")
+                person.send("readyok")
             elif word == "go":
-                ann.send(first_option(line))
+                person.send(first_option(line))
         bot.result(20)
         live.wait_over(table)
-    events = [(at, line) for at, line in got if line.startswith(("event ", "go "))]
+    assert ann and all(link is ann[0] for link in ann)
+    events = [(at, line) for link, at, line in queued
+              if link is ann[0] and line.startswith(("event ", "go "))]
+    assert [line for _, line in events] == [x for x in got if x.startswith(("event ", "go "))]
     bot_moves = trick_ends = 0
     for (before, prior), (at, line) in itertools.pairwise(events):
         if " seat=1 " in line and line.split()[2] in ("bid", "lead", "play"):
             bot_moves += 1
-            assert at - before >= pace.card - 0.02, (prior, line, at - before)
+            assert at - before >= pace.card, (prior, line, at - before)
         if " trick-won " in prior and not line.split()[2].startswith(("round", "game")):
             trick_ends += 1
-            assert at - before >= pace.trick - 0.02, (prior, line, at - before)
+            assert at - before >= pace.trick, (prior, line, at - before)
     assert bot_moves >= 8 and trick_ends >= 7
-    banks = [go_time(line) for _, line in got if line.startswith("go ")]
-    spent = banks[0] - banks[-1]
-    assert spent < 0.25 * (len(banks) - 1) * 1000 + 500, banks  # the pauses: seconds
+    banks = [go_time(line) for line in got if line.startswith("go ")]
+    charged = [(n, began) for n, (what, began) in enumerate(order) if what == "charged"]
+    assert len(charged) == len(banks) >= 8, (charged, banks)  # each of Ann's moves
+    for n, began in charged:  # counted from after the pause that came before her go
+        ended = max(at for what, at in order[:n] if what == "paused")
+        assert began >= ended, (n, began, ended)
 
 
 def test_a_table_everyone_left_waits_for_them_then_is_abandoned(tmp_path: Path) -> None:
@@ -440,9 +495,11 @@ def test_a_restart_keeps_the_pace_and_costs_no_bank(tmp_path: Path) -> None:
         [restored] = again.server.tables
         assert restored.settings.pace == pace
         time.sleep(1.0)  # away since the restart: not charged
+        came = time.monotonic()
         back = Client(again.port)
         got = person(back, token, resume=last_seq(lines))
-        assert go_time(got[-1]) >= 2950, got[-1]
+        within = time.monotonic() - came  # her return to her go: all the bank may lose
+        assert 3000 - go_time(got[-1]) <= within * 1000 + 2, (got[-1], within)  # ms rounding
         back.close()
 
 

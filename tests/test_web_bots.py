@@ -6,14 +6,16 @@ still the seeded agents' own. In-process servers on 127.0.0.1; every wait bounde
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 from pathlib import Path
+from typing import Any
 
+import pytest
 from netkit import LiveServer
 
 from xactika.core.bots.agents import make_agent
+from xactika.core.bots.search import StrongAgent
 from xactika.core.engine.referee import FaultPolicy, Referee, run
 from xactika.core.engine.views import view
 from xactika.frontends.web.weblobby import WebHosted, WebLobby
@@ -45,35 +47,31 @@ def thinkers() -> list[int]:
 
 
 def test_a_web_table_of_strong_bots_thinks_outside_the_servers_process(
-        tmp_path: Path) -> None:
-    """Three level-5 bots play a three-round game: their thinking is the child's CPU time, not
-    the server's (level 5 searches for its time, so the compiled kernel does not make its
-    thinking vanish beside the server's own work, as it did level 4's 20 deals). With the
-    bots thinking in a thread again (asyncio.to_thread) it fails: the server's process does
-    the searching and no child works. The server's loop stays
-    free meanwhile (a 10 ms timer is never late by more than its slice)."""
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three level-5 bots play a three-round game: none of their moves is thought in the
+    server's process (the patched ``choose`` is this process's alone: the child imported
+    its own), and the child did the work. With the bots thinking in a thread again
+    (asyncio.to_thread) or on the loop it fails. (How free the loop stays, and the
+    server's CPU per move, are figures: bench/server_load.py --web-bots and --web.)"""
+    here: list[int] = []  # moves thought in the server's process: on the loop or a thread
+    choose = StrongAgent.choose
+
+    def noted(agent: StrongAgent, *args: Any) -> Any:
+        here.append(1)
+        return choose(agent, *args)
+
+    monkeypatch.setattr(StrongAgent, "choose", noted)
+    failures = thinking._failures
     with LiveServer(tmp_path) as live:
         thinking._pool().submit(os.getpid).result(30)  # started: its start is not measured
         children = {pid: cpu_of(pid) for pid in thinkers()}
-        lags: list[float] = []
-        server_cpu = time.process_time()  # the loop's thread and every other of ours
-        table, _ = bots_table(live, ["5", "5", "5"], rounds=3)
-
-        async def ticker() -> None:
-            while not table.over.is_set():
-                asked = time.monotonic()
-                await asyncio.sleep(0.01)
-                lags.append(time.monotonic() - asked - 0.01)
-
-        ticking = asyncio.run_coroutine_threadsafe(ticker(), live.loop)
+        table, web = bots_table(live, ["5", "5", "5"], rounds=3)
         live.wait_over(table, 60)
-        ticking.result(5)
-        server_cpu = time.process_time() - server_cpu
         child_cpu = sum(cpu_of(pid) - children.get(pid, 0.0) for pid in thinkers())
+    assert web.kinds == ["strong:5"] * 3
     assert len(table.events) > 30 and not table.faults
-    assert thinking._failures == 0
-    assert child_cpu > 2 * server_cpu, (child_cpu, server_cpu)  # a thread: child_cpu 0
-    assert max(lags) < 0.25, max(lags)
+    assert here == [] and thinking._failures == failures  # the child lived and thought all
+    assert child_cpu > 0  # and it did work (a thread or the loop: none)
     assert audit_file(str(table.record)).status == OK
 
 
@@ -114,8 +112,11 @@ def test_a_move_that_waited_for_the_child_thinks_only_what_is_left() -> None:
     """One child serves every table: a strong bot's move queued behind others' would
     still think its whole ``time=`` and overrun its clock. It thinks what is left."""
     agent = Budgeted()
+    before = time.monotonic()
     command, after, error = thinking._choose(agent, None, None,  # type: ignore[arg-type]
-                                             time.monotonic() - 2.0)  # waited 2 s
+                                             before - 2.0)  # waited 2 s
+    waited = time.monotonic() - before + 2.0  # the most it can have seen waited
     assert command == "move" and error is None
-    assert 950 <= after.seen[0] <= 1000, after.seen  # 3 s less the 2 s waited
+    # 3 s less the 2 s waited, and less whatever the call itself took on this machine
+    assert 3000 - waited * 1000 <= after.seen[0] <= 1000, (after.seen, waited)
     assert after.think_ms == 3000.0  # the go's budget stays the agent's
