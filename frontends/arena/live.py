@@ -9,15 +9,16 @@ built-in, or a program in the sandbox), or when it is the set's last (:func:`clo
 
 The worker (play.py) writes a watchable seating's events to ``live/SET.txt`` in the
 arena's folder as a spectator of the table server is told them (``seat_event`` as the
-seat ``PUBLIC``: no hand, no seed), a line each, flushed with each batch the referee
-makes and never fsynced (nothing acknowledged depends on it); its first line names the
-run and the seating, so the web (which reads the folder, as it reads the records) shows
-a file only while the database says that run holds the set's lease.
+seat ``PUBLIC``: no hand, no seed), a line each, flushed every :data:`FLUSH_S` at most
+and at the game's end, never fsynced (nothing acknowledged depends on it); its first
+line names the run and the seating, so the web (which reads the folder, as it reads the
+records) shows a file only while the database says that run holds the set's lease.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -33,6 +34,7 @@ from xactika.protocol.notation.text import format_event
 
 LIVE_DIR = "live"  # in the arena's folder
 MAX_LIVE_BYTES = 4 << 20  # a seating's file; a longer one is not read
+FLUSH_S = 0.2  # the lines reach the file at most this late (the page asks every second)
 HEAD = "live"
 
 REMOTE = N_("an entrant of this set plays on its author's machine: the watch opens at "
@@ -71,15 +73,23 @@ class LiveFile:
         self._fh: IO[str] = open(path, "w", encoding="utf-8")
         self._fh.write(f"{HEAD} run={run_id} rotation={rotation} "
                        f"sandboxed={int(sandboxed)}\n")
+        self._due = 0.0  # when the lines written are next flushed (monotonic)
+        self._write = self._fh.write
 
     def __call__(self, events: Sequence[Event], lines: Sequence[str | None]) -> None:
         """A public event's line is the one the bots were sent; another is formatted
         as the spectator's seat sees it (no hand; game-over without the seed)."""
-        rules = self.rules
-        self._fh.write("".join(
-            (text if text is not None else format_event(seat_event(e, PUBLIC), rules)) + "\n"
-            for e, text in zip(events, lines, strict=True)))
-        self._fh.flush()
+        if len(lines) == 1 and lines[0] is not None:  # a move: its line, made already
+            self._write(lines[0] + "\n")
+        else:
+            rules = self.rules
+            self._write("".join(
+                (text if text is not None else format_event(seat_event(e, PUBLIC), rules))
+                + "\n" for e, text in zip(events, lines, strict=True)))
+        now = time.monotonic()
+        if now >= self._due:  # a system call every FLUSH_S at most, not one a move
+            self._fh.flush()
+            self._due = now + FLUSH_S
 
     def close(self) -> None:
         self._fh.close()
