@@ -164,6 +164,9 @@ def test_a_stale_live_file_is_not_shown(arena: Path) -> None:
             assert playing[set_id]["watch_closed"] == live.WAITING
             data = client.get(f"/api/arena/live/{set_id}").json()
             assert data["state"] == "waiting" and data["frames"] == []
+        live_game(arena, taken, upto=6, run="the-next-run")  # appended: the last counts
+        data = client.get(f"/api/arena/live/{taken}").json()
+        assert data["state"] == "playing" and data["total"] == 6
         r = client.get(f"/api/arena/live/{lapsed}")
         assert r.status_code == 404 and r.json() == {
             "error": f"set {lapsed} is not being played now"}
@@ -206,14 +209,17 @@ def test_bad_input_is_a_one_line_error(arena: Path, path: str, status: int,
 
 
 def season_files(folder: Path, games: int, monkeypatch: pytest.MonkeyPatch
-                 ) -> tuple[Season, list[str]]:
-    """A run of ``games`` games outside the sandbox, and each live file as it was closed."""
-    seen: list[str] = []
+                 ) -> tuple[Season, list[int]]:
+    """A run of ``games`` games outside the sandbox, and the rotation of each seating
+    written to a live file, as it was when the seating's game ended."""
+    seen: list[live.Seating] = []
     close = live.LiveFile.close
 
     def keep(self: live.LiveFile) -> None:
         close(self)
-        seen.append(self.path.read_text())
+        seating = live.read_live(self.path)
+        assert seating is not None
+        seen.append(seating)
 
     monkeypatch.setattr(live.LiveFile, "close", keep)
     arena = Arena.open(folder)
@@ -224,20 +230,20 @@ def season_files(folder: Path, games: int, monkeypatch: pytest.MonkeyPatch
     finally:
         arena.close()
     assert list((folder / live.LIVE_DIR).iterdir()) == []  # nothing left on show
-    for text in seen:
-        lines = text.splitlines()
-        assert lines[0].startswith(f"live run={season.run_id} rotation=")
-        assert lines[1].startswith("event 1 game-started") and "seed=" not in lines[1]
+    for seating in seen:
+        assert seating.run == season.run_id and not seating.sandboxed
+        lines = seating.lines
+        assert lines[0].startswith("event 1 game-started") and "seed=" not in lines[0]
         assert any(" deal " in line and "hands=?/?/?" in line for line in lines)
         assert lines[-1].split()[2] == "game-over" and "seed=" not in lines[-1]
-    return season, [text.splitlines()[0].split()[2] for text in seen]
+    return season, [seating.rotation for seating in seen]
 
 
 def test_the_worker_writes_every_seating_of_built_ins(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = new_arena(tmp_path / "a", entrants=[("ann", "alice", "random")])
     _, rotations = season_files(folder, 6, monkeypatch)
-    assert rotations == ["rotation=0", "rotation=1", "rotation=2"] * 2
+    assert rotations == [0, 1, 2] * 2
 
 
 def test_the_worker_writes_only_the_last_seating_of_a_program_unsandboxed(
@@ -248,4 +254,4 @@ def test_the_worker_writes_only_the_last_seating_of_a_program_unsandboxed(
     cmd = run_cmd(folder)[:3]  # this Python, -m xactika.frontends.cli
     cli("add", str(folder), "prog", "--owner", "pat", "--", *cmd, "bot", "random")
     _, rotations = season_files(folder, 6, monkeypatch)
-    assert rotations == ["rotation=2"] * 2
+    assert rotations == [2, 2]

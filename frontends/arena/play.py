@@ -541,10 +541,10 @@ class Season:
                                         house, played.result, played.cost)
                 pending = writer.submit(self._store, job, game, log, names, headers, played)
         finally:
-            if wrote:  # the set is left: nothing of it is on show any more
-                live.remove(watched)
             if pending is not None:
                 pending.result()  # a finished game is kept, whatever stopped the set
+            if wrote:  # the set is left: nothing of it is on show (removed off the game's path)
+                writer.submit(live.remove, watched)
 
     def _store(self, job: Job, game: GameSpec, log: LadderLog, names: list[str],
                headers: list[tuple[str, str]], played: Played) -> None:
