@@ -7,9 +7,9 @@ a one-line error (spec/ARENA.md, "Watching live")."""
 from __future__ import annotations
 
 import json
-from html import unescape
 import re
 from collections.abc import Iterator
+from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
