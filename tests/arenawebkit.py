@@ -9,6 +9,7 @@ import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from arenakit import run_season
@@ -69,10 +70,10 @@ def ids(folder: Path, *names: str) -> list[int]:
 
 def add_set(folder: Path, lineup: Sequence[int], played: int | None = None,
             fault: str | None = None, record: str | None = None,
-            claimed: bool = False) -> int:
+            claimed: bool = False, run: str = "someone", lease: float = 3600.0) -> int:
     """A set with its first ``played`` rotations (all by default) as games: the first
     seat wins each; ``fault``: seat 1 faults with this detail; ``record``: every game's
-    record path; ``claimed``: held by a live run."""
+    record path; ``claimed``: held by the run ``run``, its lease ``lease`` s from now."""
     arena = Arena.open(folder)
     seatings = rotations(lineup)
     try:
@@ -80,8 +81,8 @@ def add_set(folder: Path, lineup: Sequence[int], played: int | None = None,
             set_id = int(conn.execute(store.sets.insert().values(
                 ladder_id=1, lineup=json.dumps(list(lineup)), qualifying=False,
                 state="claimed" if claimed else "done",
-                claimed_by="someone" if claimed else None,
-                lease_until=time.time() + 3600 if claimed else None,
+                claimed_by=run if claimed else None,
+                lease_until=time.time() + lease if claimed else None,
                 created=time.time()).returning(store.sets.c.id)).scalar_one())
             for r, seats in enumerate(seatings[:len(seatings) if played is None else played]):
                 result = {"totals": [30, 20, 10], "winners": [0], "hands": 1,
@@ -94,3 +95,28 @@ def add_set(folder: Path, lineup: Sequence[int], played: int | None = None,
         return set_id
     finally:
         arena.close()
+
+
+def live_game(folder: Path, set_id: int, rotation: int = 0, run: str = "someone",
+              upto: int | None = None, seed: int = 7) -> list[Any]:
+    """A seating of 3 random stand-ins played through, its first ``upto`` events (all by
+    default) written to the set's live file as the worker writes them; every event,
+    hands and all."""
+    from xactika.core.bots.agents import RandomAgent
+    from xactika.core.engine.api import Config
+    from xactika.core.engine.referee import Faulted, FaultPolicy, Referee
+    from xactika.core.engine.referee import run as play
+    from xactika.frontends.arena import live
+    from xactika.protocol.trust.tamper import commit_config
+
+    config = commit_config(Config(game="xactika", mode="bid", players=3, rounds=1, seed=seed))
+    referee = Referee.new(config, policy=FaultPolicy.stand_in(lambda s: RandomAgent(s)))
+    play(referee, lambda turn: Faulted("test", "a stand-in plays"))
+    events = list(referee.events)
+    shown = events[:upto]
+    writer = live.LiveFile(live.live_path(folder, set_id), run, rotation, "xactika", False)
+    writer(shown[:2], [None, None])  # as GamePlayer tells it: the opening, then each move
+    for e in shown[2:]:
+        writer([e], [None])
+    writer.close()
+    return events

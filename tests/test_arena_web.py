@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from arenawebkit import add_entrant, add_set, cli, ids, new_arena, played_arena
 
+from xactika.frontends.arena import live
 from xactika.frontends.arena.views import HISTORY_POINTS
 from xactika.frontends.web.app import create_app
 from xactika.protocol.net.server import Server
@@ -161,7 +162,8 @@ def test_a_set_under_way_is_listed_but_never_opened(tmp_path: Path,
         data = c.get("/api/arena").json()
         assert data["playing"] == [{"ladder": "main", "set": going,
                                     "entrants": ["ann", "bea", "cid"], "rotation": 2,
-                                    "rotations": 3}]
+                                    "rotations": 3, "watch": None,
+                                    "watch_closed": live.WAITING}]  # no live file
         assert {g["set"] for g in data["recent"]} == {done}
         assert data["ladders"][0]["sets"] == 1 and data["ladders"][0]["games"] == 3
         ann = c.get("/api/arena/ann").json()

@@ -1,7 +1,7 @@
 """Issue 42: the arena's pages as people use them, in Chromium: ``/arena`` and an
 entrant's page at a phone's and a laptop's size, in English and German, with 0 axe-core
-violations, no sideways scrolling, and a listed game's link opening that game in the
-replay viewer.
+violations, no sideways scrolling, a listed game's link opening that game in the
+replay viewer, and a set under way's watch link opening its live page.
 
 axe-core comes from the npm registry (``.ci/run`` installs it into ``.axe/``;
 ``XACTIKA_AXE`` names another ``axe.min.js``); without it the test skips on a dev
@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
-from arenawebkit import played_arena
+from arenawebkit import add_set, ids, live_game, played_arena
 from axekit import axe_source, violations
 from webkit import (
     DESKTOP,
@@ -27,11 +27,14 @@ from webkit import (
 )
 
 SIZES = [(PHONE, "375x667"), (DESKTOP, "1280x800")]
+LIVE_EVENTS = 14  # the opening, 3 bids, two tricks and the third one's lead
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     folder = played_arena(tmp_path_factory.mktemp("arena-browser") / "a")
+    going = add_set(folder, ids(folder, "ann", "bea", "cid"), played=0, claimed=True)
+    live_game(folder, going, upto=LIVE_EVENTS)  # a trick on the table, the rest to come
     web = WebServer(tmp_path_factory.mktemp("web"), 7, extra=["--arena", str(folder)])
     yield web
     err = web.stop()
@@ -41,7 +44,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     yield from browser_session()
-
 
 
 
@@ -64,6 +66,17 @@ def test_the_arena_pages_in_chromium(server: WebServer, browser: Any, lang: str,
         no_horizontal_scroll(page)
         found["/arena"] = violations(page, source)
         screenshot(page, f"arena-{lang}-{size}")
+        page.locator("ul.playing a.watch").click()
+        page.wait_for_url("**/arena/watch/*")
+        page.locator("#log li").nth(LIVE_EVENTS - 1).wait_for()  # every line drawn
+        assert page.locator("#log li").count() == LIVE_EVENTS
+        assert page.locator("#board .trick .cards li").count() == 1  # the third trick's lead
+        assert page.locator("#board table.bids tr").count() == 4  # names, bid, taken, total
+        no_horizontal_scroll(page)
+        found["/arena/watch"] = violations(page, source)
+        screenshot(page, f"arena-watch-{lang}-{size}")
+        page.go_back()
+        page.wait_for_url("**/arena")
         page.locator("table.standings a", has_text="ann").first.click()
         page.wait_for_url("**/arena/ann")
         assert page.locator("figure.plot svg polyline").count() == 1

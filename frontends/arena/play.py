@@ -24,11 +24,12 @@ import attrs
 import sqlalchemy as sa
 
 from xactika.core.engine.api import Config
-from xactika.frontends.arena import store
+from xactika.frontends.arena import live, store
 from xactika.frontends.arena.folder import Arena, ArenaError
 from xactika.frontends.arena.lineup import Candidate, choose, overlaps, pair
 from xactika.frontends.arena.records import LadderLog, arena_headers, read_game
 from xactika.frontends.arena.standings import QUALIFY_SETS, LadderInfo, ladder_table
+from xactika.frontends.arena.store import remote_key
 from xactika.frontends.match.game import Aborted, GamePlayer, MatchSettings, Played, Seated
 from xactika.frontends.match.sandbox import Sandbox
 from xactika.frontends.match.tournament import (
@@ -91,11 +92,6 @@ def local_bots(arena: Arena) -> list[BotSpec]:
         rows = conn.execute(sa.select(e).where(e.c.status == "active")).all()
     return [bot_spec(r.name, json.loads(r.cmd), r.dir) for r in rows
             if remote_key(json.loads(r.cmd)) is None]
-
-
-def remote_key(cmd: Any) -> str | None:
-    """The token hash of a remote entrant's command, None for any other entrant."""
-    return cmd.get("remote") if isinstance(cmd, dict) else None
 
 
 class ArenaPlayer(GamePlayer):
@@ -503,9 +499,13 @@ class Season:
         # a remote bot's memory is its owner's: no seating of a set it is in may deal a
         # deal it has seen, so such a set deals each rotation its own (spec/ARENA.md)
         remote = any(i in self._remote for i in job.lineup)
+        cmds = [json.loads(people[i].cmd) for i in job.lineup]
+        seatings = rotations(job.lineup)
+        watched = live.live_path(self.arena.folder, job.set_id)  # written only if watchable
+        wrote = False
         pending: cf.Future[None] | None = None  # the last game's record and commit
         try:
-            for rotation, seats in enumerate(rotations(job.lineup)):
+            for rotation, seats in enumerate(seatings):
                 if rotation in done:
                     continue
                 if not self._take_game():
@@ -524,11 +524,22 @@ class Season:
                     self._commit(job, game, path, result)
                     continue
                 self._renew(job)
+                sandboxed = self.sandbox.sandboxed
+                watch = None
+                if self.cluster is None and live.closed(cmds, rotation, len(seatings),
+                                                        sandboxed) is None:
+                    watch = live.LiveFile(watched, self.run_id, rotation, info.game, sandboxed)
+                    wrote = True
+                player.watch = watch
                 try:
                     played = (player.play_game(game) if self.cluster is None
                               else self.cluster.play(player, game, player.deals, info.name))
                 except (Aborted, Stopped):
                     return
+                finally:
+                    player.watch = None
+                    if watch is not None:
+                        watch.close()
                 if pending is not None:  # one game's record and commit behind at most
                     pending.result()
                 headers = arena_headers(info.name, job.set_id, rotation, job.qualifying,
@@ -537,6 +548,8 @@ class Season:
         finally:
             if pending is not None:
                 pending.result()  # a finished game is kept, whatever stopped the set
+            if wrote:  # the set is left: nothing of it is on show (removed off the game's path)
+                writer.submit(live.remove, watched)
 
     def _store(self, job: Job, game: GameSpec, log: LadderLog, names: list[str],
                headers: list[tuple[str, str]], played: Played) -> None:

@@ -86,6 +86,12 @@ class StoreError(XactikaError):
     """The database cannot be reached or used; one line saying why."""
 
 
+def remote_key(cmd: Any) -> str | None:
+    """The token hash of a remote entrant's command (the entrants' ``cmd``, read from its
+    JSON), None for any other entrant: a built-in is ``{"builtin": BOT}``, a program a list."""
+    return cmd.get("remote") if isinstance(cmd, dict) else None
+
+
 def sqlite_url(folder: str | os.PathLike[str]) -> str:
     return f"sqlite:///{Path(folder, DB_FILE).resolve()}"
 

@@ -17,6 +17,7 @@ import json
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -24,7 +25,7 @@ import attrs
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from xactika.frontends.arena import store
+from xactika.frontends.arena import live, store
 from xactika.frontends.arena.ratings import PROVISIONAL, Comparisons, fit
 from xactika.frontends.arena.standings import (
     Counted,
@@ -50,6 +51,11 @@ class Played:
     counted: Counted
 
 
+def watch_link(set_id: int) -> str:
+    """The live page of a set under way (frontends/web/arenapages.py)."""
+    return f"/arena/watch/{int(set_id)}"
+
+
 def replay_link(record: str) -> str:
     """The replay viewer's address of a record of the arena (see ArenaViewer)."""
     return "/replay?file=" + quote(REPLAY_PREFIX + record, safe="")
@@ -58,8 +64,9 @@ def replay_link(record: str) -> str:
 class ArenaView:
     """The arena's database as the pages read it; one per web server."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, folder: Path | None = None) -> None:
         self.engine = engine
+        self.folder = folder  # where the live files are (live.py); None: none shown
         self._lock = threading.Lock()
         self._fits: dict[tuple[str, int, int], dict[str, dict[str, float]]] = {}
 
@@ -109,21 +116,86 @@ class ArenaView:
 
     def under_way(self, now: float | None = None) -> list[dict[str, Any]]:
         """The sets being played now (claimed, the lease alive): line-up and progress."""
-        s, g, lad, e = store.sets, store.games, store.ladders, store.entrants
         now = time.time() if now is None else now
+        out = []
+        for r in self._sets(now=now):
+            seating, why = self.on_show(r)
+            out.append({"ladder": r["ladder"], "set": r["set"], "entrants": r["entrants"],
+                        "rotation": (r["rotation"] if seating is None
+                                     else seating.rotation) + 1,
+                        "rotations": r["rotations"],
+                        "watch": None if seating is None else watch_link(r["set"]),
+                        "watch_closed": why})
+        return out
+
+    def _sets(self, set_id: int | None = None, now: float | None = None
+              ) -> list[dict[str, Any]]:
+        """Sets with their line-up's names and commands and their progress: one set, or
+        those under way at ``now`` (claimed, the lease alive)."""
+        s, g, lad, e = store.sets, store.games, store.ladders, store.entrants
+        query = (sa.select(s.c.id, s.c.lineup, s.c.state, s.c.claimed_by, s.c.lease_until,
+                           lad.c.name.label("ladder"), lad.c.players,
+                           sa.select(sa.func.count()).where(g.c.set_id == s.c.id)
+                           .scalar_subquery().label("done"))
+                 .join(lad, lad.c.id == s.c.ladder_id).order_by(s.c.id))
+        if set_id is not None:
+            query = query.where(s.c.id == set_id)
+        if now is not None:
+            query = query.where(s.c.state == "claimed", s.c.lease_until > now)
         with self.engine.connect() as conn:
-            names = dict(conn.execute(sa.select(e.c.id, e.c.name)).all())
-            rows = conn.execute(
-                sa.select(s.c.id, s.c.lineup, lad.c.name.label("ladder"), lad.c.players,
-                          sa.select(sa.func.count()).where(g.c.set_id == s.c.id)
-                          .scalar_subquery().label("done"))
-                .join(lad, lad.c.id == s.c.ladder_id)
-                .where(s.c.state == "claimed", s.c.lease_until > now)
-                .order_by(s.c.id)).all()
-        return [{"ladder": r.ladder, "set": r.id,
-                 "entrants": [names.get(i, "?") for i in json.loads(r.lineup)],
-                 "rotation": min(r.done + 1, r.players), "rotations": r.players}
-                for r in rows]
+            people = {r.id: (r.name, r.cmd) for r in conn.execute(
+                sa.select(e.c.id, e.c.name, e.c.cmd))}
+            rows = conn.execute(query).all()
+        out = []
+        for r in rows:
+            lineup = [people.get(i, ("?", "null")) for i in json.loads(r.lineup)]
+            out.append({"set": r.id, "ladder": r.ladder, "state": r.state,
+                        "run": r.claimed_by, "lease": r.lease_until,
+                        "entrants": [name for name, _ in lineup],
+                        "cmds": [json.loads(cmd) for _, cmd in lineup],
+                        "done": r.done, "rotation": min(r.done, r.players - 1),
+                        "rotations": r.players})
+        return out
+
+    def on_show(self, row: dict[str, Any]) -> tuple[live.Seating | None, str | None]:
+        """A set under way's live seating, or why none is shown (live.closed, WAITING).
+
+        Only a file written by the run that holds the set's lease counts, so a killed
+        run's is never shown; the rule is checked here again, from the database's
+        entrants, whatever the file says."""
+        seating = None
+        if self.folder is not None:
+            seating = live.read_live(live.live_path(self.folder, row["set"]))
+        # the run's file of the seating under way: the games committed (one behind at
+        # most, the commit trails the next game) or the one after them
+        if seating is not None and (seating.run != row["run"] or not row["done"]
+                                    <= seating.rotation <= min(row["done"] + 1,
+                                                               row["rotations"] - 1)):
+            seating = None
+        rotation = row["rotation"] if seating is None else seating.rotation
+        why = live.closed(row["cmds"], rotation, row["rotations"],
+                          None if seating is None else seating.sandboxed)
+        if why is None and seating is None:
+            why = live.WAITING
+        return (seating, None) if why is None else (None, why)
+
+    def live(self, set_id: int, now: float | None = None) -> dict[str, Any] | None:
+        """``/api/arena/live/SET``'s facts: the set, its state, its seating on show or
+        why none is; None where there is no such set."""
+        found = self._sets(set_id)
+        if not found:
+            return None
+        row = found[0]
+        now = time.time() if now is None else now
+        under_way = row["state"] == "claimed" and (row["lease"] or 0.0) > now
+        seating, why = self.on_show(row) if under_way else (None, None)
+        if seating is not None:
+            row["rotation"] = seating.rotation
+        row["under_way"], row["seating"], row["why"] = under_way, seating, why
+        if row["state"] == "done":
+            row["replay"] = sorted((p.counted.rotation, replay_link(p.record))
+                                   for p in self.played() if p.counted.set == set_id)
+        return row
 
     # -- what the pages show
     def history(self, info: LadderInfo, games: Sequence[Played]) -> list[dict[str, Any]]:

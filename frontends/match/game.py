@@ -11,6 +11,7 @@ import datetime as dt
 import os
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -237,6 +238,9 @@ class GamePlayer:
         self.aborted = threading.Event()
         self.listener = listener  # where remote=TOKEN bots connect (protocol/net/remote_bots.py)
         self.remote_wait: float | None = None  # for a remote bot's connection (None: startup=)
+        # told each game's events and their lines (None: not public) as they happen, the
+        # arena's live file (frontends/arena/live.py); None costs nothing per event
+        self.watch: Callable[[Sequence[Event], Sequence[str | None]], None] | None = None
         self._live: set[Seated] = set()
         self._idle: dict[int, list[Seated]] = {}  # restart=off bots between games
         self._lock = threading.Lock()
@@ -337,6 +341,9 @@ class OneGame:
         self.moves: dict[int, dict[str, int]] = {}  # per-move facts, by the seq of its event
         self.decisions, self.waited_s = 0, 0.0  # answers had, seconds waited for them
         self.cost = RunnerCost()  # the runner's own, once the loop is over
+        self.watch = host.watch
+        if self.watch is not None:
+            self.watch(self.events, self.lines)
 
     # -- the seats' players
     def seat_players(self) -> None:
@@ -455,6 +462,8 @@ class OneGame:
                         q.tell(event, text)
                 except BotError as exc:
                     self.fault(other, fault_reason(exc), str(exc))
+        if self.watch is not None and new:
+            self.watch(new, self.lines[-len(new):])
         self.host._check()
 
     def played(self) -> Played:

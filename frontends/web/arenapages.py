@@ -4,6 +4,8 @@ replay viewer (spec/ARENA.md, "The web pages").
     GET /arena            the ladders' standings, the sets under way, the latest games
     GET /arena/NAME       an entrant: ratings over time, opponents, faults, games, owner
     GET /api/arena        the same as JSON; /api/arena/NAME an entrant's
+    GET /arena/watch/SET  a set under way, watched live where the rule allows (live.py)
+    GET /api/arena/live/SET?from=N   its frames from the N-th on, as JSON
 
 The pages only read (frontends/arena/views.py). A record opens in the replay viewer
 as ``/replay?file=arena/ladders/L/games/G.log``: :class:`ArenaViewer` serves such a
@@ -25,11 +27,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 
+from xactika.frontends import i18n
+from xactika.frontends.arena import live
 from xactika.frontends.arena.folder import Arena
 from xactika.frontends.arena.standings import ladder_facts
 from xactika.frontends.arena.views import REPLAY_PREFIX, ArenaView
 from xactika.frontends.i18n import _
-from xactika.frontends.web.lang import install_gettext, page
+from xactika.frontends.match.tournament import rotations
+from xactika.frontends.web.lang import install_gettext, page, page_language
+from xactika.frontends.web.livedata import live_view
 from xactika.frontends.web.viewer import Refused, Viewer
 from xactika.protocol.trust.signing import PublicKey
 
@@ -74,7 +80,7 @@ class ArenaPages:
         arena = Arena.open(folder)  # one line of error for a folder that is no arena
         self.folder = arena.folder
         self.public = arena.signer.public
-        self.view = ArenaView(arena.engine)
+        self.view = ArenaView(arena.engine, arena.folder)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         install_gettext(self.templates)
 
@@ -85,7 +91,47 @@ class ArenaPages:
     def routes(self) -> list[BaseRoute]:
         return [Route("/arena", self.ladders_page), Route("/arena/{name}", self.entrant_page),
                 Route("/api/arena", self.ladders_api),
-                Route("/api/arena/{name}", self.entrant_api)]
+                Route("/api/arena/{name}", self.entrant_api),
+                Route("/arena/watch/{set}", self.watch_page),
+                Route("/api/arena/live/{set}", self.live_api)]
+
+    def _watched(self, request: Request) -> dict[str, Any]:
+        """A set's live facts, or Refused with the status and the one line that say why
+        it is not shown (no such set, not under way, the rule of live.closed)."""
+        text = request.path_params["set"]
+        if not (text.isascii() and text.isdigit() and len(text) <= 9):
+            raise Refused(404, _("no set {set} in the arena").format(set=text[:12]))
+        data = self.view.live(int(text))
+        if data is None:
+            raise Refused(404, _("no set {set} in the arena").format(set=int(text)))
+        if data["state"] != "done" and not data["under_way"]:
+            raise Refused(404, _("set {set} is not being played now").format(set=data["set"]))
+        if data["why"] is not None and data["why"] != live.WAITING:
+            raise Refused(403, _(data["why"]))
+        return data
+
+    async def live_api(self, request: Request) -> Response:
+        with i18n.using(page_language(request)):
+            try:
+                start = request.query_params.get("from", "0")
+                if not (start.isascii() and start.isdigit() and len(start) <= 9):
+                    raise Refused(400, _("from= is the number of frames already drawn: a "
+                                         "whole number"))
+                data = await run_in_threadpool(self._watched, request)
+                out = await run_in_threadpool(live_json, data, int(start))
+            except Refused as exc:
+                return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse(out)
+
+    async def watch_page(self, request: Request) -> Response:
+        with i18n.using(page_language(request)):
+            try:
+                data = await run_in_threadpool(self._watched, request)
+            except Refused as exc:
+                return page(self.templates, request, "arena_watch.html",
+                            {"error": exc.message, "set": None}, status_code=exc.status)
+        return page(self.templates, request, "arena_watch.html",
+                    {"error": None, "set": data})
 
     async def ladders_api(self, request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(self.view.overview))
@@ -112,6 +158,25 @@ class ArenaPages:
             lad["plot"] = plot(lad["history"])
         return page(self.templates, request, "arena_entrant.html",
                     {"entrant": data, "name": name, "when": when})
+
+
+def live_json(data: dict[str, Any], start: int) -> dict[str, Any]:
+    """``/api/arena/live/SET``: the set, its state and the frames from ``start`` on."""
+    out: dict[str, Any] = {"set": data["set"], "ladder": data["ladder"],
+                           "entrants": data["entrants"], "rotations": data["rotations"]}
+    if data["state"] == "done":
+        return {**out, "state": "finished", "replay": [link for _, link in data["replay"]]}
+    seating = data["seating"]
+    out["rotation"] = data["rotation"] + 1
+    view = None
+    if seating is not None:
+        seats = rotations(tuple(data["entrants"]))[seating.rotation]
+        view = live_view(seating.lines, seats)
+    if view is None:
+        return {**out, "state": "waiting", "note": _(live.WAITING), "total": 0, "frames": []}
+    frames = view.pop("events")
+    return {**out, **view, "state": "over" if view["finished"] else "playing",
+            "total": len(frames), "from": start, "frames": frames[start:]}
 
 
 def when(t: float) -> str:
