@@ -108,6 +108,9 @@ def test_the_pages_speak_german(client: TestClient) -> None:
     assert "Letzte Spiele" in de and '<html lang="de">' in de
     page = client.get("/arena/ann", headers={"accept-language": "de"}).text
     assert "Gegen jeden Gegner" in page and "Against each opponent" not in page
+    # a fault rate's decimal comma in German, its point in English
+    assert re.search(r"\d,\d&nbsp;%", de) and not re.search(r"\d\.\d&nbsp;%", de)
+    assert re.search(r"\d\.\d&nbsp;%", en)
 
 
 def test_a_listed_game_opens_in_the_replay_viewer(client: TestClient, season: Path) -> None:

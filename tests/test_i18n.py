@@ -499,3 +499,12 @@ def test_without_the_trumps_that_were_led_a_card_cannot_win(game: str) -> None:
         pik = FollowRule(False, "Pik", "Pik")
         assert shown.cannot_follow(pik, None).endswith("sie kann den Stich nicht gewinnen")
         assert "Trumpf wurde ausgespielt" in shown.coach("play", pik)
+
+
+def test_pages_write_decimals_as_their_language_does() -> None:
+    from xactika.frontends.web.lang import decimal
+
+    with i18n.using("de"):
+        assert (decimal(0.0, 1), decimal(12.345, 1), decimal(1888.4, 0)) == ("0,0", "12,3", "1888")
+    with i18n.using("en"):
+        assert (decimal(0.0, 1), decimal(12.345, 1), decimal(1888.4, 0)) == ("0.0", "12.3", "1888")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
+from babel.numbers import format_decimal
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.templating import Jinja2Templates
@@ -24,10 +25,18 @@ def page_language(conn: HTTPConnection) -> str:
 
 
 def install_gettext(templates: Jinja2Templates) -> None:
-    """Templates translate through Jinja2's i18n extension, in the request's language."""
+    """Templates translate through Jinja2's i18n extension, in the request's language,
+    and write decimals as it does (``x|decimal(1)``: 0.5 in English, 0,5 in German)."""
     templates.env.add_extension("jinja2.ext.i18n")
     templates.env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n._, i18n.ngettext, newstyle=True)
+    templates.env.filters["decimal"] = decimal
+
+
+def decimal(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals in the current language (no grouping)."""
+    return format_decimal(round(value, digits), format=f"0.{'0' * digits}" if digits else "0",
+                          locale=i18n.current(), group_separator=False)
 
 
 def page(templates: Jinja2Templates, request: Request, name: str,
