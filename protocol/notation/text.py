@@ -239,6 +239,14 @@ def register_event(kind: str, cls: type, **fields: Codec) -> None:
     entry = EventKind(kind, cls, tuple(fields.items()))
     _BY_KIND[kind] = entry
     _BY_CLASS[cls] = entry
+    _PLANS.pop(cls, None)
+
+
+# how format_event writes each class: its kind, and each field's name, ``name=``, its
+# codec's fmt (None where that is ``str``: INT, CARD) and whether None leaves it out;
+# worked out once per class (an event line a decision, for every host)
+Plan = tuple[str, tuple[tuple[str, str, Callable[[Any, TrickGame], str] | None, bool], ...]]
+_PLANS: dict[type, Plan] = {}
 
 
 register_event(Dealt.kind, Dealt, round=INT, dealer=INT, hands=HANDS, aside=CARDS,
@@ -301,16 +309,25 @@ def format_event(event: Any, game: TrickGame | None = None) -> str:
     """The event line, without a trailing newline."""
     if isinstance(event, GameStarted):
         return " ".join(["event", str(event.seq), "game-started", *format_config(event.config)])
-    entry = _entry(type(event))
+    cls = type(event)
+    kind, fields = _PLANS.get(cls) or _plan(cls)
     if game is None:
         raise ValueError("formatting this event needs its game")
-    parts = ["event", str(event.seq), entry.kind]
-    for name, codec in entry.fields:
+    parts = ["event", str(event.seq), kind]
+    for name, key, fmt, optional in fields:
         value = getattr(event, name)
-        if name in OPTIONAL_FIELDS and value is None:
+        if optional and value is None:
             continue  # e.g. games without a turned-up card never show the field
-        parts.append(f"{name}={codec.fmt(value, game)}")
+        parts.append(key + (str(value) if fmt is None else fmt(value, game)))
     return " ".join(parts)
+
+
+def _plan(cls: type) -> Plan:
+    entry = _entry(cls)
+    plan = _PLANS[cls] = (entry.kind, tuple(
+        (name, f"{name}=", None if codec is INT or codec is CARD else codec.fmt,
+         name in OPTIONAL_FIELDS) for name, codec in entry.fields))
+    return plan
 
 
 def split_pairs(tokens: list[str]) -> dict[str, str]:
