@@ -289,9 +289,11 @@ class PlayerProcess(PlayerBase):
             self._flush()
 
     def _request(self, line: str) -> None:
-        self._send(line)
+        if self.on_line is not None:  # _send, _flush and _begin, written out (once a decision)
+            self.on_line(">", line)
+        self._pending.append(line)
         self._flush()
-        self._begin()
+        self._count = 0
 
     def _flush(self) -> None:
         if not self._pending:
