@@ -9,7 +9,8 @@ readers do, and every reader matches on its type (``match wire.parse(line): case
 never on the line's first word (tests/test_wire_lines.py holds every module to it). The text
 forms import only the standard library, because ``xactika bot random`` must start
 without the core (tests/test_startup.py); the few functions that build core values
-(``legal_from_go``, ``parse_answer``) import it when called. Event lines are the referee
+(``legal_from_go``, ``parse_answer``) import it when called; a ``go``'s options and the
+answers to them come from tables built once per card (options.py). Event lines are the referee
 protocol's (PROTOCOL.md section 5, ``xactika.protocol.notation.text``): here only their
 sequence number is read.
 
