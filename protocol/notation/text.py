@@ -242,11 +242,10 @@ def register_event(kind: str, cls: type, **fields: Codec) -> None:
     _PLANS.pop(cls, None)
 
 
-# how format_event writes each class: its kind, and each field's name, ``name=``, its
-# codec's fmt (None where that is ``str``: INT, CARD) and whether None leaves it out;
-# worked out once per class (an event line a decision, for every host)
-Plan = tuple[str, tuple[tuple[str, str, Callable[[Any, TrickGame], str] | None, bool], ...]]
-_PLANS: dict[type, Plan] = {}
+# how format_event writes each class, compiled once per class from its fields (an event
+# line a decision, for every host): one expression, no loop over the fields
+_PLANS: dict[type, Callable[[Any, TrickGame], str]] = {}
+_CARD_TEXT: dict[Any, str] = {}  # a card's text, by card (a game's cards are few)
 
 
 register_event(Dealt.kind, Dealt, round=INT, dealer=INT, hands=HANDS, aside=CARDS,
@@ -310,24 +309,52 @@ def format_event(event: Any, game: TrickGame | None = None) -> str:
     if isinstance(event, GameStarted):
         return " ".join(["event", str(event.seq), "game-started", *format_config(event.config)])
     cls = type(event)
-    kind, fields = _PLANS.get(cls) or _plan(cls)
+    write = _PLANS.get(cls) or _plan(cls)
     if game is None:
         raise ValueError("formatting this event needs its game")
-    parts = ["event", str(event.seq), kind]
-    for name, key, fmt, optional in fields:
-        value = getattr(event, name)
-        if optional and value is None:
-            continue  # e.g. games without a turned-up card never show the field
-        parts.append(key + (str(value) if fmt is None else fmt(value, game)))
-    return " ".join(parts)
+    return write(event, game)
 
 
-def _plan(cls: type) -> Plan:
+def _plan(cls: type) -> Callable[[Any, TrickGame], str]:
+    """``event <seq> <kind>`` and each field's ``name=value``: an int field by ``str``, a
+    card field by its text (kept by card), any other by its codec; a field of
+    OPTIONAL_FIELDS left out when None (games without a turned-up card never show it)."""
     entry = _entry(cls)
-    plan = _PLANS[cls] = (entry.kind, tuple(
-        (name, f"{name}=", None if codec is INT or codec is CARD else codec.fmt,
-         name in OPTIONAL_FIELDS) for name, codec in entry.fields))
-    return plan
+    namespace: dict[str, Any] = {"_kind": entry.kind, "_card": _card_text}
+    pieces = []
+    for i, (name, codec) in enumerate(entry.fields):
+        if not name.isidentifier() or name.startswith("_"):
+            raise TypeError(f"event field {name!r} is not a plain attribute name")
+        value = f"e.{name}"
+        if codec is INT:
+            text = f"str({value})"
+        elif codec is CARD:
+            text = f"_card({value})"
+        else:
+            namespace[f"_fmt{i}"] = codec.fmt
+            text = f"_fmt{i}({value}, g)"
+        piece = f"{' ' + name + '='!r} + {text}"
+        if name in OPTIONAL_FIELDS:
+            piece = f"('' if {value} is None else {piece})"
+        pieces.append(piece)
+    body = " + ".join(["'event ' + str(e.seq) + ' ' + _kind", *pieces])
+    exec(f"def write(e, g):\n    return {body}\n", namespace)
+    write: Callable[[Any, TrickGame], str] = namespace["write"]
+    _PLANS[cls] = write
+    return write
+
+
+def _card_text(card: Any) -> str:
+    """``str(card)``, kept by card (a card of a plug-in that is not hashable: afresh)."""
+    try:
+        text = _CARD_TEXT.get(card)
+    except TypeError:
+        return str(card)
+    if text is None:
+        text = str(card)
+        if len(_CARD_TEXT) < 4096:
+            _CARD_TEXT[card] = text
+    return text
 
 
 def split_pairs(tokens: list[str]) -> dict[str, str]:
