@@ -28,31 +28,31 @@ people's runs; CPU and instruction counts suffer from it less than games per sec
 - the floor: 3.3-5 us a round trip on this machine (10-40 us on 2026-11-23's), so 50% of
   it is 7-10 us a decision end to end, less than the example bot's own Python (split,
   pick, print: ~8 us on 2026-11-23). A runner that does nothing but its system calls,
-  every line made in advance (write, poll, read), drives the example bot at 24-33 us a
-  decision, 100-146 games/s: 10-15% of the floor. With a Python bot the goal cannot be
-  met here, whatever the runner does; the runner's own cost is what is left to cut.
+  every line made in advance (write, poll, read), drives the example bot at 21-47 us a
+  decision, 75-162 games/s with the load: 8-17% of the floor. With a Python bot the goal
+  cannot be met here, whatever the runner does; the runner's own cost is what is left.
 - system calls: as before, one wake-up each way and four calls a decision: the poll(0)
   for lines sent unasked (the spec's check before every send; without it an early
   answer would pass for the answer to the go that follows), the write, a poll that
   waits, a read. The poll(0) costs ~0.6 us here and stays.
 - runner, user-space instructions a decision (callgrind, all threads, a 3-game match
-  less a 1-game one): 267-269k -> 182-186k (it was 282k -> 207k on 2026-11-23, counted
+  less a 1-game one): 267-269k -> 178k (it was 282k -> 207k on 2026-11-23, counted
   over 4 games less 1). Its Python alone, the game loop with a transport that answers in
-  the runner's own thread (a fake bot's ~3 us included): 32 -> 21 us a decision. What
-  went: a go's options joined from tables built once per card and the answer looked up
-  there instead of read word by word (protocol/player/options.py; any other line is read
-  and judged as before), a move's event lines handed to each bot in one call,
-  format_event's fields worked out once per event class, the request, the write and the
-  poll(0) written out. Left: the referee's step and legal set (~3 us), the event lines
-  (~1 us), the record (~4 us a decision, made once a game) and the rest spread over the
-  loop's ~25 functions; what the CPU figures add beyond it is the kernel's (the write
-  that wakes the bot, the poll that sleeps) and a cold cache after each wake-up.
+  the runner's own thread (a fake bot's ~3 us included): 32-36 -> 21-24 us a decision.
+  What went: a go's options joined from tables built once per card and the answer
+  looked up there instead of read word by word (protocol/player/options.py; any other
+  line is read and judged as before), a move's event lines handed to each bot in one
+  call, format_event compiled once per event class, the request, the write and the
+  poll(0) written out. Left: the referee's step and legal set (~3 us), the record (~4 us
+  a decision, made once a game) and the rest spread over the loop's ~25 functions; what
+  the CPU figures add beyond it is the kernel's (the write that wakes the bot, the poll
+  that sleeps) and a cold cache after each wake-up.
 - whole matches, the old and the new runner taking turns (bench/match_speed.py --quick,
-  3 rounds each, medians), load 6.6-7.3: example bot, concurrency 1, 14.6 -> 16.7
-  games/s (+15%), runner CPU 82 -> 67 us a decision (all threads, fsyncs included),
-  bots 59-63 us; 1.6-1.8% of the floor (3.6 us), 11-16% of what the do-nothing runner
-  reaches. Concurrency 2: 21.3 -> 22.7 games/s. ``xactika bot random``, concurrency 1:
-  11.4 -> 14.1 games/s.
+  3 rounds of 3, each a median of 3), example bot, restart=off, concurrency 1: at load
+  6.6-7.3, 14.6 -> 16.7 games/s (+15%; before format_event was compiled); at load 9-11,
+  11.1 -> 14.0 games/s. Runner CPU, median of the 9 runs each: 82 -> 65 us a decision
+  (all threads, fsyncs included); bots 52-67 us. 1.1-1.8% of the floor. Concurrency 2
+  and ``xactika bot random`` gained alike (load 7: 21.3 -> 22.7 and 11.4 -> 14.1).
 - before (2026-11-23, the busy machine, load ~5, floor ~10 us): runner CPU 70-90 ->
   50-65 us a decision (select() made one poll object a bot; the lines a bot is owed go
   out with its next go in one write); 16 games, 12.0 -> 14.5 games/s.
