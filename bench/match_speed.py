@@ -22,38 +22,40 @@ workers at concurrency 2) per decision, which load from other users distorts les
 games per second.
 
 Where a decision's time goes (examples/random_bot.py, restart=off, concurrency 1),
-profiled 2026-11-23 on the busy 2-core machine (load 2 to 10: the pipe floor there is
-10-20 us, not the idle 40; CPU figures are thread CPU time, the least of several runs):
+measured 2026-12-02 (issue 42) on the shared 2-core machine at load 6 to 12 (other
+people's runs; CPU and instruction counts suffer from it less than games per second):
 
-- wake-ups: one each way, as in the floor. The lines a bot is owed (events, newgame) go
-  out in one write with its next go; the bot reads them in one read and answers in one
-  write. The runner's system calls per decision: a poll(0) for lines sent unasked (the
-  spec's check before every send), the write, a poll that waits, a read; before, the same
-  with select(), which builds its lists each time (2 select + 1 write + 1 read).
-- runner CPU per decision: 70-90 us before, 50-65 us now; user-space instructions per
-  decision (callgrind, all threads, a 4-game match less a 1-game one): 282k -> 207k;
-  Python function calls 234 -> 177 per decision. Of the 50-65 us: the four system
-  calls about half (the write that wakes the bot ~12 us, each poll ~8, the read ~5 on
-  this virtual machine); the referee
-  (legal_actions + step, core) ~12 us; the go line and parsing the answer ~10 us; each
-  event formatted once (1.3 a decision) and queued for four bots ~10 us. The record
-  (made from the lines already formatted for the bots, hash chain, signature) ~4 us a
-  decision, and its two fsyncs (4-5 ms each here, 10 ms a game = 35 us a decision) now
-  happen in a writer thread while the next game plays.
-- bot CPU per decision: examples/random_bot.py driven alone with a game's lines: 8 us of
-  Python (split, pick, print), 15-20 us with its read, write and wake-up; 40-80 us in a
-  match on the busy machine (four interpreters take turns on two cores).
-
-50% of the floor means the runner's and the bot's CPU per decision together at most one
-round trip (~40 us idle). The bot is near its floor; the runner would have to come down
-to ~25 us, of which the spec's four system calls take ~15 here: the referee's step and
-legal set in a few microseconds (issue 15's referee row: compact state, cached legal
-sets), and the protocol's lines without per-line Python work (options and event lines
-from tables built once per deal, the answer looked up instead of parsed). Not reached.
-Whole matches on the busy machine (load ~5, floor ~10 us), 16 games, the old and the new
-runner and client taking turns, medians of 6 pairs: example bot, concurrency 1, 12.0 ->
-14.5 games/s, runner CPU 93 -> 78 us a decision; concurrency 2, 15.8 -> 17.5 games/s.
-At this load 2/1 stays near 1.2-1.3x either way (1.6x needs two free cores).
+- the floor: 3.3-5 us a round trip on this machine (10-40 us on 2026-11-23's), so 50% of
+  it is 7-10 us a decision end to end, less than the example bot's own Python (split,
+  pick, print: ~8 us on 2026-11-23). A runner that does nothing but its system calls,
+  every line made in advance (write, poll, read), drives the example bot at 21-47 us a
+  decision, 75-162 games/s with the load: 8-17% of the floor. With a Python bot the goal
+  cannot be met here, whatever the runner does; the runner's own cost is what is left.
+- system calls: as before, one wake-up each way and four calls a decision: the poll(0)
+  for lines sent unasked (the spec's check before every send; without it an early
+  answer would pass for the answer to the go that follows), the write, a poll that
+  waits, a read. The poll(0) costs ~0.6 us here and stays.
+- runner, user-space instructions a decision (callgrind, all threads, a 3-game match
+  less a 1-game one): 267-269k -> 178k (it was 282k -> 207k on 2026-11-23, counted
+  over 4 games less 1). Its Python alone, the game loop with a transport that answers in
+  the runner's own thread (a fake bot's ~3 us included): 32-36 -> 21-24 us a decision.
+  What went: a go's options joined from tables built once per card and the answer
+  looked up there instead of read word by word (protocol/player/options.py; any other
+  line is read and judged as before), a move's event lines handed to each bot in one
+  call, format_event compiled once per event class, the request, the write and the
+  poll(0) written out. Left: the referee's step and legal set (~3 us), the record (~4 us
+  a decision, made once a game) and the rest spread over the loop's ~25 functions; what
+  the CPU figures add beyond it is the kernel's (the write that wakes the bot, the poll
+  that sleeps) and a cold cache after each wake-up.
+- whole matches, the old and the new runner taking turns (bench/match_speed.py --quick,
+  3 rounds of 3, each a median of 3), example bot, restart=off, concurrency 1: at load
+  6.6-7.3, 14.6 -> 16.7 games/s (+15%; before format_event was compiled); at load 9-11,
+  11.1 -> 14.0 games/s. Runner CPU, median of the 9 runs each: 82 -> 65 us a decision
+  (all threads, fsyncs included); bots 52-67 us. 1.1-1.8% of the floor. Concurrency 2
+  and ``xactika bot random`` gained alike (load 7: 21.3 -> 22.7 and 11.4 -> 14.1).
+- before (2026-11-23, the busy machine, load ~5, floor ~10 us): runner CPU 70-90 ->
+  50-65 us a decision (select() made one poll object a bot; the lines a bot is owed go
+  out with its next go in one write); 16 games, 12.0 -> 14.5 games/s.
 
 Also shown: the cost of starting four bot processes (spawn, handshake, quit), with and
 without the bubblewrap sandbox, against four bare ``python3 -c pass`` (goal <= 2x).

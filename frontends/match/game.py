@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -330,6 +330,8 @@ class OneGame:
         self.config = commit_config(host.deals.with_mode(game.deal, host.settings.mode))
         self.rules = game_rules(self.config.game)
         self.bots = [host.settings.bots[b] for b in game.seats]
+        # each seat's go budget (ms) and the answer time after which it is slow (s)
+        self.limits = [(bot.time_ms, bot.move + bot.margin) for bot in self.bots]
         n = self.config.players
         self.players: list[Seated | None] = [None] * n
         self.errors: list[BotError | None] = [None] * n
@@ -429,16 +431,18 @@ class OneGame:
 
     # -- the referee loop's callbacks
     def ask(self, turn: Turn) -> Command | Faulted:
-        seat, p, bot = turn.seat, self.players[turn.seat], self.bots[turn.seat]
+        seat = turn.seat
+        p, (time_ms, slow) = self.players[seat], self.limits[seat]
         assert p is not None  # a faulted seat has its stand-in
         try:
-            command = p.ask(turn.legal, self.rules, bot.time_ms)
+            command = p.ask(turn.legal, self.rules, time_ms)
             self.decisions += 1
             self.waited_s += p.last_think_s
         except BotError as exc:
             self.fault(seat, fault_reason(exc), str(exc))
             return Faulted(fault_reason(exc), str(exc))
-        if p.last_think_s > bot.move + bot.margin:
+        if p.last_think_s > slow:
+            bot = self.bots[seat]
             detail = (f"answered after {p.last_think_s:.3f} s; the move limit is "
                       f"{bot.move:g} s (+{bot.margin:g} s margin)")
             self.fault(seat, "slow", detail)
@@ -447,21 +451,26 @@ class OneGame:
         return command
 
     def tell(self, new: list[Event]) -> None:
-        for event in new:
-            # a line every seat sees alike is formatted once, here, for the
-            # bots and the record; another is redacted and formatted per seat
-            text = format_event(event, self.rules) if public_event(event) else None
-            self.lines.append(text)
-            for other, q in enumerate(self.players):
-                if q is None:
+        # a line every seat sees alike is formatted once, here, for the bots and the
+        # record; another is redacted and formatted per seat
+        rules, lines = self.rules, self.lines
+        texts = [format_event(event, rules) if public_event(event) else None for event in new]
+        lines += texts
+        public = None not in texts
+        for other, q in enumerate(self.players):
+            if q is None:
+                continue
+            try:
+                if public:  # the usual move: its lines to each bot in one call
+                    q.tell_lines(cast("list[str]", texts))
                     continue
-                try:
+                for event, text in zip(new, texts, strict=True):
                     if text is None:
                         q.tell(seat_event(event, other))
                     else:
                         q.tell(event, text)
-                except BotError as exc:
-                    self.fault(other, fault_reason(exc), str(exc))
+            except BotError as exc:
+                self.fault(other, fault_reason(exc), str(exc))
         if self.watch is not None and new:
             self.watch(new, self.lines[-len(new):])
         self.host._check()

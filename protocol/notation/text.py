@@ -239,6 +239,13 @@ def register_event(kind: str, cls: type, **fields: Codec) -> None:
     entry = EventKind(kind, cls, tuple(fields.items()))
     _BY_KIND[kind] = entry
     _BY_CLASS[cls] = entry
+    _PLANS.pop(cls, None)
+
+
+# how format_event writes each class, compiled once per class from its fields (an event
+# line a decision, for every host): one expression, no loop over the fields
+_PLANS: dict[type, Callable[[Any, TrickGame], str]] = {}
+_CARD_TEXT: dict[Any, str] = {}  # a card's text, by card (a game's cards are few)
 
 
 register_event(Dealt.kind, Dealt, round=INT, dealer=INT, hands=HANDS, aside=CARDS,
@@ -301,16 +308,53 @@ def format_event(event: Any, game: TrickGame | None = None) -> str:
     """The event line, without a trailing newline."""
     if isinstance(event, GameStarted):
         return " ".join(["event", str(event.seq), "game-started", *format_config(event.config)])
-    entry = _entry(type(event))
+    cls = type(event)
+    write = _PLANS.get(cls) or _plan(cls)
     if game is None:
         raise ValueError("formatting this event needs its game")
-    parts = ["event", str(event.seq), entry.kind]
-    for name, codec in entry.fields:
-        value = getattr(event, name)
-        if name in OPTIONAL_FIELDS and value is None:
-            continue  # e.g. games without a turned-up card never show the field
-        parts.append(f"{name}={codec.fmt(value, game)}")
-    return " ".join(parts)
+    return write(event, game)
+
+
+def _plan(cls: type) -> Callable[[Any, TrickGame], str]:
+    """``event <seq> <kind>`` and each field's ``name=value``: an int field by ``str``, a
+    card field by its text (kept by card), any other by its codec; a field of
+    OPTIONAL_FIELDS left out when None (games without a turned-up card never show it)."""
+    entry = _entry(cls)
+    namespace: dict[str, Any] = {"_kind": entry.kind, "_card": _card_text}
+    pieces = []
+    for i, (name, codec) in enumerate(entry.fields):
+        if not name.isidentifier() or name.startswith("_"):
+            raise TypeError(f"event field {name!r} is not a plain attribute name")
+        value = f"e.{name}"
+        if codec is INT:
+            text = f"str({value})"
+        elif codec is CARD:
+            text = f"_card({value})"
+        else:
+            namespace[f"_fmt{i}"] = codec.fmt
+            text = f"_fmt{i}({value}, g)"
+        piece = f"{' ' + name + '='!r} + {text}"
+        if name in OPTIONAL_FIELDS:
+            piece = f"('' if {value} is None else {piece})"
+        pieces.append(piece)
+    body = " + ".join(["'event ' + str(e.seq) + ' ' + _kind", *pieces])
+    exec(f"def write(e, g):\n    return {body}\n", namespace)
+    write: Callable[[Any, TrickGame], str] = namespace["write"]
+    _PLANS[cls] = write
+    return write
+
+
+def _card_text(card: Any) -> str:
+    """``str(card)``, kept by card (a card of a plug-in that is not hashable: afresh)."""
+    try:
+        text = _CARD_TEXT.get(card)
+    except TypeError:
+        return str(card)
+    if text is None:
+        text = str(card)
+        if len(_CARD_TEXT) < 4096:
+            _CARD_TEXT[card] = text
+    return text
 
 
 def split_pairs(tokens: list[str]) -> dict[str, str]:

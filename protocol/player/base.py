@@ -20,6 +20,7 @@ from xactika.core.engine.errors import ParseError
 from xactika.protocol.notation.text import format_event
 from xactika.protocol.notation.untrusted import escape
 from xactika.protocol.player.faults import BotError, BotIllegalMove, BotProtocolError
+from xactika.protocol.player.options import answer_command
 from xactika.protocol.player.wire import (
     ANSWERS,
     ISREADY,
@@ -117,6 +118,12 @@ class PlayerBase:
             self._rules = game_rules(event.config.game)
         self._send(format_event(event, self._rules) if text is None else text)
 
+    def tell_lines(self, lines: Sequence[str]) -> None:
+        """Send the lines of events the caller formatted once for every seat (a move's,
+        never game-started: :meth:`tell` notes that one's rules)."""
+        for line in lines:
+            self._send(line)
+
     def ask(self, legal: Legal, rules: TrickGame, time_ms: int | None = None) -> Command:
         """Send ``go`` and return the bot's legal command, or raise a BotError."""
         go = format_go(legal, rules, time_ms)
@@ -125,10 +132,16 @@ class PlayerBase:
             timeout = time_ms / 1000 + 1.0
         started = time.monotonic()
         self._request(go)
-        line = self._answer(ANSWERS, timeout, f"answering 'go {legal.kind}'")
+        doing = f"answering 'go {legal.kind}'"
+        line = self._next(timeout, doing)
+        command = answer_command(line, legal, rules)  # one of the options, looked up
+        if command is None:
+            self._checked(line, ANSWERS, doing)
         self.last_think_s = time.monotonic() - started
         self._answered = go
         last, self._last_answer = self._last_answer, line
+        if command is not None:
+            return command
         try:
             return parse_answer(line, legal, rules)
         except ParseError as exc:
@@ -206,7 +219,10 @@ class PlayerBase:
                                     startup=self._startup))
 
     def _answer(self, words: tuple[str, ...], timeout: float | None, doing: str) -> str:
-        line = self._next(timeout, doing)
+        return self._checked(self._next(timeout, doing), words, doing)
+
+    def _checked(self, line: str, words: tuple[str, ...], doing: str) -> str:
+        """``line``, if its first word is one of ``words``; else a garbage fault."""
         try:
             return expect(line, words, doing)
         except WireError as exc:

@@ -217,6 +217,7 @@ class PlayerProcess(PlayerBase):
         self._out_open = False  # still reading stdout (no end, no fault yet)
         self._poller: select.poll | None = None  # stdout and stderr while they are read
         self._out_fd = self._err_fd = -1
+        self._in_fd = -1  # our end of the bot's stdin while it runs (-1 once stopped)
         self._count = 0
         self._pending: list[str] = []  # lines owed to the bot, sent with the next request
         self._quit_at: float | None = None  # when quit was sent: its grace counts from there
@@ -263,6 +264,8 @@ class PlayerProcess(PlayerBase):
         # one poll object for the bot's life: a wait costs one system call, no lists built
         self._poller = select.poll()
         self._out_fd, self._err_fd = self._proc.stdout.fileno(), self._proc.stderr.fileno()
+        assert self._proc.stdin is not None
+        self._in_fd = self._proc.stdin.fileno()
         for fd in (self._out_fd, self._err_fd):
             self._poller.register(fd, select.POLLIN)
 
@@ -276,17 +279,31 @@ class PlayerProcess(PlayerBase):
         if len(self._pending) >= BATCH_LINES:  # bounded: a bot that stops reading times out
             self._flush()
 
+    def tell_lines(self, lines: Sequence[str]) -> None:
+        if self.on_line is not None:
+            for line in lines:
+                self.on_line(">", line)
+        pending = self._pending
+        pending += lines
+        if len(pending) >= BATCH_LINES:
+            self._flush()
+
     def _request(self, line: str) -> None:
-        self._send(line)
+        if self.on_line is not None:  # _send, _flush and _begin, written out (once a decision)
+            self.on_line(">", line)
+        self._pending.append(line)
         self._flush()
-        self._begin()
+        self._count = 0
 
     def _flush(self) -> None:
         if not self._pending:
             return
         # the bot has been sent nothing since its last answer (``_answered`` still names
-        # that go), so a bid or play that came unasked meanwhile is a second answer to it
-        self._unasked()
+        # that go), so a bid or play that came unasked meanwhile is a second answer to it:
+        # the check, one poll(0) of its output, written out (once a decision)
+        poller = self._poller
+        if self._lines or (self._out_open and poller is not None and poller.poll(0)):
+            self._unasked()
         lines, self._pending = self._pending, []
         self._write("\n".join(lines))
         self._answered = None
@@ -360,6 +377,7 @@ class PlayerProcess(PlayerBase):
             self.launched.wipe()
 
     def _kill(self) -> None:
+        self._in_fd = -1  # first: no write takes the fast way to a pipe being closed
         self._pending.clear()
         proc = self._proc
         if proc is None:
@@ -403,13 +421,23 @@ class PlayerProcess(PlayerBase):
 
     # -- writing: non-blocking, so a bot that stops reading is a timeout, not a hang
     def _write(self, line: str, limit: float | None = None) -> None:
+        raw = (line + "\n").encode("utf-8")
+        fd = self._in_fd
+        if fd >= 0:  # the usual case: the pipe takes it all at once
+            try:
+                written = os.write(fd, raw)
+            except OSError:  # full, or closed: the long way says which
+                written = 0
+            if written == len(raw):
+                return
+            raw = raw[written:]
         proc = self._proc
         if proc is None or proc.stdin is None:
             raise RuntimeError("the bot is not running: call start() first")
         if proc.stdin.closed:
             raise RuntimeError("the bot was stopped")
         fd = proc.stdin.fileno()
-        data = memoryview((line + "\n").encode("utf-8"))
+        data = memoryview(raw)
         if limit is None:
             limit = self.startup_timeout if self._startup else (self.move_timeout or 10.0)
         deadline = None  # the clock is read only when the pipe is full (seldom)

@@ -9,7 +9,8 @@ readers do, and every reader matches on its type (``match wire.parse(line): case
 never on the line's first word (tests/test_wire_lines.py holds every module to it). The text
 forms import only the standard library, because ``xactika bot random`` must start
 without the core (tests/test_startup.py); the few functions that build core values
-(``legal_from_go``, ``parse_answer``) import it when called. Event lines are the referee
+(``legal_from_go``, ``parse_answer``) import it when called; a ``go``'s options and the
+answers to them come from tables built once per card (options.py). Event lines are the referee
 protocol's (PROTOCOL.md section 5, ``xactika.protocol.notation.text``): here only their
 sequence number is read.
 
@@ -21,6 +22,8 @@ with a game's rules raise the core's ParseError (a ValueError too).
 from __future__ import annotations
 
 from xactika.protocol.notation.blanks import split_blanks
+from xactika.protocol.player.options import answer_command, has_calls, options_text
+from xactika.protocol.player.options import go_options as go_options
 
 TYPE_CHECKING = False  # as typing's, which the lean bot does not load; mypy reads True
 if TYPE_CHECKING:
@@ -334,24 +337,11 @@ def parse_go(words: Sequence[str]) -> Go:
     return Go(words[1], options, int(time) if time.isascii() and time.isdigit() else None)
 
 
-def go_options(legal: Legal, rules: TrickGame) -> list[str]:
-    """Every legal move as option text: bids ascending, cards in hand order, each card's
-    calls in shape order as ``card:call``."""
-    if legal.kind == "bid":
-        return [str(b) for b in legal.bids]
-    options = []
-    for card in legal.cards:
-        text = str(card)
-        for call in legal.calls(card):
-            options.append(text if call is None else f"{text}:{rules.format_call(call)}")
-    return options
-
-
 def format_go(legal: Legal, rules: TrickGame, time_ms: int | None = None) -> str:
     """The ``go`` line: the kind, every legal option and the optional time budget."""
     if legal.seat is None:
         raise ValueError("nobody may act: there is nothing to ask")
-    line = f"go {legal.kind} options={','.join(go_options(legal, rules))}"
+    line = f"go {legal.kind} options={options_text(legal, rules)}"  # from tables
     return line if time_ms is None else f"{line} time={time_ms}"
 
 
@@ -391,12 +381,14 @@ def answer_line(command: Command, rules: TrickGame) -> str:
 
 def parse_answer(line: str, legal: Legal, rules: TrickGame) -> Command:
     """The command a ``bid``/``play`` answer names; ParseError says why it is not legal."""
+    command: Command | None = answer_command(line, legal, rules)  # an option, looked up
+    if command is not None:
+        return command
     from xactika.core.engine.api import Bid, Play
     from xactika.core.engine.errors import ParseError
 
     words = split_blanks(line)
     seat = legal.seat if legal.seat is not None else -1
-    command: Command
     if legal.kind == "bid":
         if len(words) != 2 or words[0] != "bid":
             raise ParseError("expected bid <n> to answer go bid")
@@ -410,7 +402,7 @@ def parse_answer(line: str, legal: Legal, rules: TrickGame) -> Command:
         card = rules.parse_card(words[1])
         call = rules.parse_call(words[2]) if len(words) == 3 else None
         command = Play(seat, card, call)
-        if legal.kind == "lead" and call is None and _has_calls(legal):
+        if legal.kind == "lead" and call is None and has_calls(legal):
             raise ParseError(f"a lead must name its call: expected {_expected(legal)}")
         if legal.kind == "play" and call is not None:
             raise ParseError(f"only the leader makes a call: expected {_expected(legal)}")
@@ -421,11 +413,7 @@ def parse_answer(line: str, legal: Legal, rules: TrickGame) -> Command:
 
 def _expected(legal: Legal) -> str:
     """The answer's shape, for an error message (not worked out for a good answer)."""
-    return "play <card> <call>" if _has_calls(legal) else "play <card>"
-
-
-def _has_calls(legal: Legal) -> bool:
-    return any(call is not None for card in legal.cards[:1] for call in legal.calls(card))
+    return "play <card> <call>" if has_calls(legal) else "play <card>"
 
 
 def is_answer(line: str) -> bool:
@@ -444,7 +432,7 @@ def format_info(text: str) -> str:
 
 def is_info(line: str) -> bool:
     """An ``info`` line: a note for people, never an answer nor a fault."""
-    return isinstance(read(line), Info)
+    return "info" in line and isinstance(read(line), Info)  # most lines: no read at all
 
 
 # --------------------------------------------------------------------------- result
