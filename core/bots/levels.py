@@ -87,14 +87,14 @@ BY_MODE: dict[str, dict[int, Plan]] = {
     },
     "win": {
         1: Flaws(deals=4, temperature=1.0, forget=0.5, naive_bid=True),
-        2: Flaws(deals=6, temperature=0.4, forget=0.3, naive_bid=False),
+        2: Flaws(deals=6, temperature=0.45, forget=0.3, naive_bid=False),
         3: Flaws(deals=8, temperature=0.2, forget=0.2, naive_bid=False),
         4: Search(8),
         5: Search(),
     },
     "lose": {
-        1: Flaws(deals=4, temperature=1.0, forget=0.5, naive_bid=True),
-        2: Flaws(deals=6, temperature=0.4, forget=0.3, naive_bid=False),
+        1: Flaws(deals=4, temperature=1.5, forget=0.5, naive_bid=True),
+        2: Flaws(deals=6, temperature=0.45, forget=0.3, naive_bid=False),
         3: Flaws(deals=8, temperature=0.2, forget=0.2, naive_bid=False),
         4: Search(8),
         5: Search(),
