@@ -8,7 +8,8 @@ built before it sees the game learns the mode at its first view (:class:`ByMode`
 1. *Beginner.* Bids the rule sheet's crude tip (one per card of 9 or more, so it
    overbids); plays by a softmax at a high temperature over values from a handful of
    sampled deals, so close moves are confused often and bad ones sometimes; half its
-   decisions forget who is void (deals are drawn as if nobody had failed to follow).
+   decisions forget who is void (deals are drawn as if nobody had failed to follow). In
+   Play to Lose its softmax is hotter still.
 2. *Casual.* Bids and plays by a softmax at a lower temperature over a few more deals;
    forgets voids one decision in five (in Play to Win and Lose: a little hotter, over
    fewer deals, forgetting more often).
