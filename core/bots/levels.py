@@ -50,7 +50,8 @@ level 3 (2,000 deals) and 0.23 under level 5 (1,800 deals); at 24 deals the gap 
 5 was 0.19, at 19 and 18 the gap to level 3 fell to +0.20 and +0.15 (study/README.md,
 "Levels, round 3")."""
 DEFAULT_LEVEL = 3
-"""The REPL's default: the heuristic, a fair game (see ``xactika play --level``)."""
+"""The REPL's default: the heuristic, a fair game (see ``xactika play --level``); that is
+level 3 in Play to Bid, while in Play to Win and Lose it plays between levels 4 and 5."""
 
 
 @attrs.frozen
