@@ -17,8 +17,8 @@ built before it sees the game learns the mode at its first view (:class:`ByMode`
    sheets' tips played without mistakes. In Play to Win and Lose, where the strong bot is
    too little above the heuristic to fit two levels between them, a softmax at a low
    temperature over 8 deals that forgets voids one decision in five.
-4. *Good.* The strong bot's search capped at 20 deals a decision in Play to Bid; at 8 in
-   Play to Win and Lose.
+4. *Good.* The strong bot's search capped at 20 deals a decision in Play to Bid; at 10 in
+   Play to Win, 8 in Play to Lose.
 5. *Strong.* The strong bot as registered (``strong``), 100 ms a decision.
 
 Levels 1 to 4 never read the clock: the flawed ones are the strong bot's machinery (deal
@@ -91,7 +91,7 @@ BY_MODE: dict[str, dict[int, Plan]] = {
         1: Flaws(deals=4, temperature=1.0, forget=0.5, naive_bid=True),
         2: Flaws(deals=6, temperature=0.45, forget=0.3, naive_bid=False),
         3: Flaws(deals=8, temperature=0.2, forget=0.2, naive_bid=False),
-        4: Search(8),
+        4: Search(10),
         5: Search(),
     },
     "lose": {
