@@ -169,7 +169,8 @@ def main() -> None:
         self_play(Config(mode="bid", rounds=1, seed=deal, dealer=deal % 4), seats)
     print(f"decision time, ms ({args.deals} Play to Bid rounds, budget {args.think_ms:g} ms)")
     print(f"{'bot':<12} {'n':>5} {'p50':>8} {'p90':>8} {'p95':>8} {'p99':>8} {'max':>8}")
-    among: dict[str, Agent] = {f"strong:{level}": make_level(level, 1) for level in (1, 2, 4)}
+    among: dict[str, Agent] = {f"strong:{level}": make_level(level, 1, "bid")
+                              for level in (1, 2, 4)}
     # the levels for people (core/bots/levels.py) and the strong bot with the learned
     # inferences (core/bots/infer.py: numpy; the first decision loads the weights)
     among["strong+infer"] = StrongAgent(1, think_ms=args.think_ms, infer=1.0)

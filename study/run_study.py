@@ -24,6 +24,7 @@ from typing import Any
 from xactika.core import Config, RandomAgent
 from xactika.core.bots.agents import Agent, make_agent
 from xactika.core.bots.cheater import CheaterAgent, OracleSearch, play_with_cheaters
+from xactika.core.bots.levels import FlawedAgent, Flaws
 from xactika.core.bots.plan import PlanningAgent
 from xactika.core.bots.search import StrongAgent
 from xactika.frontends.parallel import ClusterError, map_ordered
@@ -51,6 +52,13 @@ def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent | Oracl
         return OracleSearch(seed, at=at or "both", think_ms=think_ms, **kwargs)
     if base == "plan":
         return PlanningAgent(seed, think_ms=think_ms, **kwargs)
+    if base == "flawed":  # a candidate level: flawed,deals=8,temperature=0.3,forget=0.2
+        flaws = {"deals": 8, "temperature": 0.3, "forget": 0.0, "naive_bid": 0} | kwargs
+        return FlawedAgent(seed, Flaws(deals=int(flaws.pop("deals")),
+                                       temperature=float(flaws.pop("temperature")),
+                                       forget=float(flaws.pop("forget")),
+                                       naive_bid=bool(flaws.pop("naive_bid")), **flaws),
+                           name=name)
     if name == "random":
         return RandomAgent(seed)
     return make_agent(name, seed, game="xactika")  # the bot itself, so its times are read
@@ -107,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--a", default="heuristic",
                    help="bot A (random, heuristic, strong, strong:1..5, or cheater: it sees "
-                   "every hand, for the bound; use it with --format 1v3)")
+                   "every hand, for the bound; use it with --format 1v3); variants: "
+                   "strong,max_deals=20 or flawed,deals=8,temperature=0.3,forget=0.2")
     p.add_argument("--b", default="random", help="bot B")
     p.add_argument("--mode", default="bid", choices=("win", "lose", "bid"))
     p.add_argument("--format", default="2v2", choices=("2v2", "1v3"))

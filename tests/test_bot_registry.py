@@ -49,7 +49,7 @@ def test_a_plug_in_registering_first_takes_nothing_from_the_built_ins() -> None:
         "hands, _ = redeal(new_game(Config(players=3, seed=1)), 0, random.Random(2))\n"
         "print(len(hands))\n")
     assert said == ["HeuristicAgent", "DixHeuristicAgent", "OhHellHeuristicAgent",
-                    "FlawedAgent", "DixHeuristicAgent", "OhHellSearchAgent", "3"]
+                    "ByMode", "DixHeuristicAgent", "OhHellSearchAgent", "3"]
 
 
 def test_every_module_of_game_bots_is_named_as_a_registered_game() -> None:
