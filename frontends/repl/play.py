@@ -103,8 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
                        bot=default_bot()))
     p.add_argument("--level", type=int, choices=range(1, 6), default=None, metavar="1..5",
                    help=_("the other seats' strength: {levels} (3 plays like the default in "
-                          "Play to Bid); per seat: --seat N=bot:strong:LEVEL").format(levels=", ".join(
-                              f"{n} {name}" for n, name in LEVEL_NAMES.items())))
+                          "Play to Bid); per seat: --seat N=bot:strong:LEVEL").format(
+                       levels=", ".join(f"{n} {name}" for n, name in LEVEL_NAMES.items())))
     p.add_argument("--hint-bot", default=None, metavar="NAME",
                    help=_("bot that answers 'hint' (default: {bot})").format(bot=default_bot()))
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
