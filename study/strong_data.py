@@ -13,8 +13,9 @@ consecutive ranges add up to one run.
 
 Each kept decision (odds ``--keep``) is one example: the acting seat's view as the
 location network reads it (:func:`xactika.core.bots.infer.locate_input`, ``x``), the
-decision it took (``bid``, or ``card`` and ``call``), and, as labels for training only,
-where every card that seat has not seen lies (``y``, as ``train_locate.labels``).
+seat (``seat``), the decision it took (``bid``, or ``card`` and ``call`` as indices),
+and, as labels for training only, where every card that seat has not seen lies (``y``,
+as ``train_locate.labels``).
 ``round`` numbers each example's round, so ``train_locate.py --data-in`` holds whole
 rounds out. The file's ``meta`` holds the seed, commit, rounds, positions and times.
 """
@@ -49,20 +50,31 @@ Bid rounds cost 180 and 645 ms of CPU at 24 deals a decision (its sampler falls 
 the Markov chain there) against 14 ms with 4, which would put the mean round at 65 ms."""
 
 
-def play_round(seed: int, i: int, deals: int, keep: float,
-               players: tuple[int, ...] = PLAYERS) -> dict[str, list[Any]]:
-    """Round ``i`` of ``seed``: its kept examples, column by column."""
+COLUMNS = ("x", "y", "seat", "bid", "card", "call")
+
+
+def round_setup(seed: int, i: int, players: tuple[int, ...] = PLAYERS
+                ) -> tuple[random.Random, Config, int]:
+    """Round ``i`` of ``seed``: the stream its other choices come from, its game, and the
+    seed its bots' seeds start from (seat ``s`` gets ``base + s``)."""
     rng = random.Random(seed * 1_000_003 + i)
     n = rng.choice(players)
     mode = rng.choice(MODES)
-    base = (seed * 1_000_003 + i) * 16
+    # game seeds from 3e9 up: clear of inference_ll.py's held-out positions (10,900,019 on)
+    config = Config(mode=mode, players=n, rounds=1, seed=3_000_000_000 + seed * 1_000_003 + i,
+                    dealer=rng.randrange(n))
+    return rng, config, (seed * 1_000_003 + i) * 16
+
+
+def play_round(seed: int, i: int, deals: int, keep: float,
+               players: tuple[int, ...] = PLAYERS) -> dict[str, list[Any]]:
+    """Round ``i`` of ``seed``: its kept examples, column by column."""
+    rng, config, base = round_setup(seed, i, players)
+    n = config.players
     agents = [StrongAgent(base + s, think_ms=1e9, max_deals=deals, min_deals=deals)
               for s in range(n)]
-    # game seeds from 3e9 up: clear of inference_ll.py's held-out positions (10,900,019 on)
-    state = new_game(Config(mode=mode, players=n, rounds=1,
-                            seed=3_000_000_000 + seed * 1_000_003 + i,
-                            dealer=rng.randrange(n)))
-    out: dict[str, list[Any]] = {k: [] for k in ("x", "y", "bid", "card", "call")}
+    state = new_game(config)
+    out: dict[str, list[Any]] = {k: [] for k in COLUMNS}
     while True:
         legal = legal_actions(state)
         if legal.seat is None:
@@ -80,6 +92,7 @@ def play_round(seed: int, i: int, deals: int, keep: float,
                 seen |= 1 << INDEX[card]
             out["x"].append(locate_input(v))
             out["y"].append(labels(n, seat, hands, seen))
+            out["seat"].append(seat)
             if isinstance(cmd, Bid):
                 out["bid"].append(cmd.bid)
                 out["card"].append(-1)
@@ -99,7 +112,7 @@ def play_chunk(job: Job) -> dict[str, Any]:
     """Rounds ``first`` to ``first + count - 1``, as arrays, with the CPU time spent."""
     seed, first, count, deals, keep, players = job
     c0 = time.process_time()
-    cols: dict[str, list[Any]] = {k: [] for k in ("x", "y", "bid", "card", "call")}
+    cols: dict[str, list[Any]] = {k: [] for k in COLUMNS}
     rounds: list[int] = []
     for i in range(first, first + count):
         r = play_round(seed, i, deals, keep, players)
@@ -109,6 +122,7 @@ def play_chunk(job: Job) -> dict[str, Any]:
     m = len(rounds)
     return {"x": np.array(cols["x"], dtype=np.uint8).reshape(m, LOCATE_INPUT),
             "y": np.array(cols["y"], dtype=np.int8).reshape(m, NCARDS),
+            "seat": np.array(cols["seat"], dtype=np.int8),
             "bid": np.array(cols["bid"], dtype=np.int8),
             "card": np.array(cols["card"], dtype=np.int8),
             "call": np.array(cols["call"], dtype=np.int8),
