@@ -78,3 +78,17 @@ def test_the_command_writes_its_seed_commit_and_arrays(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, str(ROOT / "study" / "strong_data.py"), "--out",
                           str(out), "--players", "1,4"], capture_output=True, text=True)
     assert bad.returncode == 2 and "each count from 2 to 10" in bad.stderr
+
+
+def test_train_locate_holds_out_whole_rounds_of_the_files_it_reads() -> None:
+    tl = _study("train_locate")
+    data = tl.Data(4)
+    data.add(np.zeros(tl.LOCATE_INPUT, dtype=np.uint8), np.zeros(NCARDS, dtype=np.int8))
+    data.round = 3  # three simulated rounds before
+    x = np.ones((5, tl.LOCATE_INPUT), dtype=np.uint8)
+    y = np.ones((5, NCARDS), dtype=np.int8)
+    data.extend(x, y, np.array([40, 40, 41, 43, 43], dtype=np.int32))
+    data.extend(x[:2], y[:2])  # a file without rounds: never held out
+    assert data.rounds == [0, 3, 3, 4, 6, 6, -1, -1]
+    assert data.first_in == 1 and data.n == 8 and data.round == 7
+    assert np.array_equal(data.x[1:6], x)
