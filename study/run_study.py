@@ -16,12 +16,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 import time
 from typing import Any
 
 from xactika.core import Config, RandomAgent
+from xactika.core.bots import infer
 from xactika.core.bots.agents import Agent, make_agent
 from xactika.core.bots.cheater import CheaterAgent, OracleSearch, play_with_cheaters
 from xactika.core.bots.levels import FlawedAgent, Flaws
@@ -29,8 +31,24 @@ from xactika.core.bots.plan import PlanningAgent
 from xactika.core.bots.search import StrongAgent
 from xactika.frontends.parallel import ClusterError, map_ordered
 
+LOCATE_ENV = "XACTIKA_STUDY_LOCATE"
+"""A location model's .npz for ``locate=`` bots in place of the shipped one (set by
+``--locate-weights``; read in each worker, so study runs only: the bot has no such
+option)."""
+
+
+_read: list[str] = []  # the path read into this process
+
+
+def _study_locate() -> None:
+    path = os.environ.get(LOCATE_ENV)
+    if path and path not in _read:
+        infer._LOADED[infer.LOCATE_WEIGHTS] = infer.load_locate(path)
+        _read.append(path)
+
 
 def build(name: str, seed: int, think_ms: float) -> Agent | CheaterAgent | OracleSearch:
+    _study_locate()
     if name == "cheater":  # study only: it sees every hand (core/bots/cheater.py)
         return CheaterAgent()
     base, *opts = name.split(",")  # variants for experiments: plan,exact=2,depth=1
@@ -130,7 +148,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cluster", metavar="ray[=ADDRESS]",
                    help="play each deal as a task on a Ray cluster instead of --procs "
                    "processes (pip install '.[ray]'); the rows come back in deal order")
+    p.add_argument("--locate-weights", metavar="NPZ",
+                   help="the location model locate= bots use, in place of the shipped one")
     args = p.parse_args(argv)
+    if args.locate_weights:
+        if not os.path.isfile(args.locate_weights):
+            p.error(f"--locate-weights {args.locate_weights!r}: no such file")
+        os.environ[LOCATE_ENV] = os.path.abspath(args.locate_weights)
     if args.format == "2v2" and args.players % 2:
         p.error("--format 2v2 needs an even number of players")
     for name in (args.a, args.b):
@@ -148,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarize(rows)
     summary.update(a=args.a, b=args.b, mode=args.mode, format=args.format,
                    players=args.players, seed=args.seed, first=args.first,
-                   think_ms=args.think_ms, wall_s=round(time.time() - t0, 1))
+                   think_ms=args.think_ms, wall_s=round(time.time() - t0, 1),
+                   locate_weights=args.locate_weights)
     text = json.dumps(summary, indent=1)
     print(text)
     if args.out:

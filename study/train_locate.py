@@ -65,6 +65,7 @@ class Data:
         self.n = 0
         self.rounds: list[int] = []  # each example's round, for a held-out set of rounds
         self.round = 0  # the round being played
+        self.first_in: int | None = None  # where the examples read from files begin
 
     def add(self, row: np.ndarray, holder: np.ndarray) -> None:
         if self.n == len(self.x):
@@ -75,7 +76,12 @@ class Data:
         self.rounds.append(self.round)
         self.n += 1
 
-    def extend(self, x: np.ndarray, y: np.ndarray) -> None:
+    def extend(self, x: np.ndarray, y: np.ndarray, rounds: np.ndarray | None = None
+               ) -> None:
+        """Examples saved before; with their ``rounds`` (``strong_data.py``'s files) they
+        get fresh round numbers, so whole rounds of them are held out too."""
+        if self.first_in is None:
+            self.first_in = self.n
         need = self.n + len(x)
         if need > len(self.x):
             self.x = np.concatenate([self.x[:self.n], x])
@@ -83,7 +89,12 @@ class Data:
         else:
             self.x[self.n:need] = x
             self.y[self.n:need] = y
-        self.rounds.extend([-1] * len(x))  # rounds unknown: never held out
+        if rounds is None:
+            self.rounds.extend([-1] * len(x))  # rounds unknown: never held out
+        else:
+            first = int(rounds.min()) if len(rounds) else 0
+            self.rounds.extend((rounds.astype(np.int64) - first + self.round).tolist())
+            self.round += int(rounds.max()) - first + 1 if len(rounds) else 0
         self.n = need
 
 
@@ -253,6 +264,9 @@ def train(args: argparse.Namespace, data: Data) -> dict[str, Any]:
     train_ix = torch.nonzero(~held)[:, 0]
     t0 = time.time()
     fit = run_epochs(net, loss_of, train_ix, hold, args, g, "epoch (loss a card)")
+    if data.first_in is not None and bool((hold >= data.first_in).any()):
+        with torch.no_grad():  # the files' own held-out rounds (the strong bot's, say)
+            fit["held_out_loss_in"] = round(loss_of(hold[hold >= data.first_in])[0].item(), 4)
 
     def arr(p: torch.Tensor) -> np.ndarray:  # half precision: half the file, same odds
         return p.detach().numpy().astype(np.float16)
@@ -294,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         np.savez_compressed(args.data_out, x=data.x[:data.n], y=data.y[:data.n])
     for path in args.data_in:
         with np.load(path) as z:
-            data.extend(z["x"], z["y"])
+            data.extend(z["x"], z["y"], z["round"] if "round" in z else None)
     gen_s = time.time() - t0
     print(f"data: {args.rounds} + {args.strong_rounds} (strong) rounds, {data.n} positions "
           f"({data.n - sim_n} through the core) in {gen_s:.1f} s", flush=True)
