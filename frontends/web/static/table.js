@@ -58,8 +58,11 @@ window.addEventListener("hashchange", () => { // an invite link pasted on this v
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  // ?table= is for a proxy in front of several processes (spec/WEB.md): the server ignores it
-  socket = new WebSocket(`${scheme}://${location.host}/ws?table=${number}`);
+  // ?table= is for a proxy in front of several processes (spec/WEB.md): the server ignores
+  // it; ?lang= is the page's own language, so that the narration speaks it whatever the
+  // handshake's Accept-Language says (a browser need not send the page's)
+  const lang = encodeURIComponent(document.documentElement.lang || "");
+  socket = new WebSocket(`${scheme}://${location.host}/ws?table=${number}&lang=${lang}`);
   socket.addEventListener("open", () => {
     retry = 0;
     if (token) send(`seat ${token}`);
